@@ -1,0 +1,58 @@
+//! # polyquery
+//!
+//! Geometric queries between 3D convex polytopes, driven by support maps.
+//!
+//! The data flow (see `DESIGN.md` in the project's shared notes):
+//!
+//! ```text
+//! OBJ file ──mesh──▶ Mesh (points, faces) ──hull──▶ Polytope ──support──▶ SupportMap
+//!                                                                      │
+//!   query (SupportMap A, pose) × (SupportMap B, pose) ──▶ GJK / … ──▶ answer + counts
+//! ```
+//!
+//! * [`mesh`] loads and validates Wavefront OBJ files.
+//! * [`hull`] builds the exact convex hull of a point set (quickhull with exact orientation
+//!   predicates) and returns a [`Polytope`].
+//! * [`polytope`] is the half-edge representation of a convex polytope with its vertex
+//!   adjacency in cyclic order.
+//! * [`support`] holds the [`SupportMap`] trait and its implementations: [`LinearScan`]
+//!   (the plain O(n) baseline) and [`HillClimb`] (a walk on the vertex adjacency graph).
+//! * [`query`] holds the algorithms driven by any support map (GJK) and the exact, slow
+//!   oracles the tests check them against.
+//! * [`synth`] generates synthetic point sets (spheres, boxes, needles …) for scaling and
+//!   degenerate-shape tests.
+//!
+//! ```
+//! use polyquery::{hull::convex_hull, support::{LinearScan, Posed}, query::gjk, Pose, Point};
+//!
+//! // Two unit cubes, the second moved 3 units along x.
+//! let cube: Vec<Point> = (0..8)
+//!     .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+//!     .collect();
+//! let p = convex_hull(&cube).unwrap();
+//! let a = Posed::new(LinearScan::new(&p), Pose::identity());
+//! let b = Posed::new(LinearScan::new(&p), Pose::translation(3.0, 0.0, 0.0));
+//! let answer = gjk::distance(&a, &b, &gjk::GjkSettings::default()).unwrap();
+//! assert!((answer.distance - 2.0).abs() < 1e-12);
+//! ```
+
+pub mod atomic_file;
+pub mod error;
+pub mod hull;
+pub mod mesh;
+pub mod polytope;
+pub mod pose;
+pub mod query;
+pub mod support;
+pub mod synth;
+
+pub use error::Error;
+pub use polytope::{EdgeId, FaceId, HalfEdgeId, Polytope, VertexId};
+pub use support::{HillClimb, LinearScan, Posed, Support, SupportMap};
+
+/// A point in 3D, `f64` coordinates.
+pub type Point = nalgebra::Point3<f64>;
+/// A vector (direction, displacement) in 3D, `f64` coordinates.
+pub type Vector = nalgebra::Vector3<f64>;
+/// A rigid transform (rotation, then translation): `x ↦ R·x + t`.
+pub type Pose = nalgebra::Isometry3<f64>;

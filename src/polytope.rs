@@ -1,0 +1,594 @@
+//! The convex polytope: extreme vertices, planar convex faces and a half-edge structure.
+//!
+//! Where it sits: [`crate::hull`] builds a `Polytope` from a point set; every support map
+//! ([`crate::support`]) and every query reads it. It is immutable once built.
+//!
+//! Layout, chosen for cache-friendly support queries:
+//! * vertex positions in one `Vec<Point>` indexed by [`VertexId`];
+//! * half-edges in one `Vec`, twins side by side: half-edge `2e` runs from the smaller to
+//!   the larger vertex id of edge `e`, half-edge `2e + 1` back, so `twin(h) = h ^ 1` and an
+//!   [`EdgeId`] is `h / 2`;
+//! * the vertex adjacency as a CSR array (`neighbor_offsets`, `neighbors`) **in cyclic
+//!   order** around each vertex (clockwise seen from outside). Hill-climbing reads
+//!   one contiguous slice per step, and the cyclic order is what the Gauss map needs.
+//!   [`Polytope::adjacency_graph`] gives the same graph as a `petgraph` graph for users who
+//!   want graph algorithms; it is built on demand, not stored.
+//! * face corners as a CSR array, counter-clockwise seen from outside, with the outward
+//!   unit normal `n` and offset `c` of each face (`n · x ≤ c` holds inside).
+
+use crate::{Point, Vector};
+use std::collections::HashMap;
+use std::fmt;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The id as an index into the polytope's arrays.
+            #[inline]
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A hull vertex of a [`Polytope`] (an index into [`Polytope::points`]).
+    VertexId
+);
+id_type!(
+    /// A face of a [`Polytope`].
+    FaceId
+);
+id_type!(
+    /// A directed half-edge of a [`Polytope`]; its twin is `HalfEdgeId(h ^ 1)`.
+    HalfEdgeId
+);
+id_type!(
+    /// An undirected edge of a [`Polytope`]: the pair of half-edges `2e` and `2e + 1`.
+    EdgeId
+);
+
+/// Why a set of polygons is not the boundary of a convex polytope.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PolytopeError {
+    /// A polygon has fewer than three corners.
+    #[error("face {face} has {corners} corners; a face needs at least 3")]
+    FaceTooSmall {
+        /// The offending face.
+        face: usize,
+        /// Its corner count.
+        corners: usize,
+    },
+    /// A corner index is not a vertex.
+    #[error("face {face} names vertex {vertex}, but there are only {vertices} vertices")]
+    VertexOutOfRange {
+        /// The offending face.
+        face: usize,
+        /// The index it names.
+        vertex: u32,
+        /// The number of vertices.
+        vertices: usize,
+    },
+    /// The same directed edge appears twice (faces overlap or are inconsistently oriented).
+    #[error("directed edge {from}→{to} appears in two faces")]
+    DuplicateHalfEdge {
+        /// Start vertex.
+        from: u32,
+        /// End vertex.
+        to: u32,
+    },
+    /// A directed edge has no opposite edge (the surface is not closed).
+    #[error("edge {from}→{to} has no opposite edge: the surface is not closed")]
+    OpenEdge {
+        /// Start vertex.
+        from: u32,
+        /// End vertex.
+        to: u32,
+    },
+    /// A vertex belongs to no face.
+    #[error("vertex {0} belongs to no face")]
+    IsolatedVertex(u32),
+    /// The faces around a vertex do not form a single fan.
+    #[error("the faces around vertex {0} do not form one fan (not a manifold)")]
+    NonManifoldVertex(u32),
+    /// V − E + F ≠ 2.
+    #[error("Euler characteristic V − E + F = {0}, a convex polytope has 2")]
+    EulerCharacteristic(i64),
+    /// A face has a zero-area (degenerate) polygon, so no normal.
+    #[error("face {0} has zero area")]
+    DegenerateFace(usize),
+    /// More elements than `u32` ids can name.
+    #[error("too many elements for 32-bit ids")]
+    TooLarge,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct HalfEdge {
+    origin: VertexId,
+    next: HalfEdgeId,
+    face: FaceId,
+}
+
+/// A bounded convex polyhedron: extreme vertices, convex planar faces, half-edges.
+///
+/// Built by [`crate::hull::convex_hull`] (or [`Polytope::from_convex_polygons`] when the
+/// faces are already known). Every vertex is extreme, every face is a convex polygon with
+/// no collinear corners, and adjacent faces are never coplanar.
+#[derive(Clone, Debug)]
+pub struct Polytope {
+    points: Vec<Point>,
+    half_edges: Vec<HalfEdge>,
+    /// One outgoing half-edge per vertex.
+    vertex_out: Vec<HalfEdgeId>,
+    neighbor_offsets: Vec<u32>,
+    neighbors: Vec<VertexId>,
+    face_offsets: Vec<u32>,
+    face_corners: Vec<VertexId>,
+    face_first: Vec<HalfEdgeId>,
+    face_normals: Vec<Vector>,
+    face_plane_offsets: Vec<f64>,
+}
+
+impl Polytope {
+    /// Builds the half-edge structure from vertex positions and face polygons.
+    ///
+    /// Each polygon lists vertex indices counter-clockwise seen from outside. The polygons
+    /// must form a closed, oriented 2-manifold of genus 0 in which every vertex is used;
+    /// the convexity of the faces and the extremeness of the vertices are the caller's
+    /// promise (the hull guarantees them; the tests check them).
+    pub fn from_convex_polygons(
+        points: Vec<Point>,
+        polygons: &[Vec<u32>],
+    ) -> Result<Polytope, PolytopeError> {
+        let nv = points.len();
+        if nv >= u32::MAX as usize / 2 || polygons.len() >= u32::MAX as usize / 2 {
+            return Err(PolytopeError::TooLarge);
+        }
+        // Pair up directed edges: edge id by unordered vertex pair.
+        let mut edge_of: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut corner_count = 0usize;
+        for (fi, poly) in polygons.iter().enumerate() {
+            if poly.len() < 3 {
+                return Err(PolytopeError::FaceTooSmall {
+                    face: fi,
+                    corners: poly.len(),
+                });
+            }
+            for &v in poly {
+                if v as usize >= nv {
+                    return Err(PolytopeError::VertexOutOfRange {
+                        face: fi,
+                        vertex: v,
+                        vertices: nv,
+                    });
+                }
+            }
+            corner_count += poly.len();
+        }
+        if corner_count >= u32::MAX as usize / 2 {
+            return Err(PolytopeError::TooLarge);
+        }
+        const UNSET: u32 = u32::MAX;
+        let mut half_edges: Vec<HalfEdge> = Vec::with_capacity(corner_count);
+        let mut filled: Vec<bool> = Vec::with_capacity(corner_count);
+        let mut face_offsets = Vec::with_capacity(polygons.len() + 1);
+        let mut face_corners = Vec::with_capacity(corner_count);
+        let mut face_first = Vec::with_capacity(polygons.len());
+        face_offsets.push(0u32);
+        for (fi, poly) in polygons.iter().enumerate() {
+            let k = poly.len();
+            let mut ids = Vec::with_capacity(k);
+            for i in 0..k {
+                let (a, b) = (poly[i], poly[(i + 1) % k]);
+                let key = (a.min(b), a.max(b));
+                let next_edge = edge_of.len() as u32;
+                let e = *edge_of.entry(key).or_insert(next_edge);
+                let h = 2 * e as usize + usize::from(a > b);
+                if half_edges.len() <= h | 1 {
+                    let placeholder = HalfEdge {
+                        origin: VertexId(UNSET),
+                        next: HalfEdgeId(UNSET),
+                        face: FaceId(UNSET),
+                    };
+                    half_edges.resize((h | 1) + 1, placeholder);
+                    filled.resize((h | 1) + 1, false);
+                }
+                if filled[h] {
+                    return Err(PolytopeError::DuplicateHalfEdge { from: a, to: b });
+                }
+                filled[h] = true;
+                half_edges[h].origin = VertexId(a);
+                half_edges[h].face = FaceId(fi as u32);
+                ids.push(h as u32);
+            }
+            for i in 0..k {
+                half_edges[ids[i] as usize].next = HalfEdgeId(ids[(i + 1) % k]);
+            }
+            face_first.push(HalfEdgeId(ids[0]));
+            face_corners.extend(poly.iter().map(|&v| VertexId(v)));
+            face_offsets.push(face_corners.len() as u32);
+        }
+        if let Some(h) = filled.iter().position(|&f| !f) {
+            let t = half_edges[h ^ 1].origin.0;
+            let f = half_edges[half_edges[h ^ 1].next.index()].origin.0;
+            return Err(PolytopeError::OpenEdge { from: t, to: f });
+        }
+
+        // One outgoing half-edge per vertex; then walk the fan around each vertex.
+        let mut vertex_out = vec![HalfEdgeId(UNSET); nv];
+        let mut out_degree = vec![0u32; nv];
+        for (h, he) in half_edges.iter().enumerate() {
+            vertex_out[he.origin.index()] = HalfEdgeId(h as u32);
+            out_degree[he.origin.index()] += 1;
+        }
+        if let Some(v) = vertex_out.iter().position(|h| h.0 == UNSET) {
+            return Err(PolytopeError::IsolatedVertex(v as u32));
+        }
+        let mut neighbor_offsets = Vec::with_capacity(nv + 1);
+        let mut neighbors = Vec::with_capacity(half_edges.len());
+        neighbor_offsets.push(0u32);
+        for v in 0..nv {
+            let start = vertex_out[v];
+            let mut h = start;
+            let mut count = 0u32;
+            loop {
+                let dest = half_edges[h.index() ^ 1].origin;
+                neighbors.push(dest);
+                count += 1;
+                // Rotate around v: the twin's successor leaves v again.
+                h = half_edges[h.index() ^ 1].next;
+                if h == start || count > out_degree[v] {
+                    break;
+                }
+            }
+            if count != out_degree[v] {
+                return Err(PolytopeError::NonManifoldVertex(v as u32));
+            }
+            neighbor_offsets.push(neighbors.len() as u32);
+        }
+
+        let ne = half_edges.len() / 2;
+        let euler = nv as i64 - ne as i64 + polygons.len() as i64;
+        if euler != 2 {
+            return Err(PolytopeError::EulerCharacteristic(euler));
+        }
+
+        let mut face_normals = Vec::with_capacity(polygons.len());
+        let mut face_plane_offsets = Vec::with_capacity(polygons.len());
+        for (fi, poly) in polygons.iter().enumerate() {
+            let (n, _) = newell_normal(&points, poly);
+            let len = n.norm();
+            if len.is_nan() || len <= 0.0 {
+                return Err(PolytopeError::DegenerateFace(fi));
+            }
+            let n = n / len;
+            // Offset: the largest n·p over the corners, so every corner is inside.
+            let c = poly
+                .iter()
+                .map(|&v| n.dot(&points[v as usize].coords))
+                .fold(f64::NEG_INFINITY, f64::max);
+            face_normals.push(n);
+            face_plane_offsets.push(c);
+        }
+
+        Ok(Polytope {
+            points,
+            half_edges,
+            vertex_out,
+            neighbor_offsets,
+            neighbors,
+            face_offsets,
+            face_corners,
+            face_first,
+            face_normals,
+            face_plane_offsets,
+        })
+    }
+
+    /// Number of (extreme) vertices.
+    pub fn num_vertices(&self) -> usize {
+        self.points.len()
+    }
+
+    /// Number of undirected edges.
+    pub fn num_edges(&self) -> usize {
+        self.half_edges.len() / 2
+    }
+
+    /// Number of faces (planar convex polygons).
+    pub fn num_faces(&self) -> usize {
+        self.face_first.len()
+    }
+
+    /// All vertex positions, indexed by [`VertexId`].
+    pub fn points(&self) -> &[Point] {
+        &self.points
+    }
+
+    /// The position of vertex `v`.
+    #[inline]
+    pub fn point(&self, v: VertexId) -> &Point {
+        &self.points[v.index()]
+    }
+
+    /// The vertex ids `0 .. num_vertices()`.
+    pub fn vertex_ids(&self) -> impl ExactSizeIterator<Item = VertexId> + '_ {
+        (0..self.points.len() as u32).map(VertexId)
+    }
+
+    /// The neighbours of `v`, in cyclic order (clockwise seen from outside).
+    #[inline]
+    pub fn neighbors(&self, v: VertexId) -> &[VertexId] {
+        let lo = self.neighbor_offsets[v.index()] as usize;
+        let hi = self.neighbor_offsets[v.index() + 1] as usize;
+        &self.neighbors[lo..hi]
+    }
+
+    /// The CSR form of the adjacency: `neighbors(v) = targets[offsets[v] .. offsets[v+1]]`.
+    pub fn adjacency_csr(&self) -> (&[u32], &[VertexId]) {
+        (&self.neighbor_offsets, &self.neighbors)
+    }
+
+    /// The vertex adjacency as a `petgraph` undirected graph (node `i` is `VertexId(i)`),
+    /// built on demand.
+    pub fn adjacency_graph(&self) -> petgraph::graph::UnGraph<(), ()> {
+        let edges = self.edge_ids().map(|e| {
+            let (a, b) = self.edge_vertices(e);
+            (a.0, b.0)
+        });
+        let mut g = petgraph::graph::UnGraph::<(), ()>::with_capacity(
+            self.num_vertices(),
+            self.num_edges(),
+        );
+        for _ in 0..self.num_vertices() {
+            g.add_node(());
+        }
+        g.extend_with_edges(edges);
+        g
+    }
+
+    /// The corners of face `f`, counter-clockwise seen from outside.
+    pub fn face_vertices(&self, f: FaceId) -> &[VertexId] {
+        let lo = self.face_offsets[f.index()] as usize;
+        let hi = self.face_offsets[f.index() + 1] as usize;
+        &self.face_corners[lo..hi]
+    }
+
+    /// The outward unit normal of face `f`.
+    #[inline]
+    pub fn face_normal(&self, f: FaceId) -> Vector {
+        self.face_normals[f.index()]
+    }
+
+    /// The plane offset `c` of face `f`: the face lies in `n · x = c`, the polytope in `n · x ≤ c`.
+    #[inline]
+    pub fn face_offset(&self, f: FaceId) -> f64 {
+        self.face_plane_offsets[f.index()]
+    }
+
+    /// The face ids `0 .. num_faces()`.
+    pub fn face_ids(&self) -> impl ExactSizeIterator<Item = FaceId> + '_ {
+        (0..self.face_first.len() as u32).map(FaceId)
+    }
+
+    /// One half-edge on the boundary of face `f`.
+    pub fn face_half_edge(&self, f: FaceId) -> HalfEdgeId {
+        self.face_first[f.index()]
+    }
+
+    /// The edge ids `0 .. num_edges()`.
+    pub fn edge_ids(&self) -> impl ExactSizeIterator<Item = EdgeId> + '_ {
+        (0..(self.half_edges.len() / 2) as u32).map(EdgeId)
+    }
+
+    /// The two vertices of edge `e` (smaller id first).
+    pub fn edge_vertices(&self, e: EdgeId) -> (VertexId, VertexId) {
+        let h = 2 * e.index();
+        (self.half_edges[h].origin, self.half_edges[h + 1].origin)
+    }
+
+    /// The two faces of edge `e`: the face of half-edge `2e`, then of `2e + 1`.
+    pub fn edge_faces(&self, e: EdgeId) -> (FaceId, FaceId) {
+        let h = 2 * e.index();
+        (self.half_edges[h].face, self.half_edges[h + 1].face)
+    }
+
+    /// The vertex half-edge `h` leaves.
+    #[inline]
+    pub fn origin(&self, h: HalfEdgeId) -> VertexId {
+        self.half_edges[h.index()].origin
+    }
+
+    /// The vertex half-edge `h` enters.
+    #[inline]
+    pub fn destination(&self, h: HalfEdgeId) -> VertexId {
+        self.half_edges[h.index() ^ 1].origin
+    }
+
+    /// The opposite half-edge.
+    #[inline]
+    pub fn twin(&self, h: HalfEdgeId) -> HalfEdgeId {
+        HalfEdgeId(h.0 ^ 1)
+    }
+
+    /// The next half-edge counter-clockwise around the same face.
+    #[inline]
+    pub fn next(&self, h: HalfEdgeId) -> HalfEdgeId {
+        self.half_edges[h.index()].next
+    }
+
+    /// The face on the left of half-edge `h` (seen from outside).
+    #[inline]
+    pub fn face(&self, h: HalfEdgeId) -> FaceId {
+        self.half_edges[h.index()].face
+    }
+
+    /// The edge half-edge `h` belongs to.
+    #[inline]
+    pub fn edge(&self, h: HalfEdgeId) -> EdgeId {
+        EdgeId(h.0 / 2)
+    }
+
+    /// One half-edge leaving vertex `v`.
+    pub fn outgoing(&self, v: VertexId) -> HalfEdgeId {
+        self.vertex_out[v.index()]
+    }
+
+    /// The axis-aligned bounding box `(min, max)` of the vertices.
+    pub fn bounding_box(&self) -> (Point, Point) {
+        bounding_box(&self.points)
+    }
+
+    /// The length of the bounding box's diagonal: the scale that relative tolerances use.
+    pub fn scale(&self) -> f64 {
+        let (lo, hi) = self.bounding_box();
+        (hi - lo).norm()
+    }
+
+    /// The area of face `f` (Newell's method).
+    pub fn face_area(&self, f: FaceId) -> f64 {
+        let corners: Vec<u32> = self.face_vertices(f).iter().map(|v| v.0).collect();
+        0.5 * newell_normal(&self.points, &corners).0.norm()
+    }
+
+    /// The enclosed volume: `Σ_faces area · offset / 3`, taken about the first vertex so
+    /// that far-from-origin polytopes lose no precision.
+    pub fn volume(&self) -> f64 {
+        let o = self.points[0].coords;
+        self.face_ids()
+            .map(|f| {
+                let h = self.face_normal(f).dot(&(self.point(self.face_vertices(f)[0]).coords - o));
+                self.face_area(f) * h / 3.0
+            })
+            .sum()
+    }
+}
+
+/// The axis-aligned bounding box `(min, max)` of a non-empty point set.
+pub fn bounding_box(points: &[Point]) -> (Point, Point) {
+    let mut lo = Point::new(f64::INFINITY, f64::INFINITY, f64::INFINITY);
+    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for p in points {
+        lo = lo.inf(p);
+        hi = hi.sup(p);
+    }
+    (lo, hi)
+}
+
+/// Newell's polygon normal (twice the vector area) and the polygon's centroid of corners.
+fn newell_normal(points: &[Point], poly: &[u32]) -> (Vector, Point) {
+    let k = poly.len();
+    let c = poly
+        .iter()
+        .fold(Vector::zeros(), |acc, &v| acc + points[v as usize].coords)
+        / k as f64;
+    let mut n = Vector::zeros();
+    for i in 0..k {
+        let a = points[poly[i] as usize].coords - c;
+        let b = points[poly[(i + 1) % k] as usize].coords - c;
+        n += a.cross(&b);
+    }
+    (n, Point::from(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube() -> Polytope {
+        let pts: Vec<Point> = (0..8)
+            .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .collect();
+        // Faces counter-clockwise seen from outside.
+        let faces = vec![
+            vec![0, 2, 3, 1], // z = 0
+            vec![4, 5, 7, 6], // z = 1
+            vec![0, 1, 5, 4], // y = 0
+            vec![2, 6, 7, 3], // y = 1
+            vec![0, 4, 6, 2], // x = 0
+            vec![1, 3, 7, 5], // x = 1
+        ];
+        Polytope::from_convex_polygons(pts, &faces).unwrap()
+    }
+
+    #[test]
+    fn cube_counts_normals_volume() {
+        let p = cube();
+        assert_eq!((p.num_vertices(), p.num_edges(), p.num_faces()), (8, 12, 6));
+        assert!((p.volume() - 1.0).abs() < 1e-15);
+        for f in p.face_ids() {
+            let n = p.face_normal(f);
+            // Outward: the centre (0.5, 0.5, 0.5) is strictly inside every face plane.
+            assert!(n.dot(&Vector::new(0.5, 0.5, 0.5)) < p.face_offset(f));
+            assert!((p.face_area(f) - 1.0).abs() < 1e-15);
+        }
+        for v in p.vertex_ids() {
+            assert_eq!(p.neighbors(v).len(), 3);
+        }
+        let g = p.adjacency_graph();
+        assert_eq!((g.node_count(), g.edge_count()), (8, 12));
+    }
+
+    #[test]
+    fn neighbours_are_in_cyclic_order() {
+        let p = cube();
+        // Around each vertex, consecutive neighbours share a face with it.
+        for v in p.vertex_ids() {
+            let nb = p.neighbors(v);
+            for i in 0..nb.len() {
+                let (a, b) = (nb[i], nb[(i + 1) % nb.len()]);
+                let shares = p.face_ids().any(|f| {
+                    let c = p.face_vertices(f);
+                    c.contains(&v) && c.contains(&a) && c.contains(&b)
+                });
+                assert!(shares, "neighbours {a} and {b} of {v} are not consecutive");
+                // Clockwise seen from outside (outside = away from the centre).
+                let (pv, pa, pb) = (p.point(v), p.point(a), p.point(b));
+                let outward = pv - Point::new(0.5, 0.5, 0.5);
+                assert!((pa - pv).cross(&(pb - pv)).dot(&outward) < 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn half_edge_invariants() {
+        let p = cube();
+        for h in 0..(2 * p.num_edges()) as u32 {
+            let h = HalfEdgeId(h);
+            assert_eq!(p.twin(p.twin(h)), h);
+            assert_eq!(p.destination(h), p.origin(p.next(h)));
+            assert_eq!(p.face(h), p.face(p.next(h)));
+        }
+    }
+
+    #[test]
+    fn rejects_open_and_bad_surfaces() {
+        let pts: Vec<Point> = (0..4).map(|i| Point::new(i as f64, 0.0, 0.0)).collect();
+        let open = vec![vec![0, 1, 2]];
+        assert!(matches!(
+            Polytope::from_convex_polygons(pts.clone(), &open),
+            Err(PolytopeError::OpenEdge { .. })
+        ));
+        let small = vec![vec![0, 1]];
+        assert!(matches!(
+            Polytope::from_convex_polygons(pts.clone(), &small),
+            Err(PolytopeError::FaceTooSmall { .. })
+        ));
+        let out = vec![vec![0, 1, 9]];
+        assert!(matches!(
+            Polytope::from_convex_polygons(pts, &out),
+            Err(PolytopeError::VertexOutOfRange { .. })
+        ));
+    }
+}

@@ -1,0 +1,1 @@
+//! Exact, slow oracles for tests (DESIGN §6).

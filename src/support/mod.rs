@@ -1,0 +1,142 @@
+//! Support maps: `S(P, d)`, a vertex of `P` maximising `d · p`.
+//!
+//! Where it sits: every query ([`crate::query`]) reads its shapes only through the
+//! [`SupportMap`] trait, so one algorithm runs on any implementation:
+//!
+//! | implementation | cost per query | notes |
+//! |---|---|---|
+//! | [`LinearScan`] | O(n) | the plain baseline; exact by construction |
+//! | [`HillClimb`] | O(path length) | walks the vertex adjacency uphill from a start vertex or a caller's hint |
+//!
+//! A pose is applied by [`Posed`], which turns the direction into the shape's local frame:
+//! `S(R·P + t, d) = R · S(P, Rᵀ d) + t`. The vertex id is unchanged by the pose.
+//!
+//! Ties (several vertices with the same maximal `d · p`) may resolve to any of them; every
+//! implementation returns a vertex whose `d · p` equals the linear scan's maximum up to
+//! rounding.
+
+mod hill_climb;
+mod linear_scan;
+
+pub use hill_climb::{Climb, HillClimb};
+pub use linear_scan::LinearScan;
+
+use crate::{Point, Pose, Vector, VertexId};
+
+/// The answer of a support query: a maximising vertex and its position (in the frame the
+/// query was asked in).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Support {
+    /// The vertex of the polytope.
+    pub vertex: VertexId,
+    /// Its position.
+    pub point: Point,
+}
+
+/// A shape that answers support queries: `support(d)` returns a vertex maximising `d · p`.
+///
+/// `d` need not be unit length. A zero or non-finite `d` returns some vertex and never
+/// panics (every vertex maximises `0 · p`).
+pub trait SupportMap {
+    /// A vertex maximising `d · p`.
+    fn support(&self, d: &Vector) -> Support;
+
+    /// A vertex maximising `d · p`, starting the search from `hint` (for example the answer
+    /// to a nearby direction) where the implementation can use one. The default ignores it.
+    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
+        let _ = hint;
+        self.support(d)
+    }
+}
+
+impl<S: SupportMap + ?Sized> SupportMap for &S {
+    fn support(&self, d: &Vector) -> Support {
+        (**self).support(d)
+    }
+
+    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
+        (**self).support_from(d, hint)
+    }
+}
+
+/// A support map placed in the world by a rigid pose: `S(R·P + t, d) = R · S(P, Rᵀ d) + t`.
+#[derive(Clone, Debug)]
+pub struct Posed<S> {
+    /// The shape, in its local frame.
+    pub shape: S,
+    /// Where the shape is: local → world.
+    pub pose: Pose,
+}
+
+impl<S: SupportMap> Posed<S> {
+    /// Places `shape` at `pose`.
+    pub fn new(shape: S, pose: Pose) -> Self {
+        Posed { shape, pose }
+    }
+
+    fn to_world(&self, s: Support) -> Support {
+        Support {
+            vertex: s.vertex,
+            point: self.pose * s.point,
+        }
+    }
+}
+
+impl<S: SupportMap> SupportMap for Posed<S> {
+    #[inline]
+    fn support(&self, d: &Vector) -> Support {
+        let local = self.pose.rotation.inverse_transform_vector(d);
+        self.to_world(self.shape.support(&local))
+    }
+
+    #[inline]
+    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
+        let local = self.pose.rotation.inverse_transform_vector(d);
+        self.to_world(self.shape.support_from(&local, hint))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Polytope;
+    use nalgebra::{Translation3, UnitQuaternion};
+
+    pub(crate) fn cube() -> Polytope {
+        let pts: Vec<Point> = (0..8)
+            .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .collect();
+        let faces = vec![
+            vec![0, 2, 3, 1],
+            vec![4, 5, 7, 6],
+            vec![0, 1, 5, 4],
+            vec![2, 6, 7, 3],
+            vec![0, 4, 6, 2],
+            vec![1, 3, 7, 5],
+        ];
+        Polytope::from_convex_polygons(pts, &faces).unwrap()
+    }
+
+    #[test]
+    fn posed_support_is_rotated_and_translated() {
+        let p = cube();
+        let rot = UnitQuaternion::from_euler_angles(0.3, -1.1, 2.0);
+        let pose = Pose::from_parts(Translation3::new(5.0, -2.0, 1.0), rot);
+        let posed = Posed::new(LinearScan::new(&p), pose);
+        for d in [
+            Vector::new(1.0, 0.2, -0.3),
+            Vector::new(-0.4, 1.0, 0.9),
+            Vector::new(0.0, 0.0, -1.0),
+        ] {
+            let s = posed.support(&d);
+            // Oracle: transform every vertex, take the max.
+            let best = p
+                .points()
+                .iter()
+                .map(|q| d.dot(&(pose * q).coords))
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!((d.dot(&s.point.coords) - best).abs() <= 1e-12 * best.abs().max(1.0));
+            assert_eq!(s.point, pose * p.point(s.vertex));
+        }
+    }
+}
