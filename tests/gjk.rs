@@ -28,7 +28,7 @@
 
 use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
-use polyquery::query::gjk::{self, GjkDistance, GjkIntersection, GjkSettings};
+use polyquery::query::gjk::{self, GjkDistance, GjkSettings};
 use polyquery::query::oracle::{MinkowskiDifference, max_separation};
 use polyquery::{HillClimb, LinearScan, Point, Polytope, Pose, Posed, SupportMap, Vector};
 use proptest::prelude::*;
@@ -123,13 +123,19 @@ fn check_pair(
 
         // Verdicts against SAT.
         if sat.separation > band {
-            assert!(!d.intersecting && !b.intersecting, "{name} missed a gap: {context}");
+            assert!(
+                !d.intersecting && !b.intersecting,
+                "{name} missed a gap: {context}"
+            );
             assert!(
                 d.distance >= sat.separation - band,
                 "{name}: distance below the SAT lower bound: {context}"
             );
         } else if sat.separation < -band {
-            assert!(d.intersecting && b.intersecting, "{name} missed an overlap: {context}");
+            assert!(
+                d.intersecting && b.intersecting,
+                "{name} missed an overlap: {context}"
+            );
         } else if sat.separation <= 0.0 {
             assert!(d.distance <= band, "{name}: touching yet far: {context}");
         } else {
@@ -163,8 +169,14 @@ fn check_pair(
                 assert!((n.norm() - 1.0).abs() < 1e-12, "{name}: {context}");
                 let (_, max_a) = extent(p, pose_p, &n);
                 let (min_b, _) = extent(q, pose_q, &n);
-                assert!(max_a <= n.dot(&d.point_a.coords) + WITNESS_TOL * size, "{context}");
-                assert!(min_b >= n.dot(&d.point_b.coords) - WITNESS_TOL * size, "{context}");
+                assert!(
+                    max_a <= n.dot(&d.point_a.coords) + WITNESS_TOL * size,
+                    "{context}"
+                );
+                assert!(
+                    min_b >= n.dot(&d.point_b.coords) - WITNESS_TOL * size,
+                    "{context}"
+                );
                 // So the gap along n is the distance (the duality gap closed).
                 assert!(
                     (min_b - max_a - d.distance).abs() <= DISTANCE_TOL * d.distance.max(size),
@@ -181,7 +193,10 @@ fn check_pair(
                 assert!(!b.intersecting, "{name}: {context}");
                 let (_, max_a) = extent(p, pose_p, &axis);
                 let (min_b, _) = extent(q, pose_q, &axis);
-                assert!(max_a <= min_b + WITNESS_TOL * size, "{name}: bad axis: {context}");
+                assert!(
+                    max_a <= min_b + WITNESS_TOL * size,
+                    "{name}: bad axis: {context}"
+                );
             }
             None => assert!(b.intersecting, "{name}: {context}"),
         }
@@ -301,7 +316,10 @@ fn cloud() -> impl Strategy<Value = Vec<Point>> {
 
 /// The circumradius about the local origin.
 fn radius(p: &Polytope) -> f64 {
-    p.points().iter().map(|x| x.coords.norm()).fold(0.0, f64::max)
+    p.points()
+        .iter()
+        .map(|x| x.coords.norm())
+        .fold(0.0, f64::max)
 }
 
 /// A random pair: two clouds, two rotations, and B's centre at `factor · (r_A + r_B)` from
@@ -335,7 +353,14 @@ fn pair_from(
 }
 
 fn random_pair() -> impl Strategy<Value = Option<Pair>> {
-    (cloud(), cloud(), rotation(), rotation(), direction(), 0.0f64..1.1)
+    (
+        cloud(),
+        cloud(),
+        rotation(),
+        rotation(),
+        direction(),
+        0.0f64..1.1,
+    )
         .prop_map(|(a, b, ra, rb, d, f)| pair_from(&a, &b, ra, rb, d, f))
 }
 
@@ -395,7 +420,10 @@ fn random_pairs_are_about_half_overlapping() {
         }
     }
     let fraction = overlapping as f64 / total as f64;
-    assert!((0.3..=0.7).contains(&fraction), "{overlapping} of {total} overlap");
+    assert!(
+        (0.3..=0.7).contains(&fraction),
+        "{overlapping} of {total} overlap"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -428,7 +456,11 @@ fn boxes_touching_face_to_face_exactly() {
         let r = check_pair(&a, &id, &b, &apart, true);
         let want = gap * out.iter().map(|o| o * o).sum::<f64>().sqrt();
         assert!(!r.linear.intersecting, "{t:?}");
-        assert!((r.linear.distance - want).abs() <= 1e-15, "{t:?}: {}", r.linear.distance);
+        assert!(
+            (r.linear.distance - want).abs() <= 1e-15,
+            "{t:?}: {}",
+            r.linear.distance
+        );
     }
 }
 
@@ -589,7 +621,11 @@ fn hints_make_hill_climbing_warm() {
             c.support
         }
         fn support_from(&self, d: &Vector, hint: polyquery::VertexId) -> polyquery::Support {
-            let start = if self.use_hint { hint } else { polyquery::VertexId(0) };
+            let start = if self.use_hint {
+                hint
+            } else {
+                polyquery::VertexId(0)
+            };
             let c = self.climb.climb(d, start);
             self.steps.set(self.steps.get() + c.steps);
             c.support
@@ -600,8 +636,16 @@ fn hints_make_hill_climbing_warm() {
     let pose_b = Pose::translation(-3.0, 0.5, -0.25);
     let s = GjkSettings::default();
     let run = |use_hint: bool| {
-        let ca = Counting { climb: HillClimb::new(&a), use_hint, steps: Cell::new(0) };
-        let cb = Counting { climb: HillClimb::new(&b), use_hint, steps: Cell::new(0) };
+        let ca = Counting {
+            climb: HillClimb::new(&a),
+            use_hint,
+            steps: Cell::new(0),
+        };
+        let cb = Counting {
+            climb: HillClimb::new(&b),
+            use_hint,
+            steps: Cell::new(0),
+        };
         let r = gjk::distance(
             &Posed::new(&ca, Pose::identity()),
             &Posed::new(&cb, pose_b),
@@ -616,6 +660,9 @@ fn hints_make_hill_climbing_warm() {
     assert!((warm.distance - cold.distance).abs() <= DISTANCE_TOL * warm.distance.max(scale));
     // Cold, every query walks from vertex 0 across the sphere (~√n steps); warm, from the
     // previous answer nearby. Half is a loose bound that any working hint beats.
-    assert!(2 * warm_steps < cold_steps, "warm {warm_steps} vs cold {cold_steps} steps");
+    assert!(
+        2 * warm_steps < cold_steps,
+        "warm {warm_steps} vs cold {cold_steps} steps"
+    );
     assert_eq!(warm.support_calls, warm.iterations + 1);
 }

@@ -39,10 +39,11 @@ pub struct GjkSettings {
     /// Most iterations (support queries of `D` after the first) before giving up with
     /// [`QueryError::IterationLimit`].
     ///
-    /// Default 128: every iteration adds a vertex of `D` and strictly lowers `‖v‖`, and with
-    /// a relative gap of 1e-12 GJK needs a few tens of iterations even on finely tessellated
-    /// round hulls (the tests and benches see ≤ ~40); 128 leaves a wide margin while still
-    /// bounding a pathological run to microseconds of work per vertex pair.
+    /// Default 128: every iteration adds a new vertex of `D` and strictly lowers `‖v‖`, so
+    /// GJK on polytopes ends after finitely many; measured on pairs of round hulls at random
+    /// poses (200 pairs each), the most iterations were 11, 13, 18 and 24 for 1e2, 1e3, 1e4
+    /// and 1e5 vertices (means 5–7). 128 is five times the worst seen, yet still bounds a
+    /// pathological run to a few hundred support queries.
     pub max_iterations: u32,
     /// `ε`: the relative tolerance of the duality-gap rule `‖v‖² − v · w ≤ ε ‖v‖²` (so the
     /// reported distance is within `ε` relative of the true one, up to rounding) and of the
