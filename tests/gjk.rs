@@ -532,6 +532,31 @@ fn far_apart() {
     }
 }
 
+/// The same random pairs shrunk to 1e-6 and blown up to 1e6: every tolerance is relative
+/// to `size`, so the checks hold unchanged at any scale.
+#[test]
+fn tiny_and_huge_scales() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = (
+        cloud(),
+        cloud(),
+        rotation(),
+        rotation(),
+        direction(),
+        0.0f64..1.1,
+    );
+    for _ in 0..60 {
+        let (a, b, ra, rb, d, f) = strategy.new_tree(&mut runner).unwrap().current();
+        for k in [1e-6, 1e6] {
+            let scale = |pts: &[Point]| -> Vec<Point> { pts.iter().map(|x| x * k).collect() };
+            let Some(pair) = pair_from(&scale(&a), &scale(&b), ra, rb, d, f) else {
+                continue;
+            };
+            check_pair(&pair.p, &pair.pose_p, &pair.q, &pair.pose_q, true);
+        }
+    }
+}
+
 #[test]
 fn flat_disks() {
     // Disks of radius 1 and thickness 1e-4: stacked with a gap, overlapping, rim to rim,

@@ -155,6 +155,52 @@ fn closest_on_segment(a: Vector, b: Vector) -> Vector {
 mod tests {
     use super::*;
 
+    fn unit_cube() -> Polytope {
+        let pts: Vec<Point> = (0..8)
+            .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .collect();
+        crate::hull::convex_hull(&pts).unwrap()
+    }
+
+    #[test]
+    fn cube_minus_cube() {
+        let c = unit_cube();
+        // D = [0,1]³ − ([0,1]³ + (3, 0.5, 0)) = [−4, −2] × [−1.5, 0.5] × [−1, 1].
+        let d =
+            MinkowskiDifference::new(&c, &Pose::identity(), &c, &Pose::translation(3.0, 0.5, 0.0))
+                .unwrap();
+        assert_eq!(d.polytope().num_vertices(), 8);
+        assert_eq!(d.polytope().num_faces(), 6);
+        assert!(!d.contains_origin());
+        let (dist, at) = d.distance_to_origin();
+        assert_eq!(dist, 2.0);
+        assert_eq!(at, Point::new(-2.0, 0.0, 0.0));
+        for v in d.polytope().vertex_ids() {
+            let (a, b) = d.sources(v).unwrap();
+            let want = c.point(a) - (c.point(b) + Vector::new(3.0, 0.5, 0.0));
+            assert_eq!(d.polytope().point(v).coords, want);
+        }
+        // D = [−4, −2]³: the nearest point is its corner (−2, −2, −2).
+        let d =
+            MinkowskiDifference::new(&c, &Pose::identity(), &c, &Pose::translation(3.0, 3.0, 3.0))
+                .unwrap();
+        let (dist, at) = d.distance_to_origin();
+        assert!((dist - 12f64.sqrt()).abs() < 1e-15);
+        assert_eq!(at, Point::new(-2.0, -2.0, -2.0));
+        // Touching (origin on a face) and overlapping.
+        for t in [1.0, 0.5] {
+            let d = MinkowskiDifference::new(
+                &c,
+                &Pose::identity(),
+                &c,
+                &Pose::translation(t, 0.0, 0.0),
+            )
+            .unwrap();
+            assert!(d.contains_origin());
+            assert_eq!(d.distance_to_origin(), (0.0, Point::origin()));
+        }
+    }
+
     #[test]
     fn segment_closest_point() {
         let a = Vector::new(-1.0, 1.0, 0.0);
