@@ -468,7 +468,9 @@ impl Polytope {
         let o = self.points[0].coords;
         self.face_ids()
             .map(|f| {
-                let h = self.face_normal(f).dot(&(self.point(self.face_vertices(f)[0]).coords - o));
+                let h = self
+                    .face_normal(f)
+                    .dot(&(self.point(self.face_vertices(f)[0]).coords - o));
                 self.face_area(f) * h / 3.0
             })
             .sum()

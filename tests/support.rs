@@ -7,16 +7,25 @@
 
 use polyquery::hull::convex_hull;
 use polyquery::synth::{Shape, generate};
-use polyquery::{HillClimb, LinearScan, Point, Polytope, Pose, Posed, SupportMap, Vector, VertexId};
+use polyquery::{
+    HillClimb, LinearScan, Point, Polytope, Pose, Posed, SupportMap, Vector, VertexId,
+};
 use proptest::prelude::*;
 
 fn tie_tolerance(p: &Polytope, d: &Vector) -> f64 {
-    let max_norm = p.points().iter().map(|q| q.coords.norm()).fold(0.0, f64::max);
+    let max_norm = p
+        .points()
+        .iter()
+        .map(|q| q.coords.norm())
+        .fold(0.0, f64::max);
     4.0 * f64::EPSILON * d.norm() * max_norm
 }
 
 fn scan_max(p: &Polytope, d: &Vector) -> f64 {
-    p.points().iter().map(|q| d.dot(&q.coords)).fold(f64::NEG_INFINITY, f64::max)
+    p.points()
+        .iter()
+        .map(|q| d.dot(&q.coords))
+        .fold(f64::NEG_INFINITY, f64::max)
 }
 
 fn assert_exact(p: &Polytope, d: &Vector, got: VertexId) {
@@ -38,7 +47,10 @@ fn arb_hull() -> impl Strategy<Value = Polytope> {
     prop::collection::vec((-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0), 4..120).prop_filter_map(
         "points with a 3D hull",
         |pts| {
-            let pts: Vec<Point> = pts.into_iter().map(|(x, y, z)| Point::new(x, y, z)).collect();
+            let pts: Vec<Point> = pts
+                .into_iter()
+                .map(|(x, y, z)| Point::new(x, y, z))
+                .collect();
             convex_hull(&pts).ok()
         },
     )

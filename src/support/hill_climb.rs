@@ -114,4 +114,8 @@ impl SupportMap for HillClimb<'_> {
     fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
         self.climb(d, hint).support
     }
+
+    fn vertex(&self, v: VertexId) -> Option<crate::Point> {
+        self.polytope.points().get(v.index()).copied()
+    }
 }

@@ -51,4 +51,8 @@ impl SupportMap for LinearScan<'_> {
             point: points[best],
         }
     }
+
+    fn vertex(&self, v: VertexId) -> Option<crate::Point> {
+        self.polytope.points().get(v.index()).copied()
+    }
 }

@@ -47,6 +47,11 @@ pub trait SupportMap {
         let _ = hint;
         self.support(d)
     }
+
+    /// The position of vertex `v` in this map's frame (what `support` would return as the
+    /// point for that vertex). Certificates use it to re-check their points by id.
+    /// An id that is not a vertex of the shape returns `None`.
+    fn vertex(&self, v: VertexId) -> Option<Point>;
 }
 
 impl<S: SupportMap + ?Sized> SupportMap for &S {
@@ -56,6 +61,10 @@ impl<S: SupportMap + ?Sized> SupportMap for &S {
 
     fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
         (**self).support_from(d, hint)
+    }
+
+    fn vertex(&self, v: VertexId) -> Option<Point> {
+        (**self).vertex(v)
     }
 }
 
@@ -93,6 +102,10 @@ impl<S: SupportMap> SupportMap for Posed<S> {
     fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
         let local = self.pose.rotation.inverse_transform_vector(d);
         self.to_world(self.shape.support_from(&local, hint))
+    }
+
+    fn vertex(&self, v: VertexId) -> Option<Point> {
+        self.shape.vertex(v).map(|p| self.pose * p)
     }
 }
 
