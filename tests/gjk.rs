@@ -655,6 +655,9 @@ fn hints_make_hill_climbing_warm() {
             self.steps.set(self.steps.get() + c.steps);
             c.support
         }
+        fn vertex(&self, v: polyquery::VertexId) -> Option<polyquery::Point> {
+            self.climb.vertex(v)
+        }
     }
     let a = sphere(2000, Vector::new(1.0, 1.0, 1.0));
     let b = sphere(2000, Vector::new(0.5, 1.0, 2.0));
