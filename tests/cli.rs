@@ -512,6 +512,22 @@ fn coplanar_points_say_so() {
     );
     let err = fails(["query", "distance", &s(&flat), &s(&flat)], 2);
     assert!(err.contains("coplanar"), "{err}");
+
+    let line = dir.path().join("line.obj");
+    std::fs::write(&line, "v 0 0 0\nv 1 1 1\nv 2 2 2\nv 3 3 3\nv -1 -1 -1\n").unwrap();
+    let err = fails(["hull", &s(&line)], 2);
+    assert!(
+        err.contains("line.obj") && err.contains("collinear"),
+        "{err}"
+    );
+
+    let same = dir.path().join("same.obj");
+    std::fs::write(&same, "v 1 2 3\nv 1 2 3\nv 1 2 3\nv 1 2 3\n").unwrap();
+    let err = fails(["hull", &s(&same)], 2);
+    assert!(
+        err.contains("same.obj") && err.contains("1 distinct point"),
+        "{err}"
+    );
 }
 
 #[test]
