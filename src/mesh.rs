@@ -104,7 +104,6 @@ impl Mesh {
             path: source,
             mesh: Mesh::default(),
             largest: None,
-            corners: Vec::with_capacity(8),
         };
         let mut statement: Vec<u8> = Vec::with_capacity(256);
         let mut lines_read = 0usize;
@@ -153,8 +152,6 @@ struct Parser<'p> {
     /// The largest positive face index seen so far, with the first line it appears on;
     /// checked against the vertex count at the end (positive indices may point forward).
     largest: Option<PendingIndex>,
-    /// Scratch space for one face's corners.
-    corners: Vec<u32>,
 }
 
 /// Most numbers a `v` statement may carry: `x y z r g b`.
@@ -251,63 +248,61 @@ impl Parser<'_> {
         tokens: impl Iterator<Item = &'t [u8]>,
         line: usize,
     ) -> Result<(), MeshError> {
-        let defined = self.mesh.points.len();
-        let mut corners = std::mem::take(&mut self.corners);
-        corners.clear();
-        let result = (|| {
-            for token in tokens {
-                let index_text = token.split(|&b| b == b'/').next().unwrap_or(token);
-                if index_text.is_empty() {
-                    return Err(self.malformed(
-                        line,
-                        format!("face corner '{}' has no vertex index", quote(token)),
-                    ));
-                }
-                let index = std::str::from_utf8(index_text)
-                    .ok()
-                    .and_then(|t| t.parse::<i64>().ok())
-                    .ok_or_else(|| {
-                        self.malformed(
-                            line,
-                            format!("cannot read '{}' as a vertex index", quote(index_text)),
-                        )
-                    })?;
-                let resolved = if index > 0 {
-                    if index > i64::from(u32::MAX) {
-                        return Err(self.out_of_range(line, index, defined));
-                    }
-                    if self.largest.as_ref().is_none_or(|l| index > l.index) {
-                        self.largest = Some(PendingIndex { index, line });
-                    }
-                    index - 1
-                } else if index < 0 {
-                    let back = index.unsigned_abs();
-                    if back > defined as u64 {
-                        return Err(self.out_of_range(line, index, defined));
-                    }
-                    (defined as u64 - back) as i64
-                } else {
-                    return Err(self.out_of_range(line, index, defined));
-                };
-                // In range of u32 by the checks above.
-                corners.push(resolved as u32);
-            }
-            if corners.len() < 3 {
-                return Err(self.malformed(
-                    line,
-                    format!(
-                        "a face needs at least 3 corners after 'f', found {}",
-                        corners.len()
-                    ),
-                ));
-            }
-            Ok(())
-        })();
-        if result.is_ok() {
-            self.mesh.faces.push(corners.clone());
+        let mut corners = Vec::with_capacity(4);
+        for token in tokens {
+            corners.push(self.corner(token, line)?);
         }
-        self.corners = corners;
-        result
+        if corners.len() < 3 {
+            return Err(self.malformed(
+                line,
+                format!(
+                    "a face needs at least 3 corners after 'f', found {}",
+                    corners.len()
+                ),
+            ));
+        }
+        self.mesh.faces.push(corners);
+        Ok(())
+    }
+
+    /// One face corner (`i`, `i/t`, `i/t/n` or `i//n`) as a 0-based vertex index. Negative
+    /// indices are resolved now (they count back from the latest vertex); positive ones are
+    /// range-checked at the end, since they may point forward.
+    fn corner(&mut self, token: &[u8], line: usize) -> Result<u32, MeshError> {
+        let defined = self.mesh.points.len();
+        let index_text = token.split(|&b| b == b'/').next().unwrap_or(token);
+        if index_text.is_empty() {
+            return Err(self.malformed(
+                line,
+                format!("face corner '{}' has no vertex index", quote(token)),
+            ));
+        }
+        let index = std::str::from_utf8(index_text)
+            .ok()
+            .and_then(|t| t.parse::<i64>().ok())
+            .ok_or_else(|| {
+                self.malformed(
+                    line,
+                    format!("cannot read '{}' as a vertex index", quote(index_text)),
+                )
+            })?;
+        if index > 0 {
+            let zero_based =
+                u32::try_from(index - 1).map_err(|_| self.out_of_range(line, index, defined))?;
+            if self.largest.as_ref().is_none_or(|l| index > l.index) {
+                self.largest = Some(PendingIndex { index, line });
+            }
+            Ok(zero_based)
+        } else if index < 0 {
+            // `defined ≤ u32::MAX`, so the difference fits in a u32 when it is not negative.
+            usize::try_from(index.unsigned_abs())
+                .ok()
+                .and_then(|back| defined.checked_sub(back))
+                .and_then(|i| u32::try_from(i).ok())
+                .ok_or_else(|| self.out_of_range(line, index, defined))
+        } else {
+            Err(self.out_of_range(line, index, defined))
+        }
     }
 
     fn finish(self) -> Result<Mesh, MeshError> {
