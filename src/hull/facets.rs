@@ -63,6 +63,7 @@ pub(super) fn merge(points: &[Point], hull: &TriangleHull) -> Result<Facets, Int
     let mut groups = Groups {
         parent: (0..tris.len() as u32).collect(),
     };
+    let mut merged = vec![false; tris.len()];
     for &f in &alive {
         let t = &tris[f as usize];
         for e in 0..3 {
@@ -86,97 +87,61 @@ pub(super) fn merge(points: &[Point], hull: &TriangleHull) -> Result<Facets, Int
             let far = gt.v[(j + 2) % 3];
             if coplanar(p(t.v[0]), p(t.v[1]), p(t.v[2]), p(far)) {
                 groups.union(f, g);
+                merged[f as usize] = true;
+                merged[g as usize] = true;
             }
         }
     }
 
-    // Members of each group, CSR by root.
-    let mut root_of = vec![NONE; tris.len()];
-    let mut count = vec![0u32; tris.len() + 1];
+    // 2. Polygons: a triangle in no group is its own face (non-degenerate, so no collinear
+    //    corner); each group of merged triangles becomes its boundary cycle.
+    let mut polygons: Vec<Vec<u32>> = Vec::with_capacity(alive.len());
+    let mut grouped: Vec<(u32, u32)> = Vec::new(); // (root, triangle)
     for &f in &alive {
-        let r = groups.find(f);
-        root_of[f as usize] = r;
-        count[r as usize + 1] += 1;
+        if merged[f as usize] {
+            grouped.push((groups.find(f), f));
+        } else {
+            polygons.push(tris[f as usize].v.to_vec());
+        }
     }
-    for i in 0..tris.len() {
-        count[i + 1] += count[i];
-    }
-    let mut fill = count.clone();
-    let mut members = vec![0u32; alive.len()];
-    for &f in &alive {
-        let r = root_of[f as usize] as usize;
-        members[fill[r] as usize] = f;
-        fill[r] += 1;
-    }
-
-    // 2. Boundary cycles.
-    let mut polygons_in: Vec<Vec<u32>> = Vec::new();
+    grouped.sort_unstable();
     let mut successor = vec![NONE; points.len()];
     let mut boundary: Vec<(u32, u32)> = Vec::new();
-    for r in 0..tris.len() {
-        let group = &members[count[r] as usize..count[r + 1] as usize];
-        match group {
-            [] => continue,
-            [f] => polygons_in.push(tris[*f as usize].v.to_vec()),
-            _ => {
-                boundary.clear();
-                for &f in group {
-                    let t = &tris[f as usize];
-                    for e in 0..3 {
-                        if root_of[t.nbr[e] as usize] != r as u32 {
-                            boundary.push((t.v[e], t.v[(e + 1) % 3]));
-                        }
-                    }
+    for group in grouped.chunk_by(|x, y| x.0 == y.0) {
+        let root = group[0].0;
+        boundary.clear();
+        for &(_, f) in group {
+            let t = &tris[f as usize];
+            for e in 0..3 {
+                let g = t.nbr[e];
+                if !merged[g as usize] || groups.find(g) != root {
+                    boundary.push((t.v[e], t.v[(e + 1) % 3]));
                 }
-                let broken = InternalError::BrokenFaceBoundary {
-                    edges: boundary.len(),
-                };
-                let mut ok = true;
-                for &(a, b) in &boundary {
-                    if successor[a as usize] != NONE {
-                        ok = false;
-                    }
-                    successor[a as usize] = b;
-                }
-                let mut poly = Vec::with_capacity(boundary.len());
-                if ok && let Some(&(start, _)) = boundary.first() {
-                    let mut v = start;
-                    loop {
-                        poly.push(v);
-                        v = successor[v as usize];
-                        if v == start || v == NONE || poly.len() > boundary.len() {
-                            break;
-                        }
-                    }
-                    ok = v == start && poly.len() == boundary.len();
-                }
-                for &(a, _) in &boundary {
-                    successor[a as usize] = NONE;
-                }
-                if !ok || poly.len() < 3 {
-                    return Err(broken);
-                }
-                polygons_in.push(poly);
             }
         }
-    }
-
-    // 3. Drop collinear corners; the strict corners are the extreme vertices.
-    let mut new_id = vec![NONE; points.len()];
-    let mut polygons: Vec<Vec<u32>> = Vec::with_capacity(polygons_in.len());
-    for poly in &polygons_in {
-        let k = poly.len();
+        let cycle = boundary_cycle(&boundary, &mut successor).ok_or(
+            InternalError::BrokenFaceBoundary {
+                edges: boundary.len(),
+            },
+        )?;
+        // 3. Drop corners exactly collinear with their two neighbours (they are on an edge).
+        let k = cycle.len();
         let corners: Vec<u32> = (0..k)
             .filter(|&i| {
-                let (u, v, w) = (poly[(i + k - 1) % k], poly[i], poly[(i + 1) % k]);
+                let (u, v, w) = (cycle[(i + k - 1) % k], cycle[i], cycle[(i + 1) % k]);
                 !collinear(p(u), p(v), p(w))
             })
-            .map(|i| poly[i])
+            .map(|i| cycle[i])
             .collect();
-        for &v in &corners {
+        polygons.push(corners);
+    }
+
+    // The strict corners are the extreme vertices: renumber them in input order.
+    let mut new_id = vec![NONE; points.len()];
+    for poly in &polygons {
+        for &v in poly {
             new_id[v as usize] = 0; // marked; numbered below
         }
-        polygons.push(corners);
     }
     let mut sources = Vec::new();
     for (i, id) in new_id.iter_mut().enumerate() {
@@ -191,4 +156,34 @@ pub(super) fn merge(points: &[Point], hull: &TriangleHull) -> Result<Facets, Int
         }
     }
     Ok(Facets { sources, polygons })
+}
+
+/// Walks the boundary half-edges of a group of triangles into one cycle (CCW from outside,
+/// as the triangles are). `None` unless they form exactly one simple cycle of at least
+/// three vertices. `successor` is scratch indexed by vertex, all `NONE` on entry and exit.
+fn boundary_cycle(boundary: &[(u32, u32)], successor: &mut [u32]) -> Option<Vec<u32>> {
+    let mut simple = true;
+    for &(a, b) in boundary {
+        if successor[a as usize] != NONE {
+            simple = false; // a vertex where the boundary touches itself
+        }
+        successor[a as usize] = b;
+    }
+    let mut cycle = Vec::with_capacity(boundary.len());
+    if simple && let Some(&(start, _)) = boundary.first() {
+        let mut v = start;
+        // Bounded: at most one step per boundary edge.
+        while cycle.len() < boundary.len() {
+            cycle.push(v);
+            v = successor[v as usize];
+            if v == start || v == NONE {
+                break;
+            }
+        }
+        simple = v == start && cycle.len() == boundary.len();
+    }
+    for &(a, _) in boundary {
+        successor[a as usize] = NONE;
+    }
+    (simple && cycle.len() >= 3).then_some(cycle)
 }
