@@ -1,0 +1,8 @@
+//! Binary-only modules of the `polyquery` command line.
+//!
+//! * [`commands`]: runs each subcommand through the library (load, hull, generate, query),
+//!   timing the stages, and returns a report or a [`commands::CliError`].
+//! * [`report`]: the reports, serialisable as one JSON object and printable as text.
+
+pub mod commands;
+pub mod report;

@@ -1,0 +1,497 @@
+//! The point of a simplex (1 to 4 points) closest to the origin, with barycentric weights.
+//!
+//! Where it sits: GJK ([`crate::query::gjk`]) calls [`closest_to_origin`] once per iteration
+//! on its current simplex of Minkowski-difference points; the weights carry the witness
+//! points back to the two shapes, and the vertices with zero weight are dropped.
+//!
+//! The method is the signed-volumes sub-algorithm of Montanari, Petrinic and Barbieri
+//! (ACM TOG 2017): instead of Johnson's Gram determinants, the origin is located by signed
+//! volumes (tetrahedron) or signed areas in the projection plane where the triangle has the
+//! largest area (triangle), or along the axis where a segment is longest (segment). A
+//! negative (or zero) sub-volume names a face the origin lies beyond; the routine recurses
+//! into exactly those faces and keeps the closest answer, so degenerate simplices (repeated,
+//! collinear or coplanar points) fall back to their lower-dimensional faces instead of
+//! dividing by a vanishing determinant.
+//!
+//! The signs that decide "origin inside the tetrahedron" and "projection inside the triangle"
+//! come from Shewchuk's exact orientation predicates (`robust` crate), so containment of the
+//! origin in a (closed) tetrahedron of given floating-point points is decided exactly.
+
+use crate::Vector;
+use robust::{Coord, Coord3D, orient2d, orient3d};
+
+/// The closest point of a simplex to the origin, as weights on the simplex's points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClosestPoint {
+    /// The closest point `v = Σ λ_i p_i`.
+    pub point: Vector,
+    /// The barycentric weights `λ_i ≥ 0`, `Σ λ_i = 1` (entries past the input length are 0).
+    pub weights: [f64; 4],
+    /// Bit `i` is set when point `i` has a positive weight (the support set of `v`).
+    pub support_mask: u8,
+    /// Whether the origin lies in the closed tetrahedron of four input points (then
+    /// `point` is exactly zero). Always false for fewer than four points.
+    pub origin_enclosed: bool,
+}
+
+impl ClosestPoint {
+    /// `‖v‖²`.
+    pub fn norm_squared(&self) -> f64 {
+        self.point.norm_squared()
+    }
+}
+
+/// The point of the simplex spanned by `points` (1 to 4 of them; any further points are
+/// ignored, and an empty slice yields the origin with no support) closest to the origin.
+///
+/// Degenerate simplices are allowed: the answer is then the closest point of their
+/// lower-dimensional hull. Points must be finite for the answer to mean anything; non-finite
+/// points give a non-finite answer but never a panic.
+pub fn closest_to_origin(points: &[Vector]) -> ClosestPoint {
+    let mut p = [Vector::zeros(); 4];
+    let n = points.len().min(4);
+    p[..n].copy_from_slice(&points[..n]);
+    match n {
+        0 => ClosestPoint {
+            point: Vector::zeros(),
+            weights: [0.0; 4],
+            support_mask: 0,
+            origin_enclosed: false,
+        },
+        1 => vertex(&p, 0),
+        2 => segment(&p, 0, 1),
+        3 => triangle(&p, [0, 1, 2]),
+        _ => tetrahedron(&p),
+    }
+}
+
+/// The answer "vertex `i`".
+fn vertex(p: &[Vector; 4], i: usize) -> ClosestPoint {
+    let mut weights = [0.0; 4];
+    weights[i] = 1.0;
+    ClosestPoint {
+        point: p[i],
+        weights,
+        support_mask: 1 << i,
+        origin_enclosed: false,
+    }
+}
+
+/// Builds the answer from (unnormalised, same-sign or zero) weights on the listed indices.
+fn from_weights(p: &[Vector; 4], indices: &[usize], raw: &[f64]) -> ClosestPoint {
+    let total: f64 = raw.iter().sum();
+    let mut weights = [0.0; 4];
+    let mut point = Vector::zeros();
+    let mut support_mask = 0u8;
+    for (&i, &r) in indices.iter().zip(raw) {
+        let w = r / total;
+        if w > 0.0 {
+            weights[i] = w;
+            point += p[i] * w;
+            support_mask |= 1 << i;
+        }
+    }
+    ClosestPoint {
+        point,
+        weights,
+        support_mask,
+        origin_enclosed: false,
+    }
+}
+
+/// The closer of two candidate answers (the first on ties).
+fn closer(a: ClosestPoint, b: ClosestPoint) -> ClosestPoint {
+    if b.norm_squared() < a.norm_squared() {
+        b
+    } else {
+        a
+    }
+}
+
+/// Segment `p[i] p[j]`: parametrise `p[i] + s (p[j] − p[i])`, `s = −p[i]·t / t·t`, clamp.
+fn segment(p: &[Vector; 4], i: usize, j: usize) -> ClosestPoint {
+    let t = p[j] - p[i];
+    let tt = t.norm_squared();
+    if tt.is_nan() || tt <= 0.0 || !tt.is_finite() {
+        // Coincident ends (or non-finite input): the nearer end.
+        return closer(vertex(p, i), vertex(p, j));
+    }
+    let s = -p[i].dot(&t) / tt;
+    if s.is_nan() || s <= 0.0 {
+        vertex(p, i)
+    } else if s >= 1.0 {
+        vertex(p, j)
+    } else {
+        let mut weights = [0.0; 4];
+        weights[i] = 1.0 - s;
+        weights[j] = s;
+        ClosestPoint {
+            point: p[i] * (1.0 - s) + p[j] * s,
+            weights,
+            support_mask: (1 << i) | (1 << j),
+            origin_enclosed: false,
+        }
+    }
+}
+
+/// Whether `c` has the same strict sign as `mu` or is zero.
+#[inline]
+fn agrees_or_zero(c: f64, mu: f64) -> bool {
+    c == 0.0 || (c > 0.0) == (mu > 0.0)
+}
+
+/// Triangle `p[t0] p[t1] p[t2]`.
+fn triangle(p: &[Vector; 4], t: [usize; 3]) -> ClosestPoint {
+    let (a, b, c) = (p[t[0]], p[t[1]], p[t[2]]);
+    let n = (b - a).cross(&(c - a));
+    let nn = n.norm_squared();
+    let edges = |only: [bool; 3]| {
+        // Edge opposite corner k is (t[k+1], t[k+2]).
+        let mut best: Option<ClosestPoint> = None;
+        for (k, &wanted) in only.iter().enumerate() {
+            if wanted {
+                let e = segment(p, t[(k + 1) % 3], t[(k + 2) % 3]);
+                best = Some(match best {
+                    Some(b) => closer(b, e),
+                    None => e,
+                });
+            }
+        }
+        best.unwrap_or_else(|| vertex(p, t[0]))
+    };
+    if nn.is_nan() || nn <= 0.0 || !nn.is_finite() {
+        return edges([true; 3]);
+    }
+    // Projection of the origin on the triangle's plane.
+    let po = n * (n.dot(&a) / nn);
+    // Drop the axis where the normal is largest: the projected area is largest there.
+    let axis = n.iamax();
+    let (u, w) = ((axis + 1) % 3, (axis + 2) % 3);
+    let flat = |x: &Vector| Coord { x: x[u], y: x[w] };
+    let (fa, fb, fc, fo) = (flat(&a), flat(&b), flat(&c), flat(&po));
+    let mu = orient2d(fa, fb, fc);
+    let cs = [
+        orient2d(fo, fb, fc),
+        orient2d(fa, fo, fc),
+        orient2d(fa, fb, fo),
+    ];
+    if mu != 0.0 && mu.is_finite() && cs.iter().all(|&ci| agrees_or_zero(ci, mu)) {
+        return from_weights(p, &t, &cs);
+    }
+    if mu == 0.0 || !mu.is_finite() {
+        return edges([true; 3]);
+    }
+    edges([
+        !agrees_or_zero(cs[0], mu),
+        !agrees_or_zero(cs[1], mu),
+        !agrees_or_zero(cs[2], mu),
+    ])
+}
+
+/// Tetrahedron `p[0..4]`.
+fn tetrahedron(p: &[Vector; 4]) -> ClosestPoint {
+    let c3 = |x: &Vector| Coord3D {
+        x: x.x,
+        y: x.y,
+        z: x.z,
+    };
+    let all_finite = p.iter().all(|x| x.iter().all(|c| c.is_finite()));
+    let faces = |only: [bool; 4]| {
+        // Face opposite corner k: the other three, in increasing index order.
+        let mut best: Option<ClosestPoint> = None;
+        for (k, &wanted) in only.iter().enumerate() {
+            if wanted {
+                let mut f = [0usize; 3];
+                for (slot, i) in f.iter_mut().zip((0..4).filter(|&i| i != k)) {
+                    *slot = i;
+                }
+                let t = triangle(p, f);
+                best = Some(match best {
+                    Some(b) => closer(b, t),
+                    None => t,
+                });
+            }
+        }
+        best.unwrap_or_else(|| vertex(p, 0))
+    };
+    if !all_finite {
+        return faces([true; 4]);
+    }
+    let o = Coord3D {
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+    };
+    let q = [c3(&p[0]), c3(&p[1]), c3(&p[2]), c3(&p[3])];
+    let mu = orient3d(q[0], q[1], q[2], q[3]);
+    let cs = [
+        orient3d(o, q[1], q[2], q[3]),
+        orient3d(q[0], o, q[2], q[3]),
+        orient3d(q[0], q[1], o, q[3]),
+        orient3d(q[0], q[1], q[2], o),
+    ];
+    if mu == 0.0 {
+        return faces([true; 4]);
+    }
+    if cs.iter().all(|&ci| agrees_or_zero(ci, mu)) {
+        // The origin is in the closed tetrahedron (exact signs).
+        let mut answer = from_weights(p, &[0, 1, 2, 3], &cs);
+        answer.point = Vector::zeros();
+        answer.origin_enclosed = true;
+        return answer;
+    }
+    faces([
+        !agrees_or_zero(cs[0], mu),
+        !agrees_or_zero(cs[1], mu),
+        !agrees_or_zero(cs[2], mu),
+        !agrees_or_zero(cs[3], mu),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Brute force: for every non-empty subset, project the origin on its affine hull by
+    /// least squares; keep projections with non-negative weights; plus the origin itself
+    /// when four points enclose it. The closest candidate is the answer.
+    fn brute_force(points: &[Vector]) -> f64 {
+        let n = points.len();
+        let mut best = f64::INFINITY;
+        for mask in 1u32..(1 << n) {
+            let idx: Vec<usize> = (0..n).filter(|&i| mask & (1 << i) != 0).collect();
+            let base = points[idx[0]];
+            let k = idx.len() - 1;
+            if k == 0 {
+                best = best.min(base.norm());
+                continue;
+            }
+            // Minimise |base + E x| over x: normal equations (EᵀE) x = −Eᵀ base.
+            let e = nalgebra::DMatrix::from_fn(3, k, |r, c| points[idx[c + 1]][r] - base[r]);
+            let ete = e.transpose() * &e;
+            let rhs = -(e.transpose() * nalgebra::DVector::from_column_slice(base.as_slice()));
+            let Some(x) = ete.clone().lu().solve(&rhs) else {
+                continue;
+            };
+            // Skip near-singular systems (their faces cover the answer).
+            if ete.determinant().abs() < 1e-18 * ete.norm().powi(k as i32) {
+                continue;
+            }
+            let w0 = 1.0 - x.sum();
+            if w0 < -1e-12 || x.iter().any(|&xi| xi < -1e-12) {
+                continue;
+            }
+            let y = base + e * x;
+            best = best.min(Vector::new(y[0], y[1], y[2]).norm());
+        }
+        if n == 4 {
+            // Enclosure: the origin as a convex combination (solve the 4×4 system).
+            let m = nalgebra::Matrix4::from_fn(|r, c| if r < 3 { points[c][r] } else { 1.0 });
+            let solved = m.lu().solve(&nalgebra::Vector4::new(0.0, 0.0, 0.0, 1.0));
+            if solved.is_some_and(|l| l.iter().all(|&li| li >= -1e-12)) {
+                best = 0.0;
+            }
+        }
+        best
+    }
+
+    fn check(points: &[Vector]) {
+        let got = closest_to_origin(points);
+        let scale = points.iter().map(|p| p.norm()).fold(0.0, f64::max);
+        // Weights are a convex combination that reproduces the point.
+        let sum: f64 = got.weights.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-12, "weights {:?}", got.weights);
+        assert!(got.weights.iter().all(|&w| w >= 0.0));
+        let recon: Vector = points.iter().zip(got.weights).map(|(p, w)| p * w).sum();
+        // Rounding of a convex combination of points of size `scale`: a few ulps of scale.
+        assert!((recon - got.point).norm() <= 1e-13 * scale.max(1e-300));
+        for i in 0..points.len() {
+            assert_eq!(got.support_mask & (1 << i) != 0, got.weights[i] > 0.0);
+        }
+        let want = brute_force(points);
+        // The brute force solves normal equations (squared condition), the routine uses
+        // signed volumes; both are accurate to ~1e-14 of the simplex's size on these
+        // well-scaled inputs, so 1e-10·scale catches any wrong face without flaking.
+        assert!(
+            (got.point.norm() - want).abs() <= 1e-10 * scale,
+            "points {points:?}: got {} ({:?}), brute force {want}",
+            got.point.norm(),
+            got
+        );
+    }
+
+    #[test]
+    fn single_points() {
+        check(&[Vector::new(1.0, 2.0, 3.0)]);
+        let got = closest_to_origin(&[Vector::new(0.0, 0.0, 0.0)]);
+        assert_eq!(got.point, Vector::zeros());
+    }
+
+    #[test]
+    fn segments() {
+        check(&[Vector::new(-1.0, 1.0, 0.0), Vector::new(1.0, 1.0, 0.0)]);
+        check(&[Vector::new(1.0, 1.0, 0.0), Vector::new(2.0, 1.0, 0.0)]);
+        check(&[Vector::new(2.0, 1.0, 0.0), Vector::new(1.0, 1.0, 0.0)]);
+        // Through the origin.
+        let got = closest_to_origin(&[Vector::new(-1.0, 0.0, 0.0), Vector::new(3.0, 0.0, 0.0)]);
+        assert_eq!(got.point, Vector::zeros());
+        assert_eq!(got.weights[..2], [0.75, 0.25]);
+        // Degenerate: both ends equal.
+        let p = Vector::new(1.0, -2.0, 0.5);
+        let got = closest_to_origin(&[p, p]);
+        assert_eq!(got.point, p);
+    }
+
+    #[test]
+    fn triangles() {
+        // Origin projects inside.
+        check(&[
+            Vector::new(-1.0, -1.0, 1.0),
+            Vector::new(2.0, -1.0, 1.0),
+            Vector::new(0.0, 2.0, 1.0),
+        ]);
+        // Beyond an edge, beyond a vertex.
+        check(&[
+            Vector::new(1.0, -1.0, 1.0),
+            Vector::new(2.0, -1.0, 1.0),
+            Vector::new(1.0, 2.0, 1.0),
+        ]);
+        check(&[
+            Vector::new(1.0, 1.0, 1.0),
+            Vector::new(2.0, 1.0, 1.0),
+            Vector::new(1.0, 2.0, 1.0),
+        ]);
+        // Degenerate: collinear, and two equal corners, and all equal.
+        check(&[
+            Vector::new(-1.0, 1.0, 1.0),
+            Vector::new(0.0, 1.0, 1.0),
+            Vector::new(3.0, 1.0, 1.0),
+        ]);
+        check(&[
+            Vector::new(-1.0, 1.0, 1.0),
+            Vector::new(-1.0, 1.0, 1.0),
+            Vector::new(3.0, 1.0, 1.0),
+        ]);
+        let p = Vector::new(0.3, 0.2, 0.1);
+        check(&[p, p, p]);
+        // Origin in the triangle's plane and inside it.
+        let got = closest_to_origin(&[
+            Vector::new(-1.0, -1.0, 0.0),
+            Vector::new(1.0, -1.0, 0.0),
+            Vector::new(0.0, 1.0, 0.0),
+        ]);
+        assert_eq!(got.point.norm(), 0.0);
+        assert_eq!(got.support_mask, 0b111);
+    }
+
+    #[test]
+    fn tetrahedra() {
+        let cube_corner = [
+            Vector::new(-1.0, -1.0, -1.0),
+            Vector::new(3.0, -1.0, -1.0),
+            Vector::new(-1.0, 3.0, -1.0),
+            Vector::new(-1.0, -1.0, 3.0),
+        ];
+        // Enclosing.
+        let got = closest_to_origin(&cube_corner);
+        assert!(got.origin_enclosed);
+        assert_eq!(got.point, Vector::zeros());
+        check(&cube_corner);
+        // Origin on a face: enclosed (closed tetrahedron), weight 0 on the opposite corner.
+        let on_face = [
+            Vector::new(-1.0, -1.0, 0.0),
+            Vector::new(3.0, -1.0, 0.0),
+            Vector::new(-1.0, 3.0, 0.0),
+            Vector::new(0.0, 0.0, 2.0),
+        ];
+        let got = closest_to_origin(&on_face);
+        assert!(got.origin_enclosed);
+        assert_eq!(got.support_mask, 0b0111);
+        // Outside: beyond a face, an edge, a vertex.
+        let shifted = |d: Vector| cube_corner.map(|p| p + d);
+        check(&shifted(Vector::new(0.0, 0.0, 2.0)));
+        check(&shifted(Vector::new(2.0, 2.0, 0.0)));
+        check(&shifted(Vector::new(2.0, 2.0, 2.0)));
+        check(&shifted(Vector::new(-5.0, 1.0, 0.5)));
+        // Degenerate: coplanar, collinear, repeated.
+        check(&[
+            Vector::new(-1.0, -1.0, 1.0),
+            Vector::new(2.0, -1.0, 1.0),
+            Vector::new(0.0, 2.0, 1.0),
+            Vector::new(0.5, 0.5, 1.0),
+        ]);
+        check(&[
+            Vector::new(-1.0, 1.0, 1.0),
+            Vector::new(0.0, 1.0, 1.0),
+            Vector::new(1.0, 1.0, 1.0),
+            Vector::new(4.0, 1.0, 1.0),
+        ]);
+        let p = Vector::new(1.0, 2.0, 3.0);
+        check(&[p, p, p, p]);
+    }
+
+    #[test]
+    fn random_simplices_match_brute_force() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for trial in 0..20_000 {
+            let n = 1 + trial % 4;
+            let centre = Vector::new(
+                rng.random_range(-2.0..2.0),
+                rng.random_range(-2.0..2.0),
+                rng.random_range(-2.0..2.0),
+            );
+            let pts: Vec<Vector> = (0..n)
+                .map(|_| {
+                    centre
+                        + Vector::new(
+                            rng.random_range(-1.0..1.0),
+                            rng.random_range(-1.0..1.0),
+                            rng.random_range(-1.0..1.0),
+                        )
+                })
+                .collect();
+            check(&pts);
+        }
+    }
+
+    #[test]
+    fn nearly_flat_tetrahedra() {
+        // Fourth point 1e-9 off the plane of the other three: no division blow-up.
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..2000 {
+            let mut pts: Vec<Vector> = (0..3)
+                .map(|_| {
+                    Vector::new(
+                        rng.random_range(-1.0..1.0),
+                        rng.random_range(-1.0..1.0),
+                        0.5 + rng.random_range(-1.0..1.0),
+                    )
+                })
+                .collect();
+            let mix = pts[0] * 0.3 + pts[1] * 0.3 + pts[2] * 0.4;
+            let n = (pts[1] - pts[0]).cross(&(pts[2] - pts[0])).normalize();
+            pts.push(mix + n * 1e-9);
+            let got = closest_to_origin(&pts);
+            assert!(got.point.iter().all(|c| c.is_finite()));
+            check(&pts);
+        }
+    }
+
+    #[test]
+    fn non_finite_points_do_not_panic() {
+        let nan = Vector::new(f64::NAN, 0.0, 0.0);
+        let inf = Vector::new(f64::INFINITY, 1.0, 0.0);
+        let one = Vector::new(1.0, 1.0, 1.0);
+        for pts in [
+            vec![nan],
+            vec![nan, one],
+            vec![inf, one, nan],
+            vec![inf, one, nan, one],
+            vec![one, one, one, inf],
+        ] {
+            let _ = closest_to_origin(&pts);
+        }
+    }
+}
