@@ -119,11 +119,10 @@ pub(super) fn merge(points: &[Point], hull: &TriangleHull) -> Result<Facets, Int
                 }
             }
         }
-        let cycle = boundary_cycle(&boundary, &mut successor).ok_or(
-            InternalError::BrokenFaceBoundary {
+        let cycle =
+            boundary_cycle(&boundary, &mut successor).ok_or(InternalError::BrokenFaceBoundary {
                 edges: boundary.len(),
-            },
-        )?;
+            })?;
         // 3. Drop corners exactly collinear with their two neighbours (they are on an edge).
         let k = cycle.len();
         let corners: Vec<u32> = (0..k)

@@ -209,7 +209,11 @@ impl Quickhull<'_> {
         for o in &self.orphans {
             let p = Point::new(o.at[0], o.at[1], o.at[2]);
             for step in 0..k {
-                let j = if start + step < k { start + step } else { start + step - k };
+                let j = if start + step < k {
+                    start + step
+                } else {
+                    start + step - k
+                };
                 let face = &mut self.cone[j];
                 let [a, b, c] = &face.corners;
                 if strictly_above(a, b, c, &p) {
