@@ -9,12 +9,13 @@
 //! 2. Each group's boundary (edges to other groups) is walked into one CCW cycle; vertices
 //!    interior to a group are on no boundary and so vanish.
 //! 3. A corner exactly collinear with its two neighbours lies on an edge and is dropped.
-//!    A vertex that is a strict corner of some face is extreme; the others disappear, and
-//!    the survivors are renumbered `0..V` in input order.
+//!    A vertex that is a strict corner of some face is extreme; the others disappear.
+//! 4. Faces are listed breadth-first over the triangle adjacency and the surviving vertices
+//!    numbered `0..V` by first appearance, so neighbours sit close together in memory.
 
 use super::InternalError;
 use super::predicates::{collinear, coplanar};
-use super::quickhull::{NONE, TriangleHull};
+use super::quickhull::{NONE, Triangle, TriangleHull};
 use crate::Point;
 
 /// Convex polygon faces over renumbered extreme vertices.
@@ -93,20 +94,17 @@ pub(super) fn merge(points: &[Point], hull: &TriangleHull) -> Result<Facets, Int
         }
     }
 
-    // 2. Polygons: a triangle in no group is its own face (non-degenerate, so no collinear
-    //    corner); each group of merged triangles becomes its boundary cycle.
-    let mut polygons: Vec<Vec<u32>> = Vec::with_capacity(alive.len());
-    let mut grouped: Vec<(u32, u32)> = Vec::new(); // (root, triangle)
-    for &f in &alive {
-        if merged[f as usize] {
-            grouped.push((groups.find(f), f));
-        } else {
-            polygons.push(tris[f as usize].v.to_vec());
-        }
-    }
+    // 2. Polygons of the merged groups: each group's boundary cycle, then (3.) without the
+    //    corners exactly collinear with their two neighbours (they lie on an edge).
+    let mut grouped: Vec<(u32, u32)> = alive
+        .iter()
+        .filter(|&&f| merged[f as usize])
+        .map(|&f| (groups.find(f), f))
+        .collect(); // (root, triangle)
     grouped.sort_unstable();
     let mut successor = vec![NONE; points.len()];
     let mut boundary: Vec<(u32, u32)> = Vec::new();
+    let mut group_polygons: Vec<(u32, Vec<u32>)> = Vec::new(); // sorted by root
     for group in grouped.chunk_by(|x, y| x.0 == y.0) {
         let root = group[0].0;
         boundary.clear();
@@ -123,7 +121,6 @@ pub(super) fn merge(points: &[Point], hull: &TriangleHull) -> Result<Facets, Int
             boundary_cycle(&boundary, &mut successor).ok_or(InternalError::BrokenFaceBoundary {
                 edges: boundary.len(),
             })?;
-        // 3. Drop corners exactly collinear with their two neighbours (they are on an edge).
         let k = cycle.len();
         let corners: Vec<u32> = (0..k)
             .filter(|&i| {
@@ -132,29 +129,68 @@ pub(super) fn merge(points: &[Point], hull: &TriangleHull) -> Result<Facets, Int
             })
             .map(|i| cycle[i])
             .collect();
-        polygons.push(corners);
+        group_polygons.push((root, corners));
     }
 
-    // The strict corners are the extreme vertices: renumber them in input order.
+    // All faces in breadth-first order over the triangle adjacency: a triangle in no group
+    // is its own face (non-degenerate, so no collinear corner), a group is emitted at its
+    // first triangle. Neighbouring faces get nearby positions, and vertices (numbered by
+    // first appearance below) nearby ids: cache locality for every later stage.
+    let mut polygons: Vec<Vec<u32>> = Vec::with_capacity(alive.len());
+    for f in breadth_first(tris, &alive) {
+        if !merged[f as usize] {
+            polygons.push(tris[f as usize].v.to_vec());
+        } else if let Ok(i) = group_polygons.binary_search_by_key(&groups.find(f), |g| g.0) {
+            let corners = std::mem::take(&mut group_polygons[i].1);
+            if !corners.is_empty() {
+                polygons.push(corners); // the group's first triangle; later ones find it taken
+            }
+        }
+    }
+
+    // The strict corners are the extreme vertices: number them by first appearance.
     let mut new_id = vec![NONE; points.len()];
-    for poly in &polygons {
-        for &v in poly {
-            new_id[v as usize] = 0; // marked; numbered below
-        }
-    }
     let mut sources = Vec::new();
-    for (i, id) in new_id.iter_mut().enumerate() {
-        if *id != NONE {
-            *id = sources.len() as u32;
-            sources.push(i);
-        }
-    }
     for poly in &mut polygons {
         for v in poly.iter_mut() {
-            *v = new_id[*v as usize];
+            let id = &mut new_id[*v as usize];
+            if *id == NONE {
+                *id = sources.len() as u32;
+                sources.push(*v as usize);
+            }
+            *v = *id;
         }
     }
     Ok(Facets { sources, polygons })
+}
+
+/// The alive triangles in breadth-first order over their links, starting from the first;
+/// any not reached (impossible on a closed surface) follow in id order.
+fn breadth_first(tris: &[Triangle], alive: &[u32]) -> Vec<u32> {
+    let mut seen = vec![false; tris.len()];
+    let mut order = Vec::with_capacity(alive.len());
+    for &root in alive {
+        if seen[root as usize] {
+            continue;
+        }
+        seen[root as usize] = true;
+        order.push(root);
+        let mut i = order.len() - 1;
+        while i < order.len() {
+            let f = order[i];
+            i += 1;
+            for &g in &tris[f as usize].nbr {
+                if let Some(s) = seen.get_mut(g as usize)
+                    && !*s
+                    && tris[g as usize].alive
+                {
+                    *s = true;
+                    order.push(g);
+                }
+            }
+        }
+    }
+    order
 }
 
 /// Walks the boundary half-edges of a group of triangles into one cycle (CCW from outside,
