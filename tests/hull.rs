@@ -785,8 +785,39 @@ proptest! {
 // ---------------------------------------------------------------------------------------
 // The real meshes: our exact hull against qhull's counts in data/MANIFEST.tsv.
 
+/// Hull vertices that are a corner of their faces only by a hair: the distance from the
+/// line through the corner's two neighbours on some face is below `1e-15·s`, i.e. below
+/// the rounding of the input coordinates. The exact hull must keep them (they are strictly
+/// extreme in the f64 input); qhull's default precision merging drops them.
+fn hairline_corners(poly: &Polytope) -> usize {
+    let s = poly.scale();
+    let mut hairline = vec![false; poly.num_vertices()];
+    for f in poly.face_ids() {
+        let fv = poly.face_vertices(f);
+        let k = fv.len();
+        for i in 0..k {
+            let (u, v, w) = (fv[(i + k - 1) % k], fv[i], fv[(i + 1) % k]);
+            let (pu, pv, pw) = (poly.point(u), poly.point(v), poly.point(w));
+            if (pv - pu).cross(&(pw - pu)).norm() / (pw - pu).norm() < 1e-15 * s {
+                hairline[v.index()] = true;
+            }
+        }
+    }
+    hairline.iter().filter(|&&h| h).count()
+}
+
+/// Meshes where the exact hull has more vertices than qhull reports, with the number of
+/// hairline corners that explains the difference.
+///
+/// `go1_trunk.obj`: input points 116884, 117527, 117724 (0-based) are
+/// (0.263919, -0.014992), (0.26439, -0.0149449), (0.264509, -0.014933) at z = 0.0713429:
+/// collinear in decimal (both steps have slope exactly 0.1) but not after rounding to f64
+/// (`orient2d` in the xy projection is 1.19e-21, not 0). The middle point is 2.0e-18 from
+/// the line through the other two, a strict corner of a 203-gon face and so a vertex of the
+/// exact hull; qhull merges it away. 12152 = 12151 + 1.
+const HAIRLINE_CORNERS: &[(&str, usize)] = &[("go1_trunk.obj", 1)];
+
 #[test]
-#[ignore = "needs polyquery::mesh::Mesh::load (branch cli)"]
 fn real_meshes_match_manifest_hull_vertex_counts() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let manifest = std::fs::read_to_string(data.join("MANIFEST.tsv")).expect("MANIFEST.tsv");
@@ -797,10 +828,21 @@ fn real_meshes_match_manifest_hull_vertex_counts() {
     let mut checked = 0;
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split('\t').collect();
+        let file = fields[file_col];
         let expected: usize = fields[hv_col].parse().expect("hull_vertices");
-        let mesh = Mesh::load(&data.join(fields[file_col])).expect("mesh loads");
-        let (_, (v, _, _)) = hull_checked(&mesh.points, Depth::Sampled);
-        assert_eq!(v, expected, "{}: hull vertices", fields[file_col]);
+        let mesh = Mesh::load(&data.join(file)).expect("mesh loads");
+        let (poly, (v, _, _)) = hull_checked(&mesh.points, Depth::Sampled);
+        let hairline = hairline_corners(&poly);
+        let known = HAIRLINE_CORNERS
+            .iter()
+            .find(|(name, _)| *name == file)
+            .map_or(0, |&(_, k)| k);
+        assert_eq!(hairline, known, "{file}: hairline corners");
+        assert_eq!(
+            v,
+            expected + hairline,
+            "{file}: hull vertices (qhull: {expected})"
+        );
         checked += 1;
     }
     assert!(checked >= 9, "only {checked} meshes in the manifest");

@@ -9,12 +9,13 @@
 //! 2. Each group's boundary (edges to other groups) is walked into one CCW cycle; vertices
 //!    interior to a group are on no boundary and so vanish.
 //! 3. A corner exactly collinear with its two neighbours lies on an edge and is dropped.
-//!    A vertex that is a strict corner of some face is extreme; the others disappear, and
-//!    the survivors are renumbered `0..V` in input order.
+//!    A vertex that is a strict corner of some face is extreme; the others disappear.
+//! 4. Faces are listed breadth-first over the triangle adjacency and the surviving vertices
+//!    numbered `0..V` by first appearance, so neighbours sit close together in memory.
 
 use super::InternalError;
 use super::predicates::{collinear, coplanar};
-use super::quickhull::{NONE, TriangleHull};
+use super::quickhull::{NONE, Triangle, TriangleHull};
 use crate::Point;
 
 /// Convex polygon faces over renumbered extreme vertices.
@@ -63,6 +64,7 @@ pub(super) fn merge(points: &[Point], hull: &TriangleHull) -> Result<Facets, Int
     let mut groups = Groups {
         parent: (0..tris.len() as u32).collect(),
     };
+    let mut merged = vec![false; tris.len()];
     for &f in &alive {
         let t = &tris[f as usize];
         for e in 0..3 {
@@ -86,109 +88,137 @@ pub(super) fn merge(points: &[Point], hull: &TriangleHull) -> Result<Facets, Int
             let far = gt.v[(j + 2) % 3];
             if coplanar(p(t.v[0]), p(t.v[1]), p(t.v[2]), p(far)) {
                 groups.union(f, g);
+                merged[f as usize] = true;
+                merged[g as usize] = true;
             }
         }
     }
 
-    // Members of each group, CSR by root.
-    let mut root_of = vec![NONE; tris.len()];
-    let mut count = vec![0u32; tris.len() + 1];
-    for &f in &alive {
-        let r = groups.find(f);
-        root_of[f as usize] = r;
-        count[r as usize + 1] += 1;
-    }
-    for i in 0..tris.len() {
-        count[i + 1] += count[i];
-    }
-    let mut fill = count.clone();
-    let mut members = vec![0u32; alive.len()];
-    for &f in &alive {
-        let r = root_of[f as usize] as usize;
-        members[fill[r] as usize] = f;
-        fill[r] += 1;
-    }
-
-    // 2. Boundary cycles.
-    let mut polygons_in: Vec<Vec<u32>> = Vec::new();
+    // 2. Polygons of the merged groups: each group's boundary cycle, then (3.) without the
+    //    corners exactly collinear with their two neighbours (they lie on an edge).
+    let mut grouped: Vec<(u32, u32)> = alive
+        .iter()
+        .filter(|&&f| merged[f as usize])
+        .map(|&f| (groups.find(f), f))
+        .collect(); // (root, triangle)
+    grouped.sort_unstable();
     let mut successor = vec![NONE; points.len()];
     let mut boundary: Vec<(u32, u32)> = Vec::new();
-    for r in 0..tris.len() {
-        let group = &members[count[r] as usize..count[r + 1] as usize];
-        match group {
-            [] => continue,
-            [f] => polygons_in.push(tris[*f as usize].v.to_vec()),
-            _ => {
-                boundary.clear();
-                for &f in group {
-                    let t = &tris[f as usize];
-                    for e in 0..3 {
-                        if root_of[t.nbr[e] as usize] != r as u32 {
-                            boundary.push((t.v[e], t.v[(e + 1) % 3]));
-                        }
-                    }
+    let mut group_polygons: Vec<(u32, Vec<u32>)> = Vec::new(); // sorted by root
+    for group in grouped.chunk_by(|x, y| x.0 == y.0) {
+        let root = group[0].0;
+        boundary.clear();
+        for &(_, f) in group {
+            let t = &tris[f as usize];
+            for e in 0..3 {
+                let g = t.nbr[e];
+                if !merged[g as usize] || groups.find(g) != root {
+                    boundary.push((t.v[e], t.v[(e + 1) % 3]));
                 }
-                let broken = InternalError::BrokenFaceBoundary {
-                    edges: boundary.len(),
-                };
-                let mut ok = true;
-                for &(a, b) in &boundary {
-                    if successor[a as usize] != NONE {
-                        ok = false;
-                    }
-                    successor[a as usize] = b;
-                }
-                let mut poly = Vec::with_capacity(boundary.len());
-                if ok && let Some(&(start, _)) = boundary.first() {
-                    let mut v = start;
-                    loop {
-                        poly.push(v);
-                        v = successor[v as usize];
-                        if v == start || v == NONE || poly.len() > boundary.len() {
-                            break;
-                        }
-                    }
-                    ok = v == start && poly.len() == boundary.len();
-                }
-                for &(a, _) in &boundary {
-                    successor[a as usize] = NONE;
-                }
-                if !ok || poly.len() < 3 {
-                    return Err(broken);
-                }
-                polygons_in.push(poly);
+            }
+        }
+        let cycle =
+            boundary_cycle(&boundary, &mut successor).ok_or(InternalError::BrokenFaceBoundary {
+                edges: boundary.len(),
+            })?;
+        let k = cycle.len();
+        let corners: Vec<u32> = (0..k)
+            .filter(|&i| {
+                let (u, v, w) = (cycle[(i + k - 1) % k], cycle[i], cycle[(i + 1) % k]);
+                !collinear(p(u), p(v), p(w))
+            })
+            .map(|i| cycle[i])
+            .collect();
+        group_polygons.push((root, corners));
+    }
+
+    // All faces in breadth-first order over the triangle adjacency: a triangle in no group
+    // is its own face (non-degenerate, so no collinear corner), a group is emitted at its
+    // first triangle. Neighbouring faces get nearby positions, and vertices (numbered by
+    // first appearance below) nearby ids: cache locality for every later stage.
+    let mut polygons: Vec<Vec<u32>> = Vec::with_capacity(alive.len());
+    for f in breadth_first(tris, &alive) {
+        if !merged[f as usize] {
+            polygons.push(tris[f as usize].v.to_vec());
+        } else if let Ok(i) = group_polygons.binary_search_by_key(&groups.find(f), |g| g.0) {
+            let corners = std::mem::take(&mut group_polygons[i].1);
+            if !corners.is_empty() {
+                polygons.push(corners); // the group's first triangle; later ones find it taken
             }
         }
     }
 
-    // 3. Drop collinear corners; the strict corners are the extreme vertices.
+    // The strict corners are the extreme vertices: number them by first appearance.
     let mut new_id = vec![NONE; points.len()];
-    let mut polygons: Vec<Vec<u32>> = Vec::with_capacity(polygons_in.len());
-    for poly in &polygons_in {
-        let k = poly.len();
-        let corners: Vec<u32> = (0..k)
-            .filter(|&i| {
-                let (u, v, w) = (poly[(i + k - 1) % k], poly[i], poly[(i + 1) % k]);
-                !collinear(p(u), p(v), p(w))
-            })
-            .map(|i| poly[i])
-            .collect();
-        for &v in &corners {
-            new_id[v as usize] = 0; // marked; numbered below
-        }
-        polygons.push(corners);
-    }
     let mut sources = Vec::new();
-    for (i, id) in new_id.iter_mut().enumerate() {
-        if *id != NONE {
-            *id = sources.len() as u32;
-            sources.push(i);
-        }
-    }
     for poly in &mut polygons {
         for v in poly.iter_mut() {
-            *v = new_id[*v as usize];
+            let id = &mut new_id[*v as usize];
+            if *id == NONE {
+                *id = sources.len() as u32;
+                sources.push(*v as usize);
+            }
+            *v = *id;
         }
     }
     Ok(Facets { sources, polygons })
+}
+
+/// The alive triangles in breadth-first order over their links, starting from the first;
+/// any not reached (impossible on a closed surface) follow in id order.
+fn breadth_first(tris: &[Triangle], alive: &[u32]) -> Vec<u32> {
+    let mut seen = vec![false; tris.len()];
+    let mut order = Vec::with_capacity(alive.len());
+    for &root in alive {
+        if seen[root as usize] {
+            continue;
+        }
+        seen[root as usize] = true;
+        order.push(root);
+        let mut i = order.len() - 1;
+        while i < order.len() {
+            let f = order[i];
+            i += 1;
+            for &g in &tris[f as usize].nbr {
+                if let Some(s) = seen.get_mut(g as usize)
+                    && !*s
+                    && tris[g as usize].alive
+                {
+                    *s = true;
+                    order.push(g);
+                }
+            }
+        }
+    }
+    order
+}
+
+/// Walks the boundary half-edges of a group of triangles into one cycle (CCW from outside,
+/// as the triangles are). `None` unless they form exactly one simple cycle of at least
+/// three vertices. `successor` is scratch indexed by vertex, all `NONE` on entry and exit.
+fn boundary_cycle(boundary: &[(u32, u32)], successor: &mut [u32]) -> Option<Vec<u32>> {
+    let mut simple = true;
+    for &(a, b) in boundary {
+        if successor[a as usize] != NONE {
+            simple = false; // a vertex where the boundary touches itself
+        }
+        successor[a as usize] = b;
+    }
+    let mut cycle = Vec::with_capacity(boundary.len());
+    if simple && let Some(&(start, _)) = boundary.first() {
+        let mut v = start;
+        // Bounded: at most one step per boundary edge.
+        while cycle.len() < boundary.len() {
+            cycle.push(v);
+            v = successor[v as usize];
+            if v == start || v == NONE {
+                break;
+            }
+        }
+        simple = v == start && cycle.len() == boundary.len();
+    }
+    for &(a, _) in boundary {
+        successor[a as usize] = NONE;
+    }
+    (simple && cycle.len() >= 3).then_some(cycle)
 }

@@ -6,13 +6,13 @@
 //! (`robust::orient3d` / `robust::orient2d`); floating-point distances only *choose* among
 //! candidates (which point to add next), they never decide a sign:
 //!
-//! 1. [`initial_simplex`](simplex): validate the input (empty, non-finite, too many points),
+//! 1. `simplex`: validate the input (empty, non-finite, too many points),
 //!    pick four points spanning a tetrahedron, or report exactly why none exists
 //!    (too few distinct points, all collinear, all coplanar, with the measured thickness).
-//! 2. [`quickhull`]: grow the tetrahedron into the triangulated hull. Each face keeps the
+//! 2. `quickhull`: grow the tetrahedron into the triangulated hull. Each face keeps the
 //!    input points strictly above it (its outside set); the farthest one is added next,
 //!    the faces that see it are removed and replaced by a cone to the horizon.
-//! 3. [`facets`]: merge adjacent triangles that are exactly coplanar into convex polygons,
+//! 3. `facets`: merge adjacent triangles that are exactly coplanar into convex polygons,
 //!    drop corners exactly collinear with their neighbours and vertices interior to a
 //!    merged face, renumber the extreme vertices and build the [`Polytope`].
 

@@ -13,9 +13,10 @@
 //!   coplanar neighbours are merged later).
 //!
 //! Float distances only choose the apex (the farthest point of an outside set). Storage is
-//! flat: triangles in one `Vec` with `u32` links and a free list, outside sets as singly
-//! linked lists through one `u32` array indexed by point, and scratch arrays reused across
-//! iterations, so the hot loop allocates nothing once the arrays have grown.
+//! flat: triangles in one `Vec` with `u32` links and a free list; each triangle slot owns a
+//! `Vec` outside set (point index plus a copy of its coordinates, so redistribution streams
+//! through memory) that keeps its capacity when the slot is reused; scratch arrays are
+//! reused across iterations, so the hot loop allocates almost nothing once warmed up.
 
 use super::InternalError;
 use super::predicates::strictly_above;
@@ -24,6 +25,9 @@ use crate::{Point, Vector};
 /// "No face" / "no point" / "end of list".
 pub(super) const NONE: u32 = u32::MAX;
 
+/// Emptied outside-set buffers up to this capacity are kept for reuse; larger ones are freed.
+const MAX_SPARE_CAPACITY: usize = 1024;
+
 /// One triangle of the hull under construction.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Triangle {
@@ -31,14 +35,20 @@ pub(super) struct Triangle {
     pub v: [u32; 3],
     /// `nbr[e]` is the triangle across the edge `v[e] → v[(e + 1) % 3]`.
     pub nbr: [u32; 3],
-    /// First point of the outside set (a list through `Quickhull::next_point`), or `NONE`.
-    head: u32,
-    /// The farthest point of the outside set (valid when `head != NONE`).
+    /// The farthest point of the outside set (valid when the set is not empty).
     far: u32,
     /// Visit stamp: `2·iteration` = tested and not visible, `2·iteration + 1` = visible.
     mark: u32,
     /// Whether the triangle is part of the current hull (else it is on the free list).
     pub alive: bool,
+}
+
+/// An input point in an outside set, with its coordinates copied so that redistributing a
+/// set reads memory sequentially instead of chasing indices.
+#[derive(Clone, Copy, Debug)]
+struct OutsidePoint {
+    at: [f64; 3],
+    index: u32,
 }
 
 /// The triangulated hull: every alive triangle of `triangles`.
@@ -55,12 +65,24 @@ struct HorizonEdge {
     beyond: u32,
 }
 
+/// A new triangle's corners and float normal, cached while its outside set is filled.
+struct ConeFace {
+    id: u32,
+    corners: [Point; 3],
+    normal: Vector,
+    best: f64,
+}
+
 struct Quickhull<'p> {
     points: &'p [Point],
     triangles: Vec<Triangle>,
+    /// `outside[f]`: the points strictly above triangle `f` assigned to it (parallel to
+    /// `triangles`).
+    outside: Vec<Vec<OutsidePoint>>,
+    /// Emptied outside-set buffers, reused by the next sets that need one: memory stays
+    /// proportional to the largest number of simultaneously non-empty sets.
+    spare_sets: Vec<Vec<OutsidePoint>>,
     free: Vec<u32>,
-    /// `next_point[p]`: the point after `p` in its outside set, or `NONE`.
-    next_point: Vec<u32>,
     /// Faces whose outside set may be non-empty (popped lazily; dead ones are skipped).
     pending: Vec<u32>,
     // Scratch, reused every iteration.
@@ -68,9 +90,8 @@ struct Quickhull<'p> {
     horizon: Vec<HorizonEdge>,
     /// `cone_from[v]`: the new triangle whose horizon edge starts at vertex `v`, else `NONE`.
     cone_from: Vec<u32>,
-    orphans: Vec<u32>,
-    new_faces: Vec<u32>,
-    new_normals: Vec<(Vector, Point, f64)>,
+    orphans: Vec<OutsidePoint>,
+    cone: Vec<ConeFace>,
 }
 
 /// Builds the triangulated hull of `points` from the tetrahedron `tet` (`tet[0..3]` CCW from
@@ -80,15 +101,15 @@ pub(super) fn build(points: &[Point], tet: [u32; 4]) -> Result<TriangleHull, Int
     let mut qh = Quickhull {
         points,
         triangles: Vec::with_capacity(64),
+        outside: Vec::with_capacity(64),
+        spare_sets: Vec::new(),
         free: Vec::new(),
-        next_point: vec![NONE; n],
         pending: Vec::new(),
         visible: Vec::new(),
         horizon: Vec::new(),
         cone_from: vec![NONE; n],
         orphans: Vec::new(),
-        new_faces: Vec::new(),
-        new_normals: Vec::new(),
+        cone: Vec::new(),
     };
     qh.seed(tet)?;
     qh.run()?;
@@ -106,7 +127,6 @@ impl Quickhull<'_> {
         let t = Triangle {
             v,
             nbr: [NONE; 3],
-            head: NONE,
             far: NONE,
             mark: 0,
             alive: true,
@@ -116,16 +136,36 @@ impl Quickhull<'_> {
             f
         } else {
             self.triangles.push(t);
+            self.outside.push(Vec::new());
             (self.triangles.len() - 1) as u32
         }
+    }
+
+    /// Starts a cone of new faces (their outside sets are filled by `assign_orphans`).
+    fn begin_cone(&mut self) {
+        self.cone.clear();
+    }
+
+    fn add_to_cone(&mut self, f: u32) {
+        let [a, b, c] = self.triangles[f as usize].v;
+        let corners = [*self.point(a), *self.point(b), *self.point(c)];
+        let normal = (corners[1] - corners[0]).cross(&(corners[2] - corners[0]));
+        self.cone.push(ConeFace {
+            id: f,
+            corners,
+            normal,
+            best: f64::NEG_INFINITY,
+        });
     }
 
     /// The four faces of the tetrahedron, linked, and every other point assigned to the
     /// first face it is strictly above.
     fn seed(&mut self, [a, b, c, d]: [u32; 4]) -> Result<(), InternalError> {
         // a b c is CCW from outside and d is below it, so these four are all CCW from outside.
+        self.begin_cone();
         for v in [[a, b, c], [a, d, b], [b, d, c], [c, d, a]] {
-            self.new_triangle(v);
+            let f = self.new_triangle(v);
+            self.add_to_cone(f);
         }
         // Link by matching each directed edge with its reverse.
         for f in 0..4u32 {
@@ -140,11 +180,17 @@ impl Quickhull<'_> {
                 self.triangles[f as usize].nbr[e] = g;
             }
         }
-        self.new_faces.clear();
-        self.new_faces.extend(0..4u32);
         self.orphans.clear();
-        self.orphans
-            .extend((0..self.points.len() as u32).filter(|&p| ![a, b, c, d].contains(&p)));
+        self.orphans.extend(
+            self.points
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| ![a, b, c, d].contains(&(i as u32)))
+                .map(|(i, p)| OutsidePoint {
+                    at: [p.x, p.y, p.z],
+                    index: i as u32,
+                }),
+        );
         self.assign_orphans();
         Ok(())
     }
@@ -154,48 +200,47 @@ impl Quickhull<'_> {
         (v[e], v[(e + 1) % 3])
     }
 
-    /// Distributes `self.orphans` over `self.new_faces`: each point goes to the first new
-    /// face it is strictly above, or is dropped (it is inside or on the hull). Records the
-    /// farthest point of each face (float distance: a choice, not a decision).
+    /// Distributes `self.orphans` over the faces of `self.cone`: each point goes to the
+    /// first cone face it is strictly above, or is dropped (it is inside or on the hull).
+    /// Records the farthest point of each face (float distance: a choice, not a decision).
     fn assign_orphans(&mut self) {
-        self.new_normals.clear();
-        for &f in &self.new_faces {
-            let [a, b, c] = self.triangles[f as usize].v;
-            let (pa, pb, pc) = (self.point(a), self.point(b), self.point(c));
-            let normal = (pb - pa).cross(&(pc - pa));
-            self.new_normals.push((normal, *pa, f64::NEG_INFINITY));
-        }
+        let k = self.cone.len();
         let mut start = 0usize;
-        let k = self.new_faces.len();
-        for &p in &self.orphans {
-            let pp = &self.points[p as usize];
+        for o in &self.orphans {
+            let p = Point::new(o.at[0], o.at[1], o.at[2]);
             for step in 0..k {
-                let j = (start + step) % k;
-                let f = self.new_faces[j] as usize;
-                let [a, b, c] = self.triangles[f].v;
-                let (pa, pb, pc) = (
-                    &self.points[a as usize],
-                    &self.points[b as usize],
-                    &self.points[c as usize],
-                );
-                if strictly_above(pa, pb, pc, pp) {
-                    let t = &mut self.triangles[f];
-                    self.next_point[p as usize] = t.head;
-                    t.head = p;
-                    let (normal, base, best) = &mut self.new_normals[j];
-                    let dist = normal.dot(&(pp - *base));
-                    if t.far == NONE || dist > *best {
-                        *best = dist;
-                        t.far = p;
+                let j = if start + step < k {
+                    start + step
+                } else {
+                    start + step - k
+                };
+                let face = &mut self.cone[j];
+                let [a, b, c] = &face.corners;
+                if strictly_above(a, b, c, &p) {
+                    let dist = face.normal.dot(&(p - a));
+                    let f = face.id as usize;
+                    let set = &mut self.outside[f];
+                    if set.is_empty() {
+                        if set.capacity() == 0
+                            && let Some(buffer) = self.spare_sets.pop()
+                        {
+                            *set = buffer;
+                        }
+                        face.best = dist;
+                        self.triangles[f].far = o.index;
+                    } else if dist > face.best {
+                        face.best = dist;
+                        self.triangles[f].far = o.index;
                     }
+                    set.push(*o);
                     start = j;
                     break;
                 }
             }
         }
-        for &f in &self.new_faces {
-            if self.triangles[f as usize].head != NONE {
-                self.pending.push(f);
+        for face in &self.cone {
+            if !self.outside[face.id as usize].is_empty() {
+                self.pending.push(face.id);
             }
         }
     }
@@ -208,7 +253,7 @@ impl Quickhull<'_> {
         let mut iteration = 0usize;
         while let Some(f) = self.pending.pop() {
             let t = self.triangles[f as usize];
-            if !t.alive || t.head == NONE {
+            if !t.alive || self.outside[f as usize].is_empty() {
                 continue;
             }
             iteration += 1;
@@ -219,7 +264,6 @@ impl Quickhull<'_> {
         }
         Ok(())
     }
-
     /// Adds `apex` (strictly above face `start`): removes the faces it sees, links a cone
     /// of new faces from the horizon to it, and redistributes the removed faces' points.
     fn add_point(&mut self, start: u32, apex: u32, iteration: u32) -> Result<(), InternalError> {
@@ -274,24 +318,20 @@ impl Quickhull<'_> {
         // 2. Collect the removed faces' outside points and free the faces.
         self.orphans.clear();
         for &g in &self.visible {
-            let t = &mut self.triangles[g as usize];
-            t.alive = false;
-            let mut p = t.head;
-            t.head = NONE;
-            // The list is finite and acyclic: bounded by the number of points.
-            let mut count = 0usize;
-            while p != NONE && count <= self.points.len() {
-                if p != apex {
-                    self.orphans.push(p);
-                }
-                p = self.next_point[p as usize];
-                count += 1;
+            self.triangles[g as usize].alive = false;
+            let mut set = std::mem::take(&mut self.outside[g as usize]);
+            self.orphans
+                .extend(set.iter().filter(|o| o.index != apex).copied());
+            set.clear();
+            // Keep modest buffers for reuse; give big ones (early, huge sets) back.
+            if set.capacity() > 0 && set.capacity() <= MAX_SPARE_CAPACITY {
+                self.spare_sets.push(set);
             }
         }
         self.free.extend_from_slice(&self.visible);
 
         // 3. The cone: one new face (a, b, apex) per horizon edge a → b.
-        self.new_faces.clear();
+        self.begin_cone();
         for k in 0..self.horizon.len() {
             let HorizonEdge { a, b, beyond } = self.horizon[k];
             let f = self.new_triangle([a, b, apex]);
@@ -309,11 +349,10 @@ impl Quickhull<'_> {
                 return Err(self.horizon_error(apex));
             }
             self.cone_from[a as usize] = f;
-            self.new_faces.push(f);
         }
         // Link the cone: face (a, b, apex) meets, across b → apex, the face starting at b.
-        for k in 0..self.new_faces.len() {
-            let f = self.new_faces[k];
+        for k in 0..self.horizon.len() {
+            let f = self.cone_from[self.horizon[k].a as usize];
             let b = self.triangles[f as usize].v[1];
             let g = self.cone_from[b as usize];
             if g == NONE {
@@ -321,6 +360,7 @@ impl Quickhull<'_> {
             }
             self.triangles[f as usize].nbr[1] = g;
             self.triangles[g as usize].nbr[2] = f;
+            self.add_to_cone(f);
         }
         for k in 0..self.horizon.len() {
             let a = self.horizon[k].a;
