@@ -17,7 +17,6 @@
 //!   unit normal `n` and offset `c` of each face (`n · x ≤ c` holds inside).
 
 use crate::{Point, Vector};
-use std::collections::HashMap;
 use std::fmt;
 
 macro_rules! id_type {
@@ -155,8 +154,6 @@ impl Polytope {
         if nv >= u32::MAX as usize / 2 || polygons.len() >= u32::MAX as usize / 2 {
             return Err(PolytopeError::TooLarge);
         }
-        // Pair up directed edges: edge id by unordered vertex pair.
-        let mut edge_of: HashMap<(u32, u32), u32> = HashMap::new();
         let mut corner_count = 0usize;
         for (fi, poly) in polygons.iter().enumerate() {
             if poly.len() < 3 {
@@ -165,7 +162,7 @@ impl Polytope {
                     corners: poly.len(),
                 });
             }
-            for &v in poly {
+            for (i, &v) in poly.iter().enumerate() {
                 if v as usize >= nv {
                     return Err(PolytopeError::VertexOutOfRange {
                         face: fi,
@@ -173,59 +170,102 @@ impl Polytope {
                         vertices: nv,
                     });
                 }
+                if poly[(i + 1) % poly.len()] == v {
+                    return Err(PolytopeError::DegenerateFace(fi));
+                }
             }
             corner_count += poly.len();
         }
         if corner_count >= u32::MAX as usize / 2 {
             return Err(PolytopeError::TooLarge);
         }
-        const UNSET: u32 = u32::MAX;
-        let mut half_edges: Vec<HalfEdge> = Vec::with_capacity(corner_count);
-        let mut filled: Vec<bool> = Vec::with_capacity(corner_count);
+
+        // Face corners as CSR; corner `c` of face `f` starts the directed edge to the next
+        // corner of `f`.
         let mut face_offsets = Vec::with_capacity(polygons.len() + 1);
         let mut face_corners = Vec::with_capacity(corner_count);
-        let mut face_first = Vec::with_capacity(polygons.len());
         face_offsets.push(0u32);
-        for (fi, poly) in polygons.iter().enumerate() {
-            let k = poly.len();
-            let mut ids = Vec::with_capacity(k);
-            for i in 0..k {
-                let (a, b) = (poly[i], poly[(i + 1) % k]);
-                let key = (a.min(b), a.max(b));
-                let next_edge = edge_of.len() as u32;
-                let e = *edge_of.entry(key).or_insert(next_edge);
-                let h = 2 * e as usize + usize::from(a > b);
-                if half_edges.len() <= h | 1 {
-                    let placeholder = HalfEdge {
-                        origin: VertexId(UNSET),
-                        next: HalfEdgeId(UNSET),
-                        face: FaceId(UNSET),
-                    };
-                    half_edges.resize((h | 1) + 1, placeholder);
-                    filled.resize((h | 1) + 1, false);
-                }
-                if filled[h] {
-                    return Err(PolytopeError::DuplicateHalfEdge { from: a, to: b });
-                }
-                filled[h] = true;
-                half_edges[h].origin = VertexId(a);
-                half_edges[h].face = FaceId(fi as u32);
-                ids.push(h as u32);
-            }
-            for i in 0..k {
-                half_edges[ids[i] as usize].next = HalfEdgeId(ids[(i + 1) % k]);
-            }
-            face_first.push(HalfEdgeId(ids[0]));
+        for poly in polygons {
             face_corners.extend(poly.iter().map(|&v| VertexId(v)));
             face_offsets.push(face_corners.len() as u32);
         }
-        if let Some(h) = filled.iter().position(|&f| !f) {
-            let t = half_edges[h ^ 1].origin.0;
-            let f = half_edges[half_edges[h ^ 1].next.index()].origin.0;
-            return Err(PolytopeError::OpenEdge { from: t, to: f });
+        let corners_of = |f: usize| face_offsets[f] as usize..face_offsets[f + 1] as usize;
+        let next_corner = |f: usize, c: usize| {
+            let r = corners_of(f);
+            if c + 1 == r.end { r.start } else { c + 1 }
+        };
+
+        // Pair each directed edge with its opposite in O(corners): bucket the edges by
+        // their smaller endpoint (a counting sort), sort each small bucket by the larger
+        // endpoint, and read off runs. A run must be exactly one edge each way.
+        let mut bucket_offsets = vec![0u32; nv + 1];
+        for f in 0..polygons.len() {
+            for c in corners_of(f) {
+                let (a, b) = (face_corners[c].0, face_corners[next_corner(f, c)].0);
+                bucket_offsets[a.min(b) as usize + 1] += 1;
+            }
+        }
+        for v in 0..nv {
+            bucket_offsets[v + 1] += bucket_offsets[v];
+        }
+        let mut fill = bucket_offsets.clone();
+        let mut bucket = vec![(0u32, 0u32); corner_count];
+        for f in 0..polygons.len() {
+            for c in corners_of(f) {
+                let (a, b) = (face_corners[c].0, face_corners[next_corner(f, c)].0);
+                let slot = &mut fill[a.min(b) as usize];
+                bucket[*slot as usize] = (a.max(b), c as u32);
+                *slot += 1;
+            }
+        }
+        let mut corner_half = vec![0u32; corner_count];
+        let mut edges = 0u32;
+        for low in 0..nv {
+            let entries =
+                &mut bucket[bucket_offsets[low] as usize..bucket_offsets[low + 1] as usize];
+            entries.sort_unstable();
+            for run in entries.chunk_by(|x, y| x.0 == y.0) {
+                let high = run[0].0;
+                let (from, to) = if face_corners[run[0].1 as usize].0 == low as u32 {
+                    (low as u32, high)
+                } else {
+                    (high, low as u32)
+                };
+                if run.len() == 1 {
+                    return Err(PolytopeError::OpenEdge { from, to });
+                }
+                let upward = |c: u32| face_corners[c as usize].0 == low as u32;
+                if run.len() > 2 || upward(run[0].1) == upward(run[1].1) {
+                    return Err(PolytopeError::DuplicateHalfEdge { from, to });
+                }
+                for &(_, c) in run {
+                    // Half-edge 2e runs from the smaller vertex id to the larger.
+                    corner_half[c as usize] = 2 * edges + u32::from(!upward(c));
+                }
+                edges += 1;
+            }
+        }
+
+        let placeholder = HalfEdge {
+            origin: VertexId(0),
+            next: HalfEdgeId(0),
+            face: FaceId(0),
+        };
+        let mut half_edges = vec![placeholder; 2 * edges as usize];
+        let mut face_first = Vec::with_capacity(polygons.len());
+        for f in 0..polygons.len() {
+            for c in corners_of(f) {
+                half_edges[corner_half[c] as usize] = HalfEdge {
+                    origin: face_corners[c],
+                    next: HalfEdgeId(corner_half[next_corner(f, c)]),
+                    face: FaceId(f as u32),
+                };
+            }
+            face_first.push(HalfEdgeId(corner_half[corners_of(f).start]));
         }
 
         // One outgoing half-edge per vertex; then walk the fan around each vertex.
+        const UNSET: u32 = u32::MAX;
         let mut vertex_out = vec![HalfEdgeId(UNSET); nv];
         let mut out_degree = vec![0u32; nv];
         for (h, he) in half_edges.iter().enumerate() {
