@@ -1,6 +1,11 @@
 //! The crate-level error: any of the typed errors of the modules.
+//!
+//! Where it sits: at the top of the data flow, for callers (such as the command line) that
+//! run several stages and report whichever failed.
 
-use crate::{hull::HullError, mesh::MeshError, pose::PoseError, query::QueryError};
+use crate::{
+    hull::HullError, mesh::MeshError, pose::PoseError, query::QueryError, synth::SynthError,
+};
 
 /// Any error polyquery's library functions return.
 #[derive(Debug, thiserror::Error)]
@@ -17,4 +22,7 @@ pub enum Error {
     /// A query failed.
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// Generating a synthetic point set failed.
+    #[error(transparent)]
+    Synth(#[from] SynthError),
 }
