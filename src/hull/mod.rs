@@ -1,10 +1,32 @@
 //! Exact 3D convex hull of a point set → [`Polytope`].
 //!
 //! Where it sits: `mesh` (points) → **hull** → `Polytope` → support maps and queries.
-//! (Implementation pending: quickhull with exact orientation predicates.)
+//!
+//! The pipeline, every topological decision made by an exact orientation predicate
+//! (`robust::orient3d` / `robust::orient2d`); floating-point distances only *choose* among
+//! candidates (which point to add next), they never decide a sign:
+//!
+//! 1. [`initial_simplex`](simplex): validate the input (empty, non-finite, too many points),
+//!    pick four points spanning a tetrahedron, or report exactly why none exists
+//!    (too few distinct points, all collinear, all coplanar, with the measured thickness).
+//! 2. [`quickhull`]: grow the tetrahedron into the triangulated hull. Each face keeps the
+//!    input points strictly above it (its outside set); the farthest one is added next,
+//!    the faces that see it are removed and replaced by a cone to the horizon.
+//! 3. [`facets`]: merge adjacent triangles that are exactly coplanar into convex polygons,
+//!    drop corners exactly collinear with their neighbours and vertices interior to a
+//!    merged face, renumber the extreme vertices and build the [`Polytope`].
+
+mod facets;
+mod predicates;
+mod quickhull;
+mod simplex;
 
 use crate::polytope::PolytopeError;
 use crate::{Point, Polytope};
+
+/// The largest number of input points accepted: face and point ids are `u32`, and the
+/// visit stamps of the construction use `2·iteration + 1`.
+pub const MAX_POINTS: usize = (u32::MAX / 4) as usize;
 
 /// Why a point set has no 3D convex hull, or the hull could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -24,38 +46,94 @@ pub enum HullError {
         /// How many distinct points there are.
         distinct: usize,
     },
-    /// All points lie on one line.
-    #[error("all points are collinear: the farthest point is {thickness:e} from the line through the two farthest-apart points ({extent:e} apart)")]
+    /// All points lie exactly on one line (decided with exact `orient2d` in the three
+    /// coordinate projections).
+    #[error(
+        "all points are collinear: the farthest point is {thickness:e} from the line through the two farthest-apart points ({extent:e} apart)"
+    )]
     Collinear {
-        /// Largest distance of a point from the line (0 when exactly collinear).
+        /// Largest floating-point distance of a point from the line (rounding noise only:
+        /// the points are exactly collinear).
         thickness: f64,
         /// Distance between the two farthest-apart points.
         extent: f64,
     },
-    /// All points lie in one plane.
-    #[error("all points are coplanar: the farthest point is {thickness:e} from their plane, whose extent is {extent:e}")]
+    /// All points lie exactly in one plane (decided with exact `orient3d`).
+    #[error(
+        "all points are coplanar: the farthest point is {thickness:e} from their plane, whose extent is {extent:e}"
+    )]
     Coplanar {
-        /// Largest distance of a point from the plane (0 when exactly coplanar).
+        /// Largest floating-point distance of a point from the plane (rounding noise only:
+        /// the points are exactly coplanar).
         thickness: f64,
-        /// Extent of the point set within the plane.
+        /// Extent of the point set: the diagonal of its axis-aligned bounding box.
         extent: f64,
     },
     /// More points than 32-bit ids can name.
-    #[error("too many points ({0}); at most {max} are supported", max = u32::MAX / 4)]
+    #[error("too many points ({0}); at most {max} are supported", max = MAX_POINTS)]
     TooManyPoints(usize),
-    /// The face structure failed validation (a bug: please report it with the input).
-    #[error("internal error: the hull's faces do not form a polytope: {0}")]
-    Internal(#[from] PolytopeError),
+    /// The construction broke one of its own invariants (a bug: please report it with the
+    /// input).
+    #[error("internal error: {0}")]
+    Internal(#[from] InternalError),
+}
+
+/// What went wrong inside the hull construction. Every variant is a bug, never a property
+/// of the input; it is reported instead of panicking.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum InternalError {
+    /// The merged faces failed the polytope's validation.
+    #[error("the hull's faces do not form a polytope: {0}")]
+    Polytope(#[from] PolytopeError),
+    /// The boundary of the faces visible from a new point is not one simple cycle.
+    #[error("the horizon seen from point {point} is not a simple cycle")]
+    BrokenHorizon {
+        /// The input point being added.
+        point: u32,
+    },
+    /// Two triangles that should share an edge do not.
+    #[error("triangles {face} and {neighbor} do not share the edge their links say")]
+    BrokenAdjacency {
+        /// One triangle.
+        face: u32,
+        /// Its supposed neighbour.
+        neighbor: u32,
+    },
+    /// A group of coplanar triangles does not have one simple boundary cycle.
+    #[error("the boundary of a merged face ({edges} edges) is not one simple cycle")]
+    BrokenFaceBoundary {
+        /// The number of boundary edges of the group.
+        edges: usize,
+    },
+    /// The main loop ran more iterations than there are points.
+    #[error("the construction did not finish within {bound} iterations")]
+    IterationBound {
+        /// The bound that was hit.
+        bound: usize,
+    },
+}
+
+impl From<PolytopeError> for HullError {
+    fn from(e: PolytopeError) -> Self {
+        HullError::Internal(InternalError::Polytope(e))
+    }
 }
 
 /// The convex hull of `points`, as a polytope of its extreme vertices.
+///
+/// Duplicates and points on faces or edges are not vertices; faces are the maximal planar
+/// convex polygons (exactly coplanar triangles merged).
 pub fn convex_hull(points: &[Point]) -> Result<Polytope, HullError> {
     convex_hull_with_sources(points).map(|(p, _)| p)
 }
 
 /// The convex hull of `points`, and for each hull vertex the index of an input point at its
-/// position.
+/// position: `polytope.point(VertexId(i)) == points[sources[i]]`.
 pub fn convex_hull_with_sources(points: &[Point]) -> Result<(Polytope, Vec<usize>), HullError> {
-    let _ = points;
-    todo!("hull")
+    let tetrahedron = simplex::initial_simplex(points)?;
+    let triangles = quickhull::build(points, tetrahedron)?;
+    let faces = facets::merge(points, &triangles)?;
+    let hull_points = faces.sources.iter().map(|&i| points[i]).collect();
+    let polytope = Polytope::from_convex_polygons(hull_points, &faces.polygons)?;
+    Ok((polytope, faces.sources))
 }
