@@ -27,7 +27,7 @@ pub const NUM_CHARTS: usize = 6;
 #[inline]
 pub fn chart_axes(c: usize) -> (usize, usize, usize, f64) {
     let k = (c / 2) % 3;
-    let s = if c % 2 == 0 { 1.0 } else { -1.0 };
+    let s = if c.is_multiple_of(2) { 1.0 } else { -1.0 };
     (k, (k + 1) % 3, (k + 2) % 3, s)
 }
 
@@ -73,7 +73,8 @@ pub fn unproject(c: usize, u: f64, v: f64) -> Vector {
 ///
 /// Ends cut by a chart bound are snapped onto it exactly (e.g. `u = 1`), ends that are the
 /// normals themselves are projected directly, so the same normal gets the same `(u, v)` in
-/// every segment it ends. Coordinates are clamped to `[-1, 1]` against rounding.
+/// every segment it ends. Coordinates are clamped to `[-1, 1]` against rounding and put
+/// exactly on the chart's edge when within a few ulps of it.
 pub fn clip_arc(c: usize, m1: &Vector, m2: &Vector) -> Option<(f64, f64, f64, f64)> {
     let (k, i, j, s) = chart_axes(c);
     // The four bound functions f_b(p) ≥ 0: u ≤ 1, u ≥ −1, v ≤ 1, v ≥ −1.
@@ -104,7 +105,7 @@ pub fn clip_arc(c: usize, m1: &Vector, m2: &Vector) -> Option<(f64, f64, f64, f6
             }
         }
     }
-    if !(t0 < t1) {
+    if t0 >= t1 || t0.is_nan() || t1.is_nan() {
         return None;
     }
     let end = |t: f64, snap: Option<usize>| -> Option<(f64, f64)> {
@@ -116,7 +117,7 @@ pub fn clip_arc(c: usize, m1: &Vector, m2: &Vector) -> Option<(f64, f64, f64, f6
             m1 + (m2 - m1) * t
         };
         let major = s * p[k];
-        if !(major > 0.0) {
+        if major.is_nan() || major <= 0.0 {
             return None;
         }
         let (mut u, mut v) = (p[i] / major, p[j] / major);
@@ -130,7 +131,7 @@ pub fn clip_arc(c: usize, m1: &Vector, m2: &Vector) -> Option<(f64, f64, f64, f6
         if !(u.is_finite() && v.is_finite()) {
             return None;
         }
-        Some((u.clamp(-1.0, 1.0), v.clamp(-1.0, 1.0)))
+        Some((snap_to_edge(u), snap_to_edge(v)))
     };
     let (u0, v0) = end(t0, snap0)?;
     let (u1, v1) = end(t1, snap1)?;
@@ -138,6 +139,21 @@ pub fn clip_arc(c: usize, m1: &Vector, m2: &Vector) -> Option<(f64, f64, f64, f6
         return None;
     }
     Some((u0, v0, u1, v1))
+}
+
+/// Within this distance of `±1`, a coordinate is put on the chart's edge: a normal on a chart
+/// bound (e.g. `x = y`) projects to `u = 0.9999999999999998` by rounding, and arcs along the
+/// bound would become needle-thin slabs that hide the regions beyond them.
+const EDGE_SNAP: f64 = 8.0 * f64::EPSILON;
+
+/// Clamps `w` to `[-1, 1]` and snaps it onto `±1` when within [`EDGE_SNAP`].
+fn snap_to_edge(w: f64) -> f64 {
+    let w = w.clamp(-1.0, 1.0);
+    if 1.0 - w.abs() <= EDGE_SNAP {
+        w.signum()
+    } else {
+        w
+    }
 }
 
 #[cfg(test)]

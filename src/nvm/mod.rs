@@ -90,7 +90,9 @@ impl NormalVectorMap {
         if ne >= (u32::MAX / 8) as usize {
             return Err(NvmError::TooLarge(ne));
         }
-        let mut per_chart: Vec<Vec<Segment>> = vec![Vec::with_capacity(ne / 3 + 8); NUM_CHARTS];
+        let mut per_chart: Vec<Vec<Segment>> = (0..NUM_CHARTS)
+            .map(|_| Vec::with_capacity(ne / 3 + 8))
+            .collect();
         for e in polytope.edge_ids() {
             let (f, g) = polytope.edge_faces(e);
             let (m1, m2) = (polytope.face_normal(f), polytope.face_normal(g));

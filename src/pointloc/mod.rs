@@ -6,9 +6,11 @@
 //! face; a support query then asks `locate(u, v)` on one of them.
 //!
 //! How it works:
-//! * The distinct `u` of all segment ends are the slab boundaries `u_0 < u_1 < … < u_{m−1}`.
-//!   Slab `k` is `u_{k−1} ≤ u < u_k` (slab `0` is everything left of `u_0`, slab `m` everything
-//!   from `u_{m−1}` on; both are crossed by no segment).
+//! * The distinct `u` of all segment ends are the slab boundaries (vertical segments give a
+//!   boundary but no tree entry), `u_0 < u_1 < … < u_{m−1}`.
+//!   Slab `k` is `u_{k−1} ≤ u < u_k`, except that the last inner slab `m − 1` also takes
+//!   `u = u_{m−1}`. Slab `0` is everything left of `u_0`, slab `m` everything right of
+//!   `u_{m−1}`; both are crossed by no segment.
 //! * A sweep from left to right keeps the segments crossing the sweep line in a treap
 //!   ordered bottom to top; at boundary `k` it deletes the segments ending there and inserts
 //!   those starting there. Every version is kept: slab `k` reads version `k`.
@@ -103,7 +105,8 @@ pub struct LocateStats {
 /// The answer of [`PointLocator::locate`]: the slab and the segments just below and above.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Location {
-    /// The slab index `k` (`u_{k−1} ≤ u < u_k`), in `0 ..= num_boundaries()`.
+    /// The slab index `k` (`u_{k−1} ≤ u < u_k`; the last inner slab is closed on the right),
+    /// in `0 ..= num_boundaries()`.
     pub slab: u32,
     /// The payload of the highest segment of the slab not above the point.
     pub below: Option<u32>,
@@ -470,8 +473,8 @@ impl<'a> Sweep<'a> {
 impl PointLocator {
     /// Builds the locator of the subdivision formed by `segments`, with node copying.
     ///
-    /// Segments must not cross (they may share ends); vertical (`u0 == u1`) and non-finite
-    /// segments are left out. Crossing input does not panic, but answers near the crossings
+    /// Segments must not cross (they may share ends); non-finite segments are left out and
+    /// vertical ones (`u0 == u1`) only split slabs (a point is never reported between them). Crossing input does not panic, but answers near the crossings
     /// may then be wrong. Cost O(n log n) time, O(n) expected nodes.
     pub fn build(segments: &[Segment]) -> Result<PointLocator, PointLocError> {
         Self::build_with(segments, Persistence::NodeCopying)
@@ -485,11 +488,17 @@ impl PointLocator {
         if segments.len() >= (RIGHT_BIT / 4) as usize {
             return Err(PointLocError::TooLarge(segments.len()));
         }
-        let mut segs: Vec<SweepSegment> = segments
-            .iter()
-            .filter(|s| {
-                s.u0.is_finite() && s.v0.is_finite() && s.u1.is_finite() && s.v1.is_finite()
-            })
+        let finite = segments.iter().filter(|s| {
+            s.u0.is_finite() && s.v0.is_finite() && s.u1.is_finite() && s.v1.is_finite()
+        });
+        // A vertical segment is a boundary between two slabs, not a tree entry: without its
+        // `u` as a boundary, one "empty" slab would span two regions.
+        let vertical_us: Vec<f64> = finite
+            .clone()
+            .filter(|s| s.u0 == s.u1)
+            .map(|s| s.u0)
+            .collect();
+        let mut segs: Vec<SweepSegment> = finite
             .filter(|s| s.u0 != s.u1)
             .map(|s| {
                 let (u0, v0, u1, v1) = if s.u0 < s.u1 {
@@ -509,6 +518,7 @@ impl PointLocator {
             })
             .collect();
         let mut boundaries: Vec<f64> = segs.iter().flat_map(|s| [s.u0, s.u1]).collect();
+        boundaries.extend_from_slice(&vertical_us);
         boundaries.sort_unstable_by(f64::total_cmp);
         boundaries.dedup();
         let m = boundaries.len();
@@ -579,7 +589,7 @@ impl PointLocator {
         })
     }
 
-    /// The slab containing `u`: `k` with `u_{k−1} ≤ u < u_k`.
+    /// The slab containing `u`: `k` with `u_{k−1} ≤ u < u_k` (or `u = u_{m−1}`, `k = m − 1`).
     #[inline]
     fn find_slab(&self, u: f64, stats: &mut LocateStats) -> u32 {
         let xs = &self.boundaries;
@@ -609,6 +619,11 @@ impl PointLocator {
             } else {
                 hi = mid;
             }
+        }
+        // The last inner slab is closed on the right: `u = u_{m−1}` (e.g. a chart's edge)
+        // belongs to it, not to the empty outer slab.
+        if lo == xs.len() && lo >= 2 && u == xs[lo - 1] {
+            lo -= 1;
         }
         lo as u32
     }
