@@ -17,6 +17,9 @@
 //!   adjacency in cyclic order.
 //! * [`support`] holds the [`SupportMap`] trait and its implementations: [`LinearScan`]
 //!   (the plain O(n) baseline) and [`HillClimb`] (a walk on the vertex adjacency graph).
+//! * [`nvm`] preprocesses a polytope into its normal vector map (Gauss map on a cube map,
+//!   one [`pointloc`] slab locator per chart): [`NormalVectorMap`] answers support queries
+//!   in O(log n).
 //! * [`query`] holds the algorithms driven by any support map (GJK) and the exact, slow
 //!   oracles the tests check them against.
 //! * [`synth`] generates synthetic point sets (spheres, boxes, needles …) for scaling and
@@ -40,6 +43,8 @@ pub mod atomic_file;
 pub mod error;
 pub mod hull;
 pub mod mesh;
+pub mod nvm;
+pub mod pointloc;
 pub mod polytope;
 pub mod pose;
 pub mod query;
@@ -47,6 +52,7 @@ pub mod support;
 pub mod synth;
 
 pub use error::Error;
+pub use nvm::NormalVectorMap;
 pub use polytope::{EdgeId, FaceId, HalfEdgeId, Polytope, VertexId};
 pub use support::{HillClimb, LinearScan, Posed, Support, SupportMap};
 

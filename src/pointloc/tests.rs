@@ -1,0 +1,249 @@
+//! The locator against a brute-force scan of the segments, on random non-crossing
+//! subdivisions, with both persistence techniques.
+
+use super::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Brute force: among the non-vertical segments with `u0 ≤ u < u1`, the highest with value
+/// `≤ v` and the lowest with value `> v`; `None` when the point is within `margin` of one
+/// (then rounding may decide either way and the case is skipped).
+fn brute(segs: &[Segment], u: f64, v: f64, margin: f64) -> Option<(Option<u32>, Option<u32>)> {
+    let mut below: Option<(f64, u32)> = None;
+    let mut above: Option<(f64, u32)> = None;
+    for s in segs {
+        let (u0, v0, u1, v1) = if s.u0 < s.u1 {
+            (s.u0, s.v0, s.u1, s.v1)
+        } else {
+            (s.u1, s.v1, s.u0, s.v0)
+        };
+        if !(u0 <= u && u < u1) {
+            continue;
+        }
+        let y = v0 + (v1 - v0) * (u - u0) / (u1 - u0);
+        if (y - v).abs() < margin {
+            return None;
+        }
+        if y <= v {
+            if below.is_none_or(|(b, _)| y > b) {
+                below = Some((y, s.payload));
+            }
+        } else if above.is_none_or(|(a, _)| y < a) {
+            above = Some((y, s.payload));
+        }
+    }
+    Some((below.map(|b| b.1), above.map(|a| a.1)))
+}
+
+/// Rows of random polylines, each row confined to `[j − 0.4, j + 0.4]`, some pieces dropped.
+fn rows(rng: &mut ChaCha8Rng) -> Vec<Segment> {
+    let mut segs = Vec::new();
+    let rows = rng.random_range(1..12);
+    for j in 0..rows {
+        let k = rng.random_range(2..12);
+        let mut us: Vec<f64> = (0..k).map(|_| rng.random_range(0.0..1.0)).collect();
+        us.sort_by(f64::total_cmp);
+        // Shared breakpoints between rows make many segments end on one boundary.
+        if rng.random_bool(0.3) {
+            us[0] = 0.0;
+        }
+        let vs: Vec<f64> = (0..k)
+            .map(|_| j as f64 + rng.random_range(-0.4..0.4))
+            .collect();
+        for i in 0..k - 1 {
+            if rng.random_bool(0.75) {
+                segs.push(Segment {
+                    u0: us[i],
+                    v0: vs[i],
+                    u1: us[i + 1],
+                    v1: vs[i + 1],
+                    payload: segs.len() as u32,
+                });
+            }
+        }
+        // A vertical segment now and then: it must be ignored.
+        if rng.random_bool(0.3) {
+            segs.push(Segment {
+                u0: us[0],
+                v0: j as f64 - 0.1,
+                u1: us[0],
+                v1: j as f64 + 0.1,
+                payload: 9999,
+            });
+        }
+    }
+    segs
+}
+
+/// A star: rays from a centre, and the chords joining consecutive ray ends (a triangulated
+/// star-shaped polygon; many segments share the centre).
+fn star(rng: &mut ChaCha8Rng) -> Vec<Segment> {
+    let k = rng.random_range(3..40);
+    let mut angles: Vec<f64> = (0..k)
+        .map(|_| rng.random_range(0.0..std::f64::consts::TAU))
+        .collect();
+    angles.sort_by(f64::total_cmp);
+    let ends: Vec<(f64, f64)> = angles
+        .iter()
+        .map(|&a| {
+            let r = rng.random_range(0.1..1.0);
+            (0.5 + r * a.cos(), 0.5 + r * a.sin())
+        })
+        .collect();
+    let mut segs = Vec::new();
+    for (i, &(u, v)) in ends.iter().enumerate() {
+        segs.push(Segment {
+            u0: 0.5,
+            v0: 0.5,
+            u1: u,
+            v1: v,
+            payload: segs.len() as u32,
+        });
+        let next = (i + 1) % k;
+        let mut gap = angles[next] - angles[i];
+        if gap <= 0.0 {
+            gap += std::f64::consts::TAU;
+        }
+        if gap < 3.0 {
+            let (u1, v1) = ends[next];
+            segs.push(Segment {
+                u0: u,
+                v0: v,
+                u1,
+                v1,
+                payload: segs.len() as u32,
+            });
+        }
+    }
+    segs
+}
+
+fn check(segs: &[Segment], rng: &mut ChaCha8Rng, persistence: Persistence) -> usize {
+    let loc = PointLocator::build_with(segs, persistence).unwrap();
+    let mut checked = 0;
+    for _ in 0..300 {
+        let u = rng.random_range(-0.2..1.2);
+        let v = rng.random_range(-1.0..13.0);
+        if let Some((below, above)) = brute(segs, u, v, 1e-9) {
+            let got = loc.locate(u, v);
+            assert_eq!(
+                (got.below, got.above),
+                (below, above),
+                "at ({u}, {v}) with {persistence:?}"
+            );
+            checked += 1;
+        }
+    }
+    // Queries exactly at segment ends and slab boundaries must not panic.
+    for s in segs {
+        let _ = loc.locate(s.u0, s.v0);
+        let _ = loc.locate(s.u1, s.v1);
+    }
+    checked
+}
+
+#[test]
+fn matches_brute_force_on_random_subdivisions() {
+    let mut checked = 0;
+    for seed in 0..300u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let segs = if seed % 2 == 0 {
+            rows(&mut rng)
+        } else {
+            star(&mut rng)
+        };
+        for p in [Persistence::PathCopying, Persistence::NodeCopying] {
+            checked += check(&segs, &mut rng, p);
+        }
+    }
+    // Nearly every query is away from the segments: the test really compares answers.
+    assert!(checked > 150_000, "only {checked} queries checked");
+}
+
+#[test]
+fn node_copying_stores_fewer_nodes_than_path_copying() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    // Many long rows: a big tree whose paths are long.
+    let mut segs = Vec::new();
+    for j in 0..2000 {
+        let u0 = rng.random_range(0.0..0.5);
+        let u1 = rng.random_range(0.5..1.0);
+        segs.push(Segment {
+            u0,
+            v0: j as f64,
+            u1,
+            v1: j as f64 + 0.5,
+            payload: j,
+        });
+    }
+    let path = PointLocator::build_with(&segs, Persistence::PathCopying).unwrap();
+    let node = PointLocator::build_with(&segs, Persistence::NodeCopying).unwrap();
+    // Path copying copies ~log n nodes per update; node copying O(1) amortised.
+    assert!(
+        node.num_nodes() * 2 < path.num_nodes(),
+        "node copying {} vs path copying {}",
+        node.num_nodes(),
+        path.num_nodes()
+    );
+    assert!(node.num_nodes() < 6 * segs.len());
+    for _ in 0..2000 {
+        let (u, v) = (rng.random_range(0.0..1.0), rng.random_range(-1.0..2001.0));
+        assert_eq!(path.locate(u, v), node.locate(u, v));
+    }
+}
+
+#[test]
+fn degenerate_inputs_do_not_panic() {
+    let empty = PointLocator::build(&[]).unwrap();
+    assert_eq!(empty.locate(0.0, 0.0), Location::default());
+    let bad = [
+        Segment {
+            u0: f64::NAN,
+            v0: 0.0,
+            u1: 1.0,
+            v1: 0.0,
+            payload: 0,
+        },
+        Segment {
+            u0: 0.0,
+            v0: 0.0,
+            u1: 0.0,
+            v1: 1.0,
+            payload: 1,
+        },
+        Segment {
+            u0: 0.0,
+            v0: 0.0,
+            u1: 1.0,
+            v1: 0.0,
+            payload: 2,
+        },
+        // A duplicate and a crossing segment.
+        Segment {
+            u0: 0.0,
+            v0: 0.0,
+            u1: 1.0,
+            v1: 0.0,
+            payload: 3,
+        },
+        Segment {
+            u0: 0.0,
+            v0: -1.0,
+            u1: 1.0,
+            v1: 1.0,
+            payload: 4,
+        },
+    ];
+    let loc = PointLocator::build(&bad).unwrap();
+    assert_eq!(loc.num_segments(), 3);
+    for (u, v) in [
+        (0.5, 0.5),
+        (f64::NAN, 0.0),
+        (0.5, f64::INFINITY),
+        (-5.0, 0.0),
+        (1.0, 0.0),
+    ] {
+        let _ = loc.locate(u, v);
+    }
+    assert_eq!(loc.locate(0.5, 5.0).above, None);
+}
