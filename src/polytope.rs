@@ -485,6 +485,21 @@ impl Polytope {
         self.vertex_out[v.index()]
     }
 
+    /// Heap bytes of the arrays this polytope owns (lengths, not capacities).
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of_val;
+        size_of_val(self.points.as_slice())
+            + size_of_val(self.half_edges.as_slice())
+            + size_of_val(self.vertex_out.as_slice())
+            + size_of_val(self.neighbor_offsets.as_slice())
+            + size_of_val(self.neighbors.as_slice())
+            + size_of_val(self.face_offsets.as_slice())
+            + size_of_val(self.face_corners.as_slice())
+            + size_of_val(self.face_first.as_slice())
+            + size_of_val(self.face_normals.as_slice())
+            + size_of_val(self.face_plane_offsets.as_slice())
+    }
+
     /// The axis-aligned bounding box `(min, max)` of the vertices.
     pub fn bounding_box(&self) -> (Point, Point) {
         bounding_box(&self.points)

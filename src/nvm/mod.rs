@@ -237,13 +237,9 @@ impl NormalVectorMap {
                 .sum::<usize>()
     }
 
-    /// Heap bytes of the owned polytope, estimated from its counts and layout.
+    /// Heap bytes of the owned polytope ([`Polytope::memory_bytes`]).
     pub fn polytope_bytes(&self) -> usize {
-        let p = &self.polytope;
-        let (v, e, f) = (p.num_vertices(), p.num_edges(), p.num_faces());
-        // points 24 B, half-edges 12 B ×2, vertex_out 4, neighbour offsets 4 and ids 4 ×2,
-        // face offsets 4, corners 4 ×2e, first half-edge 4, normal 24, offset 8.
-        v * (24 + 4 + 4) + e * (24 + 8 + 8) + f * (4 + 4 + 24 + 8)
+        self.polytope.memory_bytes()
     }
 }
 
@@ -256,5 +252,9 @@ impl SupportMap for NormalVectorMap {
     fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
         let _ = hint;
         self.support(d)
+    }
+
+    fn vertex(&self, v: VertexId) -> Option<crate::Point> {
+        self.polytope.points().get(v.index()).copied()
     }
 }
