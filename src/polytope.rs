@@ -336,6 +336,40 @@ impl Polytope {
         })
     }
 
+    /// The axis-aligned box `[lo, hi]`: 8 vertices (vertex `i` takes `hi` on axis `k` when
+    /// bit `k` of `i` is set), 12 edges, 6 quadrilateral faces.
+    ///
+    /// ```
+    /// # use polyquery::{Polytope, Point};
+    /// let b = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(2.0, 1.0, 1.0)).unwrap();
+    /// assert_eq!((b.num_vertices(), b.num_edges(), b.num_faces()), (8, 12, 6));
+    /// assert!((b.volume() - 2.0).abs() < 1e-15);
+    /// ```
+    pub fn axis_aligned_box(lo: Point, hi: Point) -> Result<Polytope, PolytopeError> {
+        let corners: Vec<Point> = (0..8)
+            .map(|i| {
+                Point::new(
+                    if i & 1 == 0 { lo.x } else { hi.x },
+                    if i & 2 == 0 { lo.y } else { hi.y },
+                    if i & 4 == 0 { lo.z } else { hi.z },
+                )
+            })
+            .collect();
+        // Counter-clockwise seen from outside: z = lo, z = hi, y = lo, y = hi, x = lo, x = hi.
+        let faces = [
+            vec![0, 2, 3, 1],
+            vec![4, 5, 7, 6],
+            vec![0, 1, 5, 4],
+            vec![2, 6, 7, 3],
+            vec![0, 4, 6, 2],
+            vec![1, 3, 7, 5],
+        ];
+        if !(lo.x < hi.x && lo.y < hi.y && lo.z < hi.z) {
+            return Err(PolytopeError::DegenerateFace(0));
+        }
+        Polytope::from_convex_polygons(corners, &faces)
+    }
+
     /// Number of (extreme) vertices.
     pub fn num_vertices(&self) -> usize {
         self.points.len()
@@ -564,19 +598,7 @@ mod tests {
     use super::*;
 
     fn cube() -> Polytope {
-        let pts: Vec<Point> = (0..8)
-            .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
-            .collect();
-        // Faces counter-clockwise seen from outside.
-        let faces = vec![
-            vec![0, 2, 3, 1], // z = 0
-            vec![4, 5, 7, 6], // z = 1
-            vec![0, 1, 5, 4], // y = 0
-            vec![2, 6, 7, 3], // y = 1
-            vec![0, 4, 6, 2], // x = 0
-            vec![1, 3, 7, 5], // x = 1
-        ];
-        Polytope::from_convex_polygons(pts, &faces).unwrap()
+        Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap()
     }
 
     #[test]

@@ -265,24 +265,11 @@ fn positions_are_read_as_f64_not_f32() {
 
 #[test]
 fn written_hulls_and_points_read_back_exactly() {
-    let points: Vec<Point> = (0..8)
-        .map(|i| {
-            Point::new(
-                (i & 1) as f64 * 0.1 + 1e-9,
-                ((i >> 1) & 1) as f64 / 3.0,
-                ((i >> 2) & 1) as f64 * 7e12,
-            )
-        })
-        .collect();
-    let faces = vec![
-        vec![0, 2, 3, 1],
-        vec![4, 5, 7, 6],
-        vec![0, 1, 5, 4],
-        vec![2, 6, 7, 3],
-        vec![0, 4, 6, 2],
-        vec![1, 3, 7, 5],
-    ];
-    let box_ = Polytope::from_convex_polygons(points.clone(), &faces).unwrap();
+    let box_ = Polytope::axis_aligned_box(
+        Point::new(1e-9, 0.0, 0.0),
+        Point::new(0.1 + 1e-9, 1.0 / 3.0, 7e12),
+    )
+    .unwrap();
     let mut text = Vec::new();
     write_obj(&box_, &mut text).unwrap();
     let back = Mesh::parse(BufReader::new(&text[..]), Path::new("hull.obj")).unwrap();
@@ -294,6 +281,7 @@ fn written_hulls_and_points_read_back_exactly() {
     assert_eq!(back.faces, written_faces);
 
     let mut text = Vec::new();
+    let points = box_.points().to_vec();
     write_points_obj(&points, &mut text).unwrap();
     let back = Mesh::parse(&text[..], Path::new("points.obj")).unwrap();
     assert_eq!(back.points, points);

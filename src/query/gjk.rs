@@ -391,26 +391,8 @@ mod tests {
     use crate::{HillClimb, LinearScan, Polytope, Pose, Posed};
     use nalgebra::{Translation3, UnitQuaternion};
 
-    /// The axis-aligned box `[lo, hi]` with faces counter-clockwise seen from outside.
     fn cuboid(lo: Point, hi: Point) -> Polytope {
-        let pts: Vec<Point> = (0..8)
-            .map(|i| {
-                Point::new(
-                    if i & 1 == 0 { lo.x } else { hi.x },
-                    if i & 2 == 0 { lo.y } else { hi.y },
-                    if i & 4 == 0 { lo.z } else { hi.z },
-                )
-            })
-            .collect();
-        let faces = vec![
-            vec![0, 2, 3, 1],
-            vec![4, 5, 7, 6],
-            vec![0, 1, 5, 4],
-            vec![2, 6, 7, 3],
-            vec![0, 4, 6, 2],
-            vec![1, 3, 7, 5],
-        ];
-        Polytope::from_convex_polygons(pts, &faces).unwrap()
+        Polytope::axis_aligned_box(lo, hi).unwrap()
     }
 
     /// The tetrahedron of four points, faces oriented outward.

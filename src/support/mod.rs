@@ -115,19 +115,8 @@ mod tests {
     use crate::Polytope;
     use nalgebra::{Translation3, UnitQuaternion};
 
-    pub(crate) fn cube() -> Polytope {
-        let pts: Vec<Point> = (0..8)
-            .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
-            .collect();
-        let faces = vec![
-            vec![0, 2, 3, 1],
-            vec![4, 5, 7, 6],
-            vec![0, 1, 5, 4],
-            vec![2, 6, 7, 3],
-            vec![0, 4, 6, 2],
-            vec![1, 3, 7, 5],
-        ];
-        Polytope::from_convex_polygons(pts, &faces).unwrap()
+    fn cube() -> Polytope {
+        Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap()
     }
 
     #[test]

@@ -156,10 +156,7 @@ mod tests {
     use super::*;
 
     fn unit_cube() -> Polytope {
-        let pts: Vec<Point> = (0..8)
-            .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
-            .collect();
-        crate::hull::convex_hull(&pts).unwrap()
+        Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap()
     }
 
     #[test]
