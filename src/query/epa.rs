@@ -17,6 +17,7 @@ use super::array_serde;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
 use super::nio::{NioSettings, Verdict, intersection_verdict};
 use super::portal::Work;
+use super::simplex::closest_to_origin;
 use crate::{Point, SupportMap, Vector};
 use robust::{Coord3D, orient3d};
 use serde::Serialize;
@@ -164,7 +165,21 @@ pub fn penetration_depth<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         let gap = face.normal.dot(&w.point.coords) - face.offset;
         let known = face.v.iter().any(|&i| points[i].same_vertex(&w));
         if known || gap <= work.tolerance() {
-            return Ok(Some(contact(&points, &face, &work, &ms)));
+            // Coplanar triangles of one face of D tie in offset; the deepest point lies in
+            // one of them: keep the tied triangle whose closest point is nearest.
+            let tie = face.offset + work.tolerance();
+            let best = faces
+                .iter()
+                .filter(|f| f.alive && f.offset <= tie)
+                .map(|f| {
+                    let c = closest_to_origin(&f.v.map(|i| points[i].point.coords));
+                    (f, c)
+                })
+                .min_by(|x, y| x.1.norm_squared().total_cmp(&y.1.norm_squared()));
+            let Some((f, c)) = best else {
+                return Err(work.degenerate("EPA lost its nearest face"));
+            };
+            return Ok(Some(contact(&points, f, &c.weights, &work, &ms)));
         }
         // Remove the faces w sees, grown from the nearest face; collect the horizon.
         let wi = points.len();
@@ -195,37 +210,22 @@ pub fn penetration_depth<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     }
 }
 
-/// The answer from the final nearest face: the origin's projection on it, with weights.
+/// The answer from the final nearest face and the weights of the origin's projection on it.
 fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     points: &[DiffPoint],
     face: &Face,
+    w: &[f64; 4],
     work: &Work,
     ms: &MinkowskiSupport<'_, A, B>,
 ) -> Contact {
-    let depth = face.offset.max(0.0);
-    let x = face.normal * face.offset;
-    let p = |i: usize| points[face.v[i]].point.coords;
-    // Barycentric weights of x in the triangle (areas of the sub-triangles along n).
-    let n = face.normal;
-    let mut w = [
-        n.dot(&(p(1) - x).cross(&(p(2) - x))).max(0.0),
-        n.dot(&(p(2) - x).cross(&(p(0) - x))).max(0.0),
-        n.dot(&(p(0) - x).cross(&(p(1) - x))).max(0.0),
-    ];
-    let sum: f64 = w.iter().sum();
-    if sum > 0.0 && sum.is_finite() {
-        w.iter_mut().for_each(|x| *x /= sum);
-    } else {
-        w = [1.0 / 3.0; 3];
-    }
     let mut pa = Vector::zeros();
     let mut pb = Vector::zeros();
-    for (i, l) in w.iter().enumerate() {
+    for (i, l) in w.iter().take(3).enumerate() {
         pa += points[face.v[i]].point_a.coords * *l;
         pb += points[face.v[i]].point_b.coords * *l;
     }
     Contact {
-        depth,
+        depth: face.offset.max(0.0),
         normal: face.normal,
         point_a: Point::from(pa),
         point_b: Point::from(pb),
