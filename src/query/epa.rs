@@ -163,8 +163,14 @@ pub fn penetration_depth<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         let w = work.support(&ms, &face.normal)?;
         let gap = face.normal.dot(&w.point.coords) - face.offset;
-        let known = face.v.iter().any(|&i| points[i].same_vertex(&w));
-        if known || gap <= work.tolerance() {
+        let on_face = face.v.iter().any(|&i| points[i].same_vertex(&w));
+        if gap > work.tolerance() && points.iter().any(|p| p.same_vertex(&w)) {
+            // Rounding made the polytope slightly non-convex here (w, already a vertex, is
+            // above this face): the face supports nothing new; set it aside, keep its edges.
+            faces[nearest].offset = f64::INFINITY;
+            continue;
+        }
+        if on_face || gap <= work.tolerance() {
             // Coplanar triangles of one face of D tie in offset; the deepest point lies in
             // one of them: keep the tied triangle whose closest point is nearest.
             let tie = face.offset + work.tolerance();

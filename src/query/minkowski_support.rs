@@ -74,7 +74,10 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> MinkowskiSupport<'s, A,
     pub fn support(&self, d: &Vector) -> DiffPoint {
         let minus_d = -d;
         let (sa, sb) = match self.hint.get() {
-            Some((ha, hb)) => (self.a.support_from(d, ha), self.b.support_from(&minus_d, hb)),
+            Some((ha, hb)) => (
+                self.a.support_from(d, ha),
+                self.b.support_from(&minus_d, hb),
+            ),
             None => (self.a.support(d), self.b.support(&minus_d)),
         };
         self.hint.set(Some((sa.vertex, sb.vertex)));

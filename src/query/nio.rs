@@ -290,7 +290,8 @@ pub(crate) fn intersection_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Size
             }
             match portal_search(ms, &d, work)? {
                 PortalSearch::Crossed(t) => t,
-                PortalSearch::Missed { axis, support } | PortalSearch::Grazing { axis, support } => {
+                PortalSearch::Missed { axis, support }
+                | PortalSearch::Grazing { axis, support } => {
                     return Ok(Verdict::Plane {
                         normal: axis,
                         support,

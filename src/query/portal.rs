@@ -379,7 +379,11 @@ pub(crate) fn refine<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 let face = [tri[i], tri[j], p4];
                 let fnorm = triangle_normal(&face);
                 let score = fnorm.dot(d) / fnorm.norm();
-                let score = if score.is_nan() { f64::NEG_INFINITY } else { score };
+                let score = if score.is_nan() {
+                    f64::NEG_INFINITY
+                } else {
+                    score
+                };
                 if best.is_none_or(|(_, s)| score > s) {
                     best = Some((face, score));
                 }
