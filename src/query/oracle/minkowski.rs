@@ -140,6 +140,69 @@ impl MinkowskiDifference {
     }
 }
 
+/// Where the line `{t·d}` meets `D`, by Cyrus–Beck clipping against every face plane
+/// `n · x ≤ c`: `t_entry = max c/(n·d)` over faces with `n · d < 0`, `t_exit = min c/(n·d)`
+/// over faces with `n · d > 0` (a face with `n · d = 0` and `c < 0` excludes the whole line).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LineClip {
+    /// Where the line enters `D` (in units of `d`).
+    pub entry: f64,
+    /// The outward normal of the face it enters through.
+    pub entry_normal: Vector,
+    /// Where the line leaves `D`.
+    pub exit: f64,
+    /// The outward normal of the face it leaves through.
+    pub exit_normal: Vector,
+}
+
+impl MinkowskiDifference {
+    /// Clips the line `{t·d}` (any non-zero `d`) against `D`'s face planes; `None` when it
+    /// misses `D`.
+    pub fn clip_line(&self, d: &Vector) -> Option<LineClip> {
+        let p = &self.polytope;
+        let mut clip = LineClip {
+            entry: f64::NEG_INFINITY,
+            entry_normal: Vector::zeros(),
+            exit: f64::INFINITY,
+            exit_normal: Vector::zeros(),
+        };
+        for f in p.face_ids() {
+            let n = p.face_normal(f);
+            let c = p.face_offset(f);
+            let nd = n.dot(d);
+            if nd > 0.0 {
+                let t = c / nd;
+                if t < clip.exit {
+                    clip.exit = t;
+                    clip.exit_normal = n;
+                }
+            } else if nd < 0.0 {
+                let t = c / nd;
+                if t > clip.entry {
+                    clip.entry = t;
+                    clip.entry_normal = n;
+                }
+            } else if c < 0.0 {
+                return None;
+            }
+        }
+        (clip.entry <= clip.exit).then_some(clip)
+    }
+
+    /// The minimum penetration depth when the origin is in `D`: the smallest face offset
+    /// `c` (the distance from the origin to that face's plane) and the face's outward
+    /// normal; `None` when the origin is outside.
+    pub fn penetration_depth(&self) -> Option<(f64, Vector)> {
+        if !self.contains_origin() {
+            return None;
+        }
+        let p = &self.polytope;
+        p.face_ids()
+            .map(|f| (p.face_offset(f), p.face_normal(f)))
+            .min_by(|x, y| x.0.total_cmp(&y.0))
+    }
+}
+
 /// The point of segment `[a, b]` closest to the origin.
 fn closest_on_segment(a: Vector, b: Vector) -> Vector {
     let t = b - a;

@@ -12,5 +12,5 @@
 pub mod minkowski;
 pub mod sat;
 
-pub use minkowski::MinkowskiDifference;
+pub use minkowski::{LineClip, MinkowskiDifference};
 pub use sat::{SatResult, max_separation};

@@ -1,0 +1,143 @@
+//! Certificates of the intersection verdict, and their O(log n) re-check.
+//!
+//! Where it sits: [`super::nio::intersects`] returns a [`Certificate`] with its verdict;
+//! [`verify`] re-checks it using only support queries and [`SupportMap::vertex`], so with an
+//! O(log n) support map the check costs O(log n), independent of how the verdict was found.
+//!
+//! * **Disjoint** — a separating plane `{x : n · x = offset}` with unit `n` pointing from A
+//!   towards B: `max_{a∈A} n · a ≤ offset ≤ min_{b∈B} n · b`. Checked with one support query
+//!   on each shape, up to [`PLANE_TOLERANCE`] · `max(‖a*‖, ‖b*‖)` (the rounding of the posed
+//!   points): within that band a touching contact may be certified as disjoint.
+//! * **Intersecting** — four points of `D = A ⊖ B`, each named by a vertex of A and one of B,
+//!   whose closed tetrahedron holds the origin. Checked exactly: the stored positions must
+//!   equal the shapes' vertices bit for bit, the tetrahedron must have non-zero volume, and
+//!   the origin must be on the inner side of (or on) each face (`orient3d`). A touching
+//!   contact may be certified this way too (the origin on the tetrahedron's boundary).
+
+use super::array_serde;
+use super::minkowski_support::DiffPoint;
+use super::portal::tetrahedron_holds_origin;
+use crate::{SupportMap, Vector};
+use serde::Serialize;
+
+/// The slack of the separating-plane check, relative to the magnitude of the support points.
+pub const PLANE_TOLERANCE: f64 = 1e-10;
+
+/// What proves an intersection verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // one per answer; boxing would only add an allocation
+pub enum Certificate {
+    /// Disjoint: `max_{a∈A} normal · a ≤ offset ≤ min_{b∈B} normal · b`.
+    SeparatingPlane {
+        /// Unit normal, pointing from A towards B.
+        #[serde(serialize_with = "array_serde::vector")]
+        normal: Vector,
+        /// The plane's offset along `normal`.
+        offset: f64,
+    },
+    /// Intersecting: a tetrahedron of points of `A ⊖ B` whose closed hull holds the origin.
+    Tetrahedron {
+        /// The four points, with their vertices in A and B.
+        points: [DiffPoint; 4],
+    },
+}
+
+/// Why a certificate does not prove its claim.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CertificateError {
+    /// A normal, offset or point is NaN or infinite.
+    #[error("the certificate has a non-finite number")]
+    NonFinite,
+    /// The plane's normal is not of unit length (within 1e-9).
+    #[error("the separating plane's normal has length {length}, not 1")]
+    NotUnit {
+        /// Its length.
+        length: f64,
+    },
+    /// Some point of A is above the plane, or some point of B below it.
+    #[error(
+        "the plane does not separate: max over A of n·a = {max_a:e}, offset {offset:e}, min over B of n·b = {min_b:e}"
+    )]
+    NotSeparating {
+        /// `max_{a∈A} n · a`.
+        max_a: f64,
+        /// The claimed offset.
+        offset: f64,
+        /// `min_{b∈B} n · b`.
+        min_b: f64,
+    },
+    /// A vertex id names no vertex of its shape.
+    #[error("point {index} names a vertex that its shape does not have")]
+    UnknownVertex {
+        /// Which of the four points.
+        index: usize,
+    },
+    /// A stored position differs from the shapes' vertices (or `point ≠ point_a − point_b`).
+    #[error("point {index} does not match the vertices it names")]
+    PointMismatch {
+        /// Which of the four points.
+        index: usize,
+    },
+    /// The tetrahedron has zero volume or does not hold the origin.
+    #[error("the tetrahedron does not hold the origin (or has zero volume)")]
+    OriginOutside,
+}
+
+/// Re-checks `certificate` against shapes `a` and `b` (the same posed shapes the query ran
+/// on): two support queries for a plane, four vertex look-ups and five exact orientation
+/// tests for a tetrahedron.
+pub fn verify<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    certificate: &Certificate,
+    a: &A,
+    b: &B,
+) -> Result<(), CertificateError> {
+    match certificate {
+        Certificate::SeparatingPlane { normal, offset } => {
+            if !normal.iter().all(|c| c.is_finite()) || !offset.is_finite() {
+                return Err(CertificateError::NonFinite);
+            }
+            let length = normal.norm();
+            if (length - 1.0).abs() > 1e-9 {
+                return Err(CertificateError::NotUnit { length });
+            }
+            let sa = a.support(normal).point;
+            let sb = b.support(&-normal).point;
+            let max_a = normal.dot(&sa.coords);
+            let min_b = normal.dot(&sb.coords);
+            if !max_a.is_finite() || !min_b.is_finite() {
+                return Err(CertificateError::NonFinite);
+            }
+            let tol = PLANE_TOLERANCE * sa.coords.norm().max(sb.coords.norm());
+            if max_a <= offset + tol && *offset <= min_b + tol {
+                Ok(())
+            } else {
+                Err(CertificateError::NotSeparating {
+                    max_a,
+                    offset: *offset,
+                    min_b,
+                })
+            }
+        }
+        Certificate::Tetrahedron { points } => {
+            let mut tet = [Vector::zeros(); 4];
+            for (index, (p, slot)) in points.iter().zip(&mut tet).enumerate() {
+                let (Some(pa), Some(pb)) = (a.vertex(p.vertex_a), b.vertex(p.vertex_b)) else {
+                    return Err(CertificateError::UnknownVertex { index });
+                };
+                if pa != p.point_a || pb != p.point_b || (pa - pb) != p.point.coords {
+                    return Err(CertificateError::PointMismatch { index });
+                }
+                if !p.is_finite() {
+                    return Err(CertificateError::NonFinite);
+                }
+                *slot = pa - pb;
+            }
+            if tetrahedron_holds_origin(&tet) {
+                Ok(())
+            } else {
+                Err(CertificateError::OriginOutside)
+            }
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! EPA (expanding polytope algorithm): the minimum penetration depth of two overlapping
+//! shapes, its direction and witness points, on any pair of support maps.
+//!
+//! Where it sits: [`super::minkowski_support`] → Nio's intersection test
+//! ([`super::nio`], which supplies a tetrahedron of `D = A ⊖ B` holding the origin) →
+//! **epa** → depth, normal, witnesses.
+//!
+//! The minimum penetration depth is the distance from the origin to `∂D`, the smallest face
+//! offset of `D`. EPA keeps a polytope of points of `D` around the origin (triangles with
+//! outward normals), takes the face nearest the origin (offset `δ⁻`, a lower bound on the
+//! depth), asks `w = S(D, n)` (`n · w` is an upper bound), and stops when
+//! `n · w − δ⁻ ≤ ε · size`; otherwise it removes the faces `w` sees (a connected region
+//! grown from the nearest face) and fans the horizon to `w`.
+
+use super::QueryError;
+use super::array_serde;
+use super::minkowski_support::{DiffPoint, MinkowskiSupport};
+use super::nio::{NioSettings, Verdict, intersection_verdict};
+use super::portal::Work;
+use super::simplex::closest_to_origin;
+use crate::{Point, SupportMap, Vector};
+use robust::{Coord3D, orient3d};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Tolerances and bounds of EPA.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpaSettings {
+    /// Most expansion steps (plus the intersection test's iterations) before
+    /// [`QueryError::IterationLimit`].
+    pub max_iterations: u32,
+    /// `ε`: stop when the support value along the nearest face's normal exceeds its offset by
+    /// at most `ε · size`.
+    pub relative_tolerance: f64,
+}
+
+impl Default for EpaSettings {
+    fn default() -> Self {
+        EpaSettings {
+            max_iterations: 1024,
+            relative_tolerance: 1e-12,
+        }
+    }
+}
+
+/// The minimum penetration of two overlapping shapes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Contact {
+    /// The least distance B must move (in any direction) to stop overlapping.
+    pub depth: f64,
+    /// The direction of that move: unit, pointing from A towards B.
+    #[serde(serialize_with = "array_serde::vector")]
+    pub normal: Vector,
+    /// The deepest point's witness on A.
+    #[serde(serialize_with = "array_serde::point")]
+    pub point_a: Point,
+    /// Its witness on B: `point_a − point_b = depth · normal` (up to rounding).
+    #[serde(serialize_with = "array_serde::point")]
+    pub point_b: Point,
+    /// Intersection-test iterations plus expansion steps.
+    pub iterations: u32,
+    /// Support queries of `D`.
+    pub support_calls: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Face {
+    v: [usize; 3],
+    normal: Vector,
+    offset: f64,
+    alive: bool,
+}
+
+fn coord(p: &DiffPoint) -> Coord3D<f64> {
+    Coord3D {
+        x: p.point.x,
+        y: p.point.y,
+        z: p.point.z,
+    }
+}
+
+fn make_face(points: &[DiffPoint], v: [usize; 3]) -> Face {
+    let (a, b, c) = (points[v[0]].point, points[v[1]].point, points[v[2]].point);
+    let n = (b - a).cross(&(c - a));
+    let len = n.norm();
+    if len > 0.0 && len.is_finite() {
+        let normal = n / len;
+        // The offset from the corner farthest along n (all equal in exact arithmetic).
+        let offset = [a, b, c]
+            .iter()
+            .map(|p| normal.dot(&p.coords))
+            .fold(f64::NEG_INFINITY, f64::max);
+        Face {
+            v,
+            normal,
+            offset,
+            alive: true,
+        }
+    } else {
+        // A sliver: kept for the topology, never nearest.
+        Face {
+            v,
+            normal: Vector::zeros(),
+            offset: f64::INFINITY,
+            alive: true,
+        }
+    }
+}
+
+/// The minimum penetration depth of A and B with its normal and witness points; `None` when
+/// they do not overlap (a touching contact may give `None` or a depth within `ε · size` of 0).
+pub fn penetration_depth<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    settings: &EpaSettings,
+) -> Result<Option<Contact>, QueryError> {
+    const ALGORITHM: &str = "EPA";
+    let ms = MinkowskiSupport::new(a, b);
+    let nio = NioSettings {
+        max_iterations: settings.max_iterations,
+        relative_tolerance: settings.relative_tolerance,
+    };
+    let mut work = Work::new(ALGORITHM, nio.relative_tolerance, nio.max_iterations);
+    let tet = match intersection_verdict(&ms, &mut work)? {
+        Verdict::Plane { .. } => return Ok(None),
+        Verdict::Tetrahedron(t) => t,
+    };
+    let mut points: Vec<DiffPoint> = tet.to_vec();
+    let mut faces: Vec<Face> = Vec::new();
+    let mut edges: HashMap<(usize, usize), usize> = HashMap::new();
+    let add = |faces: &mut Vec<Face>,
+               edges: &mut HashMap<(usize, usize), usize>,
+               points: &[DiffPoint],
+               v: [usize; 3]| {
+        let f = faces.len();
+        faces.push(make_face(points, v));
+        for i in 0..3 {
+            edges.insert((v[i], v[(i + 1) % 3]), f);
+        }
+    };
+    for (i, j, k, l) in [(0, 1, 2, 3), (0, 3, 1, 2), (1, 3, 2, 0), (0, 2, 3, 1)] {
+        // orient3d > 0: p_l below (i, j, k) seen counter-clockwise from above: outward.
+        let o = orient3d(
+            coord(&points[i]),
+            coord(&points[j]),
+            coord(&points[k]),
+            coord(&points[l]),
+        );
+        let v = if o > 0.0 { [i, j, k] } else { [i, k, j] };
+        add(&mut faces, &mut edges, &points, v);
+    }
+    loop {
+        work.tick()?;
+        let Some(nearest) = (0..faces.len())
+            .filter(|&f| faces[f].alive)
+            .min_by(|&x, &y| faces[x].offset.total_cmp(&faces[y].offset))
+        else {
+            return Err(work.degenerate("EPA polytope lost all faces"));
+        };
+        let face = faces[nearest];
+        if !face.offset.is_finite() {
+            return Err(work.degenerate("EPA polytope has only sliver faces"));
+        }
+        let w = work.support(&ms, &face.normal)?;
+        let gap = face.normal.dot(&w.point.coords) - face.offset;
+        let on_face = face.v.iter().any(|&i| points[i].same_vertex(&w));
+        if gap > work.tolerance() && points.iter().any(|p| p.same_vertex(&w)) {
+            // Rounding made the polytope slightly non-convex here (w, already a vertex, is
+            // above this face): the face supports nothing new; set it aside, keep its edges.
+            faces[nearest].offset = f64::INFINITY;
+            continue;
+        }
+        if on_face || gap <= work.tolerance() {
+            // Coplanar triangles of one face of D tie in offset; the deepest point lies in
+            // one of them: keep the tied triangle whose closest point is nearest.
+            let tie = face.offset + work.tolerance();
+            let best = faces
+                .iter()
+                .filter(|f| f.alive && f.offset <= tie)
+                .map(|f| {
+                    let c = closest_to_origin(&f.v.map(|i| points[i].point.coords));
+                    (f, c)
+                })
+                .min_by(|x, y| x.1.norm_squared().total_cmp(&y.1.norm_squared()));
+            let Some((f, c)) = best else {
+                return Err(work.degenerate("EPA lost its nearest face"));
+            };
+            return Ok(Some(contact(&points, f, &c.weights, &work, &ms)));
+        }
+        // Remove the faces w sees, grown from the nearest face; collect the horizon.
+        let wi = points.len();
+        points.push(w);
+        let sees = |f: &Face| f.normal.dot(&(w.point - points[f.v[0]].point)) > 0.0;
+        let mut stack = vec![nearest];
+        faces[nearest].alive = false;
+        let mut horizon: Vec<(usize, usize)> = Vec::new();
+        while let Some(f) = stack.pop() {
+            let v = faces[f].v;
+            for i in 0..3 {
+                let (x, y) = (v[i], v[(i + 1) % 3]);
+                match edges.get(&(y, x)).copied() {
+                    Some(g) if faces[g].alive && sees(&faces[g]) => {
+                        faces[g].alive = false;
+                        stack.push(g);
+                    }
+                    Some(g) if faces[g].alive => horizon.push((x, y)),
+                    // The neighbour was removed already (shared edge inside the region).
+                    Some(_) => {}
+                    None => return Err(work.degenerate("EPA polytope is not closed")),
+                }
+            }
+        }
+        for (x, y) in horizon {
+            add(&mut faces, &mut edges, &points, [x, y, wi]);
+        }
+    }
+}
+
+/// The answer from the final nearest face and the weights of the origin's projection on it.
+fn contact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    points: &[DiffPoint],
+    face: &Face,
+    w: &[f64; 4],
+    work: &Work,
+    ms: &MinkowskiSupport<'_, A, B>,
+) -> Contact {
+    let mut pa = Vector::zeros();
+    let mut pb = Vector::zeros();
+    for (i, l) in w.iter().take(3).enumerate() {
+        pa += points[face.v[i]].point_a.coords * *l;
+        pb += points[face.v[i]].point_b.coords * *l;
+    }
+    Contact {
+        depth: face.offset.max(0.0),
+        normal: face.normal,
+        point_a: Point::from(pa),
+        point_b: Point::from(pb),
+        iterations: work.iterations,
+        support_calls: ms.support_calls(),
+    }
+}

@@ -1,0 +1,326 @@
+//! Nio's algorithms (paper §3 and §4, DESIGN §5): the directional penetration distance
+//! `δ_d` and the intersection test with a certificate, on any pair of support maps.
+//!
+//! Where it sits: two posed [`SupportMap`]s → [`MinkowskiSupport`] (`D = A ⊖ B`) →
+//! [`super::portal`] (portal search and refinement) → **nio** → answers with counted work.
+//!
+//! **Directional penetration** follows DESIGN §5 steps 1–5: the portal search (steps 1–3)
+//! finds a triangle of `D` crossed by the line `L = {t·d}`; refinement (step 4) takes
+//! `p4 = S(D, n)` and keeps the face of the tetrahedron that `L` actually leaves through (exact
+//! `turn` tests, not the paper's nearest plane); step 5 reads `δ_d = (n · p1)/(n · d)`. The
+//! paper assumes the shapes overlap; to answer `None` when they do not, the same machinery
+//! also settles the other end of `L`: when the first triangle's crossing is ahead of the
+//! origin (`t₀ > 0`), a second refinement along `−d` from that triangle stops as soon as a
+//! tetrahedron holds the origin (inside) or a support plane separates it (outside).
+//!
+//! **Intersection** follows §4: a first inscribed triangle from three support queries, its
+//! centroid `h`, and the line from `h` through the origin `g`; then the same refinement,
+//! with the early exits made sound and certifying: *intersecting* as soon as the tetrahedron
+//! `(p1, p2, p3, p4)` holds `g` (exact), *disjoint* as soon as `g` is beyond the support plane
+//! `n · x = n · p4` (the paper's "max < |h − g|" test uses the three new faces' planes,
+//! which are inside `D` and do not prove `g` outside; the support plane does). When `p4`
+//! reaches the triangle's plane without either, `g` is within `ε·size` of `∂D`: touching,
+//! reported as disjoint with that (touching) support plane as certificate.
+//!
+//! **Touching.** Within `ε·size` (`ε` = [`NioSettings::relative_tolerance`], `size` = the
+//! largest `‖p‖` of the points of `D` seen) of contact, either verdict may be given; its
+//! certificate still verifies ([`super::certificate::verify`]).
+
+use super::QueryError;
+use super::array_serde;
+use super::certificate::Certificate;
+use super::minkowski_support::{DiffPoint, MinkowskiSupport};
+use super::portal::{
+    PortalSearch, Refined, Stops, Work, crossing, origin_side, portal_search, refine, reversed,
+    triangle_normal, turn, witnesses,
+};
+use crate::{Point, SupportMap, Vector};
+use serde::Serialize;
+
+/// Tolerances and bounds of Nio's algorithms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NioSettings {
+    /// Most iterations (portal steps + refinement steps, over all loops of one query)
+    /// before [`QueryError::IterationLimit`]. Default 256: measured maxima are far lower
+    /// (see `tests/queries.rs`), each step costs one support query.
+    pub max_iterations: u32,
+    /// `ε`: refinement stops when `p4` is within `ε · size` of the triangle's plane.
+    /// Default 1e-12.
+    pub relative_tolerance: f64,
+}
+
+impl Default for NioSettings {
+    fn default() -> Self {
+        NioSettings {
+            max_iterations: 256,
+            relative_tolerance: 1e-12,
+        }
+    }
+}
+
+/// The directional penetration distance and where it is attained.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Penetration {
+    /// `δ_d ≥ 0`: moving B by `depth · d` makes A and B touch (and any further separates).
+    pub depth: f64,
+    /// Unit normal of `D`'s face where `L` leaves it: the contact plane's normal after the
+    /// move, pointing from A towards B.
+    #[serde(serialize_with = "array_serde::vector")]
+    pub normal: Vector,
+    /// The contact point on A (after the move, B touches A here).
+    #[serde(serialize_with = "array_serde::point")]
+    pub point_a: Point,
+    /// The corresponding point of B before the move: `point_b + depth · d = point_a`
+    /// (up to rounding).
+    #[serde(serialize_with = "array_serde::point")]
+    pub point_b: Point,
+    /// Loop iterations run.
+    pub iterations: u32,
+    /// Support queries of `D` (each one query on A and one on B).
+    pub support_calls: u32,
+    /// The final triangle of `D` (counter-clockwise seen from `+d`): `L` leaves `D` through
+    /// its plane, which supports `D` (certificate of `δ_d`).
+    pub triangle: [DiffPoint; 3],
+}
+
+/// The verdict of the intersection test with what proves it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Intersection {
+    /// Whether A and B overlap (or touch, within the tolerance band).
+    pub intersecting: bool,
+    /// The proof: a tetrahedron of `D` holding the origin, or a separating plane.
+    pub certificate: Certificate,
+    /// Loop iterations run.
+    pub iterations: u32,
+    /// Support queries of `D`.
+    pub support_calls: u32,
+}
+
+/// `d / ‖d‖`, or the typed error for a zero or non-finite direction.
+pub(crate) fn unit_direction(d: &Vector, algorithm: &'static str) -> Result<Vector, QueryError> {
+    let norm = d.norm();
+    if !d.iter().all(|c| c.is_finite()) || !norm.is_finite() || norm == 0.0 {
+        return Err(QueryError::InvalidDirection { algorithm });
+    }
+    let u = d / norm;
+    if u.iter().all(|c| c.is_finite()) {
+        Ok(u)
+    } else {
+        Err(QueryError::InvalidDirection { algorithm })
+    }
+}
+
+/// `δ_d(A, B)`: how far B must move along `d` so that A and B no longer overlap, i.e. where
+/// the ray `t·d` leaves `D = A ⊖ B`; `None` when they do not overlap. `d` need not be unit
+/// (it is normalised); a zero or non-finite `d` is [`QueryError::InvalidDirection`].
+pub fn directional_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    d: &Vector,
+    settings: &NioSettings,
+) -> Result<Option<Penetration>, QueryError> {
+    const ALGORITHM: &str = "Nio directional penetration";
+    let d = unit_direction(d, ALGORITHM)?;
+    let ms = MinkowskiSupport::new(a, b);
+    let mut work = Work::new(
+        ALGORITHM,
+        settings.relative_tolerance,
+        settings.max_iterations,
+    );
+    // Steps 1–3.
+    let first = match portal_search(&ms, &d, &mut work)? {
+        PortalSearch::Crossed(t) => t,
+        // The line misses D, or grazes it (touching): no overlap to resolve.
+        PortalSearch::Missed { .. } | PortalSearch::Grazing { .. } => return Ok(None),
+    };
+    // The first crossing is ahead of the origin: the origin is in D only if L enters D at
+    // or behind it. Refine along −d until a tetrahedron holds the origin or a support
+    // plane separates it.
+    if origin_side(&first) > 0.0 {
+        let stops = Stops {
+            separated: true,
+            reached: true,
+        };
+        if let Refined::Separated { .. } = refine(&ms, reversed(&first), &-d, stops, &mut work)? {
+            return Ok(None);
+        }
+    }
+    // Step 4: refine towards +d; a separating support plane means D is behind the origin.
+    let stops = Stops {
+        separated: true,
+        reached: false,
+    };
+    let triangle = match refine(&ms, first, &d, stops, &mut work)? {
+        Refined::Separated { .. } => return Ok(None),
+        Refined::Converged { triangle, .. } => triangle,
+        Refined::Reached { .. } => return Err(work.degenerate("unrequested stop")),
+    };
+    // Step 5.
+    let (t, weights) = crossing(&triangle, &d);
+    if !t.is_finite() {
+        return Err(work.non_finite());
+    }
+    let n = triangle_normal(&triangle);
+    let (point_a, point_b) = witnesses(&triangle, &weights);
+    Ok(Some(Penetration {
+        depth: t.max(0.0),
+        normal: n / n.norm(),
+        point_a,
+        point_b,
+        iterations: work.iterations,
+        support_calls: ms.support_calls(),
+        triangle,
+    }))
+}
+
+/// A separating-plane certificate from a unit `normal` with `max_D normal · x = normal · p`
+/// (`≤ 0` up to tolerance). As `max_D m·x = max_A m·a − min_B m·b`, `normal` already points
+/// from A towards B; the offset is midway between `normal · p_a` and `normal · p_b`.
+fn plane(normal: Vector, p: &DiffPoint) -> Certificate {
+    let offset = 0.5 * (normal.dot(&p.point_a.coords) + normal.dot(&p.point_b.coords));
+    Certificate::SeparatingPlane { normal, offset }
+}
+
+/// Whether A and B intersect (paper §4 with sound early exits), with a certificate.
+pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    settings: &NioSettings,
+) -> Result<Intersection, QueryError> {
+    const ALGORITHM: &str = "Nio intersection";
+    let ms = MinkowskiSupport::new(a, b);
+    let mut work = Work::new(
+        ALGORITHM,
+        settings.relative_tolerance,
+        settings.max_iterations,
+    );
+    let verdict = intersection_verdict(&ms, &mut work)?;
+    let (intersecting, certificate) = match verdict {
+        Verdict::Plane { normal, support } => (false, plane(normal, &support)),
+        Verdict::Tetrahedron(points) => (true, Certificate::Tetrahedron { points }),
+    };
+    Ok(Intersection {
+        intersecting,
+        certificate,
+        iterations: work.iterations,
+        support_calls: ms.support_calls(),
+    })
+}
+
+/// A verdict before it is dressed as a certificate.
+#[allow(clippy::large_enum_variant)] // a short-lived value, never stored in bulk
+pub(crate) enum Verdict {
+    /// `max_D normal · x = normal · support ≤ ε·size` (normal unit): disjoint or touching.
+    Plane { normal: Vector, support: DiffPoint },
+    /// A tetrahedron of `D` holding the origin.
+    Tetrahedron([DiffPoint; 4]),
+}
+
+/// The §4 loop.
+pub(crate) fn intersection_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    ms: &MinkowskiSupport<'_, A, B>,
+    work: &mut Work,
+) -> Result<Verdict, QueryError> {
+    // 1. A first inscribed triangle: S(a), S(−a), and the support towards the origin
+    //    across the segment between them. Every support is also a separation test.
+    let separated = |dir: Vector, p: &DiffPoint| dir.dot(&p.point.coords) < 0.0;
+    let a = Vector::x();
+    work.tick()?;
+    let p1 = work.support(ms, &a)?;
+    if separated(a, &p1) {
+        return Ok(Verdict::Plane {
+            normal: a,
+            support: p1,
+        });
+    }
+    let p3 = work.support(ms, &-a)?;
+    if separated(-a, &p3) {
+        return Ok(Verdict::Plane {
+            normal: -a,
+            support: p3,
+        });
+    }
+    let e = p3.point - p1.point;
+    let towards = -p1.point.coords;
+    let ee = e.norm_squared();
+    let mut bdir = if ee > 0.0 {
+        towards - e * (towards.dot(&e) / ee)
+    } else {
+        towards
+    };
+    if bdir.norm().is_nan() || bdir.norm() <= 1e-9 * work.size {
+        bdir = super::portal::perpendicular(&(e / e.norm().max(f64::MIN_POSITIVE)));
+    }
+    let bdir = bdir / bdir.norm();
+    if !bdir.iter().all(|c| c.is_finite()) {
+        return Err(work.non_finite());
+    }
+    let p2 = work.support(ms, &bdir)?;
+    if separated(bdir, &p2) {
+        return Ok(Verdict::Plane {
+            normal: bdir,
+            support: p2,
+        });
+    }
+    // 2. The line from the centroid h through the origin g.
+    let tri = [p1, p2, p3];
+    let n = triangle_normal(&tri);
+    let h = (p1.point.coords + p2.point.coords + p3.point.coords) / 3.0;
+    let hn = h.norm();
+    let mut d = if hn > 1e-9 * work.size {
+        -h / hn
+    } else {
+        n / n.norm()
+    };
+    let mut start = None;
+    if n.norm() > 0.0 && d.iter().all(|c| c.is_finite()) {
+        // 3. Counter-clockwise seen from +d; check that L crosses it (exactly).
+        let tri = if n.dot(&d) < 0.0 { reversed(&tri) } else { tri };
+        let crossed = (0..3).all(|i| turn(&d, &tri[i], &tri[(i + 1) % 3]) >= 0.0);
+        if crossed {
+            start = Some(tri);
+        }
+    }
+    let first = match start {
+        Some(t) => t,
+        None => {
+            // A sliver first triangle: find a crossed triangle by the portal search.
+            if !d.iter().all(|c| c.is_finite()) {
+                d = Vector::z();
+            }
+            match portal_search(ms, &d, work)? {
+                PortalSearch::Crossed(t) => t,
+                PortalSearch::Missed { axis, support }
+                | PortalSearch::Grazing { axis, support } => {
+                    return Ok(Verdict::Plane {
+                        normal: axis,
+                        support,
+                    });
+                }
+            }
+        }
+    };
+    // Refine towards the origin: it must be above (or on) the starting triangle.
+    let (first, d) = if origin_side(&first) > 0.0 {
+        (reversed(&first), -d)
+    } else {
+        (first, d)
+    };
+    let stops = Stops {
+        separated: true,
+        reached: true,
+    };
+    Ok(match refine(ms, first, &d, stops, work)? {
+        Refined::Separated { normal, p4 } => Verdict::Plane {
+            normal,
+            support: p4,
+        },
+        Refined::Reached { tetrahedron } => Verdict::Tetrahedron(tetrahedron),
+        // p4 on the triangle's plane with the origin above (or on) it: the origin is within
+        // ε·size of ∂D, and this support plane certifies it (touching).
+        Refined::Converged { normal, p4, .. } => Verdict::Plane {
+            normal,
+            support: p4,
+        },
+    })
+}

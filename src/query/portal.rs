@@ -1,0 +1,439 @@
+//! The geometric core of Nio's algorithms (paper §3–§4, DESIGN §5): a line through the
+//! origin `g` of `D = A ⊖ B`, a 2D portal search for a triangle of `D` that the line
+//! crosses, and a refinement that walks the crossing along the line to `D`'s boundary.
+//!
+//! Where it sits: [`super::minkowski_support`] → **portal** → [`super::nio`] (directional
+//! penetration, intersection test), [`super::toi`] (time of impact) and [`super::raycast`].
+//!
+//! Conventions. The line is `L = { t·d }` (`d` unit, exact as given: every sign below is
+//! about the line through the origin with direction exactly `d`). A triangle `(p1, p2, p3)`
+//! is kept counter-clockwise seen from `+∞·d`, so its normal `n = (p2 − p1) × (p3 − p1)` has
+//! `n · d > 0`; "`x` above the triangle" means on the `+n` side. Signs that decide topology
+//! are exact (`robust::orient3d`):
+//!
+//! * `turn(a, b) = d · (a × b)`: the origin's projection is left of `a → b` (seen from
+//!   `+d`) when `> 0`, right when `< 0`;
+//! * `orient3d(p1, p2, p3, x) < 0` ⟺ `x` strictly above the triangle.
+//!
+//! Floating-point values only choose between choices that are all valid (which of several
+//! crossed faces to keep) or decide convergence (`p4` within `ε · size` of the triangle's
+//! plane, `size` = the largest `‖p‖` of the points of `D` seen so far).
+
+use super::QueryError;
+use super::minkowski_support::{DiffPoint, MinkowskiSupport};
+use crate::{SupportMap, Vector};
+use robust::{Coord3D, orient3d};
+
+/// Tolerances, bounds and the counted work shared by one query's portal runs.
+#[derive(Debug)]
+pub(crate) struct Work {
+    /// The algorithm named in errors.
+    pub algorithm: &'static str,
+    /// Relative tolerance `ε` (of `size`).
+    pub eps: f64,
+    /// Iteration bound over all loops of the query.
+    pub max_iterations: u32,
+    /// Iterations run so far (portal steps + refinement steps).
+    pub iterations: u32,
+    /// Largest `‖p‖` over the points of `D` seen: the scale of rounding.
+    pub size: f64,
+}
+
+impl Work {
+    pub(crate) fn new(algorithm: &'static str, eps: f64, max_iterations: u32) -> Self {
+        Work {
+            algorithm,
+            eps,
+            max_iterations,
+            iterations: 0,
+            size: 0.0,
+        }
+    }
+
+    /// One more iteration, or the bound's error.
+    pub(crate) fn tick(&mut self) -> Result<(), QueryError> {
+        if self.iterations >= self.max_iterations {
+            return Err(QueryError::IterationLimit {
+                algorithm: self.algorithm,
+                iterations: self.max_iterations,
+            });
+        }
+        self.iterations += 1;
+        Ok(())
+    }
+
+    /// `ε · size` (never NaN: a NaN tolerance counts as 0).
+    pub(crate) fn tolerance(&self) -> f64 {
+        let t = self.eps * self.size;
+        if t.is_nan() { 0.0 } else { t.max(0.0) }
+    }
+
+    /// `S(D, dir)`, checked finite, with the scale updated.
+    pub(crate) fn support<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+        &mut self,
+        ms: &MinkowskiSupport<'_, A, B>,
+        dir: &Vector,
+    ) -> Result<DiffPoint, QueryError> {
+        let p = ms.support(dir);
+        if !p.is_finite() {
+            return Err(self.non_finite());
+        }
+        self.size = self.size.max(p.point.coords.norm());
+        Ok(p)
+    }
+
+    pub(crate) fn non_finite(&self) -> QueryError {
+        QueryError::NonFinite {
+            algorithm: self.algorithm,
+        }
+    }
+
+    pub(crate) fn degenerate(&self, what: &'static str) -> QueryError {
+        QueryError::Degenerate {
+            algorithm: self.algorithm,
+            what,
+        }
+    }
+}
+
+fn coord(v: &Vector) -> Coord3D<f64> {
+    Coord3D {
+        x: v.x,
+        y: v.y,
+        z: v.z,
+    }
+}
+
+const ORIGIN: Coord3D<f64> = Coord3D {
+    x: 0.0,
+    y: 0.0,
+    z: 0.0,
+};
+
+/// The exact sign of `x · (y × z)` (as a value with that sign).
+pub(crate) fn triple(x: &Vector, y: &Vector, z: &Vector) -> f64 {
+    orient3d(coord(x), coord(y), coord(z), ORIGIN)
+}
+
+/// `turn(a, b) = d · (a × b)`, exact sign: `< 0` ⟺ the origin's projection along `d` is
+/// strictly right of `a → b` (seen from `+d`).
+pub(crate) fn turn(d: &Vector, a: &DiffPoint, b: &DiffPoint) -> f64 {
+    triple(d, &a.point.coords, &b.point.coords)
+}
+
+/// Exact orientation of the origin against triangle `t`: `< 0` ⟺ the origin is strictly
+/// above it (on the side its counter-clockwise order is seen from).
+pub(crate) fn origin_side(t: &[DiffPoint; 3]) -> f64 {
+    orient3d(
+        coord(&t[0].point.coords),
+        coord(&t[1].point.coords),
+        coord(&t[2].point.coords),
+        ORIGIN,
+    )
+}
+
+/// Whether the closed tetrahedron `t` holds the origin, exactly; a tetrahedron of zero
+/// volume never does (it proves nothing).
+pub(crate) fn tetrahedron_holds_origin(t: &[Vector; 4]) -> bool {
+    let c: Vec<Coord3D<f64>> = t.iter().map(coord).collect();
+    let volume = orient3d(c[0], c[1], c[2], c[3]);
+    if volume == 0.0 || volume.is_nan() {
+        return false;
+    }
+    let s = volume.signum();
+    let faces = [
+        orient3d(ORIGIN, c[1], c[2], c[3]),
+        orient3d(c[0], ORIGIN, c[2], c[3]),
+        orient3d(c[0], c[1], ORIGIN, c[3]),
+        orient3d(c[0], c[1], c[2], ORIGIN),
+    ];
+    faces.iter().all(|&f| f * s >= 0.0)
+}
+
+/// The unnormalised normal `(p2 − p1) × (p3 − p1)`.
+pub(crate) fn triangle_normal(t: &[DiffPoint; 3]) -> Vector {
+    (t[1].point - t[0].point).cross(&(t[2].point - t[0].point))
+}
+
+/// The same triangle seen from the other side (order reversed).
+pub(crate) fn reversed(t: &[DiffPoint; 3]) -> [DiffPoint; 3] {
+    [t[0], t[2], t[1]]
+}
+
+/// Where the line `{s·d}` meets the plane of `t`: the parameter `s`, and the barycentric
+/// weights of the meeting point in `t` (from the projected sub-triangle areas, clamped to
+/// `≥ 0` and normalised; equal weights if they all vanish).
+pub(crate) fn crossing(t: &[DiffPoint; 3], d: &Vector) -> (f64, [f64; 3]) {
+    let n = triangle_normal(t);
+    let nd = n.dot(d);
+    let s = n.dot(&t[0].point.coords) / nd;
+    let p = |i: usize| t[i].point.coords;
+    let mut w = [
+        d.dot(&p(1).cross(&p(2))).max(0.0),
+        d.dot(&p(2).cross(&p(0))).max(0.0),
+        d.dot(&p(0).cross(&p(1))).max(0.0),
+    ];
+    let sum: f64 = w.iter().sum();
+    if sum > 0.0 && sum.is_finite() {
+        for x in &mut w {
+            *x /= sum;
+        }
+    } else {
+        w = [1.0 / 3.0; 3];
+    }
+    (s, w)
+}
+
+/// `Σ wᵢ aᵢ` and `Σ wᵢ bᵢ`: the points of A and B behind a point of `D` given by weights.
+pub(crate) fn witnesses(t: &[DiffPoint; 3], w: &[f64; 3]) -> (crate::Point, crate::Point) {
+    let mut a = Vector::zeros();
+    let mut b = Vector::zeros();
+    for (p, &l) in t.iter().zip(w) {
+        a += p.point_a.coords * l;
+        b += p.point_b.coords * l;
+    }
+    (crate::Point::from(a), crate::Point::from(b))
+}
+
+/// A unit vector perpendicular to the unit vector `d`.
+pub(crate) fn perpendicular(d: &Vector) -> Vector {
+    let axis = if d.x.abs() <= d.y.abs() && d.x.abs() <= d.z.abs() {
+        Vector::x()
+    } else if d.y.abs() <= d.z.abs() {
+        Vector::y()
+    } else {
+        Vector::z()
+    };
+    let p = axis - d * axis.dot(d);
+    p / p.norm()
+}
+
+/// The outcome of the 2D portal search (steps 1–3).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PortalSearch {
+    /// `L` crosses this triangle (counter-clockwise seen from `+d`; the origin's projection
+    /// is in its closed projection).
+    Crossed([DiffPoint; 3]),
+    /// `L` misses `D`: `axis ⊥ d` (unit) with `max_D axis · x = axis · support < 0`.
+    Missed { axis: Vector, support: DiffPoint },
+    /// `L` grazes `D`: `max_D axis · x = axis · support ∈ [0, ε·size]` (touching).
+    Grazing { axis: Vector, support: DiffPoint },
+}
+
+/// Steps 1–3 of DESIGN §5: a triangle of `D` whose projection along `d` holds the origin's.
+pub(crate) fn portal_search<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    ms: &MinkowskiSupport<'_, A, B>,
+    d: &Vector,
+    work: &mut Work,
+) -> Result<PortalSearch, QueryError> {
+    // 1. Two silhouette vertices.
+    let a = perpendicular(d);
+    let mut p1 = work.support(ms, &a)?;
+    if a.dot(&p1.point.coords) < 0.0 {
+        return Ok(PortalSearch::Missed {
+            axis: a,
+            support: p1,
+        });
+    }
+    let mut p3 = work.support(ms, &-a)?;
+    if -a.dot(&p3.point.coords) < 0.0 {
+        return Ok(PortalSearch::Missed {
+            axis: -a,
+            support: p3,
+        });
+    }
+    // 2. The origin's projection right of (or on) p1 → p3.
+    if turn(d, &p1, &p3) > 0.0 {
+        std::mem::swap(&mut p1, &mut p3);
+    }
+    // 3. Halve the silhouette chain from p1 to p3 until the triangle holds the projection.
+    loop {
+        work.tick()?;
+        let m = (p3.point - p1.point).cross(d);
+        let mn = m.norm();
+        if !mn.is_finite() {
+            return Err(work.non_finite());
+        }
+        if mn == 0.0 {
+            return Err(work.degenerate("silhouette edge parallel to the direction"));
+        }
+        let m = m / mn;
+        let p2 = work.support(ms, &m)?;
+        let reach = m.dot(&p2.point.coords);
+        if reach < 0.0 {
+            return Ok(PortalSearch::Missed {
+                axis: m,
+                support: p2,
+            });
+        }
+        // A straight chain: nothing of D beyond the edge p1 p3, and the origin's
+        // projection is right of (or on) it, so it is on the silhouette up to tolerance.
+        if p2.same_vertex(&p1)
+            || p2.same_vertex(&p3)
+            || m.dot(&(p2.point - p1.point)) <= work.tolerance()
+        {
+            return Ok(PortalSearch::Grazing {
+                axis: m,
+                support: p2,
+            });
+        }
+        if turn(d, &p1, &p2) < 0.0 {
+            p3 = p2;
+        } else if turn(d, &p2, &p3) < 0.0 {
+            p1 = p2;
+        } else {
+            return Ok(PortalSearch::Crossed([p1, p2, p3]));
+        }
+    }
+}
+
+/// Which early stops a refinement makes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stops {
+    /// Stop when the support plane separates: `n · p4 < 0` (the origin is outside `D`).
+    pub separated: bool,
+    /// Stop when the tetrahedron `(p1, p2, p3, p4)` holds the origin (exact).
+    pub reached: bool,
+}
+
+/// How a refinement (step 4) ended.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Refined {
+    /// `max_D normal · x = normal · p4 < 0`: the origin is outside `D`.
+    Separated { normal: Vector, p4: DiffPoint },
+    /// The closed tetrahedron holds the origin (exact, non-zero volume).
+    Reached { tetrahedron: [DiffPoint; 4] },
+    /// `p4` is on the triangle's plane (within `ε·size`, or exactly, or repeated): the
+    /// triangle lies in a face of `D` where `L` leaves it (in direction `d`).
+    Converged {
+        triangle: [DiffPoint; 3],
+        normal: Vector,
+        p4: DiffPoint,
+    },
+}
+
+/// Step 4 of DESIGN §5 with its correction: from a triangle crossed by `L` (counter-clockwise
+/// seen from `+d`), repeatedly take `p4 = S(D, n)` and keep the face of the tetrahedron
+/// `(p1, p2, p3, p4)` through which `L` leaves it, decided by the exact `turn` signs of the
+/// edges `p4 → pᵢ`, as portal refinement does. The crossing moves along `+d` each step.
+pub(crate) fn refine<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    ms: &MinkowskiSupport<'_, A, B>,
+    mut tri: [DiffPoint; 3],
+    d: &Vector,
+    stops: Stops,
+    work: &mut Work,
+) -> Result<Refined, QueryError> {
+    loop {
+        work.tick()?;
+        let n = triangle_normal(&tri);
+        let nn = n.norm();
+        if !nn.is_finite() {
+            return Err(work.non_finite());
+        }
+        if nn == 0.0 {
+            return Err(work.degenerate("refinement triangle of zero area"));
+        }
+        let n = n / nn;
+        let p4 = work.support(ms, &n)?;
+        if stops.separated && n.dot(&p4.point.coords) < 0.0 {
+            return Ok(Refined::Separated { normal: n, p4 });
+        }
+        if stops.reached {
+            let tet = [tri[0], tri[1], tri[2], p4].map(|p| p.point.coords);
+            if tetrahedron_holds_origin(&tet) {
+                return Ok(Refined::Reached {
+                    tetrahedron: [tri[0], tri[1], tri[2], p4],
+                });
+            }
+        }
+        let top = tri
+            .iter()
+            .map(|p| n.dot(&p.point.coords))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let gap = n.dot(&p4.point.coords) - top;
+        let above = orient3d(
+            coord(&tri[0].point.coords),
+            coord(&tri[1].point.coords),
+            coord(&tri[2].point.coords),
+            coord(&p4.point.coords),
+        ) < 0.0;
+        if tri.iter().any(|p| p.same_vertex(&p4)) || gap <= work.tolerance() || !above {
+            return Ok(Refined::Converged {
+                triangle: tri,
+                normal: n,
+                p4,
+            });
+        }
+        // The face L leaves through: F_i = (p_i, p_{i+1}, p4) holds the origin's projection
+        // when c_i ≥ 0 and c_{i+1} ≤ 0 with c_i = turn(p4, p_i). Among several (L through
+        // an edge or p4), keep the one facing d most squarely.
+        let c = [
+            turn(d, &p4, &tri[0]),
+            turn(d, &p4, &tri[1]),
+            turn(d, &p4, &tri[2]),
+        ];
+        let mut best: Option<([DiffPoint; 3], f64)> = None;
+        for i in 0..3 {
+            let j = (i + 1) % 3;
+            if c[i] >= 0.0 && c[j] <= 0.0 {
+                let face = [tri[i], tri[j], p4];
+                let fnorm = triangle_normal(&face);
+                let score = fnorm.dot(d) / fnorm.norm();
+                let score = if score.is_nan() {
+                    f64::NEG_INFINITY
+                } else {
+                    score
+                };
+                if best.is_none_or(|(_, s)| score > s) {
+                    best = Some((face, score));
+                }
+            }
+        }
+        match best {
+            Some((face, score)) if score > 0.0 => tri = face,
+            _ => {
+                // Only rounding in a sliver can leave no front face: the triangle is as
+                // good as converged.
+                return Ok(Refined::Converged {
+                    triangle: tri,
+                    normal: n,
+                    p4,
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn triple_is_the_signed_volume() {
+        let x = Vector::x();
+        let y = Vector::y();
+        let z = Vector::z();
+        assert!(triple(&x, &y, &z) > 0.0);
+        assert!(triple(&y, &x, &z) < 0.0);
+        assert_eq!(triple(&x, &x, &z), 0.0);
+        assert!(tetrahedron_holds_origin(&[
+            Vector::new(1.0, 0.0, -1.0),
+            Vector::new(-1.0, 1.0, -1.0),
+            Vector::new(-1.0, -1.0, -1.0),
+            Vector::new(0.0, 0.0, 1.0),
+        ]));
+        assert!(!tetrahedron_holds_origin(&[
+            Vector::new(1.0, 0.0, 1.0),
+            Vector::new(-1.0, 1.0, 1.0),
+            Vector::new(-1.0, -1.0, 1.0),
+            Vector::new(0.0, 0.0, 2.0),
+        ]));
+        // On a face: closed containment.
+        assert!(tetrahedron_holds_origin(&[
+            Vector::new(1.0, 0.0, 0.0),
+            Vector::new(-1.0, 1.0, 0.0),
+            Vector::new(-1.0, -1.0, 0.0),
+            Vector::new(0.0, 0.0, 2.0),
+        ]));
+    }
+}

@@ -1,0 +1,87 @@
+//! A ray against one posed shape: entry distance, point and outward normal.
+//!
+//! Where it sits: a [`SupportMap`] → **raycast**, through [`super::toi`]: the ray from `o`
+//! along `u` hits A where the ray `s·u` enters `A ⊖ {o}` ([`PointShape`] is the one-point
+//! shape), so it is a time of impact with B a point.
+
+use super::QueryError;
+use super::array_serde;
+use super::minkowski_support::{MinkowskiSupport, PointShape};
+use super::nio::unit_direction;
+use super::portal::Work;
+use super::toi::ray_entry;
+use crate::{Point, SupportMap, Vector};
+use serde::Serialize;
+
+/// Tolerances and bounds of the ray cast.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RaySettings {
+    /// Most iterations before [`QueryError::IterationLimit`].
+    pub max_iterations: u32,
+    /// `ε`, relative to the size of the shape seen from the ray's origin.
+    pub relative_tolerance: f64,
+}
+
+impl Default for RaySettings {
+    fn default() -> Self {
+        RaySettings {
+            max_iterations: 256,
+            relative_tolerance: 1e-12,
+        }
+    }
+}
+
+/// Where a ray enters a shape.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RayHit {
+    /// Distance from the ray's origin along the unit direction (0 when it starts inside).
+    pub distance: f64,
+    /// The entry point (the origin itself when it starts inside).
+    #[serde(serialize_with = "array_serde::point")]
+    pub point: Point,
+    /// The outward unit normal at the entry point; `None` when the ray starts inside.
+    #[serde(serialize_with = "array_serde::option_vector")]
+    pub normal: Option<Vector>,
+    /// Loop iterations run.
+    pub iterations: u32,
+    /// Support queries of the shape.
+    pub support_calls: u32,
+}
+
+/// Casts the ray `origin + s·dir/‖dir‖, s ≥ 0` against `shape`: the first point of the shape
+/// on it, `None` on a miss. A zero or non-finite `dir`, or a non-finite origin, is an error.
+pub fn cast_ray<S: SupportMap + ?Sized>(
+    shape: &S,
+    origin: &Point,
+    dir: &Vector,
+    settings: &RaySettings,
+) -> Result<Option<RayHit>, QueryError> {
+    const ALGORITHM: &str = "ray cast";
+    let u = unit_direction(dir, ALGORITHM)?;
+    if !origin.iter().all(|c| c.is_finite()) {
+        return Err(QueryError::NonFinite {
+            algorithm: ALGORITHM,
+        });
+    }
+    let start = PointShape(*origin);
+    let ms = MinkowskiSupport::new(shape, &start);
+    let mut work = Work::new(
+        ALGORITHM,
+        settings.relative_tolerance,
+        settings.max_iterations,
+    );
+    let Some(entry) = ray_entry(&ms, &u, &mut work)? else {
+        return Ok(None);
+    };
+    let (point, normal) = match entry.contact {
+        Some((pa, _, n)) => (pa, Some(n)),
+        None => (*origin, None),
+    };
+    Ok(Some(RayHit {
+        distance: entry.distance,
+        point,
+        normal,
+        iterations: work.iterations,
+        support_calls: ms.support_calls(),
+    }))
+}

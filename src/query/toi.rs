@@ -1,0 +1,161 @@
+//! Time of impact of B moving by `t·v` against A: where the ray `t·v` **enters**
+//! `D = A ⊖ B` (seed 001's swept test in 3D), on any pair of support maps.
+//!
+//! Where it sits: [`super::minkowski_support`] → [`super::portal`] → **toi**; also the core
+//! of [`super::raycast`] (a ray against A is the motion of a point B).
+//!
+//! The method is the line clipping of Nio's directional penetration run at the other end
+//! of the line: the portal search finds a triangle of `D` crossed by `L = {s·v̂}`; if its
+//! crossing is ahead of the origin, refinement along `−v̂` walks to where `L` enters `D`
+//! (stopping early when a tetrahedron holds the origin: already overlapping, time 0); if
+//! it is behind (or at) the origin, refinement along `+v̂` decides between "overlapping now"
+//! (a tetrahedron holds the origin) and "`D` is behind: never" (a support plane separates).
+//! A line that misses `D` (or only grazes it within `ε·size`) never hits.
+
+use super::QueryError;
+use super::array_serde;
+use super::minkowski_support::MinkowskiSupport;
+use super::nio::unit_direction;
+use super::portal::{
+    PortalSearch, Refined, Stops, Work, crossing, origin_side, portal_search, refine, reversed,
+    triangle_normal, witnesses,
+};
+use crate::{Point, SupportMap, Vector};
+use serde::Serialize;
+
+/// Tolerances and bounds of the time-of-impact query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ToiSettings {
+    /// Most iterations (portal + refinement steps) before [`QueryError::IterationLimit`].
+    pub max_iterations: u32,
+    /// `ε`: refinement stops when the support point is within `ε · size` of the triangle's
+    /// plane.
+    pub relative_tolerance: f64,
+}
+
+impl Default for ToiSettings {
+    fn default() -> Self {
+        ToiSettings {
+            max_iterations: 256,
+            relative_tolerance: 1e-12,
+        }
+    }
+}
+
+/// When and where B, moving by `t·v`, first touches A.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Impact {
+    /// `t ≥ 0` in units of `v` (0 when the shapes already overlap or touch).
+    pub time: f64,
+    /// Whether the shapes overlap (or touch) at `t = 0`.
+    pub overlapping: bool,
+    /// The contact point on A at time `time` (`None` when already overlapping).
+    #[serde(serialize_with = "array_serde::option_point")]
+    pub point: Option<Point>,
+    /// The contact normal: unit, outward from A at the contact (so `normal · v < 0`);
+    /// `None` when already overlapping.
+    #[serde(serialize_with = "array_serde::option_vector")]
+    pub normal: Option<Vector>,
+    /// Loop iterations run.
+    pub iterations: u32,
+    /// Support queries of `D`.
+    pub support_calls: u32,
+}
+
+/// Where a line enters `D`, in units of the unit direction.
+pub(crate) struct Entry {
+    /// Distance along the unit direction (≥ 0).
+    pub distance: f64,
+    /// Already inside (or touching) at distance 0.
+    pub overlapping: bool,
+    /// Contact point on A, contact point on B (before the move), outward normal of `D`.
+    pub contact: Option<(Point, Point, Vector)>,
+}
+
+/// The entry of the ray `{s·d : s ≥ 0}` (d unit) into `D`, or `None` when it never enters.
+pub(crate) fn ray_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    ms: &MinkowskiSupport<'_, A, B>,
+    d: &Vector,
+    work: &mut Work,
+) -> Result<Option<Entry>, QueryError> {
+    let first = match portal_search(ms, d, work)? {
+        PortalSearch::Crossed(t) => t,
+        PortalSearch::Missed { .. } | PortalSearch::Grazing { .. } => return Ok(None),
+    };
+    let overlapping = Entry {
+        distance: 0.0,
+        overlapping: true,
+        contact: None,
+    };
+    if origin_side(&first) > 0.0 {
+        // The crossing is ahead: walk back along −d to where L enters D.
+        let back = -d;
+        let stops = Stops {
+            separated: false,
+            reached: true,
+        };
+        match refine(ms, reversed(&first), &back, stops, work)? {
+            Refined::Reached { .. } => Ok(Some(overlapping)),
+            Refined::Converged { triangle, .. } => {
+                let (s, w) = crossing(&triangle, &back);
+                if !s.is_finite() {
+                    return Err(work.non_finite());
+                }
+                let n = triangle_normal(&triangle);
+                let (pa, pb) = witnesses(&triangle, &w);
+                Ok(Some(Entry {
+                    distance: (-s).max(0.0),
+                    overlapping: -s <= 0.0,
+                    contact: Some((pa, pb, n / n.norm())),
+                }))
+            }
+            Refined::Separated { .. } => Err(work.degenerate("unrequested stop")),
+        }
+    } else {
+        // The crossing is at or behind the origin: inside now, or D is behind.
+        let stops = Stops {
+            separated: true,
+            reached: true,
+        };
+        match refine(ms, first, d, stops, work)? {
+            Refined::Separated { .. } => Ok(None),
+            Refined::Reached { .. } => Ok(Some(overlapping)),
+            Refined::Converged { triangle, .. } => {
+                // The exit is within ε·size of the origin: touching now, or just behind.
+                let (s, _) = crossing(&triangle, d);
+                Ok((s >= 0.0).then_some(overlapping))
+            }
+        }
+    }
+}
+
+/// Time of impact of B moving by `t·v` (A fixed): the least `t ≥ 0` with `A ∩ (B + t·v) ≠ ∅`,
+/// `Some(0)` when they already overlap, `None` when they never meet. A zero or non-finite `v`
+/// is [`QueryError::InvalidDirection`].
+pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    v: &Vector,
+    settings: &ToiSettings,
+) -> Result<Option<Impact>, QueryError> {
+    const ALGORITHM: &str = "time of impact";
+    let d = unit_direction(v, ALGORITHM)?;
+    let speed = v.norm();
+    let ms = MinkowskiSupport::new(a, b);
+    let mut work = Work::new(
+        ALGORITHM,
+        settings.relative_tolerance,
+        settings.max_iterations,
+    );
+    let Some(entry) = ray_entry(&ms, &d, &mut work)? else {
+        return Ok(None);
+    };
+    Ok(Some(Impact {
+        time: entry.distance / speed,
+        overlapping: entry.overlapping,
+        point: entry.contact.map(|(pa, _, _)| pa),
+        normal: entry.contact.map(|(_, _, n)| n),
+        iterations: work.iterations,
+        support_calls: ms.support_calls(),
+    }))
+}
