@@ -30,7 +30,9 @@ use polyquery::query::{
     directional_penetration, gjk, intersects, penetration_depth, time_of_impact, verify,
 };
 use polyquery::synth::{Shape, generate};
-use polyquery::{HillClimb, LinearScan, Point, Polytope, Pose, Posed, SupportMap, Vector};
+use polyquery::{
+    HillClimb, LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, SupportMap, Vector,
+};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
@@ -43,6 +45,13 @@ fn support_maps<'a>(p: &'a Polytope, pose: Pose) -> Vec<(&'static str, Box<dyn S
     vec![
         ("linear", Box::new(Posed::new(LinearScan::new(p), pose))),
         ("hill", Box::new(Posed::new(HillClimb::new(p), pose))),
+        (
+            "nvm",
+            Box::new(Posed::new(
+                NormalVectorMap::build(p.clone()).expect("normal vector map of a hull"),
+                pose,
+            )),
+        ),
     ]
 }
 
