@@ -62,3 +62,8 @@ pub type Point = nalgebra::Point3<f64>;
 pub type Vector = nalgebra::Vector3<f64>;
 /// A rigid transform (rotation, then translation): `x ↦ R·x + t`.
 pub type Pose = nalgebra::Isometry3<f64>;
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
