@@ -5,9 +5,11 @@
 //! The data flow (see `DESIGN.md` in the project's shared notes):
 //!
 //! ```text
-//! OBJ file ──mesh──▶ Mesh (points, faces) ──hull──▶ Polytope ──support──▶ SupportMap
-//!                                                                      │
-//!   query (SupportMap A, pose) × (SupportMap B, pose) ──▶ GJK / … ──▶ answer + counts
+//! OBJ file ──mesh──▶ Mesh (points, faces) ──hull──▶ Polytope ──nvm──▶ NormalVectorMap
+//!                                                      │                      │
+//!                                        LinearScan, HillClimb       SupportMap in O(log n)
+//!                                                      └──────────┬───────────┘
+//!   query (SupportMap A, pose) × (SupportMap B, pose) ──▶ GJK / Nio / EPA / TOI ──▶ answer + counts
 //! ```
 //!
 //! * [`mesh`] loads and validates Wavefront OBJ files.
@@ -20,8 +22,9 @@
 //! * [`nvm`] preprocesses a polytope into its normal vector map (Gauss map on a cube map,
 //!   one [`pointloc`] slab locator per chart): [`NormalVectorMap`] answers support queries
 //!   in O(log n).
-//! * [`query`] holds the algorithms driven by any support map (GJK) and the exact, slow
-//!   oracles the tests check them against.
+//! * [`query`] holds the algorithms driven by any support map — GJK, Nio's directional
+//!   penetration and intersection (with certificates), EPA, time of impact, ray casts — and
+//!   the exact, slow oracles the tests check them against.
 //! * [`synth`] generates synthetic point sets (spheres, boxes, needles …) for scaling and
 //!   degenerate-shape tests.
 //!
