@@ -2,7 +2,7 @@
 //! `δ_d` and the intersection test with a certificate, on any pair of support maps.
 //!
 //! Where it sits: two posed [`SupportMap`]s → [`MinkowskiSupport`] (`D = A ⊖ B`) →
-//! [`super::portal`] (portal search and refinement) → **nio** → answers with counted work.
+//! `portal` (portal search and refinement) → **nio** → answers with counted work.
 //!
 //! **Directional penetration** follows DESIGN §5 steps 1–5: the portal search (steps 1–3)
 //! finds a triangle of `D` crossed by the line `L = {t·d}`; refinement (step 4) takes

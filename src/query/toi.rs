@@ -1,7 +1,7 @@
 //! Time of impact of B moving by `t·v` against A: where the ray `t·v` **enters**
 //! `D = A ⊖ B` (seed 001's swept test in 3D), on any pair of support maps.
 //!
-//! Where it sits: [`super::minkowski_support`] → [`super::portal`] → **toi**; also the core
+//! Where it sits: [`super::minkowski_support`] → `portal` → **toi**; also the core
 //! of [`super::raycast`] (a ray against A is the motion of a point B).
 //!
 //! The method is the line clipping of Nio's directional penetration run at the other end
