@@ -27,8 +27,9 @@
 //! ([`SupportMap::support_from`]), which makes hill-climbing support maps warm.
 
 use super::QueryError;
+use super::minkowski_support::{DiffPoint, MinkowskiSupport};
 use super::simplex::closest_to_origin;
-use crate::{Point, SupportMap, Vector, VertexId};
+use crate::{Point, SupportMap, Vector};
 
 /// The name reported in errors.
 const ALGORITHM: &str = "GJK";
@@ -176,31 +177,10 @@ enum Stop {
     Intersecting,
 }
 
-/// A point of `D` with where it came from.
-#[derive(Clone, Copy, Debug)]
-struct DiffVertex {
-    /// `a − b`.
-    w: Vector,
-    a: Point,
-    b: Point,
-    id_a: VertexId,
-    id_b: VertexId,
-}
-
-impl DiffVertex {
-    const UNUSED: DiffVertex = DiffVertex {
-        w: Vector::new(0.0, 0.0, 0.0),
-        a: Point::new(0.0, 0.0, 0.0),
-        b: Point::new(0.0, 0.0, 0.0),
-        id_a: VertexId(u32::MAX),
-        id_b: VertexId(u32::MAX),
-    };
-}
-
 /// GJK's simplex: up to four points of `D` and the weights of the closest point `v`.
 #[derive(Clone, Copy, Debug)]
 struct Simplex {
-    vertices: [DiffVertex; 4],
+    vertices: [DiffPoint; 4],
     weights: [f64; 4],
     len: usize,
     /// `v = Σ weights_i w_i`, the closest point of the simplex to the origin.
@@ -208,30 +188,29 @@ struct Simplex {
 }
 
 impl Simplex {
-    fn single(first: DiffVertex) -> Self {
-        let mut vertices = [DiffVertex::UNUSED; 4];
-        vertices[0] = first;
+    fn single(first: DiffPoint) -> Self {
         Simplex {
-            vertices,
+            vertices: [first; 4],
             weights: [1.0, 0.0, 0.0, 0.0],
             len: 1,
-            v: first.w,
+            v: first.point.coords,
         }
     }
 
-    fn active(&self) -> &[DiffVertex] {
+    fn active(&self) -> &[DiffPoint] {
         &self.vertices[..self.len.min(4)]
     }
 
-    fn contains(&self, x: &DiffVertex) -> bool {
-        self.active()
-            .iter()
-            .any(|y| y.id_a == x.id_a && y.id_b == x.id_b)
+    fn contains(&self, x: &DiffPoint) -> bool {
+        self.active().iter().any(|y| y.same_vertex(x))
     }
 
     /// `max ‖y‖` over the simplex's points: the scale of rounding in `v`.
     fn max_norm(&self) -> f64 {
-        self.active().iter().map(|y| y.w.norm()).fold(0.0, f64::max)
+        self.active()
+            .iter()
+            .map(|y| y.point.coords.norm())
+            .fold(0.0, f64::max)
     }
 
     /// `(Σ λ_i a_i, Σ λ_i b_i)`.
@@ -239,8 +218,8 @@ impl Simplex {
         let mut pa = Vector::zeros();
         let mut pb = Vector::zeros();
         for (y, &l) in self.active().iter().zip(&self.weights) {
-            pa += y.a.coords * l;
-            pb += y.b.coords * l;
+            pa += y.point_a.coords * l;
+            pb += y.point_b.coords * l;
         }
         (Point::from(pa), Point::from(pb))
     }
@@ -248,7 +227,7 @@ impl Simplex {
     /// Adds `x` and shrinks to the support set of the new closest point. Returns whether the
     /// origin is enclosed, or `None` when no vertex kept a positive weight (only possible
     /// with non-finite input; the simplex is then unusable).
-    fn add_and_reduce(&mut self, x: DiffVertex) -> Option<bool> {
+    fn add_and_reduce(&mut self, x: DiffPoint) -> Option<bool> {
         if self.len >= 4 {
             // A full simplex never survives reduction (the loop stops on enclosure), so
             // this is unreachable; refuse rather than index out of range.
@@ -258,10 +237,10 @@ impl Simplex {
         self.len += 1;
         let mut points = [Vector::zeros(); 4];
         for (p, y) in points.iter_mut().zip(self.active()) {
-            *p = y.w;
+            *p = y.point.coords;
         }
         let closest = closest_to_origin(&points[..self.len]);
-        let mut kept = [DiffVertex::UNUSED; 4];
+        let mut kept = self.vertices;
         let mut weights = [0.0; 4];
         let mut n = 0;
         for i in 0..self.len {
@@ -290,10 +269,6 @@ struct Run {
     support_calls: u32,
 }
 
-fn is_finite(x: &Vector) -> bool {
-    x.iter().all(|c| c.is_finite())
-}
-
 /// The GJK main loop shared by [`distance`] and [`intersects`].
 fn run<A: SupportMap, B: SupportMap>(
     a: &A,
@@ -301,39 +276,25 @@ fn run<A: SupportMap, B: SupportMap>(
     settings: &GjkSettings,
     mode: Mode,
 ) -> Result<Run, QueryError> {
-    let support = |d: &Vector, hint: Option<(VertexId, VertexId)>| {
-        let minus_d = -d;
-        let (sa, sb) = match hint {
-            Some((ha, hb)) => (a.support_from(d, ha), b.support_from(&minus_d, hb)),
-            None => (a.support(d), b.support(&minus_d)),
-        };
-        DiffVertex {
-            w: sa.point - sb.point,
-            a: sa.point,
-            b: sb.point,
-            id_a: sa.vertex,
-            id_b: sb.vertex,
-        }
-    };
+    // Support queries of D, warm-started from the previous answer and counted.
+    let diff = MinkowskiSupport::new(a, b);
     let non_finite = QueryError::NonFinite {
         algorithm: ALGORITHM,
     };
     let eps = settings.relative_tolerance;
 
-    let first = support(&Vector::x(), None);
-    if !is_finite(&first.w) {
+    let first = diff.support(&Vector::x());
+    if !first.is_finite() {
         return Err(non_finite);
     }
-    let mut support_calls = 1u32;
-    let mut hint = (first.id_a, first.id_b);
     let mut simplex = Simplex::single(first);
     let mut iterations = 0u32;
-    let finish = |stop, simplex, iterations, support_calls| {
+    let finish = |stop, simplex, iterations| {
         Ok(Run {
             stop,
             simplex,
             iterations,
-            support_calls,
+            support_calls: diff.support_calls(),
         })
     };
 
@@ -346,37 +307,35 @@ fn run<A: SupportMap, B: SupportMap>(
         }
         let touching = eps * simplex.max_norm();
         if vv <= touching * touching {
-            return finish(Stop::Intersecting, simplex, iterations, support_calls);
+            return finish(Stop::Intersecting, simplex, iterations);
         }
 
-        let w = support(&-v, Some(hint));
-        support_calls += 1;
-        hint = (w.id_a, w.id_b);
-        if !is_finite(&w.w) {
+        let w = diff.support(&-v);
+        if !w.is_finite() {
             return Err(non_finite);
         }
-        let vw = v.dot(&w.w);
+        let vw = v.dot(&w.point.coords);
         if mode == Mode::Boolean && vw > 0.0 {
-            return finish(Stop::Separated, simplex, iterations, support_calls);
+            return finish(Stop::Separated, simplex, iterations);
         }
         if simplex.contains(&w) || vv - vw <= eps * vv {
-            return finish(Stop::Converged, simplex, iterations, support_calls);
+            return finish(Stop::Converged, simplex, iterations);
         }
 
         let previous = simplex;
         match simplex.add_and_reduce(w) {
             None => {
-                return finish(Stop::Converged, previous, iterations, support_calls);
+                return finish(Stop::Converged, previous, iterations);
             }
             Some(true) => {
-                return finish(Stop::Intersecting, simplex, iterations, support_calls);
+                return finish(Stop::Intersecting, simplex, iterations);
             }
             Some(false) => {}
         }
         let new_vv = simplex.v.norm_squared();
         if new_vv.is_nan() || new_vv >= vv {
             // No progress: rounding has taken over; the previous simplex is the better one.
-            return finish(Stop::Converged, previous, iterations, support_calls);
+            return finish(Stop::Converged, previous, iterations);
         }
     }
     Err(QueryError::IterationLimit {
