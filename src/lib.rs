@@ -51,6 +51,7 @@ pub mod pointloc;
 pub mod polytope;
 pub mod pose;
 pub mod query;
+pub mod report;
 pub mod support;
 pub mod synth;
 

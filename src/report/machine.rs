@@ -1,0 +1,111 @@
+//! The machine a report ran on (CPU, cores, memory, OS), the git commit and the date, read
+//! from `/proc`, `/etc/os-release`, `uname` and `git`; anything unreadable is "unknown".
+//!
+//! Where it sits: read once by [`super::run`] and printed at the top of every output file.
+
+use serde::Serialize;
+use std::process::Command;
+
+/// Where and when a report was made.
+#[derive(Clone, Debug, Serialize)]
+pub struct MachineInfo {
+    /// CPU model name (`/proc/cpuinfo`).
+    pub cpu: String,
+    /// Logical CPUs available to this process.
+    pub cores: usize,
+    /// Total memory in GiB (`/proc/meminfo`), "unknown" if unreadable.
+    pub memory: String,
+    /// Operating system (`/etc/os-release` PRETTY_NAME) and kernel (`uname -srm`).
+    pub os: String,
+    /// `git rev-parse HEAD`, or "unknown".
+    pub git_commit: String,
+    /// UTC date and time the report started (`YYYY-MM-DD HH:MM:SS UTC`).
+    pub date: String,
+    /// The polyquery version.
+    pub polyquery_version: String,
+    /// The peer library and its version, or why there is none.
+    pub peer: String,
+}
+
+impl MachineInfo {
+    /// Reads everything now.
+    pub fn detect() -> MachineInfo {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split_once(':'))
+                    .map(|(_, v)| v.trim().to_string())
+            })
+            .unwrap_or_else(|| "unknown".into());
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        let memory = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .find(|l| l.starts_with("MemTotal:"))
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .and_then(|kb| kb.parse::<f64>().ok())
+            })
+            .map(|kb| format!("{:.1} GiB", kb / (1024.0 * 1024.0)))
+            .unwrap_or_else(|| "unknown".into());
+        let pretty = std::fs::read_to_string("/etc/os-release")
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .find(|l| l.starts_with("PRETTY_NAME="))
+                    .map(|l| l["PRETTY_NAME=".len()..].trim_matches('"').to_string())
+            })
+            .unwrap_or_else(|| std::env::consts::OS.to_string());
+        let kernel = command_output("uname", &["-srm"]).unwrap_or_else(|| "unknown kernel".into());
+        MachineInfo {
+            cpu,
+            cores,
+            memory,
+            os: format!("{pretty} ({kernel})"),
+            git_commit: command_output("git", &["rev-parse", "HEAD"])
+                .unwrap_or_else(|| "unknown".into()),
+            date: utc_now(),
+            polyquery_version: env!("CARGO_PKG_VERSION").to_string(),
+            peer: super::peers::description(),
+        }
+    }
+}
+
+/// The trimmed stdout of a command that succeeded, else `None`.
+fn command_output(program: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new(program).args(args).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (!text.is_empty()).then_some(text)
+}
+
+/// The current UTC time as `YYYY-MM-DD HH:MM:SS UTC` (civil-from-days, no time crate).
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    )
+}

@@ -1,0 +1,147 @@
+//! Timing of one table cell: warm-up, then several batches of the same queries, each batch
+//! long enough (≥ ~1 ms) for `Instant` to resolve it; the cell is the median time per query
+//! over the batches with the interquartile range as its spread.
+//!
+//! Where it sits: the report's runner ([`super::runner`]) hands a closure that answers every
+//! pose pair once ("one pass"); this module decides how many passes make a batch and how many
+//! batches fit the cell's time budget.
+
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// How long to spend on one cell.
+#[derive(Clone, Copy, Debug)]
+pub struct TimingBudget {
+    /// Wall time to aim for over all batches of one cell.
+    pub per_cell: Duration,
+    /// Shortest batch: passes are repeated until a batch takes at least this long.
+    pub min_batch: Duration,
+    /// Fewest batches (the median needs a few).
+    pub min_batches: usize,
+    /// Most batches.
+    pub max_batches: usize,
+}
+
+/// The timing of one cell: per query, in nanoseconds.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Timing {
+    /// Median over the batches of (batch time / queries in the batch).
+    pub median_ns: f64,
+    /// Interquartile range of the same per-query times (Q3 − Q1).
+    pub spread_ns: f64,
+    /// Batches timed.
+    pub batches: usize,
+    /// Queries answered per batch.
+    pub queries_per_batch: usize,
+}
+
+impl Timing {
+    /// Total timed repetitions of the query (batches × queries per batch).
+    pub fn repetitions(&self) -> usize {
+        self.batches * self.queries_per_batch
+    }
+
+    /// A one-shot measurement (preprocessing): one repetition, no spread.
+    pub fn single(elapsed: Duration) -> Timing {
+        Timing {
+            median_ns: elapsed.as_secs_f64() * 1e9,
+            spread_ns: 0.0,
+            batches: 1,
+            queries_per_batch: 1,
+        }
+    }
+}
+
+/// Times `pass`, which answers `queries_per_pass` queries each call. `warm_up` is the time the
+/// caller's own first (checking) pass took; it sizes the batches, so no extra warm-up pass is
+/// spent on slow cells.
+pub fn time_passes(
+    mut pass: impl FnMut(),
+    queries_per_pass: usize,
+    warm_up: Duration,
+    budget: &TimingBudget,
+) -> Timing {
+    let queries_per_pass = queries_per_pass.max(1);
+    // A second warm-up pass for fast cells: caches and branch predictors settle.
+    let mut per_pass = warm_up.max(Duration::from_nanos(1));
+    if per_pass < budget.min_batch {
+        let t = Instant::now();
+        pass();
+        per_pass = t.elapsed().max(Duration::from_nanos(1));
+    }
+    let passes_per_batch = (budget.min_batch.as_secs_f64() / per_pass.as_secs_f64())
+        .ceil()
+        .clamp(1.0, 1e6) as usize;
+    let batch_time = per_pass.as_secs_f64() * passes_per_batch as f64;
+    let batches = ((budget.per_cell.as_secs_f64() / batch_time).floor() as usize)
+        .clamp(budget.min_batches.max(1), budget.max_batches.max(1));
+    let mut per_query: Vec<f64> = Vec::with_capacity(batches);
+    for _ in 0..batches {
+        let t = Instant::now();
+        for _ in 0..passes_per_batch {
+            pass();
+        }
+        let ns = t.elapsed().as_secs_f64() * 1e9;
+        per_query.push(ns / (passes_per_batch * queries_per_pass) as f64);
+    }
+    per_query.sort_by(f64::total_cmp);
+    Timing {
+        median_ns: quantile(&per_query, 0.5),
+        spread_ns: quantile(&per_query, 0.75) - quantile(&per_query, 0.25),
+        batches,
+        queries_per_batch: passes_per_batch * queries_per_pass,
+    }
+}
+
+/// The `q`-quantile of sorted `values` by linear interpolation; 0 for an empty slice.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        1 => sorted[0],
+        len => {
+            let pos = q.clamp(0.0, 1.0) * (len - 1) as f64;
+            let lo = pos.floor() as usize;
+            let hi = (lo + 1).min(len - 1);
+            let frac = pos - lo as f64;
+            sorted[lo] * (1.0 - frac) + sorted[hi] * frac
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_interpolate() {
+        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
+        assert_eq!(quantile(&v, 0.5), 3.0);
+        assert_eq!(quantile(&v, 0.25), 2.0);
+        assert_eq!(quantile(&[7.0], 0.9), 7.0);
+        assert_eq!(quantile(&[], 0.5), 0.0);
+    }
+
+    #[test]
+    fn batches_count_every_pass() {
+        let mut calls = 0usize;
+        let budget = TimingBudget {
+            per_cell: Duration::from_millis(5),
+            min_batch: Duration::from_micros(200),
+            min_batches: 3,
+            max_batches: 5,
+        };
+        let t = time_passes(
+            || {
+                calls += 1;
+                std::hint::black_box(calls);
+            },
+            4,
+            Duration::from_nanos(10),
+            &budget,
+        );
+        assert!(t.batches >= 3 && t.batches <= 5);
+        assert_eq!(t.queries_per_batch % 4, 0);
+        // One extra warm-up pass, then every batch's passes.
+        assert_eq!(calls, 1 + t.batches * t.queries_per_batch / 4);
+    }
+}

@@ -1,0 +1,895 @@
+//! Runs the comparison: builds every source's hull (synthetic spheres and ellipsoids of each
+//! size, the real meshes), preprocesses it (NVM, the peer's shapes), draws a fixed set of pose
+//! pairs, answers every query family with every method on the same poses, checks the answers
+//! against each other and (for small hulls) the exact oracles, and times each cell.
+//!
+//! Where it sits: [`super::run`] calls [`run_sources`]; its [`ResultRow`]s go to the writers
+//! and plots. The peer (parry3d) enters through [`super::peers`] as ordinary methods.
+
+use super::measure::{Timing, TimingBudget, time_passes};
+use super::peers::{self, PeerShape};
+use crate::hull::convex_hull;
+use crate::query::oracle::MinkowskiDifference;
+use crate::query::{self, EpaSettings, NioSettings, ToiSettings, gjk};
+use crate::{HillClimb, LinearScan, NormalVectorMap, Point, Pose, Posed, SupportMap, Vector};
+use indicatif::ProgressBar;
+use nalgebra::{Translation3, UnitQuaternion, Vector4};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+use serde::Serialize;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Largest `n_A · n_B` (points whose hull is the explicit Minkowski difference) for which
+/// answers are also checked against the exact oracle.
+pub const ORACLE_LIMIT: usize = 16_384;
+
+/// Relative tolerance (of `D`'s size) within which two methods' values are said to agree.
+/// Our algorithms stop at a relative gap of 1e-12 and parry's at ~1e-7 of the shapes' size,
+/// so 1e-6 separates rounding from a wrong answer.
+pub const AGREEMENT_TOLERANCE: f64 = 1e-6;
+
+/// A query family: the rows of one table and the lines of one plot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Family {
+    /// `S(P, d)` of one polytope.
+    Support,
+    /// Whether two posed polytopes intersect.
+    Intersection,
+    /// Nio's directional penetration distance `δ_d`.
+    DirectionalPenetration,
+    /// Euclidean distance.
+    Distance,
+    /// Time of impact along a linear motion.
+    TimeOfImpact,
+    /// Minimum penetration depth (EPA).
+    EpaDepth,
+    /// Building the hull and its search structures (one-shot).
+    Preprocess,
+}
+
+impl Family {
+    /// The query families, in table order (without preprocessing).
+    pub const QUERIES: [Family; 6] = [
+        Family::Support,
+        Family::Intersection,
+        Family::DirectionalPenetration,
+        Family::Distance,
+        Family::TimeOfImpact,
+        Family::EpaDepth,
+    ];
+
+    /// Name in tables and files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Support => "support",
+            Family::Intersection => "intersection",
+            Family::DirectionalPenetration => "directional penetration",
+            Family::Distance => "distance",
+            Family::TimeOfImpact => "time of impact",
+            Family::EpaDepth => "EPA depth",
+            Family::Preprocess => "preprocess",
+        }
+    }
+
+    /// A file-name stem.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Family::Support => "support",
+            Family::Intersection => "intersection",
+            Family::DirectionalPenetration => "directional_penetration",
+            Family::Distance => "distance",
+            Family::TimeOfImpact => "time_of_impact",
+            Family::EpaDepth => "epa_depth",
+            Family::Preprocess => "preprocess",
+        }
+    }
+
+    /// Whether the answer is a yes/no verdict (disagreement = fraction of poses that differ)
+    /// rather than a value (disagreement = largest difference over `D`'s size).
+    pub fn is_verdict(self) -> bool {
+        self == Family::Intersection
+    }
+}
+
+/// One row of `results.csv` / `results.json`: one source × size × query × method.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultRow {
+    /// `sphere`, `ellipsoid` or the mesh file name.
+    pub source: String,
+    /// `synthetic` or `mesh`.
+    pub kind: String,
+    /// Hull vertices of each body.
+    pub vertices: usize,
+    /// Query family name.
+    pub query: String,
+    /// Method name.
+    pub method: String,
+    /// `ok`, `disagrees` (beyond [`AGREEMENT_TOLERANCE`]) or `failed`.
+    pub status: String,
+    /// Why it failed, or what else to know.
+    pub note: String,
+    /// Median time per query in ns (`None` when it failed everywhere).
+    pub median_ns: Option<f64>,
+    /// Interquartile range of the time per query, ns.
+    pub spread_ns: Option<f64>,
+    /// Timed repetitions (batches × queries per batch).
+    pub repetitions: usize,
+    /// Pose pairs (or directions) in the family's fixed set.
+    pub poses: usize,
+    /// Mean support calls per query (ours only; the peer does not count them).
+    pub support_calls: Option<f64>,
+    /// Mean iterations per query (ours only).
+    pub iterations: Option<f64>,
+    /// Largest disagreement with the family's reference method (its first one).
+    pub max_disagreement: Option<f64>,
+    /// Largest disagreement with the exact oracle (small hulls only).
+    pub oracle_error: Option<f64>,
+    /// Bytes per hull vertex (preprocessing rows).
+    pub bytes_per_vertex: Option<f64>,
+}
+
+/// What one run measures.
+#[derive(Clone, Debug)]
+pub struct RunPlan {
+    /// Hull sizes (points generated; spheres and ellipsoids keep all as hull vertices).
+    pub sizes: Vec<usize>,
+    /// Real meshes: (name, points).
+    pub meshes: Vec<(String, Vec<Point>)>,
+    /// Pose pairs per source (half overlapping, half disjoint).
+    pub queries: usize,
+    /// Timing budget per cell.
+    pub budget: TimingBudget,
+    /// Total seconds parry's own hull builds may take; sizes whose predicted build would
+    /// exceed what is left are skipped (and say so).
+    pub peer_hull_budget: Duration,
+}
+
+/// One posed pair and the query inputs drawn for it.
+#[derive(Clone, Copy, Debug)]
+struct Case {
+    pose_a: Pose,
+    pose_b: Pose,
+    /// Unit direction (support, directional penetration).
+    direction: Vector,
+    /// B's velocity towards A (time of impact).
+    velocity: Vector,
+    /// Bound on `|x|` over `D` (the peer's ray-cast reach).
+    reach: f64,
+    overlapping: bool,
+}
+
+/// One method's answer to one case.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Answer {
+    /// Intersecting / overlapping / hit.
+    hit: bool,
+    /// Support value, distance, depth or time; 0 when `hit` is false.
+    value: f64,
+    support_calls: u32,
+    iterations: u32,
+}
+
+impl Answer {
+    fn verdict(hit: bool, support_calls: u32, iterations: u32) -> Answer {
+        Answer {
+            hit,
+            value: 0.0,
+            support_calls,
+            iterations,
+        }
+    }
+
+    fn value(value: Option<f64>, support_calls: u32, iterations: u32) -> Answer {
+        Answer {
+            hit: value.is_some(),
+            value: value.unwrap_or(0.0),
+            support_calls,
+            iterations,
+        }
+    }
+}
+
+type MethodFn<'a> = Box<dyn Fn(&Case) -> Result<Answer, String> + 'a>;
+
+/// A named method of a family; `counted` when it reports support calls and iterations.
+struct Method<'a> {
+    name: &'static str,
+    counted: bool,
+    run: MethodFn<'a>,
+}
+
+/// The preprocessed forms of one source.
+struct Prepared {
+    nvm: NormalVectorMap,
+    peer: Result<PeerShape, String>,
+    /// Centre of the bounding box (poses rotate about it).
+    centre: Vector,
+    /// Half the bounding-box diagonal: every point is within it of `centre`.
+    radius: f64,
+}
+
+/// Runs every source; rows in order source → family → method, then the notes.
+pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, Vec<String>) {
+    let mut rows = Vec::new();
+    let mut notes = Vec::new();
+    let mut peer_hull_left = plan.peer_hull_budget;
+    let mut last_peer_hull: Option<(usize, Duration)> = None;
+    let mut sources: Vec<(String, &'static str, Option<usize>)> = Vec::new();
+    for shape in ["sphere", "ellipsoid"] {
+        for &n in &plan.sizes {
+            sources.push((shape.to_string(), "synthetic", Some(n)));
+        }
+    }
+    for (name, _) in &plan.meshes {
+        sources.push((name.clone(), "mesh", None));
+    }
+    for (name, kind, size) in sources {
+        let points = match size {
+            Some(n) => {
+                let shape = if name == "sphere" {
+                    crate::synth::Shape::Sphere
+                } else {
+                    crate::synth::Shape::Ellipsoid
+                };
+                match crate::synth::generate(shape, n, 1) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        notes.push(format!("{name} n={n}: cannot generate points: {e}"));
+                        continue;
+                    }
+                }
+            }
+            None => match plan.meshes.iter().find(|(m, _)| *m == name) {
+                Some((_, p)) => p.clone(),
+                None => continue,
+            },
+        };
+        progress.set_message(format!("{name} ({} points): building", points.len()));
+        let start = Instant::now();
+        let polytope = match convex_hull(&points) {
+            Ok(p) => p,
+            Err(e) => {
+                notes.push(format!("{name}: no hull: {e}"));
+                progress.inc(1 + methods_per_source() as u64);
+                continue;
+            }
+        };
+        let hull_time = start.elapsed();
+        let n = polytope.num_vertices();
+        let polytope_bytes = polytope.memory_bytes() as f64 / n as f64;
+        let start = Instant::now();
+        let nvm = match NormalVectorMap::build(polytope) {
+            Ok(m) => m,
+            Err(e) => {
+                notes.push(format!("{name} ({n} vertices): no normal vector map: {e}"));
+                progress.inc(1 + methods_per_source() as u64);
+                continue;
+            }
+        };
+        let nvm_time = start.elapsed();
+        let base = RowBase {
+            source: name.clone(),
+            kind: kind.to_string(),
+            vertices: n,
+        };
+        rows.push(base.preprocess("hull (ours)", Ok(hull_time), Some(polytope_bytes), ""));
+        rows.push(base.preprocess(
+            "normal vector map (ours)",
+            Ok(nvm_time),
+            Some(nvm.memory_bytes() as f64 / n as f64),
+            "bytes: the search structure without the polytope",
+        ));
+        let mut peer = Err("peer not built".to_string());
+        if peers::AVAILABLE {
+            // parry's own hull of the same points, within its time budget.
+            let predicted = last_peer_hull.map(|(m, t)| {
+                t.mul_f64(1.5 * points.len() as f64 / m.max(1) as f64)
+            });
+            if predicted.is_some_and(|p| p > peer_hull_left) {
+                let p = predicted.unwrap_or_default();
+                rows.push(base.preprocess(
+                    "hull (parry3d from_convex_hull)",
+                    Err(format!(
+                        "skipped: predicted {:.1} s exceeds the {:.1} s left of the peer hull budget",
+                        p.as_secs_f64(),
+                        peer_hull_left.as_secs_f64()
+                    )),
+                    None,
+                    "",
+                ));
+            } else {
+                let start = Instant::now();
+                let built = peers::hull_from_points(&points);
+                let t = start.elapsed();
+                peer_hull_left = peer_hull_left.saturating_sub(t);
+                last_peer_hull = Some((points.len(), t));
+                rows.push(base.preprocess(
+                    "hull (parry3d from_convex_hull)",
+                    built.map(|_| t),
+                    None,
+                    "",
+                ));
+            }
+            let start = Instant::now();
+            peer = peers::shape_from_polytope(nvm.polytope());
+            let t = start.elapsed();
+            rows.push(base.preprocess(
+                "our hull into parry3d (from_convex_mesh)",
+                peer.as_ref().map(|_| t).map_err(Clone::clone),
+                None,
+                "the peer's query shapes are built this way at every size",
+            ));
+        }
+        progress.inc(1);
+        let (lo, hi) = nvm.polytope().bounding_box();
+        let prepared = Prepared {
+            centre: (lo.coords + hi.coords) * 0.5,
+            radius: 0.5 * (hi - lo).norm(),
+            nvm,
+            peer,
+        };
+        let cases = draw_cases(&prepared, plan.queries, seed_of(&name, n));
+        let overlapping = cases.iter().filter(|c| c.overlapping).count();
+        if overlapping == 0 || overlapping == cases.len() {
+            notes.push(format!(
+                "{name} ({n} vertices): only {overlapping} of {} pose pairs overlap",
+                cases.len()
+            ));
+        }
+        for family in Family::QUERIES {
+            run_family(
+                family,
+                &base,
+                &prepared,
+                &cases,
+                &plan.budget,
+                progress,
+                &mut rows,
+            );
+        }
+    }
+    (rows, notes)
+}
+
+/// Methods per source over all families (for the progress bar).
+pub fn methods_per_source() -> usize {
+    let peer = usize::from(peers::AVAILABLE);
+    3 + (3 + peer) + (2 + peer) + (2 + peer) + (1 + peer) + (1 + peer)
+}
+
+/// The identifying columns of a source's rows.
+struct RowBase {
+    source: String,
+    kind: String,
+    vertices: usize,
+}
+
+impl RowBase {
+    fn row(&self, family: Family, method: &str) -> ResultRow {
+        ResultRow {
+            source: self.source.clone(),
+            kind: self.kind.clone(),
+            vertices: self.vertices,
+            query: family.name().to_string(),
+            method: method.to_string(),
+            status: "ok".into(),
+            note: String::new(),
+            median_ns: None,
+            spread_ns: None,
+            repetitions: 0,
+            poses: 0,
+            support_calls: None,
+            iterations: None,
+            max_disagreement: None,
+            oracle_error: None,
+            bytes_per_vertex: None,
+        }
+    }
+
+    fn preprocess(
+        &self,
+        method: &str,
+        time: Result<Duration, String>,
+        bytes_per_vertex: Option<f64>,
+        note: &str,
+    ) -> ResultRow {
+        let mut row = self.row(Family::Preprocess, method);
+        row.bytes_per_vertex = bytes_per_vertex;
+        row.note = note.to_string();
+        match time {
+            Ok(t) => {
+                let timing = Timing::single(t);
+                row.median_ns = Some(timing.median_ns);
+                row.spread_ns = Some(0.0);
+                row.repetitions = 1;
+                row.poses = 1;
+            }
+            Err(reason) => {
+                row.status = if reason.starts_with("skipped") {
+                    "skipped".into()
+                } else {
+                    "failed".into()
+                };
+                row.note = reason;
+            }
+        }
+        row
+    }
+}
+
+/// A stable seed per source so every run draws the same poses.
+fn seed_of(name: &str, n: usize) -> u64 {
+    name.bytes()
+        .fold(n as u64 ^ 0x9E37_79B9_7F4A_7C15, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+        })
+}
+
+fn random_unit(rng: &mut ChaCha8Rng) -> Vector {
+    loop {
+        let v = Vector::new(
+            rng.sample(StandardNormal),
+            rng.sample(StandardNormal),
+            rng.sample(StandardNormal),
+        );
+        let n = v.norm();
+        if n > 1e-6 {
+            return v / n;
+        }
+    }
+}
+
+fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion<f64> {
+    let q = Vector4::new(
+        rng.sample(StandardNormal),
+        rng.sample(StandardNormal),
+        rng.sample(StandardNormal),
+        rng.sample(StandardNormal),
+    );
+    UnitQuaternion::from_quaternion(nalgebra::Quaternion::from_vector(q))
+}
+
+/// `x ↦ R·(x − centre) + t`.
+fn pose_about(centre: &Vector, rotation: UnitQuaternion<f64>, t: Vector) -> Pose {
+    let shift = t - rotation * centre;
+    Pose::from_parts(Translation3::from(shift), rotation)
+}
+
+/// Draws `count` pose pairs, half overlapping and half disjoint (classified by GJK on the
+/// NVM; rejection sampling with a bound, so a shape that cannot fill a half gives fewer).
+fn draw_cases(p: &Prepared, count: usize, seed: u64) -> Vec<Case> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let want_overlap = count / 2;
+    let want_disjoint = count - want_overlap;
+    let (mut overlap, mut disjoint) = (Vec::new(), Vec::new());
+    let r = p.radius.max(f64::MIN_POSITIVE);
+    for _ in 0..(60 * count.max(1)) {
+        if overlap.len() >= want_overlap && disjoint.len() >= want_disjoint {
+            break;
+        }
+        let pose_a = pose_about(&p.centre, random_rotation(&mut rng), Vector::zeros());
+        let offset = random_unit(&mut rng) * (rng.random::<f64>() * 2.2 * r);
+        let pose_b = pose_about(&p.centre, random_rotation(&mut rng), offset);
+        let a = Posed::new(&p.nvm, pose_a);
+        let b = Posed::new(&p.nvm, pose_b);
+        let Ok(verdict) = gjk::intersects(&a, &b, &gjk::GjkSettings::default()) else {
+            continue;
+        };
+        let wobble = random_unit(&mut rng) * 0.3 * offset.norm();
+        let case = Case {
+            pose_a,
+            pose_b,
+            direction: random_unit(&mut rng),
+            velocity: -offset + wobble,
+            reach: 2.0 * (offset.norm() + 2.0 * r) + r,
+            overlapping: verdict.intersecting,
+        };
+        let bucket = if case.overlapping {
+            (&mut overlap, want_overlap)
+        } else {
+            (&mut disjoint, want_disjoint)
+        };
+        if bucket.0.len() < bucket.1 && case.velocity.norm() > 1e-9 * r {
+            bucket.0.push(case);
+        }
+    }
+    overlap.extend(disjoint);
+    overlap
+}
+
+/// The methods of `family` on the prepared source.
+fn methods<'a>(family: Family, p: &'a Prepared) -> Vec<Method<'a>> {
+    let poly = p.nvm.polytope();
+    let nvm = &p.nvm;
+    let linear = move || LinearScan::new(poly);
+    let gjk_settings = gjk::GjkSettings::default();
+    let nio = NioSettings::default();
+    let mut out: Vec<Method<'a>> = Vec::new();
+    let peer = p.peer.as_ref();
+    match family {
+        Family::Support => {
+            out.push(Method {
+                name: "linear scan",
+                counted: true,
+                run: Box::new(move |c| Ok(support_answer(&linear(), &c.direction, poly.num_vertices()))),
+            });
+            out.push(Method {
+                name: "hill-climb (cold)",
+                counted: true,
+                run: Box::new(move |c| {
+                    let climb = HillClimb::new(poly).climb(&c.direction, crate::VertexId(0));
+                    Ok(Answer {
+                        hit: true,
+                        value: c.direction.dot(&climb.support.point.coords),
+                        support_calls: climb.evaluations,
+                        iterations: climb.steps,
+                    })
+                }),
+            });
+            out.push(Method {
+                name: "NVM",
+                counted: true,
+                run: Box::new(move |c| {
+                    let (s, stats) = nvm.support_with_stats(&c.direction);
+                    Ok(Answer {
+                        hit: true,
+                        value: c.direction.dot(&s.point.coords),
+                        support_calls: 1,
+                        iterations: stats.nodes_visited + stats.polish_steps,
+                    })
+                }),
+            });
+        }
+        Family::Intersection => {
+            out.push(Method {
+                name: "GJK, linear scan",
+                counted: true,
+                run: Box::new(move |c| {
+                    let (a, b) = posed(linear(), linear(), c);
+                    gjk::intersects(&a, &b, &gjk_settings)
+                        .map(|r| Answer::verdict(r.intersecting, r.support_calls, r.iterations))
+                        .map_err(|e| e.to_string())
+                }),
+            });
+            out.push(Method {
+                name: "GJK, NVM",
+                counted: true,
+                run: Box::new(move |c| {
+                    let (a, b) = posed(nvm, nvm, c);
+                    gjk::intersects(&a, &b, &gjk_settings)
+                        .map(|r| Answer::verdict(r.intersecting, r.support_calls, r.iterations))
+                        .map_err(|e| e.to_string())
+                }),
+            });
+            out.push(Method {
+                name: "Nio, NVM",
+                counted: true,
+                run: Box::new(move |c| {
+                    let (a, b) = posed(nvm, nvm, c);
+                    query::intersects(&a, &b, &nio)
+                        .map(|r| Answer::verdict(r.intersecting, r.support_calls, r.iterations))
+                        .map_err(|e| e.to_string())
+                }),
+            });
+            if peers::AVAILABLE {
+                out.push(Method {
+                    name: "parry3d intersection_test",
+                    counted: false,
+                    run: Box::new(move |c| {
+                        let s = peer.map_err(Clone::clone)?;
+                        peers::intersects(s, &c.pose_a, s, &c.pose_b)
+                            .map(|hit| Answer::verdict(hit, 0, 0))
+                    }),
+                });
+            }
+        }
+        Family::DirectionalPenetration => {
+            out.push(Method {
+                name: "Nio, NVM",
+                counted: true,
+                run: Box::new(move |c| {
+                    let (a, b) = posed(nvm, nvm, c);
+                    nio_penetration(&a, &b, c, &nio)
+                }),
+            });
+            out.push(Method {
+                name: "Nio, linear scan",
+                counted: true,
+                run: Box::new(move |c| {
+                    let (a, b) = posed(linear(), linear(), c);
+                    nio_penetration(&a, &b, c, &nio)
+                }),
+            });
+            if peers::AVAILABLE {
+                out.push(Method {
+                    name: "parry3d GJK ray cast on D",
+                    counted: false,
+                    run: Box::new(move |c| {
+                        let s = peer.map_err(Clone::clone)?;
+                        peers::directional_penetration(
+                            s,
+                            &c.pose_a,
+                            s,
+                            &c.pose_b,
+                            &c.direction,
+                            c.reach,
+                        )
+                        .map(|v| Answer::value(v, 0, 0))
+                    }),
+                });
+            }
+        }
+        Family::Distance => {
+            out.push(Method {
+                name: "GJK, linear scan",
+                counted: true,
+                run: Box::new(move |c| {
+                    let (a, b) = posed(linear(), linear(), c);
+                    gjk::distance(&a, &b, &gjk_settings)
+                        .map(|r| Answer::value(Some(r.distance), r.support_calls, r.iterations))
+                        .map_err(|e| e.to_string())
+                }),
+            });
+            out.push(Method {
+                name: "GJK, NVM",
+                counted: true,
+                run: Box::new(move |c| {
+                    let (a, b) = posed(nvm, nvm, c);
+                    gjk::distance(&a, &b, &gjk_settings)
+                        .map(|r| Answer::value(Some(r.distance), r.support_calls, r.iterations))
+                        .map_err(|e| e.to_string())
+                }),
+            });
+            if peers::AVAILABLE {
+                out.push(Method {
+                    name: "parry3d distance",
+                    counted: false,
+                    run: Box::new(move |c| {
+                        let s = peer.map_err(Clone::clone)?;
+                        peers::distance(s, &c.pose_a, s, &c.pose_b)
+                            .map(|d| Answer::value(Some(d), 0, 0))
+                    }),
+                });
+            }
+        }
+        Family::TimeOfImpact => {
+            let settings = ToiSettings::default();
+            out.push(Method {
+                name: "ours, NVM",
+                counted: true,
+                run: Box::new(move |c| {
+                    let (a, b) = posed(nvm, nvm, c);
+                    query::time_of_impact(&a, &b, &c.velocity, &settings)
+                        .map(|r| match r {
+                            Some(i) => Answer::value(Some(i.time), i.support_calls, i.iterations),
+                            None => Answer::value(None, 0, 0),
+                        })
+                        .map_err(|e| e.to_string())
+                }),
+            });
+            if peers::AVAILABLE {
+                out.push(Method {
+                    name: "parry3d cast_shapes",
+                    counted: false,
+                    run: Box::new(move |c| {
+                        let s = peer.map_err(Clone::clone)?;
+                        peers::time_of_impact(s, &c.pose_a, s, &c.pose_b, &c.velocity, 1e3)
+                            .map(|t| Answer::value(t, 0, 0))
+                    }),
+                });
+            }
+        }
+        Family::EpaDepth => {
+            let settings = EpaSettings::default();
+            out.push(Method {
+                name: "EPA, NVM",
+                counted: true,
+                run: Box::new(move |c| {
+                    let (a, b) = posed(nvm, nvm, c);
+                    query::penetration_depth(&a, &b, &settings)
+                        .map(|r| match r {
+                            Some(k) => Answer::value(Some(k.depth), k.support_calls, k.iterations),
+                            None => Answer::value(None, 0, 0),
+                        })
+                        .map_err(|e| e.to_string())
+                }),
+            });
+            if peers::AVAILABLE {
+                out.push(Method {
+                    name: "parry3d contact",
+                    counted: false,
+                    run: Box::new(move |c| {
+                        let s = peer.map_err(Clone::clone)?;
+                        peers::contact_depth(s, &c.pose_a, s, &c.pose_b)
+                            .map(|d| Answer::value(d, 0, 0))
+                    }),
+                });
+            }
+        }
+        Family::Preprocess => {}
+    }
+    out
+}
+
+fn posed<S: SupportMap>(a: S, b: S, c: &Case) -> (Posed<S>, Posed<S>) {
+    (Posed::new(a, c.pose_a), Posed::new(b, c.pose_b))
+}
+
+fn support_answer<S: SupportMap>(s: &S, d: &Vector, scanned: usize) -> Answer {
+    let sup = s.support(d);
+    Answer {
+        hit: true,
+        value: d.dot(&sup.point.coords),
+        support_calls: 1,
+        iterations: scanned as u32,
+    }
+}
+
+fn nio_penetration<A: SupportMap, B: SupportMap>(
+    a: &A,
+    b: &B,
+    c: &Case,
+    settings: &NioSettings,
+) -> Result<Answer, String> {
+    query::directional_penetration(a, b, &c.direction, settings)
+        .map(|r| match r {
+            Some(p) => Answer::value(Some(p.depth), p.support_calls, p.iterations),
+            None => Answer::value(None, 0, 0),
+        })
+        .map_err(|e| e.to_string())
+}
+
+/// The exact answer for `family` on `case` from the explicit Minkowski difference (`None`
+/// when the family has no oracle here).
+fn oracle_answer(family: Family, md: &MinkowskiDifference, c: &Case) -> Option<Answer> {
+    Some(match family {
+        Family::Intersection => Answer::verdict(md.contains_origin(), 0, 0),
+        Family::Distance => Answer::value(Some(md.distance_to_origin().0), 0, 0),
+        Family::DirectionalPenetration => {
+            let clip = md.clip_line(&c.direction);
+            let depth = clip.filter(|l| l.entry <= 0.0 && l.exit >= 0.0).map(|l| l.exit);
+            Answer::value(depth, 0, 0)
+        }
+        Family::TimeOfImpact => {
+            let speed = c.velocity.norm();
+            let clip = md.clip_line(&(c.velocity / speed));
+            let time = clip
+                .filter(|l| l.exit >= 0.0)
+                .map(|l| l.entry.max(0.0) / speed);
+            Answer::value(time, 0, 0)
+        }
+        Family::EpaDepth => Answer::value(md.penetration_depth().map(|(d, _)| d), 0, 0),
+        Family::Support | Family::Preprocess => return None,
+    })
+}
+
+/// How far `x` is from `reference`: verdict families count a differing verdict as 1;
+/// value families the difference over `scale` (a missing value counts as 0).
+fn disagreement(family: Family, x: &Answer, reference: &Answer, scale: f64) -> f64 {
+    if family.is_verdict() {
+        f64::from(u8::from(x.hit != reference.hit))
+    } else {
+        (x.value - reference.value).abs() / scale
+    }
+}
+
+/// Runs, checks and times every method of `family`, appending one row per method.
+fn run_family(
+    family: Family,
+    base: &RowBase,
+    p: &Prepared,
+    all_cases: &[Case],
+    budget: &TimingBudget,
+    progress: &ProgressBar,
+    rows: &mut Vec<ResultRow>,
+) {
+    let cases: Vec<Case> = match family {
+        Family::DirectionalPenetration | Family::EpaDepth => {
+            all_cases.iter().filter(|c| c.overlapping).copied().collect()
+        }
+        Family::TimeOfImpact => all_cases.iter().filter(|c| !c.overlapping).copied().collect(),
+        _ => all_cases.to_vec(),
+    };
+    // D's size: both bodies are the same polytope; values are compared relative to it.
+    let scale = (4.0 * p.radius).max(f64::MIN_POSITIVE);
+    let n = p.nvm.polytope().num_vertices();
+    let oracle: Option<Vec<Option<Answer>>> = (family != Family::Support
+        && n.saturating_mul(n) <= ORACLE_LIMIT)
+        .then(|| {
+            cases
+                .iter()
+                .map(|c| {
+                    let md =
+                        MinkowskiDifference::new(p.nvm.polytope(), &c.pose_a, p.nvm.polytope(), &c.pose_b)
+                            .ok()?;
+                    oracle_answer(family, &md, c)
+                })
+                .collect()
+        });
+    let methods = methods(family, p);
+    let mut reference: Option<Vec<Option<Answer>>> = None;
+    for method in &methods {
+        progress.set_message(format!(
+            "{} ({n} vertices): {}, {}",
+            base.source,
+            family.name(),
+            method.name
+        ));
+        let mut row = base.row(family, method.name);
+        row.poses = cases.len();
+        // Checking pass (also the warm-up).
+        let start = Instant::now();
+        let answers: Vec<Result<Answer, String>> = cases.iter().map(|c| (method.run)(c)).collect();
+        let warm = start.elapsed();
+        let failures: Vec<&String> = answers.iter().filter_map(|a| a.as_ref().err()).collect();
+        let ok: Vec<Option<Answer>> = answers.iter().map(|a| a.as_ref().ok().copied()).collect();
+        let answered = ok.iter().flatten().count();
+        if answered > 0 && method.counted {
+            row.support_calls =
+                Some(ok.iter().flatten().map(|a| f64::from(a.support_calls)).sum::<f64>() / answered as f64);
+            row.iterations =
+                Some(ok.iter().flatten().map(|a| f64::from(a.iterations)).sum::<f64>() / answered as f64);
+        }
+        let compare = |other: &[Option<Answer>]| -> Option<f64> {
+            ok.iter()
+                .zip(other)
+                .filter_map(|(x, y)| Some(disagreement(family, x.as_ref()?, y.as_ref()?, scale)))
+                .reduce(f64::max)
+                .map(|worst| {
+                    if family.is_verdict() {
+                        let total: f64 = ok
+                            .iter()
+                            .zip(other)
+                            .filter_map(|(x, y)| Some(disagreement(family, x.as_ref()?, y.as_ref()?, scale)))
+                            .sum();
+                        total / cases.len().max(1) as f64
+                    } else {
+                        worst
+                    }
+                })
+        };
+        match &reference {
+            None => {
+                row.max_disagreement = Some(0.0);
+                reference = Some(ok.clone());
+            }
+            Some(r) => row.max_disagreement = compare(r),
+        }
+        if let Some(o) = &oracle {
+            row.oracle_error = compare(o);
+        }
+        let worst = row
+            .max_disagreement
+            .unwrap_or(0.0)
+            .max(row.oracle_error.unwrap_or(0.0));
+        if worst > AGREEMENT_TOLERANCE {
+            row.status = "disagrees".into();
+        }
+        if let Some(first) = failures.first() {
+            row.status = "failed".into();
+            row.note = format!("failed on {} of {} poses: {first}", failures.len(), cases.len());
+        }
+        if cases.is_empty() {
+            row.status = "n/a".into();
+            row.note = "no pose pair of this kind was drawn".into();
+        } else if answered > 0 {
+            let timing = time_passes(
+                || {
+                    for c in &cases {
+                        let _ = black_box((method.run)(black_box(c)));
+                    }
+                },
+                cases.len(),
+                warm,
+                budget,
+            );
+            row.median_ns = Some(timing.median_ns);
+            row.spread_ns = Some(timing.spread_ns);
+            row.repetitions = timing.repetitions();
+        }
+        rows.push(row);
+        progress.inc(1);
+    }
+}
