@@ -45,14 +45,19 @@ fn quick_report_writes_every_file_well_formed() {
     // index.html: the document skeleton is balanced, plots are inline, no NaN.
     let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
     assert!(html.starts_with("<!DOCTYPE html>"));
-    for tag in ["html", "head", "body", "table", "tr", "td", "th", "figure", "svg", "details"] {
+    for tag in [
+        "html", "head", "body", "table", "tr", "td", "th", "figure", "svg", "details",
+    ] {
         let open = count(&html, &format!("<{tag}>")) + count(&html, &format!("<{tag} "));
         let close = count(&html, &format!("</{tag}>"));
         assert_eq!(open, close, "<{tag}> opened {open} times, closed {close}");
     }
     assert!(count(&html, "<svg") >= 10, "the plots are inline");
     assert!(!html.contains("NaN"), "no NaN in the HTML");
-    assert!(!html.contains("http://") || !html.contains("<script"), "no scripts from the network");
+    assert!(
+        !html.contains("http://") || !html.contains("<script"),
+        "no scripts from the network"
+    );
     assert!(html.contains("git commit") && html.contains("CPU") && html.contains("memory"));
     assert!(html.contains("polyquery report --quick"));
 
@@ -66,14 +71,26 @@ fn quick_report_writes_every_file_well_formed() {
     assert!(svgs.len() >= 10, "only {} plots", svgs.len());
     for path in &svgs {
         let svg = std::fs::read_to_string(path).expect("svg file");
-        assert!(svg.trim_start().starts_with("<svg"), "{} is not an SVG", path.display());
+        assert!(
+            svg.trim_start().starts_with("<svg"),
+            "{} is not an SVG",
+            path.display()
+        );
         assert!(svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("<text"), "{} has no text", path.display());
         assert!(!svg.contains("NaN"));
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        assert!(md.contains(&format!("({name})")), "report.md does not link {name}");
+        assert!(
+            md.contains(&format!("({name})")),
+            "report.md does not link {name}"
+        );
     }
-    for plot in ["time_intersection_sphere.svg", "speedup_vs_gjk.svg", "meshes_intersection.svg", "bytes_per_vertex.svg"] {
+    for plot in [
+        "time_intersection_sphere.svg",
+        "speedup_vs_gjk.svg",
+        "meshes_intersection.svg",
+        "bytes_per_vertex.svg",
+    ] {
         assert!(out.join(plot).is_file(), "{plot} missing");
     }
 
@@ -88,11 +105,16 @@ fn quick_report_writes_every_file_well_formed() {
     for row in &rows {
         assert_eq!(row.len(), header.len(), "incomplete row {row:?}");
         assert!(!row[median].is_empty(), "empty median in {row:?}");
-        assert!(row.iter().all(|c| !c.contains("NaN") && !c.contains("inf")), "{row:?}");
+        assert!(
+            row.iter().all(|c| !c.contains("NaN") && !c.contains("inf")),
+            "{row:?}"
+        );
     }
     // Every working row has a positive median.
     for row in rows.iter().filter(|r| r[5] == "ok") {
-        let m: f64 = row[median].parse().unwrap_or_else(|_| panic!("median of {row:?}"));
+        let m: f64 = row[median]
+            .parse()
+            .unwrap_or_else(|_| panic!("median of {row:?}"));
         assert!(m > 0.0);
     }
 
@@ -130,11 +152,19 @@ fn quick_report_writes_every_file_well_formed() {
         assert_eq!(has(query, method), config.sizes.len(), "{query} / {method}");
     }
     if report::peers::AVAILABLE {
-        assert_eq!(has("intersection", "parry3d intersection_test"), config.sizes.len());
+        assert_eq!(
+            has("intersection", "parry3d intersection_test"),
+            config.sizes.len()
+        );
         assert!(html.contains(report::peers::PARRY_VERSION));
     }
     // Our methods agree with each other and with the exact oracle on the quick run.
-    for r in output.report.rows.iter().filter(|r| !r.method.starts_with("parry")) {
+    for r in output
+        .report
+        .rows
+        .iter()
+        .filter(|r| !r.method.starts_with("parry"))
+    {
         assert_ne!(r.status, "failed", "{r:?}");
     }
 }
@@ -148,4 +178,26 @@ fn parry_version_matches_the_lock_file() {
     let at = lock.find(needle).expect("parry3d-f64 in Cargo.lock") + needle.len();
     let version = &lock[at..at + lock[at..].find('"').expect("closing quote")];
     assert_eq!(version, report::peers::PARRY_VERSION);
+}
+
+/// The full default report (minutes): `cargo test --test report -- --ignored`; writes into
+/// `$POLYQUERY_REPORT_OUT` (default `target/report-full`); `POLYQUERY_REPORT_QUICK=1` for
+/// the quick settings.
+#[test]
+#[ignore]
+fn full_default_report() {
+    let quick = std::env::var("POLYQUERY_REPORT_QUICK").is_ok_and(|v| v == "1");
+    let mut config = ReportConfig::defaults(quick);
+    config.meshes = Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("data"));
+    config.out = std::env::var("POLYQUERY_REPORT_OUT")
+        .map(Into::into)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-full"));
+    config.command = "polyquery report".into();
+    config.progress = true;
+    let output = report::run(&config).expect("the default report runs");
+    eprintln!(
+        "{:.1} s measuring; {} rows",
+        output.report.elapsed_seconds,
+        output.report.rows.len()
+    );
 }

@@ -160,7 +160,9 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
         None => Vec::new(),
     };
     if config.sizes.is_empty() && meshes.is_empty() {
-        return Err(ReportError::Invalid("no sizes and no meshes to measure".into()));
+        return Err(ReportError::Invalid(
+            "no sizes and no meshes to measure".into(),
+        ));
     }
     let machine = MachineInfo::detect();
     let plan = runner::RunPlan {
@@ -187,14 +189,19 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
         } else {
             Duration::from_secs(20)
         },
+        peer_hull_cap: if config.quick {
+            Duration::from_millis(500)
+        } else {
+            Duration::from_secs(4)
+        },
     };
     let sources = 2 * plan.sizes.len() + plan.meshes.len();
     let steps = sources * (1 + runner::methods_per_source());
     let progress = if config.progress {
         let bar = ProgressBar::with_draw_target(Some(steps as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} {wide_msg}",
-        ) {
+        if let Ok(style) =
+            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {wide_msg}")
+        {
             bar.set_style(style.progress_chars("=> "));
         }
         bar
@@ -222,7 +229,10 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
 }
 
 /// Loads every `.obj` in `dir` (sorted by name); a mesh that fails to load becomes a note.
-fn load_meshes(dir: &Path, notes: &mut Vec<String>) -> Result<Vec<(String, Vec<crate::Point>)>, ReportError> {
+fn load_meshes(
+    dir: &Path,
+    notes: &mut Vec<String>,
+) -> Result<Vec<(String, Vec<crate::Point>)>, ReportError> {
     let entries = std::fs::read_dir(dir).map_err(|source| ReportError::Meshes {
         path: dir.to_path_buf(),
         source,

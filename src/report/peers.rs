@@ -40,7 +40,10 @@ mod parry_impl {
     fn pose(p: &Pose) -> PPose {
         let q = p.rotation.quaternion();
         let t = p.translation.vector;
-        PPose::from_parts(PVector::new(t.x, t.y, t.z), Rot3::from_xyzw(q.i, q.j, q.k, q.w))
+        PPose::from_parts(
+            PVector::new(t.x, t.y, t.z),
+            Rot3::from_xyzw(q.i, q.j, q.k, q.w),
+        )
     }
 
     /// parry's own hull of `points` (`ConvexPolyhedron::from_convex_hull`).

@@ -41,9 +41,23 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             }
             let title = format!("{} on {shape} hulls: time per query", family.name());
             let file = format!("time_{}_{shape}.svg", family.slug());
-            let svg = line_plot(&title, "hull vertices per body (n)", "median time per query (µs)", &series, true)
-                .map_err(|reason| ReportError::Plot { name: file.clone(), reason })?;
-            plots.push(Plot { file, title, section: "scaling", svg });
+            let svg = line_plot(
+                &title,
+                "hull vertices per body (n)",
+                "median time per query (µs)",
+                &series,
+                true,
+            )
+            .map_err(|reason| ReportError::Plot {
+                name: file.clone(),
+                reason,
+            })?;
+            plots.push(Plot {
+                file,
+                title,
+                section: "scaling",
+                svg,
+            });
         }
     }
     for (file, title, baseline) in [
@@ -62,9 +76,23 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
         if series.iter().all(|(_, pts)| pts.len() < 2) {
             continue;
         }
-        let svg = line_plot(title, "hull vertices per body (n)", "speed-up (baseline time / our time, ×)", &series, true)
-            .map_err(|reason| ReportError::Plot { name: file.into(), reason })?;
-        plots.push(Plot { file: file.into(), title: title.into(), section: "speed-up", svg });
+        let svg = line_plot(
+            title,
+            "hull vertices per body (n)",
+            "speed-up (baseline time / our time, ×)",
+            &series,
+            true,
+        )
+        .map_err(|reason| ReportError::Plot {
+            name: file.into(),
+            reason,
+        })?;
+        plots.push(Plot {
+            file: file.into(),
+            title: title.into(),
+            section: "speed-up",
+            svg,
+        });
     }
     for family in Family::QUERIES {
         let (meshes, methods, values) = mesh_bars(rows, family);
@@ -73,25 +101,62 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
         }
         let title = format!("{} on the real meshes: time per query", family.name());
         let file = format!("meshes_{}.svg", family.slug());
-        let svg = bar_plot(&title, "median time per query (µs)", &meshes, &methods, &values)
-            .map_err(|reason| ReportError::Plot { name: file.clone(), reason })?;
-        plots.push(Plot { file, title, section: "meshes", svg });
+        let svg = bar_plot(
+            &title,
+            "median time per query (µs)",
+            &meshes,
+            &methods,
+            &values,
+        )
+        .map_err(|reason| ReportError::Plot {
+            name: file.clone(),
+            reason,
+        })?;
+        plots.push(Plot {
+            file,
+            title,
+            section: "meshes",
+            svg,
+        });
     }
     let bytes = preprocess_series(rows, |r| r.bytes_per_vertex);
     if bytes.iter().any(|(_, pts)| pts.len() >= 2) {
         let title = "Memory per hull vertex against n";
         let file = "bytes_per_vertex.svg";
-        let svg = line_plot(title, "hull vertices (n)", "bytes per hull vertex (B)", &bytes, false)
-            .map_err(|reason| ReportError::Plot { name: file.into(), reason })?;
-        plots.push(Plot { file: file.into(), title: title.into(), section: "preprocessing", svg });
+        let svg = line_plot(
+            title,
+            "hull vertices (n)",
+            "bytes per hull vertex (B)",
+            &bytes,
+            false,
+        )
+        .map_err(|reason| ReportError::Plot {
+            name: file.into(),
+            reason,
+        })?;
+        plots.push(Plot {
+            file: file.into(),
+            title: title.into(),
+            section: "preprocessing",
+            svg,
+        });
     }
     let times = preprocess_series(rows, |r| r.median_ns.map(|ns| ns / 1e3));
     if times.iter().any(|(_, pts)| pts.len() >= 2) {
         let title = "Preprocessing time against n";
         let file = "preprocess_time.svg";
-        let svg = line_plot(title, "hull vertices (n)", "build time (µs)", &times, true)
-            .map_err(|reason| ReportError::Plot { name: file.into(), reason })?;
-        plots.push(Plot { file: file.into(), title: title.into(), section: "preprocessing", svg });
+        let svg = line_plot(title, "hull vertices (n)", "build time (µs)", &times, true).map_err(
+            |reason| ReportError::Plot {
+                name: file.into(),
+                reason,
+            },
+        )?;
+        plots.push(Plot {
+            file: file.into(),
+            title: title.into(),
+            section: "preprocessing",
+            svg,
+        });
     }
     Ok(plots)
 }
@@ -99,7 +164,10 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
 /// Per method of `family` on synthetic `shape`: (n, median µs).
 fn method_series(rows: &[ResultRow], shape: &str, family: Family) -> Vec<Series> {
     let mut out: Vec<Series> = Vec::new();
-    for r in rows.iter().filter(|r| r.kind == "synthetic" && r.source == shape && r.query == family.name()) {
+    for r in rows
+        .iter()
+        .filter(|r| r.kind == "synthetic" && r.source == shape && r.query == family.name())
+    {
         let Some(ns) = r.median_ns.filter(|v| v.is_finite() && *v > 0.0) else {
             continue;
         };
@@ -115,7 +183,10 @@ fn method_series(rows: &[ResultRow], shape: &str, family: Family) -> Vec<Series>
 /// Per preprocessing method and synthetic shape: (n, value).
 fn preprocess_series(rows: &[ResultRow], value: impl Fn(&ResultRow) -> Option<f64>) -> Vec<Series> {
     let mut out: Vec<Series> = Vec::new();
-    for r in rows.iter().filter(|r| r.kind == "synthetic" && r.query == Family::Preprocess.name()) {
+    for r in rows
+        .iter()
+        .filter(|r| r.kind == "synthetic" && r.query == Family::Preprocess.name())
+    {
         let Some(v) = value(r).filter(|v| v.is_finite() && *v > 0.0) else {
             continue;
         };
@@ -142,12 +213,28 @@ fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
             (Family::Intersection, "GJK, linear scan", "GJK, NVM"),
             (Family::Intersection, "GJK, linear scan", "Nio, NVM"),
             (Family::Distance, "GJK, linear scan", "GJK, NVM"),
-            (Family::DirectionalPenetration, "Nio, linear scan", "Nio, NVM"),
+            (
+                Family::DirectionalPenetration,
+                "Nio, linear scan",
+                "Nio, NVM",
+            ),
         ],
         Baseline::Peer => &[
-            (Family::Intersection, "parry3d intersection_test", "Nio, NVM"),
-            (Family::Intersection, "parry3d intersection_test", "GJK, NVM"),
-            (Family::DirectionalPenetration, "parry3d GJK ray cast on D", "Nio, NVM"),
+            (
+                Family::Intersection,
+                "parry3d intersection_test",
+                "Nio, NVM",
+            ),
+            (
+                Family::Intersection,
+                "parry3d intersection_test",
+                "GJK, NVM",
+            ),
+            (
+                Family::DirectionalPenetration,
+                "parry3d GJK ray cast on D",
+                "Nio, NVM",
+            ),
             (Family::Distance, "parry3d distance", "GJK, NVM"),
             (Family::TimeOfImpact, "parry3d cast_shapes", "ours, NVM"),
             (Family::EpaDepth, "parry3d contact", "EPA, NVM"),
@@ -156,12 +243,20 @@ fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
     let time = |family: Family, method: &str, n: usize| {
         rows.iter()
             .find(|r| {
-                r.source == "sphere" && r.kind == "synthetic" && r.vertices == n && r.query == family.name() && r.method == method
+                r.source == "sphere"
+                    && r.kind == "synthetic"
+                    && r.vertices == n
+                    && r.query == family.name()
+                    && r.method == method
             })
             .and_then(|r| r.median_ns)
             .filter(|v| v.is_finite() && *v > 0.0)
     };
-    let mut sizes: Vec<usize> = rows.iter().filter(|r| r.source == "sphere").map(|r| r.vertices).collect();
+    let mut sizes: Vec<usize> = rows
+        .iter()
+        .filter(|r| r.source == "sphere")
+        .map(|r| r.vertices)
+        .collect();
     sizes.sort_unstable();
     sizes.dedup();
     pairs
@@ -181,8 +276,14 @@ fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
 }
 
 /// Meshes (names), methods and their median µs (`None` = failed / missing) for `family`.
-fn mesh_bars(rows: &[ResultRow], family: Family) -> (Vec<String>, Vec<String>, Vec<Vec<Option<f64>>>) {
-    let mine: Vec<&ResultRow> = rows.iter().filter(|r| r.kind == "mesh" && r.query == family.name()).collect();
+fn mesh_bars(
+    rows: &[ResultRow],
+    family: Family,
+) -> (Vec<String>, Vec<String>, Vec<Vec<Option<f64>>>) {
+    let mine: Vec<&ResultRow> = rows
+        .iter()
+        .filter(|r| r.kind == "mesh" && r.query == family.name())
+        .collect();
     let mut meshes: Vec<String> = Vec::new();
     let mut methods: Vec<String> = Vec::new();
     for r in &mine {
@@ -201,7 +302,10 @@ fn mesh_bars(rows: &[ResultRow], family: Family) -> (Vec<String>, Vec<String>, V
                 .iter()
                 .map(|method| {
                     mine.iter()
-                        .find(|r| format!("{} ({})", r.source.trim_end_matches(".obj"), r.vertices) == *m && r.method == *method)
+                        .find(|r| {
+                            format!("{} ({})", r.source.trim_end_matches(".obj"), r.vertices) == *m
+                                && r.method == *method
+                        })
                         .and_then(|r| r.median_ns)
                         .filter(|v| v.is_finite() && *v > 0.0)
                         .map(|ns| ns / 1e3)
@@ -214,7 +318,9 @@ fn mesh_bars(rows: &[ResultRow], family: Family) -> (Vec<String>, Vec<String>, V
 
 /// A logarithmic axis range holding `values` with some margin.
 fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (lo, hi) = values.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = values.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
     if !(lo.is_finite() && hi > 0.0) {
         return (0.1, 10.0);
     }
@@ -246,7 +352,13 @@ fn color(i: usize) -> RGBColor {
 }
 
 /// A line plot with a logarithmic x axis (and y axis when `log_y`), one line per series.
-fn line_plot(title: &str, x_label: &str, y_label: &str, series: &[Series], log_y: bool) -> Result<String, String> {
+fn line_plot(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[Series],
+    log_y: bool,
+) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
@@ -280,7 +392,9 @@ fn line_plot(title: &str, x_label: &str, y_label: &str, series: &[Series], log_y
                     .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
                     .map_err(|e| e.to_string())?
                     .label(name.as_str())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                    });
                 chart
                     .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
                     .map_err(|e| e.to_string())?;
@@ -314,7 +428,9 @@ fn line_plot(title: &str, x_label: &str, y_label: &str, series: &[Series], log_y
                     .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
                     .map_err(|e| e.to_string())?
                     .label(name.as_str())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
+                    });
                 chart
                     .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
                     .map_err(|e| e.to_string())?;
@@ -333,42 +449,56 @@ fn line_plot(title: &str, x_label: &str, y_label: &str, series: &[Series], log_y
     Ok(svg)
 }
 
-/// Grouped bars on a logarithmic y axis: one group per mesh, one bar per method.
-fn bar_plot(title: &str, y_label: &str, groups: &[String], methods: &[String], values: &[Vec<Option<f64>>]) -> Result<String, String> {
+/// Grouped horizontal bars on a logarithmic time axis: one group per mesh (names read
+/// horizontally on the left), one bar per method.
+fn bar_plot(
+    title: &str,
+    x_label: &str,
+    groups: &[String],
+    methods: &[String],
+    values: &[Vec<Option<f64>>],
+) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT + 60)).into_drawing_area();
+        let height = (120 + groups.len() * (10 * methods.len() + 14)).max(360) as u32;
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let (y0, y1) = log_range(values.iter().flatten().flatten().copied());
+        let (x0, x1) = log_range(values.iter().flatten().flatten().copied());
+        // Room on the right for the legend.
+        let x1 = x1 * 8.0;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
             .margin(12)
-            .x_label_area_size(130)
-            .y_label_area_size(80)
-            .build_cartesian_2d(0.0..groups.len() as f64, (y0..y1).log_scale())
+            .x_label_area_size(48)
+            .y_label_area_size(230)
+            .build_cartesian_2d((x0..x1).log_scale(), 0.0..groups.len() as f64)
             .map_err(|e| e.to_string())?;
         let names: Vec<String> = groups.to_vec();
+        let count = groups.len();
+        // Group g sits between y = count-1-g and count-g (first group on top).
         let label_of = move |v: &f64| {
             let i = v.floor();
-            if (v - i - 0.5).abs() < 1e-6 && i >= 0.0 {
-                names.get(i as usize).cloned().unwrap_or_default()
+            if (v - i - 0.5).abs() < 1e-6 && i >= 0.0 && (i as usize) < count {
+                names
+                    .get(count - 1 - i as usize)
+                    .cloned()
+                    .unwrap_or_default()
             } else {
                 String::new()
             }
         };
         chart
             .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(2 * groups.len() + 1)
-            .x_label_formatter(&label_of)
-            .x_label_style(("sans-serif", 12).into_font().transform(FontTransform::Rotate90))
-            .y_desc(y_label)
+            .disable_y_mesh()
+            .y_labels(2 * count + 1)
+            .y_label_formatter(&label_of)
+            .x_desc(x_label)
             .axis_desc_style(("sans-serif", 16))
             .label_style(("sans-serif", 13))
-            .y_label_formatter(&|v| format_number(*v))
+            .x_label_formatter(&|v| format_number(*v))
             .draw()
             .map_err(|e| e.to_string())?;
-        let width = 0.8 / methods.len().max(1) as f64;
+        let thickness = 0.8 / methods.len().max(1) as f64;
         for (m, name) in methods.iter().enumerate() {
             let c = color(m);
             let bars: Vec<Rectangle<(f64, f64)>> = values
@@ -376,8 +506,11 @@ fn bar_plot(title: &str, y_label: &str, groups: &[String], methods: &[String], v
                 .enumerate()
                 .filter_map(|(g, vals)| {
                     let v = vals.get(m).copied().flatten()?;
-                    let x = g as f64 + 0.1 + m as f64 * width;
-                    Some(Rectangle::new([(x, y0), (x + width * 0.9, v)], c.filled()))
+                    let top = (count - g) as f64 - 0.1 - m as f64 * thickness;
+                    Some(Rectangle::new(
+                        [(x0, top - thickness * 0.9), (v, top)],
+                        c.filled(),
+                    ))
                 })
                 .collect();
             chart
@@ -388,7 +521,7 @@ fn bar_plot(title: &str, y_label: &str, groups: &[String], methods: &[String], v
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
+            .position(SeriesLabelPosition::UpperRight)
             .label_font(("sans-serif", 13))
             .border_style(BLACK)
             .background_style(WHITE.mix(0.85))

@@ -144,6 +144,8 @@ pub struct RunPlan {
     /// Total seconds parry's own hull builds may take; sizes whose predicted build would
     /// exceed what is left are skipped (and say so).
     pub peer_hull_budget: Duration,
+    /// Longest single parry hull build allowed (predicted from the last one measured).
+    pub peer_hull_cap: Duration,
 }
 
 /// One posed pair and the query inputs drawn for it.
@@ -284,17 +286,17 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
         let mut peer = Err("peer not built".to_string());
         if peers::AVAILABLE {
             // parry's own hull of the same points, within its time budget.
-            let predicted = last_peer_hull.map(|(m, t)| {
-                t.mul_f64(1.5 * points.len() as f64 / m.max(1) as f64)
-            });
-            if predicted.is_some_and(|p| p > peer_hull_left) {
+            let predicted =
+                last_peer_hull.map(|(m, t)| t.mul_f64(1.5 * points.len() as f64 / m.max(1) as f64));
+            let allowed = peer_hull_left.min(plan.peer_hull_cap);
+            if predicted.is_some_and(|p| p > allowed) {
                 let p = predicted.unwrap_or_default();
                 rows.push(base.preprocess(
                     "hull (parry3d from_convex_hull)",
                     Err(format!(
-                        "skipped: predicted {:.1} s exceeds the {:.1} s left of the peer hull budget",
+                        "skipped: predicted {:.1} s exceeds the {:.1} s allowed (peer hull budget)",
                         p.as_secs_f64(),
-                        peer_hull_left.as_secs_f64()
+                        allowed.as_secs_f64()
                     )),
                     None,
                     "",
@@ -421,10 +423,9 @@ impl RowBase {
 
 /// A stable seed per source so every run draws the same poses.
 fn seed_of(name: &str, n: usize) -> u64 {
-    name.bytes()
-        .fold(n as u64 ^ 0x9E37_79B9_7F4A_7C15, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
-        })
+    name.bytes().fold(n as u64 ^ 0x9E37_79B9_7F4A_7C15, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    })
 }
 
 fn random_unit(rng: &mut ChaCha8Rng) -> Vector {
@@ -513,7 +514,9 @@ fn methods<'a>(family: Family, p: &'a Prepared) -> Vec<Method<'a>> {
             out.push(Method {
                 name: "linear scan",
                 counted: true,
-                run: Box::new(move |c| Ok(support_answer(&linear(), &c.direction, poly.num_vertices()))),
+                run: Box::new(move |c| {
+                    Ok(support_answer(&linear(), &c.direction, poly.num_vertices()))
+                }),
             });
             out.push(Method {
                 name: "hill-climb (cold)",
@@ -749,7 +752,9 @@ fn oracle_answer(family: Family, md: &MinkowskiDifference, c: &Case) -> Option<A
         Family::Distance => Answer::value(Some(md.distance_to_origin().0), 0, 0),
         Family::DirectionalPenetration => {
             let clip = md.clip_line(&c.direction);
-            let depth = clip.filter(|l| l.entry <= 0.0 && l.exit >= 0.0).map(|l| l.exit);
+            let depth = clip
+                .filter(|l| l.entry <= 0.0 && l.exit >= 0.0)
+                .map(|l| l.exit);
             Answer::value(depth, 0, 0)
         }
         Family::TimeOfImpact => {
@@ -786,24 +791,33 @@ fn run_family(
     rows: &mut Vec<ResultRow>,
 ) {
     let cases: Vec<Case> = match family {
-        Family::DirectionalPenetration | Family::EpaDepth => {
-            all_cases.iter().filter(|c| c.overlapping).copied().collect()
-        }
-        Family::TimeOfImpact => all_cases.iter().filter(|c| !c.overlapping).copied().collect(),
+        Family::DirectionalPenetration | Family::EpaDepth => all_cases
+            .iter()
+            .filter(|c| c.overlapping)
+            .copied()
+            .collect(),
+        Family::TimeOfImpact => all_cases
+            .iter()
+            .filter(|c| !c.overlapping)
+            .copied()
+            .collect(),
         _ => all_cases.to_vec(),
     };
     // D's size: both bodies are the same polytope; values are compared relative to it.
     let scale = (4.0 * p.radius).max(f64::MIN_POSITIVE);
     let n = p.nvm.polytope().num_vertices();
-    let oracle: Option<Vec<Option<Answer>>> = (family != Family::Support
-        && n.saturating_mul(n) <= ORACLE_LIMIT)
-        .then(|| {
+    let oracle: Option<Vec<Option<Answer>>> =
+        (family != Family::Support && n.saturating_mul(n) <= ORACLE_LIMIT).then(|| {
             cases
                 .iter()
                 .map(|c| {
-                    let md =
-                        MinkowskiDifference::new(p.nvm.polytope(), &c.pose_a, p.nvm.polytope(), &c.pose_b)
-                            .ok()?;
+                    let md = MinkowskiDifference::new(
+                        p.nvm.polytope(),
+                        &c.pose_a,
+                        p.nvm.polytope(),
+                        &c.pose_b,
+                    )
+                    .ok()?;
                     oracle_answer(family, &md, c)
                 })
                 .collect()
@@ -827,10 +841,20 @@ fn run_family(
         let ok: Vec<Option<Answer>> = answers.iter().map(|a| a.as_ref().ok().copied()).collect();
         let answered = ok.iter().flatten().count();
         if answered > 0 && method.counted {
-            row.support_calls =
-                Some(ok.iter().flatten().map(|a| f64::from(a.support_calls)).sum::<f64>() / answered as f64);
-            row.iterations =
-                Some(ok.iter().flatten().map(|a| f64::from(a.iterations)).sum::<f64>() / answered as f64);
+            row.support_calls = Some(
+                ok.iter()
+                    .flatten()
+                    .map(|a| f64::from(a.support_calls))
+                    .sum::<f64>()
+                    / answered as f64,
+            );
+            row.iterations = Some(
+                ok.iter()
+                    .flatten()
+                    .map(|a| f64::from(a.iterations))
+                    .sum::<f64>()
+                    / answered as f64,
+            );
         }
         let compare = |other: &[Option<Answer>]| -> Option<f64> {
             ok.iter()
@@ -842,7 +866,9 @@ fn run_family(
                         let total: f64 = ok
                             .iter()
                             .zip(other)
-                            .filter_map(|(x, y)| Some(disagreement(family, x.as_ref()?, y.as_ref()?, scale)))
+                            .filter_map(|(x, y)| {
+                                Some(disagreement(family, x.as_ref()?, y.as_ref()?, scale))
+                            })
                             .sum();
                         total / cases.len().max(1) as f64
                     } else {
@@ -869,7 +895,11 @@ fn run_family(
         }
         if let Some(first) = failures.first() {
             row.status = "failed".into();
-            row.note = format!("failed on {} of {} poses: {first}", failures.len(), cases.len());
+            row.note = format!(
+                "failed on {} of {} poses: {first}",
+                failures.len(),
+                cases.len()
+            );
         }
         if cases.is_empty() {
             row.status = "n/a".into();

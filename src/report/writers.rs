@@ -56,8 +56,12 @@ pub fn write_all(report: &Report, out: &Path) -> Result<Vec<PathBuf>, ReportErro
     let mut files = Vec::new();
     let mut write = |name: &str, text: &str| -> Result<(), ReportError> {
         let path = out.join(name);
-        write_atomically(&path, |w| w.write_all(text.as_bytes()))
-            .map_err(|source| ReportError::Write { path: path.clone(), source })?;
+        write_atomically(&path, |w| w.write_all(text.as_bytes())).map_err(|source| {
+            ReportError::Write {
+                path: path.clone(),
+                source,
+            }
+        })?;
         files.push(path);
         Ok(())
     };
@@ -106,7 +110,9 @@ fn time_cell(r: &ResultRow) -> String {
 }
 
 fn optional(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
-    v.filter(|x| x.is_finite()).map(f).unwrap_or_else(|| "n/a".into())
+    v.filter(|x| x.is_finite())
+        .map(f)
+        .unwrap_or_else(|| "n/a".into())
 }
 
 /// Distinct values in first-seen order.
@@ -127,7 +133,9 @@ pub fn tables(report: &Report) -> Vec<Table> {
     for shape in ["sphere", "ellipsoid"] {
         let mine: Vec<&ResultRow> = rows
             .iter()
-            .filter(|r| r.kind == "synthetic" && r.source == shape && r.query != Family::Preprocess.name())
+            .filter(|r| {
+                r.kind == "synthetic" && r.source == shape && r.query != Family::Preprocess.name()
+            })
             .collect();
         if mine.is_empty() {
             continue;
@@ -170,28 +178,52 @@ pub fn tables(report: &Report) -> Vec<Table> {
             (Family::Intersection, "GJK, linear scan", "GJK, NVM"),
             (Family::Intersection, "GJK, linear scan", "Nio, NVM"),
             (Family::Distance, "GJK, linear scan", "GJK, NVM"),
-            (Family::DirectionalPenetration, "Nio, linear scan", "Nio, NVM"),
-            (Family::Intersection, "parry3d intersection_test", "Nio, NVM"),
-            (Family::DirectionalPenetration, "parry3d GJK ray cast on D", "Nio, NVM"),
+            (
+                Family::DirectionalPenetration,
+                "Nio, linear scan",
+                "Nio, NVM",
+            ),
+            (
+                Family::Intersection,
+                "parry3d intersection_test",
+                "Nio, NVM",
+            ),
+            (
+                Family::DirectionalPenetration,
+                "parry3d GJK ray cast on D",
+                "Nio, NVM",
+            ),
             (Family::Distance, "parry3d distance", "GJK, NVM"),
             (Family::TimeOfImpact, "parry3d cast_shapes", "ours, NVM"),
             (Family::EpaDepth, "parry3d contact", "EPA, NVM"),
         ];
         let time = |f: Family, m: &str, n: usize| {
             rows.iter()
-                .find(|r| r.source == "sphere" && r.kind == "synthetic" && r.vertices == n && r.query == f.name() && r.method == m)
+                .find(|r| {
+                    r.source == "sphere"
+                        && r.kind == "synthetic"
+                        && r.vertices == n
+                        && r.query == f.name()
+                        && r.method == m
+                })
                 .and_then(|r| r.median_ns)
         };
         let mut header = vec!["query".to_string(), "ours vs baseline".to_string()];
         header.extend(sphere_sizes.iter().map(|n| format!("n = {n}")));
         let body: Vec<Vec<String>> = pairs
             .iter()
-            .filter(|(f, base, ours)| sphere_sizes.iter().any(|&n| time(*f, base, n).is_some() && time(*f, ours, n).is_some()))
+            .filter(|(f, base, ours)| {
+                sphere_sizes
+                    .iter()
+                    .any(|&n| time(*f, base, n).is_some() && time(*f, ours, n).is_some())
+            })
             .map(|&(f, base, ours)| {
                 let mut cells = vec![f.name().to_string(), format!("{ours} vs {base}")];
-                cells.extend(sphere_sizes.iter().map(|&n| match (time(f, base, n), time(f, ours, n)) {
-                    (Some(b), Some(o)) if o > 0.0 => format!("{:.1}×", b / o),
-                    _ => "—".into(),
+                cells.extend(sphere_sizes.iter().map(|&n| {
+                    match (time(f, base, n), time(f, ours, n)) {
+                        (Some(b), Some(o)) if o > 0.0 => format!("{:.1}×", b / o),
+                        _ => "—".into(),
+                    }
                 }));
                 cells
             })
@@ -207,7 +239,10 @@ pub fn tables(report: &Report) -> Vec<Table> {
     }
     // Real meshes, one table per family.
     for family in Family::QUERIES {
-        let mine: Vec<&ResultRow> = rows.iter().filter(|r| r.kind == "mesh" && r.query == family.name()).collect();
+        let mine: Vec<&ResultRow> = rows
+            .iter()
+            .filter(|r| r.kind == "mesh" && r.query == family.name())
+            .collect();
         if mine.is_empty() {
             continue;
         }
@@ -230,13 +265,17 @@ pub fn tables(report: &Report) -> Vec<Table> {
             .collect();
         out.push(Table {
             title: format!("Real meshes, {}: median time per query", family.name()),
-            caption: "Each mesh's hull against itself at the same pose pairs for every method.".into(),
+            caption: "Each mesh's hull against itself at the same pose pairs for every method."
+                .into(),
             header,
             rows: body,
         });
     }
     // Preprocessing.
-    let pre: Vec<&ResultRow> = rows.iter().filter(|r| r.query == Family::Preprocess.name()).collect();
+    let pre: Vec<&ResultRow> = rows
+        .iter()
+        .filter(|r| r.query == Family::Preprocess.name())
+        .collect();
     if !pre.is_empty() {
         let methods = distinct(pre.iter().map(|r| r.method.clone()));
         let sources = distinct(pre.iter().map(|r| (r.source.clone(), r.vertices)));
@@ -250,15 +289,22 @@ pub fn tables(report: &Report) -> Vec<Table> {
             .iter()
             .map(|(s, n)| {
                 let mut cells = vec![s.clone(), n.to_string()];
-                let find = |m: &str| pre.iter().find(|r| r.source == *s && r.vertices == *n && r.method == m);
+                let find = |m: &str| {
+                    pre.iter()
+                        .find(|r| r.source == *s && r.vertices == *n && r.method == m)
+                };
                 for m in &methods {
                     cells.push(match find(m) {
                         Some(r) if r.status == "ok" => optional(r.median_ns, format_time),
+                        Some(r) if r.note.starts_with(&r.status) => r.note.clone(),
                         Some(r) => format!("{}: {}", r.status, r.note),
                         None => "—".into(),
                     });
                 }
-                cells.push(optional(find("hull (ours)").and_then(|r| r.bytes_per_vertex), |b| format!("{b:.0}")));
+                cells.push(optional(
+                    find("hull (ours)").and_then(|r| r.bytes_per_vertex),
+                    |b| format!("{b:.0}"),
+                ));
                 cells.push(optional(
                     find("normal vector map (ours)").and_then(|r| r.bytes_per_vertex),
                     |b| format!("{b:.0}"),
@@ -274,15 +320,24 @@ pub fn tables(report: &Report) -> Vec<Table> {
         });
     }
     // Accuracy.
-    let queries: Vec<&ResultRow> = rows.iter().filter(|r| r.query != Family::Preprocess.name()).collect();
+    let queries: Vec<&ResultRow> = rows
+        .iter()
+        .filter(|r| r.query != Family::Preprocess.name())
+        .collect();
     if !queries.is_empty() {
         let lines = distinct(queries.iter().map(|r| (r.query.clone(), r.method.clone())));
         let body = lines
             .iter()
             .map(|(q, m)| {
-                let mine: Vec<&&ResultRow> = queries.iter().filter(|r| r.query == *q && r.method == *m).collect();
-                let worst = |f: &dyn Fn(&ResultRow) -> Option<f64>| mine.iter().filter_map(|r| f(r)).reduce(f64::max);
-                let failed: Vec<&&&ResultRow> = mine.iter().filter(|r| r.status == "failed").collect();
+                let mine: Vec<&&ResultRow> = queries
+                    .iter()
+                    .filter(|r| r.query == *q && r.method == *m)
+                    .collect();
+                let worst = |f: &dyn Fn(&ResultRow) -> Option<f64>| {
+                    mine.iter().filter_map(|r| f(r)).reduce(f64::max)
+                };
+                let failed: Vec<&&&ResultRow> =
+                    mine.iter().filter(|r| r.status == "failed").collect();
                 let checked = mine.iter().filter(|r| r.oracle_error.is_some()).count();
                 vec![
                     q.clone(),
@@ -352,7 +407,10 @@ fn quote(text: &str) -> String {
 }
 
 fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn escape_md(text: &str) -> String {
@@ -384,11 +442,31 @@ pub fn markdown(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     }
     s.push('\n');
     for t in tables {
-        let _ = writeln!(s, "## {}\n\n{}\n", escape_md(&t.title), escape_md(&t.caption));
-        let _ = writeln!(s, "| {} |", t.header.iter().map(|h| escape_md(h)).collect::<Vec<_>>().join(" | "));
+        let _ = writeln!(
+            s,
+            "## {}\n\n{}\n",
+            escape_md(&t.title),
+            escape_md(&t.caption)
+        );
+        let _ = writeln!(
+            s,
+            "| {} |",
+            t.header
+                .iter()
+                .map(|h| escape_md(h))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
         let _ = writeln!(s, "|{}", "---|".repeat(t.header.len()));
         for row in &t.rows {
-            let _ = writeln!(s, "| {} |", row.iter().map(|c| escape_md(c)).collect::<Vec<_>>().join(" | "));
+            let _ = writeln!(
+                s,
+                "| {} |",
+                row.iter()
+                    .map(|c| escape_md(c))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            );
         }
         s.push('\n');
     }
@@ -418,7 +496,12 @@ fn inline_svg(svg: &str) -> &str {
 }
 
 fn html_table(s: &mut String, t: &Table) {
-    let _ = writeln!(s, "<h2>{}</h2>\n<p class=\"caption\">{}</p>", escape_html(&t.title), escape_html(&t.caption));
+    let _ = writeln!(
+        s,
+        "<h2>{}</h2>\n<p class=\"caption\">{}</p>",
+        escape_html(&t.title),
+        escape_html(&t.caption)
+    );
     s.push_str("<div class=\"scroll\"><table>\n<thead><tr>");
     for h in &t.header {
         let _ = write!(s, "<th>{}</th>", escape_html(h));
