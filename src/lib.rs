@@ -40,6 +40,7 @@
 //! ```
 
 pub mod atomic_file;
+pub mod batch;
 pub mod error;
 pub mod hull;
 pub mod mesh;
