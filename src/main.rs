@@ -8,13 +8,16 @@
 mod cli;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use cli::commands::{self, CliError, Operation, QueryInput, SupportKind};
+use cli::commands::{
+    self, CliError, EXIT_BAD_INPUT, EXIT_FAILURE, Operation, QueryInput, SupportKind,
+};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polyquery::Pose;
 use polyquery::pose::parse_pose;
 use polyquery::synth::Shape;
 use serde::Serialize;
 use std::fmt::Display;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,9 +30,15 @@ use std::process::ExitCode;
         polyquery builds the exact convex hull of a mesh's points (f64 throughout, exact \
         orientation predicates), generates synthetic point sets for tests and benchmarks, and \
         answers intersection and distance queries between two posed hulls with GJK driven by a \
-        support map. Every command prints a readable summary, or one JSON object with --json.",
+        support map. `preprocess` saves a hull with its normal vector map (Gauss map with \
+        O(log n) support queries) as a .nvm file, which every command taking a mesh also takes \
+        (told by its magic bytes: nothing is rebuilt). Every command prints a readable summary, \
+        or one JSON object with --json.",
     after_help = "Examples:\n  \
         polyquery hull data/bunny_npm.obj --out bunny_hull.obj\n  \
+        polyquery preprocess data/bunny_npm.obj -o bunny.nvm\n  \
+        polyquery info bunny.nvm\n  \
+        polyquery support bunny.nvm --dirs dirs.txt\n  \
         polyquery gen sphere --n 10000 --seed 7 --out sphere.obj\n  \
         polyquery query distance a.obj b.obj --pose-b 3,0,0 --json\n\n\
         Exit codes: 0 success, 2 bad input, 1 other failures."
@@ -41,12 +50,13 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Build the convex hull of a mesh's points and describe it.
+    /// Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.
     #[command(
-        long_about = "Build the convex hull of a mesh's points and describe it.\n\n\
+        long_about = "Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.\n\n\
             Reads the vertices of a Wavefront OBJ file (faces are ignored: any point cloud \
             works) and builds their exact convex hull, merging coplanar triangles into planar \
-            polygon faces. Prints the number of input points, hull vertices, edges, faces \
+            polygon faces. A preprocessed .nvm file gives its stored hull without rebuilding \
+            it (build time 0). Prints the number of input points, hull vertices, edges, faces \
             (and triangles), the bounding box, the volume, and the load and build times. With \
             --out, writes the hull as OBJ (full f64 precision, faces counter-clockwise seen \
             from outside); the file appears only if everything succeeded. Points that are all \
@@ -55,10 +65,11 @@ enum Command {
         after_help = "Examples:\n  \
             polyquery hull data/go1_trunk.obj\n  \
             polyquery hull data/bunny_npm.obj --out bunny_hull.obj\n  \
+            polyquery hull bunny.nvm --json\n  \
             polyquery hull points.obj --json"
     )]
     Hull {
-        /// The mesh (Wavefront OBJ; only `v` lines matter).
+        /// The mesh (Wavefront OBJ; only `v` lines matter) or a .nvm file.
         #[arg(value_name = "MESH.obj")]
         mesh: PathBuf,
         /// Write the hull here as OBJ.
@@ -107,22 +118,25 @@ enum Command {
             `tx,ty,tz`, optionally followed by a rotation quaternion `qw,qx,qy,qz`, scalar \
             first, normalised for you), and runs GJK on the two through a support map: `linear` \
             scans every vertex (the baseline), `hill` climbs the vertex adjacency graph from \
-            the previous answer. `intersect` answers yes/no (with a separating axis when no); \
+            the previous answer, `nvm` locates the direction in the hull's normal vector map \
+            (O(log n); read from a .nvm input, built for a mesh input). The default is `nvm` \
+            when both inputs are .nvm files, else `linear`. `intersect` answers yes/no (with a separating axis when no); \
             `distance` gives the distance, the closest point on each hull and the unit normal \
             from A to B. Both report GJK's iterations, support calls and the query time.",
         after_help = "Examples:\n  \
             polyquery query intersect a.obj b.obj --pose-b 0.5,0,0\n  \
             polyquery query distance cube.obj cube.obj --pose-b 3,0,0 --support hill\n  \
-            polyquery query distance a.obj b.obj --pose-a 0,0,0,0.7071,0,0,0.7071 --json"
+            polyquery query distance a.obj b.obj --pose-a 0,0,0,0.7071,0,0,0.7071 --json\n  \
+            polyquery query distance a.nvm b.nvm --pose-b 1,0,0"
     )]
     Query {
         /// What to compute.
         #[arg(value_enum, value_name = "OPERATION")]
         operation: OperationArg,
-        /// Mesh of body A.
+        /// Mesh (or .nvm file) of body A.
         #[arg(value_name = "A.obj")]
         mesh_a: PathBuf,
-        /// Mesh of body B.
+        /// Mesh (or .nvm file) of body B.
         #[arg(value_name = "B.obj")]
         mesh_b: PathBuf,
         /// Pose of A: `tx,ty,tz` or `tx,ty,tz,qw,qx,qy,qz`.
@@ -131,12 +145,113 @@ enum Command {
         /// Pose of B: `tx,ty,tz` or `tx,ty,tz,qw,qx,qy,qz`.
         #[arg(long, value_name = "P", value_parser = parse_pose_arg, allow_hyphen_values = true)]
         pose_b: Option<Pose>,
-        /// The support map GJK runs on.
-        #[arg(long, value_enum, default_value_t = SupportArg::Linear)]
-        support: SupportArg,
+        /// The support map GJK runs on [default: nvm if both inputs are .nvm files, else linear].
+        #[arg(long, value_enum)]
+        support: Option<SupportArg>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// Save meshes' hulls with their normal vector maps as .nvm files, for fast loading.
+    #[command(
+        long_about = "Save meshes' hulls with their normal vector maps as .nvm files, for fast loading.\n\n\
+            For each mesh: builds the exact convex hull and its normal vector map (the Gauss \
+            map on a cube map, with one persistent slab point locator per face: O(log n) \
+            support queries), and writes both to a versioned, checksummed binary file \
+            (little-endian; magic, format version, checked lengths, CRC-32) with a small \
+            metadata section (polyquery version, source file, input point count, build \
+            times, persistence kind, creation time). Loading a .nvm file reads the stored \
+            arrays as they are, in O(n): no hull, no map construction. Every command that \
+            takes a mesh also takes a .nvm file.\n\n\
+            One mesh: written to -o FILE, or next to the mesh with the extension .nvm. \
+            Several meshes: --out-dir DIR is required (created if missing), each written as \
+            DIR/STEM.nvm, in parallel, with a progress bar on stderr (hidden when stderr is \
+            not a terminal, or with --quiet). Files are written atomically: a mesh that fails \
+            leaves no output file; the others are still written, and the exit code says that \
+            one failed.",
+        after_help = "Examples:\n  \
+            polyquery preprocess data/bunny_npm.obj -o bunny.nvm\n  \
+            polyquery preprocess data/*.obj --out-dir maps/\n  \
+            polyquery preprocess data/go1_trunk.obj --json"
+    )]
+    Preprocess {
+        /// The meshes (Wavefront OBJ).
+        #[arg(value_name = "MESH.obj", required = true)]
+        meshes: Vec<PathBuf>,
+        /// The .nvm file to write (one mesh only).
+        #[arg(
+            short = 'o',
+            long = "out",
+            value_name = "FILE.nvm",
+            conflicts_with = "out_dir"
+        )]
+        out: Option<PathBuf>,
+        /// Write each mesh's map to DIR/STEM.nvm.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        /// No progress bar.
+        #[arg(long, short = 'q')]
+        quiet: bool,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Describe a .nvm file: counts, sizes, build times, persistence, format version.
+    #[command(
+        long_about = "Describe a .nvm file: counts, sizes, build times, persistence, format version.\n\n\
+            Loads the file (checking its magic, version, lengths, checksum and every index) \
+            and prints the hull's vertices, edges and faces; the map's segments, search-tree \
+            nodes and slabs over its six charts; the file's size per hull vertex and the \
+            loaded structure's heap bytes per vertex; its sections; and its metadata (source \
+            mesh and point count, hull and map build times, persistence technique, creation \
+            time, polyquery version).",
+        after_help = "Examples:\n  \
+            polyquery info bunny.nvm\n  \
+            polyquery info bunny.nvm --json"
+    )]
+    Info {
+        /// The .nvm file.
+        #[arg(value_name = "FILE.nvm")]
+        file: PathBuf,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Answer support queries S(P, d) for a list of directions.
+    #[command(
+        long_about = "Answer support queries S(P, d) for a list of directions.\n\n\
+            Reads one direction `x y z` per line of DIRS (spaces, tabs or commas between the \
+            numbers; blank lines and `#` comments skipped; `-` reads standard input) and \
+            prints, per direction, a vertex of the hull maximising d·p: `VERTEX X Y Z`, or \
+            with --json one JSON object per line with the direction, vertex, point, value d·p \
+            and, for nvm, the counted work (slab probes, search-tree nodes visited, polish \
+            steps). A malformed line, a zero or a non-finite direction is an error naming the \
+            line, and nothing is printed. Methods: nvm (default; the normal vector map, read \
+            from a .nvm input or built for a mesh), linear (scan every vertex), hill (climb \
+            the vertex graph from vertex 0). Ties may pick different vertices, never different \
+            maxima. A summary (queries, total and per-query time of the queries alone) goes \
+            to stderr unless --quiet.",
+        after_help = "Examples:\n  \
+            polyquery support bunny.nvm --dirs dirs.txt\n  \
+            polyquery support data/bunny_npm.obj --dirs dirs.txt --method linear --json\n  \
+            printf '1 0 0\\n0 0 -1\\n' | polyquery support bunny.nvm --dirs -"
+    )]
+    Support {
+        /// The polytope: a .nvm file or a mesh.
+        #[arg(value_name = "FILE")]
+        input: PathBuf,
+        /// The directions file (`-`: standard input).
+        #[arg(long, value_name = "DIRS.txt")]
+        dirs: PathBuf,
+        /// How to answer.
+        #[arg(long, value_enum, default_value_t = SupportArg::Nvm)]
+        method: SupportArg,
+        /// One JSON object per line instead of text.
+        #[arg(long)]
+        json: bool,
+        /// No summary on stderr.
+        #[arg(long, short = 'q')]
+        quiet: bool,
     },
 }
 
@@ -154,8 +269,20 @@ enum OperationArg {
 enum SupportArg {
     /// Scan every vertex: O(n) per support query.
     Linear,
-    /// Hill-climb the vertex adjacency graph from the previous answer.
+    /// Hill-climb the vertex adjacency graph.
     Hill,
+    /// Locate the direction in the normal vector map: O(log n).
+    Nvm,
+}
+
+impl SupportArg {
+    fn kind(self) -> SupportKind {
+        match self {
+            SupportArg::Linear => SupportKind::Linear,
+            SupportArg::Hill => SupportKind::Hill,
+            SupportArg::Nvm => SupportKind::Nvm,
+        }
+    }
 }
 
 fn parse_shape(text: &str) -> Result<Shape, polyquery::synth::SynthError> {
@@ -170,6 +297,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Reported(code)) => ExitCode::from(code),
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::from(err.exit_code())
@@ -208,14 +336,77 @@ fn run(command: Command) -> Result<(), CliError> {
                 OperationArg::Intersect => Operation::Intersect,
                 OperationArg::Distance => Operation::Distance,
             };
-            let support = match support {
-                SupportArg::Linear => SupportKind::Linear,
-                SupportArg::Hill => SupportKind::Hill,
-            };
+            let support = support.map(SupportArg::kind);
             print(&commands::query(operation, &input, support)?, json);
+        }
+        Command::Preprocess {
+            meshes,
+            out,
+            out_dir,
+            quiet,
+            json,
+        } => return preprocess(&meshes, out.as_deref(), out_dir.as_deref(), quiet, json),
+        Command::Info { file, json } => print(&commands::info(&file)?, json),
+        Command::Support {
+            input,
+            dirs,
+            method,
+            json,
+            quiet,
+        } => {
+            let directions = commands::read_directions(&dirs)?;
+            let outcome = commands::support(&input, &directions, method.kind(), json)?;
+            let _ = std::io::stdout()
+                .lock()
+                .write_all(outcome.output.as_bytes());
+            if !quiet {
+                eprint!("{}", outcome.summary);
+            }
         }
     }
     Ok(())
+}
+
+/// `polyquery preprocess`: plans, runs in parallel with a progress bar, prints the report of
+/// the files written and every failure.
+fn preprocess(
+    meshes: &[PathBuf],
+    out: Option<&std::path::Path>,
+    out_dir: Option<&std::path::Path>,
+    quiet: bool,
+    json: bool,
+) -> Result<(), CliError> {
+    let jobs = commands::plan_preprocess(meshes, out, out_dir)?;
+    let target = if quiet || !std::io::stderr().is_terminal() {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), target);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} meshes, {elapsed} {wide_msg}")
+    {
+        bar.set_style(style);
+    }
+    let progress = |job: &commands::PreprocessJob| {
+        bar.set_message(job.input.display().to_string());
+        bar.inc(1);
+    };
+    let (report, errors) = commands::preprocess(&jobs, &progress);
+    bar.finish_and_clear();
+    if !report.files.is_empty() {
+        print(&report, json);
+    }
+    if jobs.len() == 1 {
+        return errors.into_iter().next().map_or(Ok(()), Err);
+    }
+    // Several failures: each is reported here; the exit code is 2 if any input was bad.
+    let mut code = None;
+    for err in &errors {
+        eprintln!("error: {err}");
+        code = Some(code.unwrap_or(EXIT_FAILURE).max(err.exit_code()));
+    }
+    code.map_or(Ok(()), |c| Err(CliError::Reported(c.min(EXIT_BAD_INPUT))))
 }
 
 /// Prints `report` to stdout as text or as one JSON object. A closed stdout (e.g. piped into
