@@ -1,11 +1,14 @@
 //! Bodies (a polytope with its normal vector map) and the cache that loads each file once.
 //!
 //! Where it sits: file ──**body**──▶ [`Body`] ──▶ [`super::dispatch`]. A body is loaded from a
-//! mesh (`.obj`: [`Mesh::load`] → [`convex_hull`] → [`NormalVectorMap::build`]). The
+//! preprocessed `.nvm` file ([`crate::format::load`], nothing rebuilt; told by its extension
+//! or magic bytes, [`crate::format::looks_like_nvm`]) or from a mesh (`.obj`: [`Mesh::load`] →
+//! [`convex_hull`] → [`NormalVectorMap::build`]). The
 //! [`BodyCache`] keys bodies by canonical path, loads the distinct files of a batch in
 //! parallel (each one exactly once, counted), and hands out shared references to the queries.
 
 use crate::Polytope;
+use crate::format::{self, FormatError};
 use crate::hull::{HullError, convex_hull};
 use crate::mesh::{Mesh, MeshError};
 use crate::nvm::{NormalVectorMap, NvmError};
@@ -35,6 +38,9 @@ pub enum BodyError {
         /// Why.
         source: HullError,
     },
+    /// The `.nvm` file is missing, unreadable, truncated, of another version or corrupt.
+    #[error(transparent)]
+    Format(#[from] FormatError),
     /// The normal vector map could not be built.
     #[error("{}: {source}", path.display())]
     Nvm {
@@ -58,9 +64,12 @@ impl Body {
         Body { nvm }
     }
 
-    /// Loads the body in `path`: a Wavefront OBJ mesh, whose points are hulled and
-    /// preprocessed.
+    /// Loads the body in `path`: a `.nvm` file as it is, or a Wavefront OBJ mesh, whose
+    /// points are hulled and preprocessed.
     pub fn load(path: &Path) -> Result<Body, BodyError> {
+        if format::looks_like_nvm(path) {
+            return Ok(Body::from_nvm(format::load(path)?.map));
+        }
         let mesh = Mesh::load(path)?;
         let polytope = convex_hull(&mesh.points).map_err(|source| BodyError::Hull {
             path: path.to_path_buf(),
