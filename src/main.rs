@@ -49,6 +49,7 @@ struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)] // parsed once per run
 enum Command {
     /// Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.
     #[command(
