@@ -224,12 +224,11 @@ impl<'a> ByteReader<'a> {
             .collect())
     }
 
-    /// `[u32]` whose every element is below `bound` or equal to `sentinel` (pass `bound` as
-    /// the sentinel when none is allowed).
+    /// `[u32]` whose every element is below `bound` or equal to `sentinel` (when given).
     pub fn indices(
         &mut self,
         bound: u32,
-        sentinel: u32,
+        sentinel: Option<u32>,
         what: &str,
     ) -> Result<Vec<u32>, DecodeError> {
         let xs = self.u32s(what)?;
@@ -268,9 +267,14 @@ impl<'a> ByteReader<'a> {
     }
 }
 
-/// Checks that every element of `xs` is below `bound` or equal to `sentinel`.
-pub fn check_indices(xs: &[u32], bound: u32, sentinel: u32, what: &str) -> Result<(), DecodeError> {
-    match xs.iter().position(|&x| x >= bound && x != sentinel) {
+/// Checks that every element of `xs` is below `bound` or equal to `sentinel` (when given).
+pub fn check_indices(
+    xs: &[u32],
+    bound: u32,
+    sentinel: Option<u32>,
+    what: &str,
+) -> Result<(), DecodeError> {
+    match xs.iter().position(|&x| x >= bound && Some(x) != sentinel) {
         None => Ok(()),
         Some(i) => Err(DecodeError::corrupt(format!(
             "{what}: element {i} is {}, out of range (< {bound})",
@@ -354,8 +358,10 @@ mod tests {
 
     #[test]
     fn index_and_offset_checks() {
-        assert!(check_indices(&[0, 3, u32::MAX], 4, u32::MAX, "x").is_ok());
-        assert!(check_indices(&[0, 4], 4, u32::MAX, "x").is_err());
+        assert!(check_indices(&[0, 3, u32::MAX], 4, Some(u32::MAX), "x").is_ok());
+        assert!(check_indices(&[0, 4], 4, Some(u32::MAX), "x").is_err());
+        assert!(check_indices(&[0, 4], 4, None, "x").is_err());
+        assert!(check_indices(&[0, u32::MAX], 4, None, "x").is_err());
         assert!(check_offsets(&[0, 2, 5], 3, 5, "o").is_ok());
         assert!(check_offsets(&[0, 6, 5], 3, 5, "o").is_err());
         assert!(check_offsets(&[1, 2, 5], 3, 5, "o").is_err());

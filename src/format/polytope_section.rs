@@ -120,7 +120,7 @@ pub(crate) fn decode_polytope(r: &mut ByteReader<'_>) -> Result<Polytope, Decode
         )));
     }
     expect_len(vertex_out.len(), nv, "vertex outgoing half-edges")?;
-    check_indices(&vertex_out, nh32, nh32, "vertex outgoing half-edges")?;
+    check_indices(&vertex_out, nh32, None, "vertex outgoing half-edges")?;
     check_offsets(
         &neighbor_offsets,
         nv + 1,
@@ -128,7 +128,7 @@ pub(crate) fn decode_polytope(r: &mut ByteReader<'_>) -> Result<Polytope, Decode
         "neighbour offsets",
     )?;
     expect_len(neighbors.len(), nh, "neighbours")?;
-    check_indices(&neighbors, nv32, nv32, "neighbours")?;
+    check_indices(&neighbors, nv32, None, "neighbours")?;
     check_offsets(
         &face_offsets,
         nf + 1,
@@ -139,8 +139,8 @@ pub(crate) fn decode_polytope(r: &mut ByteReader<'_>) -> Result<Polytope, Decode
     if face_offsets.windows(2).any(|w| w[1] - w[0] < 3) {
         return Err(DecodeError::corrupt("a face with fewer than 3 corners"));
     }
-    check_indices(&face_corners, nv32, nv32, "face corners")?;
-    check_indices(&face_first, nh32, nh32, "face first half-edges")?;
+    check_indices(&face_corners, nv32, None, "face corners")?;
+    check_indices(&face_first, nh32, None, "face first half-edges")?;
     expect_len(face_normals.len(), nf, "face normals")?;
     expect_len(face_plane_offsets.len(), nf, "face plane offsets")?;
     Ok(Polytope::from_raw_parts(PolytopeRawParts {

@@ -46,7 +46,7 @@ impl NormalVectorMap {
         let ne = polytope.num_edges() as u32;
         let mut charts = Vec::with_capacity(NUM_CHARTS);
         for c in 0..NUM_CHARTS {
-            let owners = r.indices(nv, NO_OWNER, &format!("chart {c} slab owners"))?;
+            let owners = r.indices(nv, Some(NO_OWNER), &format!("chart {c} slab owners"))?;
             let locator =
                 PointLocator::decode(r, ne).map_err(|e| prefix(e, &format!("chart {c} ")))?;
             if owners.len() != locator.num_boundaries() + 1 {

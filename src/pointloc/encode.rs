@@ -80,7 +80,7 @@ impl PointLocator {
             )));
         }
         let bound = num_nodes as u32;
-        check_indices(&roots, bound, NIL, "slab roots")?;
+        check_indices(&roots, bound, Some(NIL), "slab roots")?;
         let mut nodes = Vec::with_capacity(num_nodes);
         for i in 0..num_nodes {
             let node = Node {
