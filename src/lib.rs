@@ -45,6 +45,7 @@
 //! ```
 
 pub mod atomic_file;
+pub mod batch;
 pub mod error;
 pub mod format;
 pub mod hull;

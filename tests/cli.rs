@@ -303,7 +303,7 @@ fn hull_of_generated_shapes() {
 fn query_two_translated_unit_cubes() {
     let dir = tempfile::tempdir().unwrap();
     let cube = s(&write_cube(dir.path(), "cube.obj", 0.0, 1.0));
-    for support in ["linear", "hill"] {
+    for support in ["linear", "hill", "nvm"] {
         let r = ok_json(&[
             "query",
             "distance",
@@ -314,11 +314,12 @@ fn query_two_translated_unit_cubes() {
             "--support",
             support,
         ]);
-        assert_eq!(r["operation"], "distance");
+        assert_eq!(r["op"], "distance");
+        assert_eq!(r["algorithm"], "gjk");
         assert_eq!(r["support"], support);
         // GJK stops at a relative duality gap of 1e-12; the data are exact small numbers.
-        assert!((f(&r["distance"]) - 2.0).abs() < 1e-9, "{r}");
-        assert_eq!(r["intersecting"], false);
+        assert!((f(&r["value"]) - 2.0).abs() < 1e-9, "{r}");
+        assert_eq!(r["intersects"], false);
         let (pa, pb) = (triple(&r["point_a"]), triple(&r["point_b"]));
         assert!(
             (pa[0] - 1.0).abs() < 1e-9 && (pb[0] - 3.0).abs() < 1e-9,
@@ -350,10 +351,12 @@ fn query_two_translated_unit_cubes() {
             "3,0,0",
             "--support",
             support,
+            "--algorithm",
+            "gjk",
         ]);
-        assert_eq!(r["intersecting"], false, "{r}");
+        assert_eq!(r["intersects"], false, "{r}");
         // The axis separates: max over A of n·a < min over B of n·b (B = A + (3,0,0)).
-        let n = triple(&r["separating_axis"]);
+        let n = triple(&r["normal"]);
         let corners: Vec<[f64; 3]> = (0..8)
             .map(|i| [(i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64])
             .collect();
@@ -372,8 +375,10 @@ fn query_two_translated_unit_cubes() {
             "--support",
             support,
         ]);
-        assert_eq!(r["intersecting"], true, "{r}");
-        assert!(r["separating_axis"].is_null());
+        assert_eq!(r["intersects"], true, "{r}");
+        assert!(r["normal"].is_null());
+        assert_eq!(r["algorithm"], "nio");
+        assert_eq!(r["certificate"]["kind"], "tetrahedron");
         let r = ok_json(&[
             "query",
             "distance",
@@ -382,8 +387,8 @@ fn query_two_translated_unit_cubes() {
             "--pose-b",
             "0.5,0.5,-0.5",
         ]);
-        assert_eq!(r["distance"], 0.0);
-        assert_eq!(r["intersecting"], true);
+        assert_eq!(r["value"], 0.0);
+        assert_eq!(r["intersects"], true);
     }
 }
 
@@ -396,7 +401,7 @@ fn query_with_a_rotated_pose() {
     let (sin, cos) = (std::f64::consts::PI / 8.0).sin_cos();
     let pose = format!("3, 0, 0, {cos}, 0, 0, {sin}");
     let want = 2.5 - std::f64::consts::FRAC_1_SQRT_2;
-    for support in ["linear", "hill"] {
+    for support in ["linear", "hill", "nvm"] {
         let r = ok_json(&[
             "query",
             "distance",
@@ -407,7 +412,7 @@ fn query_with_a_rotated_pose() {
             "--support",
             support,
         ]);
-        assert!((f(&r["distance"]) - want).abs() < 1e-9, "{r}");
+        assert!((f(&r["value"]) - want).abs() < 1e-9, "{r}");
         assert!((triple(&r["point_b"])[0] - (3.0 - std::f64::consts::FRAC_1_SQRT_2)).abs() < 1e-9);
     }
     // Text output carries the same facts.
@@ -424,7 +429,7 @@ fn query_with_a_rotated_pose() {
     }
     // A negative first coordinate is a pose, not an option.
     let r = ok_json(&["query", "distance", &cube, &cube, "--pose-a", "-3,0,0"]);
-    assert!((f(&r["distance"]) - 2.0).abs() < 1e-9, "{r}");
+    assert!((f(&r["value"]) - 2.0).abs() < 1e-9, "{r}");
 }
 
 #[test]
@@ -560,6 +565,131 @@ fn an_unwritable_output_is_a_failure_not_bad_input() {
     let err = fails(["gen", "sphere", "--n", "10", "--out", &s(&out)], 1);
     assert!(err.contains("out.obj"), "{err}");
     assert!(files_in(dir.path()).is_empty());
+}
+
+/// The other operations of `query` on two unit cubes `[0,1]³`, with their known answers
+/// (exact small inputs; the algorithms' relative tolerance is 1e-12, so 1e-9 is ample), and
+/// the parameters each one needs or refuses.
+#[test]
+fn query_penetration_depth_toi_and_raycast() {
+    let dir = tempfile::tempdir().unwrap();
+    let cube = s(&write_cube(dir.path(), "cube.obj", 0.0, 1.0));
+    let near = |v: &Value, want: f64| (f(v) - want).abs() < 1e-9;
+    let r = ok_json(&[
+        "query",
+        "penetration",
+        &cube,
+        &cube,
+        "--pose-b",
+        "0.5,0.25,0",
+        "--dir",
+        "1,0,0",
+    ]);
+    assert!(near(&r["value"], 0.5) && r["intersects"] == true, "{r}");
+    assert_eq!(r["certificate"]["kind"], "support_triangle");
+    let r = ok_json(&["query", "depth", &cube, &cube, "--pose-b", "0.5,0.25,0"]);
+    assert!(near(&r["value"], 0.5), "{r}");
+    assert_eq!(r["algorithm"], "epa");
+    let r = ok_json(&[
+        "query",
+        "toi",
+        &cube,
+        &cube,
+        "--pose-b",
+        "5,0,0",
+        "--velocity",
+        "-1,0,0",
+    ]);
+    assert!(near(&r["value"], 4.0), "{r}");
+    let r = ok_json(&[
+        "query",
+        "raycast",
+        &cube,
+        "--origin",
+        "-5,0.5,0.5",
+        "--dir",
+        "1,0,0",
+    ]);
+    assert!(near(&r["value"], 5.0), "{r}");
+    assert!(r.get("b").is_none(), "{r}");
+    let r = ok_json(&[
+        "query", "raycast", &cube, "--origin", "-5,3,0.5", "--dir", "1,0,0",
+    ]);
+    assert!(r["value"].is_null() && r["intersects"] == false, "{r}");
+    let text = ok([
+        "query",
+        "toi",
+        &cube,
+        &cube,
+        "--pose-b",
+        "5,0,0",
+        "--velocity",
+        "-1,0,0",
+    ]);
+    assert!(text.contains("time of impact 4"), "{text}");
+
+    let err = fails(["query", "penetration", &cube, &cube], 2);
+    assert!(err.contains("--dir"), "{err}");
+    let err = fails(["query", "penetration", &cube, &cube, "--dir", "0,0,0"], 2);
+    assert!(err.contains("--dir") && err.contains("non-zero"), "{err}");
+    let err = fails(
+        ["query", "distance", &cube, &cube, "--velocity", "1,0,0"],
+        2,
+    );
+    assert!(
+        err.contains("--velocity") && err.contains("does not apply"),
+        "{err}"
+    );
+    let err = fails(["query", "distance", &cube], 2);
+    assert!(err.contains("B"), "{err}");
+    let err = fails(
+        [
+            "query", "raycast", &cube, &cube, "--origin", "0,0,0", "--dir", "1,0,0",
+        ],
+        2,
+    );
+    assert!(err.contains("one body"), "{err}");
+    let err = fails(["query", "depth", &cube, &cube, "--algorithm", "gjk"], 2);
+    assert!(
+        err.contains("--algorithm gjk") && err.contains("epa"),
+        "{err}"
+    );
+    let err = fails(["query", "toi", &cube, &cube, "--velocity", "1,x,0"], 2);
+    assert!(err.contains("1,x,0"), "{err}");
+}
+
+#[test]
+fn batch_help_documents_the_line_format() {
+    let help = ok(["batch", "--help"]);
+    for word in [
+        "--out",
+        "--threads",
+        "--quiet",
+        "folder of QUERIES.jsonl",
+        "pose_a",
+        "certificate",
+        "Exit status",
+        "Examples:",
+    ] {
+        assert!(
+            help.contains(word),
+            "{word} missing from batch --help:\n{help}"
+        );
+    }
+    let help = ok(["query", "--help"]);
+    for word in [
+        "penetration",
+        "raycast",
+        "--dir",
+        "--velocity",
+        "--origin",
+        "--algorithm",
+    ] {
+        assert!(
+            help.contains(word),
+            "{word} missing from query --help:\n{help}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -862,7 +992,7 @@ fn hull_and_query_take_nvm_files() {
         "--pose-b",
         "20,0,0",
     ]);
-    assert_eq!(both["support"], "nvm", "the default for two .nvm inputs");
+    assert_eq!(both["support"], "nvm", "the default support map");
     let linear = ok_json(&[
         "query",
         "distance",
@@ -870,10 +1000,12 @@ fn hull_and_query_take_nvm_files() {
         &data("bunny_npm.obj"),
         "--pose-b",
         "20,0,0",
+        "--support",
+        "linear",
     ]);
     assert_eq!(linear["support"], "linear");
     // The same GJK on exact support answers: equal up to GJK's own tolerance (1e-9 relative).
-    let (a, b) = (f(&both["distance"]), f(&linear["distance"]));
+    let (a, b) = (f(&both["value"]), f(&linear["value"]));
     assert!((a - b).abs() <= 1e-9 * a.max(1.0), "{a} vs {b}");
     let mixed = ok_json(&[
         "query",
@@ -886,8 +1018,8 @@ fn hull_and_query_take_nvm_files() {
         "nvm",
     ]);
     assert_eq!(mixed["support"], "nvm");
-    assert_eq!(mixed["intersecting"], true);
-    assert!(f(&mixed["b"]["nvm_ms"]) > 0.0 && f(&mixed["a"]["nvm_ms"]) == 0.0);
+    assert_eq!(mixed["intersects"], true);
+    assert_eq!(mixed["a"]["hull_vertices"], mixed["b"]["hull_vertices"]);
 }
 
 #[test]

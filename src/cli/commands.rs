@@ -4,18 +4,20 @@
 //! knows its exit code).
 
 use super::report::{
-    Answer, BodyReport, BoundingBox, GenReport, HullReport, InfoReport, PoseReport,
-    PreprocessFileReport, PreprocessReport, QueryReport, triple, vector_triple,
+    BoundingBox, GenReport, HullReport, InfoReport, PoseReport, PreprocessFileReport,
+    PreprocessReport, QueryBodyReport, QueryReport, triple,
 };
 use polyquery::atomic_file::write_atomically;
+use polyquery::batch::{
+    self, Batch, BodyError, Operation, ParameterError, Parameters, Query, RunError,
+};
 use polyquery::format::{self, Metadata};
 use polyquery::hull::{HullError, convex_hull};
 use polyquery::mesh::{Mesh, write_obj, write_points_obj};
 use polyquery::nvm::{NvmError, QueryStats};
-use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::synth::{self, Shape};
 use polyquery::{
-    HillClimb, LinearScan, NormalVectorMap, Polytope, Pose, Posed, Support, SupportMap, Vector,
+    HillClimb, LinearScan, NormalVectorMap, Polytope, Pose, Support, SupportMap, Vector,
 };
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -74,6 +76,20 @@ pub enum CliError {
     /// Errors already printed one by one (a batch); the exit code to return.
     #[error("{0} (errors reported above)")]
     Reported(u8),
+    /// A body of `query` could not be loaded.
+    #[error(transparent)]
+    Body(BodyError),
+    /// A query's algorithm failed.
+    #[error(transparent)]
+    Run(RunError),
+    /// The batch file could not be read.
+    #[error("{}: {source}", path.display())]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     /// An output file could not be written (nothing was written at its path).
     #[error("cannot write {}: {source}", path.display())]
     Output {
@@ -91,6 +107,8 @@ impl CliError {
         match self {
             CliError::Library(E::Mesh(_) | E::Pose(_) | E::Synth(_) | E::Format(_))
             | CliError::Usage(_)
+            | CliError::Input { .. }
+            | CliError::Body(BodyError::Mesh(_) | BodyError::Format(_))
             | CliError::DirectionsIo { .. }
             | CliError::Direction { .. } => EXIT_BAD_INPUT,
             CliError::Library(E::Hull(e)) | CliError::Hull { source: e, .. } => {
@@ -100,9 +118,18 @@ impl CliError {
                     EXIT_BAD_INPUT
                 }
             }
-            CliError::Library(E::Query(_)) | CliError::Output { .. } | CliError::Nvm { .. } => {
-                EXIT_FAILURE
+            CliError::Body(BodyError::Hull { source: e, .. }) => {
+                if matches!(e, HullError::Internal(_)) {
+                    EXIT_FAILURE
+                } else {
+                    EXIT_BAD_INPUT
+                }
             }
+            CliError::Library(E::Query(_))
+            | CliError::Output { .. }
+            | CliError::Nvm { .. }
+            | CliError::Body(BodyError::Nvm { .. })
+            | CliError::Run(_) => EXIT_FAILURE,
             CliError::Reported(code) => *code,
         }
     }
@@ -272,15 +299,6 @@ pub fn generate(shape: Shape, n: usize, seed: u64, out: &Path) -> Result<GenRepo
     })
 }
 
-/// The query operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Operation {
-    /// Boolean intersection test.
-    Intersect,
-    /// Distance with witness points.
-    Distance,
-}
-
 /// The support maps a query can run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SupportKind {
@@ -304,118 +322,160 @@ impl SupportKind {
     }
 }
 
-/// The two operands of a query.
+/// The operands and parameters of `polyquery query`.
 pub struct QueryInput<'a> {
-    /// Mesh of A.
-    pub mesh_a: &'a Path,
-    /// Mesh of B.
-    pub mesh_b: &'a Path,
+    /// The operation.
+    pub op: Operation,
+    /// Body A (a mesh or a `.nvm` file).
+    pub a: &'a Path,
+    /// Body B (absent for `raycast`).
+    pub b: Option<&'a Path>,
     /// Pose of A.
     pub pose_a: Pose,
     /// Pose of B.
     pub pose_b: Pose,
+    /// `--algorithm`, `--dir`, `--velocity`, `--origin`.
+    pub params: Parameters,
+    /// The support map.
+    pub support: batch::SupportKind,
 }
 
-/// `polyquery query`: load both bodies (hulling meshes, reading `.nvm` files as they are),
-/// place them, and run `operation` with GJK on `support` (default: `nvm` when both inputs
-/// are `.nvm` files, else `linear`).
-pub fn query(
-    operation: Operation,
-    input: &QueryInput<'_>,
-    support: Option<SupportKind>,
-) -> Result<QueryReport, CliError> {
-    let mut a = load_and_hull(input.mesh_a)?;
-    let mut b = load_and_hull(input.mesh_b)?;
-    let support = support.unwrap_or(if a.kind == InputKind::Nvm && b.kind == InputKind::Nvm {
-        SupportKind::Nvm
-    } else {
-        SupportKind::Linear
-    });
-    if support == SupportKind::Nvm {
-        a = a.with_map(input.mesh_a)?;
-        b = b.with_map(input.mesh_b)?;
+/// The command-line flag for a batch field name.
+fn flag(field: &str) -> String {
+    match field {
+        "direction" => "--dir".to_string(),
+        "b" => "a second body B".to_string(),
+        other => format!("--{}", other.replace('_', "-")),
     }
-    let (answer, iterations, support_calls, query_ms) = match (support, a.map(), b.map()) {
-        (SupportKind::Nvm, Some(map_a), Some(map_b)) => run_query(
-            operation,
-            &Posed::new(map_a, input.pose_a),
-            &Posed::new(map_b, input.pose_b),
-        )?,
-        (SupportKind::Hill, _, _) => run_query(
-            operation,
-            &Posed::new(HillClimb::new(a.polytope()), input.pose_a),
-            &Posed::new(HillClimb::new(b.polytope()), input.pose_b),
-        )?,
-        _ => run_query(
-            operation,
-            &Posed::new(LinearScan::new(a.polytope()), input.pose_a),
-            &Posed::new(LinearScan::new(b.polytope()), input.pose_b),
-        )?,
-    };
-    let body = |path: &Path, loaded: &Loaded, pose: &Pose| BodyReport {
-        mesh: path.display().to_string(),
-        input_format: loaded.kind.name().to_string(),
-        input_points: loaded.mesh_points,
-        hull_vertices: loaded.polytope().num_vertices(),
-        hull_ms: loaded.hull_ms,
-        nvm_ms: loaded.nvm_ms,
+}
+
+/// A [`ParameterError`] in the command line's words (flags instead of batch fields).
+fn usage(e: &ParameterError) -> CliError {
+    CliError::Usage(match e {
+        ParameterError::Missing { field, op } => format!("query {op} needs {}", flag(field)),
+        ParameterError::NotApplicable { field, op } => {
+            format!("{} does not apply to query {op}", flag(field))
+        }
+        ParameterError::BadVector {
+            field,
+            must_be_nonzero,
+        } => format!(
+            "{} must be finite{}",
+            flag(field),
+            if *must_be_nonzero {
+                " and non-zero"
+            } else {
+                ""
+            }
+        ),
+        ParameterError::Algorithm {
+            op,
+            algorithm,
+            allowed,
+        } => format!("query {op} has no --algorithm {algorithm} (it has: {allowed})"),
+    })
+}
+
+/// Loads one body for `query`, timed.
+fn load_body(path: &Path) -> Result<(batch::Body, f64), CliError> {
+    let start = Instant::now();
+    let body = batch::Body::load(path).map_err(CliError::Body)?;
+    Ok((body, elapsed_ms(start)))
+}
+
+/// `polyquery query`: validate the parameters, load the bodies (hulling and preprocessing
+/// meshes, reading `.nvm` files as they are), and run the query through the same
+/// dispatcher as `polyquery batch` ([`batch::run_query`]).
+pub fn query(input: &QueryInput<'_>) -> Result<QueryReport, CliError> {
+    let op = input.op;
+    let query = Query::new(op, &input.params).map_err(|e| usage(&e))?;
+    match (op.has_b(), input.b.is_some()) {
+        (true, false) => return Err(usage(&ParameterError::Missing { field: "b", op })),
+        (false, true) => {
+            return Err(CliError::Usage(format!(
+                "query {op} takes one body (the ray is given by --origin and --dir)"
+            )));
+        }
+        _ => {}
+    }
+    let (a, a_ms) = load_body(input.a)?;
+    let b = input.b.map(load_body).transpose()?;
+    let start = Instant::now();
+    let answer = batch::run_query(
+        &query,
+        (&a, input.pose_a),
+        b.as_ref().map(|(b, _)| (b, input.pose_b)),
+        input.support,
+    )
+    .map_err(CliError::Run)?;
+    let query_ms = elapsed_ms(start);
+    let body = |path: &Path, body: &batch::Body, load_ms: f64, pose: &Pose| QueryBodyReport {
+        file: path.display().to_string(),
+        hull_vertices: body.polytope().num_vertices(),
+        load_ms,
         pose: PoseReport::of(pose),
     };
     Ok(QueryReport {
-        operation: match operation {
-            Operation::Intersect => "intersect",
-            Operation::Distance => "distance",
-        }
-        .to_string(),
-        support: support.name().to_string(),
-        a: body(input.mesh_a, &a, &input.pose_a),
-        b: body(input.mesh_b, &b, &input.pose_b),
+        op: op.name().to_string(),
+        algorithm: query.algorithm().name().to_string(),
+        support: input.support.name().to_string(),
+        a: body(input.a, &a, a_ms, &input.pose_a),
+        b: match (input.b, &b) {
+            (Some(path), Some((body_b, ms))) => Some(body(path, body_b, *ms, &input.pose_b)),
+            _ => None,
+        },
         answer,
-        iterations,
-        support_calls,
         query_ms,
     })
 }
 
-/// Runs one GJK query: the answer, iterations, support calls and milliseconds.
-fn run_query<A: SupportMap, B: SupportMap>(
-    operation: Operation,
-    a: &A,
-    b: &B,
-) -> Result<(Answer, u32, u32, f64), CliError> {
-    let settings = GjkSettings::default();
-    let start = Instant::now();
-    let found = match operation {
-        Operation::Intersect => {
-            let r = gjk::intersects(a, b, &settings).map_err(polyquery::Error::from)?;
-            (
-                Answer::Intersect {
-                    intersecting: r.intersecting,
-                    separating_axis: r.separating_axis.as_ref().map(vector_triple),
-                },
-                r.iterations,
-                r.support_calls,
-            )
-        }
-        Operation::Distance => {
-            let r = gjk::distance(a, b, &settings).map_err(polyquery::Error::from)?;
-            (
-                Answer::Distance {
-                    distance: r.distance,
-                    point_a: triple(&r.point_a),
-                    point_b: triple(&r.point_b),
-                    normal: r.normal.as_ref().map(vector_triple),
-                    intersecting: r.intersecting,
-                },
-                r.iterations,
-                r.support_calls,
-            )
-        }
-    };
-    let ms = elapsed_ms(start);
-    Ok((found.0, found.1, found.2, ms))
+/// What `polyquery batch` did: the results (already written) and whether all succeeded.
+pub struct BatchRun {
+    /// Lines run.
+    pub lines: usize,
+    /// Lines that failed.
+    pub failed: usize,
+    /// Distinct files loaded.
+    pub loads: usize,
 }
 
+/// `polyquery batch`: parse `input` (relative paths resolve against its folder), run it on
+/// the current rayon pool calling `progress` per line, and write the results to `out`
+/// atomically, or to stdout.
+pub fn batch(
+    input: &Path,
+    out: Option<&Path>,
+    on_parsed: &dyn Fn(usize),
+    progress: &(dyn Fn() + Sync),
+) -> Result<BatchRun, CliError> {
+    let bytes = std::fs::read(input).map_err(|source| CliError::Input {
+        path: input.to_path_buf(),
+        source,
+    })?;
+    let base = match input.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let parsed = Batch::parse(&bytes, base);
+    on_parsed(parsed.len());
+    let outcome = parsed.run(progress);
+    match out {
+        Some(out) => write_output(out, |w| outcome.write_jsonl(w))?,
+        None => {
+            let stdout = io::stdout();
+            let mut lock = io::BufWriter::new(stdout.lock());
+            // A closed stdout (e.g. piped into `head`) is not worth reporting.
+            let _ = outcome
+                .write_jsonl(&mut lock)
+                .and_then(|()| io::Write::flush(&mut lock));
+        }
+    }
+    Ok(BatchRun {
+        lines: outcome.results.len(),
+        failed: outcome.results.iter().filter(|r| !r.is_ok()).count(),
+        loads: outcome.loads,
+    })
+}
 /// One preprocessing job: a mesh (or `.nvm`) and the `.nvm` file to write.
 #[derive(Clone, Debug)]
 pub struct PreprocessJob {

@@ -1,6 +1,8 @@
 //! What each subcommand reports: serialisable (`--json`, one object) and printable as text.
 
+use polyquery::batch::{Answer, Proof};
 use polyquery::format::{Metadata, SectionInfo};
+use polyquery::query::Certificate;
 use polyquery::{Point, Pose, Vector};
 use serde::Serialize;
 use std::fmt::{self, Display, Formatter};
@@ -127,119 +129,97 @@ impl PoseReport {
     }
 }
 
-/// One operand of a query: its mesh, hull and pose.
+/// One operand of a query: its file, hull size, load time and pose.
 #[derive(Clone, Debug, Serialize)]
-pub struct BodyReport {
-    /// The mesh file (or `.nvm` file).
-    pub mesh: String,
-    /// `obj` or `nvm`.
-    pub input_format: String,
-    /// Points read from it.
-    pub input_points: usize,
+pub struct QueryBodyReport {
+    /// The mesh or `.nvm` file.
+    pub file: String,
     /// Vertices of its hull.
     pub hull_vertices: usize,
-    /// Time to build the hull in this run, in milliseconds (0 for a `.nvm` input).
-    pub hull_ms: f64,
-    /// Time to build the normal vector map in this run, in milliseconds (0 when none was
-    /// built: a `.nvm` input, or a support map other than `nvm`).
-    pub nvm_ms: f64,
+    /// Time to load it (for a mesh: read, hull and build the normal vector map), in
+    /// milliseconds.
+    pub load_ms: f64,
     /// Where it is placed.
     pub pose: PoseReport,
 }
 
-/// The answer of a query, by operation.
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-pub enum Answer {
-    /// `query intersect`.
-    Intersect {
-        /// Whether the hulls overlap or touch.
-        intersecting: bool,
-        /// When disjoint: a unit axis from A towards B separating them.
-        separating_axis: Option<Triple>,
-    },
-    /// `query distance`.
-    Distance {
-        /// Euclidean distance between the hulls (0 when they intersect).
-        distance: f64,
-        /// Closest point on A.
-        point_a: Triple,
-        /// Closest point on B.
-        point_b: Triple,
-        /// Unit vector from A's closest point towards B's (when apart).
-        normal: Option<Triple>,
-        /// Whether the hulls overlap or touch.
-        intersecting: bool,
-    },
-}
-
-/// The report of `polyquery query`.
+/// The report of `polyquery query`: the fields of a batch result line (`op`, `intersects`,
+/// `value`, `normal`, `point_a`, `point_b`, `iterations`, `support_calls`, `certificate`)
+/// with the algorithm, the support map, the bodies and the query time.
 #[derive(Clone, Debug, Serialize)]
 pub struct QueryReport {
-    /// `intersect` or `distance`.
-    pub operation: String,
-    /// The support map used (`linear`, `hill` or `nvm`).
+    /// The operation.
+    pub op: String,
+    /// The algorithm that answered.
+    pub algorithm: String,
+    /// The support map used (`nvm`, `linear` or `hill`).
     pub support: String,
     /// Operand A.
-    pub a: BodyReport,
-    /// Operand B.
-    pub b: BodyReport,
+    pub a: QueryBodyReport,
+    /// Operand B (absent for `raycast`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b: Option<QueryBodyReport>,
     /// The answer.
     #[serde(flatten)]
     pub answer: Answer,
-    /// GJK iterations.
-    pub iterations: u32,
-    /// Support queries of the Minkowski difference (each one on A and one on B).
-    pub support_calls: u32,
     /// Time of the query alone, in milliseconds.
     pub query_ms: f64,
 }
 
 impl Display for QueryReport {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        for (name, body) in [("A", &self.a), ("B", &self.b)] {
+        let bodies = [("A", Some(&self.a)), ("B", self.b.as_ref())];
+        for (name, body) in bodies.iter().filter_map(|(n, b)| b.map(|b| (n, b))) {
             writeln!(
                 f,
-                "{name}: {} ({}, {} points, {} hull vertices, hull {:.3} ms, map {:.3} ms), at {} rotation (w,x,y,z) {}",
-                body.mesh,
-                body.input_format,
-                body.input_points,
+                "{name}: {} ({} hull vertices, loaded in {:.3} ms), at {} rotation (w,x,y,z) {}",
+                body.file,
                 body.hull_vertices,
-                body.hull_ms,
-                body.nvm_ms,
+                body.load_ms,
                 show(&body.pose.translation),
                 show(&body.pose.rotation_wxyz),
             )?;
         }
-        match &self.answer {
-            Answer::Intersect {
-                intersecting,
-                separating_axis,
-            } => {
-                writeln!(f, "intersecting   {}", yes_no(*intersecting))?;
-                if let Some(axis) = separating_axis {
-                    writeln!(f, "separating axis {}", show(axis))?;
-                }
-            }
-            Answer::Distance {
-                distance,
-                point_a,
-                point_b,
-                normal,
-                intersecting,
-            } => {
-                writeln!(f, "distance       {distance}")?;
-                writeln!(f, "intersecting   {}", yes_no(*intersecting))?;
-                writeln!(f, "point on A     {}", show(point_a))?;
-                writeln!(f, "point on B     {}", show(point_b))?;
-                if let Some(normal) = normal {
-                    writeln!(f, "normal (A→B)   {}", show(normal))?;
-                }
+        let a = &self.answer;
+        let (verdict, value) = match self.op.as_str() {
+            "intersect" => ("intersecting  ", None),
+            "penetration" => ("overlapping   ", Some("δ_d           ")),
+            "distance" => ("intersecting  ", Some("distance      ")),
+            "depth" => ("overlapping   ", Some("depth         ")),
+            "toi" => ("they meet     ", Some("time of impact")),
+            _ => ("ray hits      ", Some("ray distance  ")),
+        };
+        writeln!(f, "{verdict} {}", yes_no(a.intersects))?;
+        if let Some(label) = value {
+            match a.value {
+                Some(v) => writeln!(f, "{label} {v}")?,
+                None => writeln!(f, "{label} none")?,
             }
         }
+        for (label, v) in [
+            ("normal        ", &a.normal),
+            ("point on A    ", &a.point_a),
+            ("point on B    ", &a.point_b),
+        ] {
+            if let Some(v) = v {
+                writeln!(f, "{label} {}", show(v))?;
+            }
+        }
+        if let Some(c) = &a.certificate {
+            let kind = match c {
+                Proof::Verdict(Certificate::SeparatingPlane { .. }) => "separating plane",
+                Proof::Verdict(Certificate::Tetrahedron { .. }) => "tetrahedron holding the origin",
+                Proof::Triangle(_) => "support triangle of A ⊖ B",
+            };
+            writeln!(f, "certificate    {kind} (--json for its numbers)")?;
+        }
+        writeln!(f, "algorithm      {}", self.algorithm)?;
         writeln!(f, "support map    {}", self.support)?;
-        writeln!(f, "iterations     {}", self.iterations)?;
-        writeln!(f, "support calls  {}", self.support_calls)?;
+        match a.iterations {
+            Some(n) => writeln!(f, "iterations     {n}")?,
+            None => writeln!(f, "iterations     (not reported)")?,
+        }
+        writeln!(f, "support calls  {}", a.support_calls)?;
         writeln!(f, "query time     {:.4} ms", self.query_ms)
     }
 }
