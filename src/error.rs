@@ -4,7 +4,8 @@
 //! run several stages and report whichever failed.
 
 use crate::{
-    hull::HullError, mesh::MeshError, pose::PoseError, query::QueryError, synth::SynthError,
+    format::FormatError, hull::HullError, mesh::MeshError, pose::PoseError, query::QueryError,
+    synth::SynthError,
 };
 
 /// Any error polyquery's library functions return.
@@ -22,6 +23,9 @@ pub enum Error {
     /// A query failed.
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// Saving or loading a `.nvm` file failed.
+    #[error(transparent)]
+    Format(#[from] FormatError),
     /// Generating a synthetic point set failed.
     #[error(transparent)]
     Synth(#[from] SynthError),

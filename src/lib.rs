@@ -22,6 +22,8 @@
 //! * [`nvm`] preprocesses a polytope into its normal vector map (Gauss map on a cube map,
 //!   one [`pointloc`] slab locator per chart): [`NormalVectorMap`] answers support queries
 //!   in O(log n).
+//! * [`format`] saves a map with its polytope as a versioned, checksummed `.nvm` file and
+//!   loads it back in O(n) with no rebuilding.
 //! * [`query`] holds the algorithms driven by any support map — GJK, Nio's directional
 //!   penetration and intersection (with certificates), EPA, time of impact, ray casts — and
 //!   the exact, slow oracles the tests check them against.
@@ -43,7 +45,9 @@
 //! ```
 
 pub mod atomic_file;
+pub mod batch;
 pub mod error;
+pub mod format;
 pub mod hull;
 pub mod mesh;
 pub mod nvm;

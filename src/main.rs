@@ -8,13 +8,15 @@
 mod cli;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use cli::commands::{self, CliError, Operation, QueryInput, SupportKind};
-use polyquery::Pose;
+use cli::commands::{self, CliError, EXIT_BAD_INPUT, EXIT_FAILURE, QueryInput, SupportKind};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use polyquery::batch;
 use polyquery::pose::parse_pose;
 use polyquery::synth::Shape;
+use polyquery::{Point, Pose, Vector};
 use serde::Serialize;
 use std::fmt::Display;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,11 +29,18 @@ use std::process::ExitCode;
         polyquery builds the exact convex hull of a mesh's points (f64 throughout, exact \
         orientation predicates), generates synthetic point sets for tests and benchmarks, and \
         answers intersection and distance queries between two posed hulls with GJK driven by a \
-        support map. Every command prints a readable summary, or one JSON object with --json.",
+        support map. `preprocess` saves a hull with its normal vector map (Gauss map with \
+        O(log n) support queries) as a .nvm file, which every command taking a mesh also takes \
+        (told by its magic bytes: nothing is rebuilt). Every command prints a readable summary, \
+        or one JSON object with --json.",
     after_help = "Examples:\n  \
         polyquery hull data/bunny_npm.obj --out bunny_hull.obj\n  \
+        polyquery preprocess data/bunny_npm.obj -o bunny.nvm\n  \
+        polyquery info bunny.nvm\n  \
+        polyquery support bunny.nvm --dirs dirs.txt\n  \
         polyquery gen sphere --n 10000 --seed 7 --out sphere.obj\n  \
-        polyquery query distance a.obj b.obj --pose-b 3,0,0 --json\n\n\
+        polyquery query distance a.obj b.obj --pose-b 3,0,0 --json\n  \
+        polyquery batch queries.jsonl --out results.jsonl\n\n\
         Exit codes: 0 success, 2 bad input, 1 other failures."
 )]
 struct Cli {
@@ -40,13 +49,15 @@ struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)] // parsed once per run
 enum Command {
-    /// Build the convex hull of a mesh's points and describe it.
+    /// Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.
     #[command(
-        long_about = "Build the convex hull of a mesh's points and describe it.\n\n\
+        long_about = "Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.\n\n\
             Reads the vertices of a Wavefront OBJ file (faces are ignored: any point cloud \
             works) and builds their exact convex hull, merging coplanar triangles into planar \
-            polygon faces. Prints the number of input points, hull vertices, edges, faces \
+            polygon faces. A preprocessed .nvm file gives its stored hull without rebuilding \
+            it (build time 0). Prints the number of input points, hull vertices, edges, faces \
             (and triangles), the bounding box, the volume, and the load and build times. With \
             --out, writes the hull as OBJ (full f64 precision, faces counter-clockwise seen \
             from outside); the file appears only if everything succeeded. Points that are all \
@@ -55,10 +66,11 @@ enum Command {
         after_help = "Examples:\n  \
             polyquery hull data/go1_trunk.obj\n  \
             polyquery hull data/bunny_npm.obj --out bunny_hull.obj\n  \
+            polyquery hull bunny.nvm --json\n  \
             polyquery hull points.obj --json"
     )]
     Hull {
-        /// The mesh (Wavefront OBJ; only `v` lines matter).
+        /// The mesh (Wavefront OBJ; only `v` lines matter) or a .nvm file.
         #[arg(value_name = "MESH.obj")]
         mesh: PathBuf,
         /// Write the hull here as OBJ.
@@ -100,53 +112,271 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Test two posed hulls for intersection, or measure their distance, with GJK.
+    /// Answer one query between two posed bodies (or a ray and one body).
     #[command(
-        long_about = "Test two posed hulls for intersection, or measure their distance, with GJK.\n\n\
-            Builds the convex hull of each mesh, places each by its pose (a translation \
-            `tx,ty,tz`, optionally followed by a rotation quaternion `qw,qx,qy,qz`, scalar \
-            first, normalised for you), and runs GJK on the two through a support map: `linear` \
-            scans every vertex (the baseline), `hill` climbs the vertex adjacency graph from \
-            the previous answer. `intersect` answers yes/no (with a separating axis when no); \
-            `distance` gives the distance, the closest point on each hull and the unit normal \
-            from A to B. Both report GJK's iterations, support calls and the query time.",
+        long_about = "Answer one query between two posed bodies (or a ray and one body).\n\n\
+            Loads each body (a mesh is hulled and preprocessed into its normal vector map; a \
+            .nvm file is read as it is), places each by its pose (a translation `tx,ty,tz`, \
+            optionally followed by a rotation quaternion `qw,qx,qy,qz`, scalar first, \
+            normalised for you), and runs the operation on the chosen support map: `nvm` \
+            (O(log n) point location in the normal vector map, the default), `linear` (scan \
+            every vertex, the baseline) or `hill` (climb the vertex adjacency graph).\n\n\
+            Operations (algorithm in brackets, the first the default):\n  \
+            intersect A B             whether they overlap [nio, gjk]; Nio's answer carries a \
+            certificate (separating plane or tetrahedron of A ⊖ B holding the origin)\n  \
+            penetration A B --dir D   δ_d: how far B must move along D to stop overlapping [nio]\n  \
+            distance A B              distance and closest points [gjk]\n  \
+            depth A B                 minimum penetration depth and normal [epa]\n  \
+            toi A B --velocity V      when B moving by t·V first touches A [nio]\n  \
+            raycast A --origin O --dir D   where the ray O + s·D/|D| enters A [nio]\n\n\
+            The --json object has the fields of a `polyquery batch` result line (intersects, \
+            value, normal, point_a, point_b, iterations, support_calls, certificate) plus the \
+            algorithm, support map, bodies and query time. `value` is null where there is \
+            none (no overlap, no impact, a miss).",
         after_help = "Examples:\n  \
             polyquery query intersect a.obj b.obj --pose-b 0.5,0,0\n  \
-            polyquery query distance cube.obj cube.obj --pose-b 3,0,0 --support hill\n  \
-            polyquery query distance a.obj b.obj --pose-a 0,0,0,0.7071,0,0,0.7071 --json"
+            polyquery query intersect a.obj b.obj --pose-b 0.5,0,0 --algorithm gjk --support linear\n  \
+            polyquery query penetration a.nvm b.nvm --pose-b 0.5,0,0 --dir 1,0,0\n  \
+            polyquery query distance a.obj b.obj --pose-a 0,0,0,0.7071,0,0,0.7071 --json\n  \
+            polyquery query depth a.obj b.obj --pose-b 0.9,0.2,0\n  \
+            polyquery query toi a.obj b.obj --pose-b 5,0,0 --velocity -1,0,0\n  \
+            polyquery query raycast a.obj --origin -5,0.5,0.5 --dir 1,0,0"
     )]
     Query {
         /// What to compute.
         #[arg(value_enum, value_name = "OPERATION")]
         operation: OperationArg,
-        /// Mesh of body A.
-        #[arg(value_name = "A.obj")]
-        mesh_a: PathBuf,
-        /// Mesh of body B.
-        #[arg(value_name = "B.obj")]
-        mesh_b: PathBuf,
+        /// Mesh (or .nvm file) of body A.
+        #[arg(value_name = "A")]
+        a: PathBuf,
+        /// Mesh (or .nvm file) of body B (every operation but raycast).
+        #[arg(value_name = "B")]
+        b: Option<PathBuf>,
         /// Pose of A: `tx,ty,tz` or `tx,ty,tz,qw,qx,qy,qz`.
         #[arg(long, value_name = "P", value_parser = parse_pose_arg, allow_hyphen_values = true)]
         pose_a: Option<Pose>,
         /// Pose of B: `tx,ty,tz` or `tx,ty,tz,qw,qx,qy,qz`.
         #[arg(long, value_name = "P", value_parser = parse_pose_arg, allow_hyphen_values = true)]
         pose_b: Option<Pose>,
-        /// The support map GJK runs on.
-        #[arg(long, value_enum, default_value_t = SupportArg::Linear)]
+        /// Direction `x,y,z` (penetration, raycast).
+        #[arg(long, value_name = "X,Y,Z", value_parser = parse_vector, allow_hyphen_values = true)]
+        dir: Option<Vector>,
+        /// Velocity of B `x,y,z` (toi).
+        #[arg(long, value_name = "X,Y,Z", value_parser = parse_vector, allow_hyphen_values = true)]
+        velocity: Option<Vector>,
+        /// The ray's origin `x,y,z` (raycast).
+        #[arg(long, value_name = "X,Y,Z", value_parser = parse_vector, allow_hyphen_values = true)]
+        origin: Option<Vector>,
+        /// The support map the algorithm runs on.
+        #[arg(long, value_enum, default_value_t = SupportArg::Nvm)]
         support: SupportArg,
+        /// The algorithm (intersect: nio or gjk; the other operations have one).
+        #[arg(long, value_enum)]
+        algorithm: Option<AlgorithmArg>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+    },
+    /// Run a file of queries (JSON lines) in parallel; one result line per query.
+    #[command(
+        long_about = "Run a file of queries (JSON lines) in parallel; one result line per query.\n\n\
+            Each non-blank line of QUERIES.jsonl is one JSON object:\n  \
+            {\"id\": any, \"op\": \"intersect\"|\"penetration\"|\"distance\"|\"depth\"|\"toi\"|\"raycast\",\n   \
+            \"a\": PATH, \"b\": PATH, \"pose_a\": POSE, \"pose_b\": POSE, \"direction\": [x,y,z],\n   \
+            \"velocity\": [x,y,z], \"origin\": [x,y,z], \"support\": \"nvm\"|\"linear\"|\"hill\",\n   \
+            \"algorithm\": \"nio\"|\"gjk\"|\"epa\"}\n\
+            PATH is a mesh (.obj) or a .nvm file; a relative PATH is resolved against the \
+            folder of QUERIES.jsonl (not the current directory), so a batch moves with its \
+            meshes. POSE is {\"translation\": [x,y,z], \"rotation\": [w,x,y,z]} (both optional; \
+            the quaternion is scalar first and normalised; a zero one is an error). `b` and \
+            `pose_b` are absent for raycast (which uses `origin` and `direction`); `direction` \
+            is for penetration and raycast, `velocity` for toi; `support` defaults to nvm, \
+            `algorithm` to the operation's first (see `polyquery query --help`). Unknown or \
+            inapplicable fields are errors.\n\n\
+            Each distinct file is loaded (and preprocessed) once, the files in parallel; the \
+            queries then run in parallel. Results keep the input order, one line each:\n  \
+            {\"id\", \"op\", \"ok\": true, \"intersects\", \"value\", \"normal\", \"point_a\", \"point_b\",\n   \
+            \"iterations\", \"support_calls\", \"certificate\"}\n\
+            or, for a line that is malformed or fails, {\"id\", \"ok\": false, \"line\": N, \"error\"} \
+            (N counts from 1; blank lines give no result). `value` is δ_d, the distance, the \
+            depth, the time of impact or the ray's distance, null where there is none; \
+            `iterations` is null where the algorithm reports none. A progress bar goes to \
+            stderr when it is a terminal (never with --quiet).\n\n\
+            Exit status: 0 when every line succeeded, 2 when any failed (or the file cannot be \
+            read), 1 when the output cannot be written (then no output file is left).",
+        after_help = "Examples:\n  \
+            polyquery batch queries.jsonl\n  \
+            polyquery batch queries.jsonl --out results.jsonl --threads 2 --quiet\n\n\
+            A line:\n  \
+            {\"id\": 1, \"op\": \"penetration\", \"a\": \"a.obj\", \"b\": \"b.nvm\",\n   \
+            \"pose_b\": {\"translation\": [0.5, 0, 0]}, \"direction\": [1, 0, 0]}"
+    )]
+    Batch {
+        /// The queries, one JSON object per line.
+        #[arg(value_name = "QUERIES.jsonl")]
+        queries: PathBuf,
+        /// Write the results here (atomically) instead of stdout.
+        #[arg(long, value_name = "RESULTS.jsonl")]
+        out: Option<PathBuf>,
+        /// Worker threads [default: one per core].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Save meshes' hulls with their normal vector maps as .nvm files, for fast loading.
+    #[command(
+        long_about = "Save meshes' hulls with their normal vector maps as .nvm files, for fast loading.\n\n\
+            For each mesh: builds the exact convex hull and its normal vector map (the Gauss \
+            map on a cube map, with one persistent slab point locator per face: O(log n) \
+            support queries), and writes both to a versioned, checksummed binary file \
+            (little-endian; magic, format version, checked lengths, CRC-32) with a small \
+            metadata section (polyquery version, source file, input point count, build \
+            times, persistence kind, creation time). Loading a .nvm file reads the stored \
+            arrays as they are, in O(n): no hull, no map construction. Every command that \
+            takes a mesh also takes a .nvm file.\n\n\
+            One mesh: written to -o FILE, or next to the mesh with the extension .nvm. \
+            Several meshes: --out-dir DIR is required (created if missing), each written as \
+            DIR/STEM.nvm, in parallel, with a progress bar on stderr (hidden when stderr is \
+            not a terminal, or with --quiet). Files are written atomically: a mesh that fails \
+            leaves no output file; the others are still written, and the exit code says that \
+            one failed.",
+        after_help = "Examples:\n  \
+            polyquery preprocess data/bunny_npm.obj -o bunny.nvm\n  \
+            polyquery preprocess data/*.obj --out-dir maps/\n  \
+            polyquery preprocess data/go1_trunk.obj --json"
+    )]
+    Preprocess {
+        /// The meshes (Wavefront OBJ).
+        #[arg(value_name = "MESH.obj", required = true)]
+        meshes: Vec<PathBuf>,
+        /// The .nvm file to write (one mesh only).
+        #[arg(
+            short = 'o',
+            long = "out",
+            value_name = "FILE.nvm",
+            conflicts_with = "out_dir"
+        )]
+        out: Option<PathBuf>,
+        /// Write each mesh's map to DIR/STEM.nvm.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        /// No progress bar.
+        #[arg(long, short = 'q')]
+        quiet: bool,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Describe a .nvm file: counts, sizes, build times, persistence, format version.
+    #[command(
+        long_about = "Describe a .nvm file: counts, sizes, build times, persistence, format version.\n\n\
+            Loads the file (checking its magic, version, lengths, checksum and every index) \
+            and prints the hull's vertices, edges and faces; the map's segments, search-tree \
+            nodes and slabs over its six charts; the file's size per hull vertex and the \
+            loaded structure's heap bytes per vertex; its sections; and its metadata (source \
+            mesh and point count, hull and map build times, persistence technique, creation \
+            time, polyquery version).",
+        after_help = "Examples:\n  \
+            polyquery info bunny.nvm\n  \
+            polyquery info bunny.nvm --json"
+    )]
+    Info {
+        /// The .nvm file.
+        #[arg(value_name = "FILE.nvm")]
+        file: PathBuf,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Answer support queries S(P, d) for a list of directions.
+    #[command(
+        long_about = "Answer support queries S(P, d) for a list of directions.\n\n\
+            Reads one direction `x y z` per line of DIRS (spaces, tabs or commas between the \
+            numbers; blank lines and `#` comments skipped; `-` reads standard input) and \
+            prints, per direction, a vertex of the hull maximising d·p: `VERTEX X Y Z`, or \
+            with --json one JSON object per line with the direction, vertex, point, value d·p \
+            and, for nvm, the counted work (slab probes, search-tree nodes visited, polish \
+            steps). A malformed line, a zero or a non-finite direction is an error naming the \
+            line, and nothing is printed. Methods: nvm (default; the normal vector map, read \
+            from a .nvm input or built for a mesh), linear (scan every vertex), hill (climb \
+            the vertex graph from vertex 0). Ties may pick different vertices, never different \
+            maxima. A summary (queries, total and per-query time of the queries alone) goes \
+            to stderr unless --quiet.",
+        after_help = "Examples:\n  \
+            polyquery support bunny.nvm --dirs dirs.txt\n  \
+            polyquery support data/bunny_npm.obj --dirs dirs.txt --method linear --json\n  \
+            printf '1 0 0\\n0 0 -1\\n' | polyquery support bunny.nvm --dirs -"
+    )]
+    Support {
+        /// The polytope: a .nvm file or a mesh.
+        #[arg(value_name = "FILE")]
+        input: PathBuf,
+        /// The directions file (`-`: standard input).
+        #[arg(long, value_name = "DIRS.txt")]
+        dirs: PathBuf,
+        /// How to answer.
+        #[arg(long, value_enum, default_value_t = SupportArg::Nvm)]
+        method: SupportArg,
+        /// One JSON object per line instead of text.
+        #[arg(long)]
+        json: bool,
+        /// No summary on stderr.
+        #[arg(long, short = 'q')]
+        quiet: bool,
     },
 }
 
 /// `query`'s operations, as typed on the command line.
 #[derive(ValueEnum, Clone, Copy, Debug)]
 enum OperationArg {
-    /// Whether the hulls intersect.
+    /// Whether the bodies intersect.
     Intersect,
-    /// The distance between the hulls and the closest points.
+    /// Nio's directional penetration distance along --dir.
+    Penetration,
+    /// The distance and the closest points.
     Distance,
+    /// The minimum penetration depth.
+    Depth,
+    /// The time of impact of B moving by --velocity.
+    Toi,
+    /// A ray (--origin, --dir) against A.
+    Raycast,
+}
+
+impl OperationArg {
+    fn operation(self) -> batch::Operation {
+        match self {
+            OperationArg::Intersect => batch::Operation::Intersect,
+            OperationArg::Penetration => batch::Operation::Penetration,
+            OperationArg::Distance => batch::Operation::Distance,
+            OperationArg::Depth => batch::Operation::Depth,
+            OperationArg::Toi => batch::Operation::Toi,
+            OperationArg::Raycast => batch::Operation::Raycast,
+        }
+    }
+}
+
+/// The algorithms, as typed on the command line.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum AlgorithmArg {
+    /// Nio's portal search and refinement.
+    Nio,
+    /// GJK.
+    Gjk,
+    /// The expanding polytope algorithm.
+    Epa,
+}
+
+impl AlgorithmArg {
+    fn algorithm(self) -> batch::Algorithm {
+        match self {
+            AlgorithmArg::Nio => batch::Algorithm::Nio,
+            AlgorithmArg::Gjk => batch::Algorithm::Gjk,
+            AlgorithmArg::Epa => batch::Algorithm::Epa,
+        }
+    }
 }
 
 /// The support maps, as typed on the command line.
@@ -154,12 +384,52 @@ enum OperationArg {
 enum SupportArg {
     /// Scan every vertex: O(n) per support query.
     Linear,
-    /// Hill-climb the vertex adjacency graph from the previous answer.
+    /// Hill-climb the vertex adjacency graph.
     Hill,
+    /// Locate the direction in the normal vector map: O(log n).
+    Nvm,
+}
+
+impl SupportArg {
+    fn batch_kind(self) -> batch::SupportKind {
+        match self {
+            SupportArg::Linear => batch::SupportKind::Linear,
+            SupportArg::Hill => batch::SupportKind::Hill,
+            SupportArg::Nvm => batch::SupportKind::Nvm,
+        }
+    }
+
+    fn kind(self) -> SupportKind {
+        match self {
+            SupportArg::Linear => SupportKind::Linear,
+            SupportArg::Hill => SupportKind::Hill,
+            SupportArg::Nvm => SupportKind::Nvm,
+        }
+    }
 }
 
 fn parse_shape(text: &str) -> Result<Shape, polyquery::synth::SynthError> {
     text.parse()
+}
+
+/// `x,y,z`: three finite numbers.
+fn parse_vector(text: &str) -> Result<Vector, String> {
+    let fields: Vec<&str> = text.split(',').map(str::trim).collect();
+    if fields.len() != 3 {
+        return Err(format!(
+            "'{text}': expected 3 comma-separated numbers x,y,z, found {}",
+            fields.len()
+        ));
+    }
+    let mut v = Vector::zeros();
+    for (slot, field) in v.iter_mut().zip(&fields) {
+        *slot = field
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("'{text}': '{field}' is not a finite number"))?;
+    }
+    Ok(v)
 }
 
 fn parse_pose_arg(text: &str) -> Result<Pose, polyquery::pose::PoseError> {
@@ -170,6 +440,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Reported(code)) => ExitCode::from(code),
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::from(err.exit_code())
@@ -191,31 +462,148 @@ fn run(command: Command) -> Result<(), CliError> {
         } => print(&commands::generate(shape, n, seed, &out)?, json),
         Command::Query {
             operation,
-            mesh_a,
-            mesh_b,
+            a,
+            b,
             pose_a,
             pose_b,
+            dir,
+            velocity,
+            origin,
             support,
+            algorithm,
             json,
         } => {
             let input = QueryInput {
-                mesh_a: &mesh_a,
-                mesh_b: &mesh_b,
+                op: operation.operation(),
+                a: &a,
+                b: b.as_deref(),
                 pose_a: pose_a.unwrap_or_else(Pose::identity),
                 pose_b: pose_b.unwrap_or_else(Pose::identity),
+                params: batch::Parameters {
+                    algorithm: algorithm.map(AlgorithmArg::algorithm),
+                    direction: dir,
+                    velocity,
+                    origin: origin.map(Point::from),
+                },
+                support: support.batch_kind(),
             };
-            let operation = match operation {
-                OperationArg::Intersect => Operation::Intersect,
-                OperationArg::Distance => Operation::Distance,
-            };
-            let support = match support {
-                SupportArg::Linear => SupportKind::Linear,
-                SupportArg::Hill => SupportKind::Hill,
-            };
-            print(&commands::query(operation, &input, support)?, json);
+            print(&commands::query(&input)?, json);
+        }
+        Command::Batch {
+            queries,
+            out,
+            threads,
+            quiet,
+        } => return run_batch(&queries, out.as_deref(), threads, quiet),
+        Command::Preprocess {
+            meshes,
+            out,
+            out_dir,
+            quiet,
+            json,
+        } => return preprocess(&meshes, out.as_deref(), out_dir.as_deref(), quiet, json),
+        Command::Info { file, json } => print(&commands::info(&file)?, json),
+        Command::Support {
+            input,
+            dirs,
+            method,
+            json,
+            quiet,
+        } => {
+            let directions = commands::read_directions(&dirs)?;
+            let outcome = commands::support(&input, &directions, method.kind(), json)?;
+            let _ = std::io::stdout()
+                .lock()
+                .write_all(outcome.output.as_bytes());
+            if !quiet {
+                eprint!("{}", outcome.summary);
+            }
         }
     }
     Ok(())
+}
+
+/// `polyquery batch`: runs on a pool of `threads` workers with a progress bar; exit status 2
+/// when any line failed.
+fn run_batch(
+    queries: &std::path::Path,
+    out: Option<&std::path::Path>,
+    threads: Option<u16>,
+    quiet: bool,
+) -> Result<(), CliError> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        pool = pool.num_threads(usize::from(n));
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| CliError::Usage(format!("cannot start {threads:?} threads: {e}")))?;
+    let target = if quiet || !std::io::stderr().is_terminal() {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let bar = ProgressBar::with_draw_target(None, target);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} queries, {elapsed}") {
+        bar.set_style(style);
+    }
+    let on_parsed = |n: usize| bar.set_length(n as u64);
+    let progress = || bar.inc(1);
+    let run = pool.install(|| commands::batch(queries, out, &on_parsed, &progress));
+    bar.finish_and_clear();
+    let run = run?;
+    if !quiet {
+        eprintln!(
+            "{} queries, {} failed, {} distinct files loaded",
+            run.lines, run.failed, run.loads
+        );
+    }
+    if run.failed > 0 {
+        return Err(CliError::Reported(EXIT_BAD_INPUT));
+    }
+    Ok(())
+}
+
+/// `polyquery preprocess`: plans, runs in parallel with a progress bar, prints the report of
+/// the files written and every failure.
+fn preprocess(
+    meshes: &[PathBuf],
+    out: Option<&std::path::Path>,
+    out_dir: Option<&std::path::Path>,
+    quiet: bool,
+    json: bool,
+) -> Result<(), CliError> {
+    let jobs = commands::plan_preprocess(meshes, out, out_dir)?;
+    let target = if quiet || !std::io::stderr().is_terminal() {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), target);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} meshes, {elapsed} {wide_msg}")
+    {
+        bar.set_style(style);
+    }
+    let progress = |job: &commands::PreprocessJob| {
+        bar.set_message(job.input.display().to_string());
+        bar.inc(1);
+    };
+    let (report, errors) = commands::preprocess(&jobs, &progress);
+    bar.finish_and_clear();
+    if !report.files.is_empty() {
+        print(&report, json);
+    }
+    if jobs.len() == 1 {
+        return errors.into_iter().next().map_or(Ok(()), Err);
+    }
+    // Several failures: each is reported here; the exit code is 2 if any input was bad.
+    let mut code = None;
+    for err in &errors {
+        eprintln!("error: {err}");
+        code = Some(code.unwrap_or(EXIT_FAILURE).max(err.exit_code()));
+    }
+    code.map_or(Ok(()), |c| Err(CliError::Reported(c.min(EXIT_BAD_INPUT))))
 }
 
 /// Prints `report` to stdout as text or as one JSON object. A closed stdout (e.g. piped into

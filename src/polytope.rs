@@ -119,6 +119,27 @@ struct HalfEdge {
     face: FaceId,
 }
 
+/// A polytope's arrays as plain numbers (ids as `u32`), for saving and loading.
+///
+/// Invariants [`Polytope::from_raw_parts`] relies on (checked by the loader): `half_edges`
+/// (`[origin, next, face]`) has even length; CSR offsets start at 0, never decrease and end
+/// at their target array's length; `neighbor_offsets` has `points.len() + 1` entries,
+/// `face_offsets` one more than `face_first`; every id is below its array's length; the
+/// face arrays all have one entry per face.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PolytopeRawParts {
+    pub(crate) points: Vec<Point>,
+    pub(crate) half_edges: Vec<[u32; 3]>,
+    pub(crate) vertex_out: Vec<u32>,
+    pub(crate) neighbor_offsets: Vec<u32>,
+    pub(crate) neighbors: Vec<u32>,
+    pub(crate) face_offsets: Vec<u32>,
+    pub(crate) face_corners: Vec<u32>,
+    pub(crate) face_first: Vec<u32>,
+    pub(crate) face_normals: Vec<Vector>,
+    pub(crate) face_plane_offsets: Vec<f64>,
+}
+
 /// A bounded convex polyhedron: extreme vertices, convex planar faces, half-edges.
 ///
 /// Built by [`crate::hull::convex_hull`] (or [`Polytope::from_convex_polygons`] when the
@@ -532,6 +553,52 @@ impl Polytope {
             + size_of_val(self.face_first.as_slice())
             + size_of_val(self.face_normals.as_slice())
             + size_of_val(self.face_plane_offsets.as_slice())
+    }
+
+    /// The stored arrays, copied out (for [`crate::format`], which saves them as they are).
+    pub(crate) fn to_raw_parts(&self) -> PolytopeRawParts {
+        PolytopeRawParts {
+            points: self.points.clone(),
+            half_edges: self
+                .half_edges
+                .iter()
+                .map(|h| [h.origin.0, h.next.0, h.face.0])
+                .collect(),
+            vertex_out: self.vertex_out.iter().map(|h| h.0).collect(),
+            neighbor_offsets: self.neighbor_offsets.clone(),
+            neighbors: self.neighbors.iter().map(|v| v.0).collect(),
+            face_offsets: self.face_offsets.clone(),
+            face_corners: self.face_corners.iter().map(|v| v.0).collect(),
+            face_first: self.face_first.iter().map(|h| h.0).collect(),
+            face_normals: self.face_normals.clone(),
+            face_plane_offsets: self.face_plane_offsets.clone(),
+        }
+    }
+
+    /// Reassembles a polytope from [`Polytope::to_raw_parts`]'s arrays without rebuilding
+    /// anything. The caller ([`crate::format`]) must have checked every length and index
+    /// (see [`PolytopeRawParts`]); the accessors index with them.
+    pub(crate) fn from_raw_parts(parts: PolytopeRawParts) -> Polytope {
+        Polytope {
+            points: parts.points,
+            half_edges: parts
+                .half_edges
+                .into_iter()
+                .map(|[origin, next, face]| HalfEdge {
+                    origin: VertexId(origin),
+                    next: HalfEdgeId(next),
+                    face: FaceId(face),
+                })
+                .collect(),
+            vertex_out: parts.vertex_out.into_iter().map(HalfEdgeId).collect(),
+            neighbor_offsets: parts.neighbor_offsets,
+            neighbors: parts.neighbors.into_iter().map(VertexId).collect(),
+            face_offsets: parts.face_offsets,
+            face_corners: parts.face_corners.into_iter().map(VertexId).collect(),
+            face_first: parts.face_first.into_iter().map(HalfEdgeId).collect(),
+            face_normals: parts.face_normals,
+            face_plane_offsets: parts.face_plane_offsets,
+        }
     }
 
     /// The axis-aligned bounding box `(min, max)` of the vertices.

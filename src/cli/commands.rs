@@ -1,17 +1,26 @@
-//! The work behind each subcommand: load, hull, generate or query through the library, time
+//! The work behind each subcommand: load (a mesh, hulled, or a preprocessed `.nvm` file),
+//! hull, preprocess, generate, query or answer support queries through the library, time
 //! each stage, write output files atomically, and return a report (or a typed error that
 //! knows its exit code).
 
 use super::report::{
-    Answer, BodyReport, BoundingBox, GenReport, HullReport, PoseReport, QueryReport, triple,
-    vector_triple,
+    BoundingBox, GenReport, HullReport, InfoReport, PoseReport, PreprocessFileReport,
+    PreprocessReport, QueryBodyReport, QueryReport, triple,
 };
 use polyquery::atomic_file::write_atomically;
+use polyquery::batch::{
+    self, Batch, BodyError, Operation, ParameterError, Parameters, Query, RunError,
+};
+use polyquery::format::{self, Metadata};
 use polyquery::hull::{HullError, convex_hull};
 use polyquery::mesh::{Mesh, write_obj, write_points_obj};
-use polyquery::query::gjk::{self, GjkSettings};
+use polyquery::nvm::{NvmError, QueryStats};
 use polyquery::synth::{self, Shape};
-use polyquery::{HillClimb, LinearScan, Polytope, Pose, Posed, SupportMap};
+use polyquery::{
+    HillClimb, LinearScan, NormalVectorMap, Polytope, Pose, Support, SupportMap, Vector,
+};
+use rayon::prelude::*;
+use std::fmt::Write as _;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -35,6 +44,52 @@ pub enum CliError {
         /// Why.
         source: HullError,
     },
+    /// Building a normal vector map failed (an internal error).
+    #[error("{}: building the normal vector map failed: {source}", path.display())]
+    Nvm {
+        /// The mesh.
+        path: PathBuf,
+        /// Why.
+        source: NvmError,
+    },
+    /// The arguments do not fit together.
+    #[error("{0}")]
+    Usage(String),
+    /// A directions file could not be read.
+    #[error("{name}: {source}")]
+    DirectionsIo {
+        /// The file (`-` for stdin).
+        name: String,
+        /// Why.
+        source: io::Error,
+    },
+    /// A line of a directions file is not a usable direction.
+    #[error("{name}:{line}: {message}")]
+    Direction {
+        /// The file (`-` for stdin).
+        name: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong, quoting the line.
+        message: String,
+    },
+    /// Errors already printed one by one (a batch); the exit code to return.
+    #[error("{0} (errors reported above)")]
+    Reported(u8),
+    /// A body of `query` could not be loaded.
+    #[error(transparent)]
+    Body(BodyError),
+    /// A query's algorithm failed.
+    #[error(transparent)]
+    Run(RunError),
+    /// The batch file could not be read.
+    #[error("{}: {source}", path.display())]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
     /// An output file could not be written (nothing was written at its path).
     #[error("cannot write {}: {source}", path.display())]
     Output {
@@ -50,7 +105,12 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         use polyquery::Error as E;
         match self {
-            CliError::Library(E::Mesh(_) | E::Pose(_) | E::Synth(_)) => EXIT_BAD_INPUT,
+            CliError::Library(E::Mesh(_) | E::Pose(_) | E::Synth(_) | E::Format(_))
+            | CliError::Usage(_)
+            | CliError::Input { .. }
+            | CliError::Body(BodyError::Mesh(_) | BodyError::Format(_))
+            | CliError::DirectionsIo { .. }
+            | CliError::Direction { .. } => EXIT_BAD_INPUT,
             CliError::Library(E::Hull(e)) | CliError::Hull { source: e, .. } => {
                 if matches!(e, HullError::Internal(_)) {
                     EXIT_FAILURE
@@ -58,7 +118,19 @@ impl CliError {
                     EXIT_BAD_INPUT
                 }
             }
-            CliError::Library(E::Query(_)) | CliError::Output { .. } => EXIT_FAILURE,
+            CliError::Body(BodyError::Hull { source: e, .. }) => {
+                if matches!(e, HullError::Internal(_)) {
+                    EXIT_FAILURE
+                } else {
+                    EXIT_BAD_INPUT
+                }
+            }
+            CliError::Library(E::Query(_))
+            | CliError::Output { .. }
+            | CliError::Nvm { .. }
+            | CliError::Body(BodyError::Nvm { .. })
+            | CliError::Run(_) => EXIT_FAILURE,
+            CliError::Reported(code) => *code,
         }
     }
 }
@@ -68,16 +140,92 @@ fn elapsed_ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
 }
 
-/// A mesh and its hull, with the times taken.
-struct Loaded {
-    mesh_points: usize,
-    polytope: Polytope,
-    load_ms: f64,
-    hull_ms: f64,
+/// What a body was loaded from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A mesh (OBJ): the hull was built.
+    Mesh,
+    /// A preprocessed `.nvm` file: nothing was rebuilt.
+    Nvm,
 }
 
+impl InputKind {
+    fn name(self) -> &'static str {
+        match self {
+            InputKind::Mesh => "obj",
+            InputKind::Nvm => "nvm",
+        }
+    }
+}
+
+/// A hull alone, or with its normal vector map (which owns it).
+enum Body {
+    Hull(Polytope),
+    Map(NormalVectorMap),
+}
+
+/// A loaded body (mesh + hull, or a `.nvm` file), with the times taken.
+struct Loaded {
+    kind: InputKind,
+    mesh_points: usize,
+    shape: Body,
+    metadata: Option<Metadata>,
+    load_ms: f64,
+    hull_ms: f64,
+    /// Time to build the map in this run (0 when none was built).
+    nvm_ms: f64,
+}
+
+impl Loaded {
+    fn polytope(&self) -> &Polytope {
+        match &self.shape {
+            Body::Hull(p) => p,
+            Body::Map(m) => m.polytope(),
+        }
+    }
+
+    /// The body with its map, built from the hull now if it had none (timed in `nvm_ms`).
+    fn with_map(mut self, path: &Path) -> Result<Loaded, CliError> {
+        self.shape = match self.shape {
+            Body::Hull(polytope) => {
+                let start = Instant::now();
+                let map = NormalVectorMap::build(polytope).map_err(|source| CliError::Nvm {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                self.nvm_ms = elapsed_ms(start);
+                Body::Map(map)
+            }
+            map => map,
+        };
+        Ok(self)
+    }
+
+    /// The map, if the body has one.
+    fn map(&self) -> Option<&NormalVectorMap> {
+        match &self.shape {
+            Body::Hull(_) => None,
+            Body::Map(m) => Some(m),
+        }
+    }
+}
+
+/// Loads `path`: a `.nvm` file (told by its magic bytes or its extension) as it is, anything
+/// else as a mesh whose hull is built.
 fn load_and_hull(path: &Path) -> Result<Loaded, CliError> {
     let start = Instant::now();
+    if format::looks_like_nvm(path) {
+        let saved = format::load(path).map_err(polyquery::Error::from)?;
+        return Ok(Loaded {
+            kind: InputKind::Nvm,
+            mesh_points: saved.metadata.input_points as usize,
+            shape: Body::Map(saved.map),
+            metadata: Some(saved.metadata),
+            load_ms: elapsed_ms(start),
+            hull_ms: 0.0,
+            nvm_ms: 0.0,
+        });
+    }
     let mesh = Mesh::load(path).map_err(polyquery::Error::from)?;
     let load_ms = elapsed_ms(start);
     let start = Instant::now();
@@ -87,10 +235,13 @@ fn load_and_hull(path: &Path) -> Result<Loaded, CliError> {
     })?;
     let hull_ms = elapsed_ms(start);
     Ok(Loaded {
+        kind: InputKind::Mesh,
         mesh_points: mesh.points.len(),
-        polytope,
+        shape: Body::Hull(polytope),
+        metadata: None,
         load_ms,
         hull_ms,
+        nvm_ms: 0.0,
     })
 }
 
@@ -104,10 +255,11 @@ fn write_output(
     })
 }
 
-/// `polyquery hull`: the hull of `mesh`, optionally written to `out`.
+/// `polyquery hull`: the hull of `mesh` (or the polytope of a `.nvm` file), optionally
+/// written to `out`.
 pub fn hull(mesh: &Path, out: Option<&Path>) -> Result<HullReport, CliError> {
     let loaded = load_and_hull(mesh)?;
-    let p = &loaded.polytope;
+    let p = loaded.polytope();
     if let Some(out) = out {
         write_output(out, |w| write_obj(p, w))?;
     }
@@ -118,6 +270,7 @@ pub fn hull(mesh: &Path, out: Option<&Path>) -> Result<HullReport, CliError> {
         .sum();
     Ok(HullReport {
         mesh: mesh.display().to_string(),
+        input_format: loaded.kind.name().to_string(),
         input_points: loaded.mesh_points,
         vertices: p.num_vertices(),
         edges: p.num_edges(),
@@ -146,15 +299,6 @@ pub fn generate(shape: Shape, n: usize, seed: u64, out: &Path) -> Result<GenRepo
     })
 }
 
-/// The query operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Operation {
-    /// Boolean intersection test.
-    Intersect,
-    /// Distance with witness points.
-    Distance,
-}
-
 /// The support maps a query can run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SupportKind {
@@ -162,102 +306,469 @@ pub enum SupportKind {
     Linear,
     /// [`HillClimb`]: a walk on the vertex adjacency graph, warm-started by GJK's hints.
     Hill,
+    /// [`NormalVectorMap`]: O(log n) point location (built now for a mesh, loaded from a
+    /// `.nvm` file as it is).
+    Nvm,
 }
 
-/// The two operands of a query.
+impl SupportKind {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            SupportKind::Linear => "linear",
+            SupportKind::Hill => "hill",
+            SupportKind::Nvm => "nvm",
+        }
+    }
+}
+
+/// The operands and parameters of `polyquery query`.
 pub struct QueryInput<'a> {
-    /// Mesh of A.
-    pub mesh_a: &'a Path,
-    /// Mesh of B.
-    pub mesh_b: &'a Path,
+    /// The operation.
+    pub op: Operation,
+    /// Body A (a mesh or a `.nvm` file).
+    pub a: &'a Path,
+    /// Body B (absent for `raycast`).
+    pub b: Option<&'a Path>,
     /// Pose of A.
     pub pose_a: Pose,
     /// Pose of B.
     pub pose_b: Pose,
+    /// `--algorithm`, `--dir`, `--velocity`, `--origin`.
+    pub params: Parameters,
+    /// The support map.
+    pub support: batch::SupportKind,
 }
 
-/// `polyquery query`: hull both meshes, place them, and run `operation` with GJK.
-pub fn query(
-    operation: Operation,
-    input: &QueryInput<'_>,
-    support: SupportKind,
-) -> Result<QueryReport, CliError> {
-    let a = load_and_hull(input.mesh_a)?;
-    let b = load_and_hull(input.mesh_b)?;
-    let (answer, iterations, support_calls, query_ms) = match support {
-        SupportKind::Linear => run_query(
-            operation,
-            &Posed::new(LinearScan::new(&a.polytope), input.pose_a),
-            &Posed::new(LinearScan::new(&b.polytope), input.pose_b),
-        )?,
-        SupportKind::Hill => run_query(
-            operation,
-            &Posed::new(HillClimb::new(&a.polytope), input.pose_a),
-            &Posed::new(HillClimb::new(&b.polytope), input.pose_b),
-        )?,
-    };
-    let body = |path: &Path, loaded: &Loaded, pose: &Pose| BodyReport {
-        mesh: path.display().to_string(),
-        input_points: loaded.mesh_points,
-        hull_vertices: loaded.polytope.num_vertices(),
-        hull_ms: loaded.hull_ms,
+/// The command-line flag for a batch field name.
+fn flag(field: &str) -> String {
+    match field {
+        "direction" => "--dir".to_string(),
+        "b" => "a second body B".to_string(),
+        other => format!("--{}", other.replace('_', "-")),
+    }
+}
+
+/// A [`ParameterError`] in the command line's words (flags instead of batch fields).
+fn usage(e: &ParameterError) -> CliError {
+    CliError::Usage(match e {
+        ParameterError::Missing { field, op } => format!("query {op} needs {}", flag(field)),
+        ParameterError::NotApplicable { field, op } => {
+            format!("{} does not apply to query {op}", flag(field))
+        }
+        ParameterError::BadVector {
+            field,
+            must_be_nonzero,
+        } => format!(
+            "{} must be finite{}",
+            flag(field),
+            if *must_be_nonzero {
+                " and non-zero"
+            } else {
+                ""
+            }
+        ),
+        ParameterError::Algorithm {
+            op,
+            algorithm,
+            allowed,
+        } => format!("query {op} has no --algorithm {algorithm} (it has: {allowed})"),
+    })
+}
+
+/// Loads one body for `query`, timed.
+fn load_body(path: &Path) -> Result<(batch::Body, f64), CliError> {
+    let start = Instant::now();
+    let body = batch::Body::load(path).map_err(CliError::Body)?;
+    Ok((body, elapsed_ms(start)))
+}
+
+/// `polyquery query`: validate the parameters, load the bodies (hulling and preprocessing
+/// meshes, reading `.nvm` files as they are), and run the query through the same
+/// dispatcher as `polyquery batch` ([`batch::run_query`]).
+pub fn query(input: &QueryInput<'_>) -> Result<QueryReport, CliError> {
+    let op = input.op;
+    let query = Query::new(op, &input.params).map_err(|e| usage(&e))?;
+    match (op.has_b(), input.b.is_some()) {
+        (true, false) => return Err(usage(&ParameterError::Missing { field: "b", op })),
+        (false, true) => {
+            return Err(CliError::Usage(format!(
+                "query {op} takes one body (the ray is given by --origin and --dir)"
+            )));
+        }
+        _ => {}
+    }
+    let (a, a_ms) = load_body(input.a)?;
+    let b = input.b.map(load_body).transpose()?;
+    let start = Instant::now();
+    let answer = batch::run_query(
+        &query,
+        (&a, input.pose_a),
+        b.as_ref().map(|(b, _)| (b, input.pose_b)),
+        input.support,
+    )
+    .map_err(CliError::Run)?;
+    let query_ms = elapsed_ms(start);
+    let body = |path: &Path, body: &batch::Body, load_ms: f64, pose: &Pose| QueryBodyReport {
+        file: path.display().to_string(),
+        hull_vertices: body.polytope().num_vertices(),
+        load_ms,
         pose: PoseReport::of(pose),
     };
     Ok(QueryReport {
-        operation: match operation {
-            Operation::Intersect => "intersect",
-            Operation::Distance => "distance",
-        }
-        .to_string(),
-        support: match support {
-            SupportKind::Linear => "linear",
-            SupportKind::Hill => "hill",
-        }
-        .to_string(),
-        a: body(input.mesh_a, &a, &input.pose_a),
-        b: body(input.mesh_b, &b, &input.pose_b),
+        op: op.name().to_string(),
+        algorithm: query.algorithm().name().to_string(),
+        support: input.support.name().to_string(),
+        a: body(input.a, &a, a_ms, &input.pose_a),
+        b: match (input.b, &b) {
+            (Some(path), Some((body_b, ms))) => Some(body(path, body_b, *ms, &input.pose_b)),
+            _ => None,
+        },
         answer,
-        iterations,
-        support_calls,
         query_ms,
     })
 }
 
-/// Runs one GJK query: the answer, iterations, support calls and milliseconds.
-fn run_query<A: SupportMap, B: SupportMap>(
-    operation: Operation,
-    a: &A,
-    b: &B,
-) -> Result<(Answer, u32, u32, f64), CliError> {
-    let settings = GjkSettings::default();
-    let start = Instant::now();
-    let found = match operation {
-        Operation::Intersect => {
-            let r = gjk::intersects(a, b, &settings).map_err(polyquery::Error::from)?;
-            (
-                Answer::Intersect {
-                    intersecting: r.intersecting,
-                    separating_axis: r.separating_axis.as_ref().map(vector_triple),
-                },
-                r.iterations,
-                r.support_calls,
-            )
+/// What `polyquery batch` did: the results (already written) and whether all succeeded.
+pub struct BatchRun {
+    /// Lines run.
+    pub lines: usize,
+    /// Lines that failed.
+    pub failed: usize,
+    /// Distinct files loaded.
+    pub loads: usize,
+}
+
+/// `polyquery batch`: parse `input` (relative paths resolve against its folder), run it on
+/// the current rayon pool calling `progress` per line, and write the results to `out`
+/// atomically, or to stdout.
+pub fn batch(
+    input: &Path,
+    out: Option<&Path>,
+    on_parsed: &dyn Fn(usize),
+    progress: &(dyn Fn() + Sync),
+) -> Result<BatchRun, CliError> {
+    let bytes = std::fs::read(input).map_err(|source| CliError::Input {
+        path: input.to_path_buf(),
+        source,
+    })?;
+    let base = match input.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let parsed = Batch::parse(&bytes, base);
+    on_parsed(parsed.len());
+    let outcome = parsed.run(progress);
+    match out {
+        Some(out) => write_output(out, |w| outcome.write_jsonl(w))?,
+        None => {
+            let stdout = io::stdout();
+            let mut lock = io::BufWriter::new(stdout.lock());
+            // A closed stdout (e.g. piped into `head`) is not worth reporting.
+            let _ = outcome
+                .write_jsonl(&mut lock)
+                .and_then(|()| io::Write::flush(&mut lock));
         }
-        Operation::Distance => {
-            let r = gjk::distance(a, b, &settings).map_err(polyquery::Error::from)?;
-            (
-                Answer::Distance {
-                    distance: r.distance,
-                    point_a: triple(&r.point_a),
-                    point_b: triple(&r.point_b),
-                    normal: r.normal.as_ref().map(vector_triple),
-                    intersecting: r.intersecting,
-                },
-                r.iterations,
-                r.support_calls,
-            )
+    }
+    Ok(BatchRun {
+        lines: outcome.results.len(),
+        failed: outcome.results.iter().filter(|r| !r.is_ok()).count(),
+        loads: outcome.loads,
+    })
+}
+/// One preprocessing job: a mesh (or `.nvm`) and the `.nvm` file to write.
+#[derive(Clone, Debug)]
+pub struct PreprocessJob {
+    /// The input.
+    pub input: PathBuf,
+    /// The output.
+    pub output: PathBuf,
+}
+
+/// Plans `polyquery preprocess`: one job per input, writing to `out` (one input only), into
+/// `out_dir` (as `STEM.nvm`, the folder created if missing), or next to the input (one input
+/// only). Refuses plans that would overwrite an input or write one output twice.
+pub fn plan_preprocess(
+    inputs: &[PathBuf],
+    out: Option<&Path>,
+    out_dir: Option<&Path>,
+) -> Result<Vec<PreprocessJob>, CliError> {
+    if inputs.is_empty() {
+        return Err(CliError::Usage("preprocess needs at least one mesh".into()));
+    }
+    if inputs.len() > 1 && out_dir.is_none() {
+        return Err(CliError::Usage(format!(
+            "{} meshes given: use --out-dir DIR to preprocess several meshes (-o names one output)",
+            inputs.len()
+        )));
+    }
+    let mut jobs = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let output = match (out, out_dir) {
+            (Some(o), _) => o.to_path_buf(),
+            (None, Some(dir)) => {
+                let stem = input.file_stem().ok_or_else(|| {
+                    CliError::Usage(format!("'{}' does not name a file", input.display()))
+                })?;
+                dir.join(stem).with_extension(format::EXTENSION)
+            }
+            (None, None) => input.with_extension(format::EXTENSION),
+        };
+        if output == *input {
+            return Err(CliError::Usage(format!(
+                "the output {} would overwrite the input: give -o or --out-dir",
+                output.display()
+            )));
+        }
+        if let Some(other) = jobs.iter().find(|j: &&PreprocessJob| j.output == output) {
+            return Err(CliError::Usage(format!(
+                "{} and {} would both be written to {}",
+                other.input.display(),
+                input.display(),
+                output.display()
+            )));
+        }
+        jobs.push(PreprocessJob {
+            input: input.clone(),
+            output,
+        });
+    }
+    if let Some(dir) = out_dir {
+        std::fs::create_dir_all(dir).map_err(|source| CliError::Output {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    Ok(jobs)
+}
+
+/// Runs one preprocessing job: load, hull, build the map, write the file atomically.
+pub fn preprocess_one(job: &PreprocessJob) -> Result<PreprocessFileReport, CliError> {
+    let loaded = load_and_hull(&job.input)?.with_map(&job.input)?;
+    let metadata = match &loaded.metadata {
+        // A `.nvm` input is written again as it is (e.g. to copy or check it).
+        Some(m) => m.clone(),
+        None => Metadata::new(
+            &job.input.display().to_string(),
+            loaded.mesh_points,
+            loaded.hull_ms,
+            loaded.nvm_ms,
+        ),
+    };
+    let Some(map) = loaded.map() else {
+        return Err(CliError::Usage("internal: the map was not built".into()));
+    };
+    let bytes = format::save(&job.output, map, &metadata).map_err(|e| match e {
+        format::FormatError::Io { path, source } => CliError::Output { path, source },
+        other => CliError::Library(other.into()),
+    })?;
+    let nv = map.polytope().num_vertices();
+    Ok(PreprocessFileReport {
+        input: job.input.display().to_string(),
+        output: job.output.display().to_string(),
+        input_points: loaded.mesh_points,
+        hull_vertices: nv,
+        file_bytes: bytes,
+        bytes_per_vertex: bytes as f64 / nv.max(1) as f64,
+        hull_ms: metadata.hull_ms,
+        nvm_build_ms: metadata.nvm_build_ms,
+    })
+}
+
+/// `polyquery preprocess`: runs `jobs` in parallel, calling `progress` after each. Returns
+/// the report of the files written and the errors of those that failed (which left no file).
+pub fn preprocess(
+    jobs: &[PreprocessJob],
+    progress: &(dyn Fn(&PreprocessJob) + Sync),
+) -> (PreprocessReport, Vec<CliError>) {
+    let results: Vec<Result<PreprocessFileReport, CliError>> = jobs
+        .par_iter()
+        .map(|job| {
+            let r = preprocess_one(job);
+            progress(job);
+            r
+        })
+        .collect();
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for r in results {
+        match r {
+            Ok(f) => files.push(f),
+            Err(e) => errors.push(e),
+        }
+    }
+    (PreprocessReport { files }, errors)
+}
+
+/// `polyquery info`: what a `.nvm` file holds.
+pub fn info(path: &Path) -> Result<InfoReport, CliError> {
+    let start = Instant::now();
+    let saved = format::load(path).map_err(polyquery::Error::from)?;
+    let load_ms = elapsed_ms(start);
+    let map = &saved.map;
+    let p = map.polytope();
+    let nv = p.num_vertices().max(1) as f64;
+    Ok(InfoReport {
+        file: path.display().to_string(),
+        format_version: saved.format_version,
+        file_bytes: saved.file_bytes,
+        vertices: p.num_vertices(),
+        edges: p.num_edges(),
+        faces: p.num_faces(),
+        segments: map.num_segments(),
+        tree_nodes: map.num_nodes(),
+        slabs: map.num_slabs(),
+        file_bytes_per_vertex: saved.file_bytes as f64 / nv,
+        memory_bytes_per_vertex: (map.memory_bytes() + map.polytope_bytes()) as f64 / nv,
+        sections: saved.sections.clone(),
+        metadata: saved.metadata.clone(),
+        load_ms,
+    })
+}
+
+/// Parses a directions file: one `x y z` per line (spaces, tabs or commas between the
+/// numbers); blank lines and `#` comments are skipped. A malformed line, a zero or a
+/// non-finite direction is an error naming the line.
+pub fn parse_directions(text: &str, name: &str) -> Result<Vec<Vector>, CliError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |message: String| CliError::Direction {
+            name: name.to_string(),
+            line: i + 1,
+            message,
+        };
+        let fields: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|f| !f.is_empty())
+            .collect();
+        if fields.len() != 3 {
+            return Err(bad(format!(
+                "expected three numbers `x y z`, found {} fields in '{line}'",
+                fields.len()
+            )));
+        }
+        let mut d = [0.0; 3];
+        for (k, f) in fields.iter().enumerate() {
+            d[k] = f
+                .parse::<f64>()
+                .map_err(|_| bad(format!("'{f}' is not a number (in '{line}')")))?;
+        }
+        let d = Vector::new(d[0], d[1], d[2]);
+        if !d.iter().all(|x| x.is_finite()) {
+            return Err(bad(format!("the direction '{line}' is not finite")));
+        }
+        if d == Vector::zeros() {
+            return Err(bad(format!("the direction '{line}' is zero")));
+        }
+        out.push(d);
+    }
+    Ok(out)
+}
+
+/// Reads a directions file (`-`: standard input).
+pub fn read_directions(dirs: &Path) -> Result<Vec<Vector>, CliError> {
+    let name = dirs.display().to_string();
+    let text = if name == "-" {
+        let mut text = String::new();
+        io::Read::read_to_string(&mut io::stdin().lock(), &mut text)
+            .map(|_| text)
+            .map_err(|source| CliError::DirectionsIo {
+                name: "<stdin>".into(),
+                source,
+            })?
+    } else {
+        std::fs::read_to_string(dirs).map_err(|source| CliError::DirectionsIo {
+            name: name.clone(),
+            source,
+        })?
+    };
+    parse_directions(&text, if name == "-" { "<stdin>" } else { &name })
+}
+
+/// The answers of `polyquery support`: the lines for stdout and the timing summary.
+pub struct SupportOutcome {
+    /// One line per direction (text or JSON).
+    pub output: String,
+    /// `support: N queries …` for stderr.
+    pub summary: String,
+}
+
+/// `polyquery support`: `S(P, d)` for every direction, with `method`.
+pub fn support(
+    input: &Path,
+    directions: &[Vector],
+    method: SupportKind,
+    json: bool,
+) -> Result<SupportOutcome, CliError> {
+    let mut loaded = load_and_hull(input)?;
+    if method == SupportKind::Nvm {
+        loaded = loaded.with_map(input)?;
+    }
+    let p = loaded.polytope();
+    // Answer every direction first (timed), then format: the time is the queries' alone.
+    let start = Instant::now();
+    let answers: Vec<(Support, Option<QueryStats>)> = match (method, loaded.map()) {
+        (SupportKind::Nvm, Some(map)) => directions
+            .iter()
+            .map(|d| {
+                let (s, stats) = map.support_with_stats(d);
+                (s, Some(stats))
+            })
+            .collect(),
+        (SupportKind::Hill, _) => {
+            let climber = HillClimb::new(p);
+            directions
+                .iter()
+                .map(|d| (climber.support(d), None))
+                .collect()
+        }
+        _ => {
+            let scan = LinearScan::new(p);
+            directions.iter().map(|d| (scan.support(d), None)).collect()
         }
     };
-    let ms = elapsed_ms(start);
-    Ok((found.0, found.1, found.2, ms))
+    let total_ms = elapsed_ms(start);
+    let mut output = String::with_capacity(directions.len() * 64);
+    for (d, (s, stats)) in directions.iter().zip(&answers) {
+        let q = s.point;
+        if json {
+            let mut object = serde_json::json!({
+                "direction": [d.x, d.y, d.z],
+                "vertex": s.vertex.0,
+                "point": [q.x, q.y, q.z],
+                "value": d.dot(&q.coords),
+            });
+            if let (Some(st), Some(obj)) = (stats, object.as_object_mut()) {
+                obj.insert(
+                    "work".into(),
+                    serde_json::json!({
+                        "slab_probes": st.slab_probes,
+                        "nodes_visited": st.nodes_visited,
+                        "polish_steps": st.polish_steps,
+                    }),
+                );
+            }
+            let _ = writeln!(output, "{object}");
+        } else {
+            let _ = writeln!(output, "{} {} {} {}", s.vertex.0, q.x, q.y, q.z);
+        }
+    }
+    let n = directions.len();
+    let summary = format!(
+        "support: {n} queries with {} on {} ({} hull vertices) in {:.3} ms, {:.3} µs per query\n",
+        method.name(),
+        input.display(),
+        p.num_vertices(),
+        total_ms,
+        if n == 0 {
+            0.0
+        } else {
+            total_ms * 1e3 / n as f64
+        },
+    );
+    Ok(SupportOutcome { output, summary })
 }

@@ -1,5 +1,8 @@
 //! What each subcommand reports: serialisable (`--json`, one object) and printable as text.
 
+use polyquery::batch::{Answer, Proof};
+use polyquery::format::{Metadata, SectionInfo};
+use polyquery::query::Certificate;
 use polyquery::{Point, Pose, Vector};
 use serde::Serialize;
 use std::fmt::{self, Display, Formatter};
@@ -29,9 +32,11 @@ pub struct BoundingBox {
 /// The report of `polyquery hull`.
 #[derive(Clone, Debug, Serialize)]
 pub struct HullReport {
-    /// The input mesh file.
+    /// The input mesh file (or `.nvm` file).
     pub mesh: String,
-    /// Points read from it.
+    /// `obj` (the hull was built) or `nvm` (read from a preprocessed file, nothing rebuilt).
+    pub input_format: String,
+    /// Points read from it (for a `.nvm` file: the original mesh's, from its metadata).
     pub input_points: usize,
     /// Hull vertices (extreme points).
     pub vertices: usize,
@@ -48,7 +53,7 @@ pub struct HullReport {
     pub volume: f64,
     /// Time to read the mesh, in milliseconds.
     pub load_ms: f64,
-    /// Time to build the hull, in milliseconds.
+    /// Time to build the hull, in milliseconds (0 for a `.nvm` input).
     pub build_ms: f64,
     /// The hull OBJ written, if any.
     pub output: Option<String>,
@@ -56,7 +61,7 @@ pub struct HullReport {
 
 impl Display for HullReport {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        writeln!(f, "mesh           {}", self.mesh)?;
+        writeln!(f, "mesh           {} ({})", self.mesh, self.input_format)?;
         writeln!(f, "input points   {}", self.input_points)?;
         writeln!(f, "hull vertices  {}", self.vertices)?;
         writeln!(f, "hull edges     {}", self.edges)?;
@@ -124,114 +129,245 @@ impl PoseReport {
     }
 }
 
-/// One operand of a query: its mesh, hull and pose.
+/// One operand of a query: its file, hull size, load time and pose.
 #[derive(Clone, Debug, Serialize)]
-pub struct BodyReport {
-    /// The mesh file.
-    pub mesh: String,
-    /// Points read from it.
-    pub input_points: usize,
+pub struct QueryBodyReport {
+    /// The mesh or `.nvm` file.
+    pub file: String,
     /// Vertices of its hull.
     pub hull_vertices: usize,
-    /// Time to build the hull, in milliseconds.
-    pub hull_ms: f64,
+    /// Time to load it (for a mesh: read, hull and build the normal vector map), in
+    /// milliseconds.
+    pub load_ms: f64,
     /// Where it is placed.
     pub pose: PoseReport,
 }
 
-/// The answer of a query, by operation.
-#[derive(Clone, Debug, Serialize)]
-#[serde(untagged)]
-pub enum Answer {
-    /// `query intersect`.
-    Intersect {
-        /// Whether the hulls overlap or touch.
-        intersecting: bool,
-        /// When disjoint: a unit axis from A towards B separating them.
-        separating_axis: Option<Triple>,
-    },
-    /// `query distance`.
-    Distance {
-        /// Euclidean distance between the hulls (0 when they intersect).
-        distance: f64,
-        /// Closest point on A.
-        point_a: Triple,
-        /// Closest point on B.
-        point_b: Triple,
-        /// Unit vector from A's closest point towards B's (when apart).
-        normal: Option<Triple>,
-        /// Whether the hulls overlap or touch.
-        intersecting: bool,
-    },
-}
-
-/// The report of `polyquery query`.
+/// The report of `polyquery query`: the fields of a batch result line (`op`, `intersects`,
+/// `value`, `normal`, `point_a`, `point_b`, `iterations`, `support_calls`, `certificate`)
+/// with the algorithm, the support map, the bodies and the query time.
 #[derive(Clone, Debug, Serialize)]
 pub struct QueryReport {
-    /// `intersect` or `distance`.
-    pub operation: String,
-    /// The support map used (`linear` or `hill`).
+    /// The operation.
+    pub op: String,
+    /// The algorithm that answered.
+    pub algorithm: String,
+    /// The support map used (`nvm`, `linear` or `hill`).
     pub support: String,
     /// Operand A.
-    pub a: BodyReport,
-    /// Operand B.
-    pub b: BodyReport,
+    pub a: QueryBodyReport,
+    /// Operand B (absent for `raycast`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b: Option<QueryBodyReport>,
     /// The answer.
     #[serde(flatten)]
     pub answer: Answer,
-    /// GJK iterations.
-    pub iterations: u32,
-    /// Support queries of the Minkowski difference (each one on A and one on B).
-    pub support_calls: u32,
     /// Time of the query alone, in milliseconds.
     pub query_ms: f64,
 }
 
 impl Display for QueryReport {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        for (name, body) in [("A", &self.a), ("B", &self.b)] {
+        let bodies = [("A", Some(&self.a)), ("B", self.b.as_ref())];
+        for (name, body) in bodies.iter().filter_map(|(n, b)| b.map(|b| (n, b))) {
             writeln!(
                 f,
-                "{name}: {} ({} points, {} hull vertices, hull {:.3} ms), at {} rotation (w,x,y,z) {}",
-                body.mesh,
-                body.input_points,
+                "{name}: {} ({} hull vertices, loaded in {:.3} ms), at {} rotation (w,x,y,z) {}",
+                body.file,
                 body.hull_vertices,
-                body.hull_ms,
+                body.load_ms,
                 show(&body.pose.translation),
                 show(&body.pose.rotation_wxyz),
             )?;
         }
-        match &self.answer {
-            Answer::Intersect {
-                intersecting,
-                separating_axis,
-            } => {
-                writeln!(f, "intersecting   {}", yes_no(*intersecting))?;
-                if let Some(axis) = separating_axis {
-                    writeln!(f, "separating axis {}", show(axis))?;
-                }
-            }
-            Answer::Distance {
-                distance,
-                point_a,
-                point_b,
-                normal,
-                intersecting,
-            } => {
-                writeln!(f, "distance       {distance}")?;
-                writeln!(f, "intersecting   {}", yes_no(*intersecting))?;
-                writeln!(f, "point on A     {}", show(point_a))?;
-                writeln!(f, "point on B     {}", show(point_b))?;
-                if let Some(normal) = normal {
-                    writeln!(f, "normal (A→B)   {}", show(normal))?;
-                }
+        let a = &self.answer;
+        let (verdict, value) = match self.op.as_str() {
+            "intersect" => ("intersecting  ", None),
+            "penetration" => ("overlapping   ", Some("δ_d           ")),
+            "distance" => ("intersecting  ", Some("distance      ")),
+            "depth" => ("overlapping   ", Some("depth         ")),
+            "toi" => ("they meet     ", Some("time of impact")),
+            _ => ("ray hits      ", Some("ray distance  ")),
+        };
+        writeln!(f, "{verdict} {}", yes_no(a.intersects))?;
+        if let Some(label) = value {
+            match a.value {
+                Some(v) => writeln!(f, "{label} {v}")?,
+                None => writeln!(f, "{label} none")?,
             }
         }
+        for (label, v) in [
+            ("normal        ", &a.normal),
+            ("point on A    ", &a.point_a),
+            ("point on B    ", &a.point_b),
+        ] {
+            if let Some(v) = v {
+                writeln!(f, "{label} {}", show(v))?;
+            }
+        }
+        if let Some(c) = &a.certificate {
+            let kind = match c {
+                Proof::Verdict(Certificate::SeparatingPlane { .. }) => "separating plane",
+                Proof::Verdict(Certificate::Tetrahedron { .. }) => "tetrahedron holding the origin",
+                Proof::Triangle(_) => "support triangle of A ⊖ B",
+            };
+            writeln!(f, "certificate    {kind} (--json for its numbers)")?;
+        }
+        writeln!(f, "algorithm      {}", self.algorithm)?;
         writeln!(f, "support map    {}", self.support)?;
-        writeln!(f, "iterations     {}", self.iterations)?;
-        writeln!(f, "support calls  {}", self.support_calls)?;
+        match a.iterations {
+            Some(n) => writeln!(f, "iterations     {n}")?,
+            None => writeln!(f, "iterations     (not reported)")?,
+        }
+        writeln!(f, "support calls  {}", a.support_calls)?;
         writeln!(f, "query time     {:.4} ms", self.query_ms)
     }
+}
+
+/// One file written by `polyquery preprocess`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PreprocessFileReport {
+    /// The mesh read.
+    pub input: String,
+    /// The `.nvm` file written.
+    pub output: String,
+    /// Points read from the mesh.
+    pub input_points: usize,
+    /// Vertices of its hull.
+    pub hull_vertices: usize,
+    /// Size of the file written.
+    pub file_bytes: u64,
+    /// `file_bytes / hull_vertices`.
+    pub bytes_per_vertex: f64,
+    /// Time to build the hull, in milliseconds.
+    pub hull_ms: f64,
+    /// Time to build the normal vector map, in milliseconds.
+    pub nvm_build_ms: f64,
+}
+
+/// The report of `polyquery preprocess`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PreprocessReport {
+    /// The files written, in input order.
+    pub files: Vec<PreprocessFileReport>,
+}
+
+impl Display for PreprocessReport {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        for r in &self.files {
+            writeln!(
+                f,
+                "{} -> {}: {} points, {} hull vertices, {} bytes ({:.1} per vertex), hull {:.3} ms, map {:.3} ms",
+                r.input,
+                r.output,
+                r.input_points,
+                r.hull_vertices,
+                r.file_bytes,
+                r.bytes_per_vertex,
+                r.hull_ms,
+                r.nvm_build_ms
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The report of `polyquery info`.
+#[derive(Clone, Debug, Serialize)]
+pub struct InfoReport {
+    /// The `.nvm` file.
+    pub file: String,
+    /// Its format version.
+    pub format_version: u32,
+    /// Its size.
+    pub file_bytes: u64,
+    /// Hull vertices.
+    pub vertices: usize,
+    /// Hull edges.
+    pub edges: usize,
+    /// Hull faces.
+    pub faces: usize,
+    /// Gauss-map segments over the six charts.
+    pub segments: usize,
+    /// Stored search-tree nodes over the six charts.
+    pub tree_nodes: usize,
+    /// Slabs over the six charts.
+    pub slabs: usize,
+    /// `file_bytes / vertices`.
+    pub file_bytes_per_vertex: f64,
+    /// Heap bytes of the loaded map and polytope per vertex.
+    pub memory_bytes_per_vertex: f64,
+    /// The file's sections and their sizes.
+    pub sections: Vec<SectionInfo>,
+    /// How the file was made.
+    pub metadata: Metadata,
+    /// Time to load the file in this run, in milliseconds.
+    pub load_ms: f64,
+}
+
+impl Display for InfoReport {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let m = &self.metadata;
+        writeln!(f, "file             {}", self.file)?;
+        writeln!(f, "format version   {}", self.format_version)?;
+        writeln!(
+            f,
+            "size             {} bytes ({:.1} per vertex; {:.1} per vertex in memory)",
+            self.file_bytes, self.file_bytes_per_vertex, self.memory_bytes_per_vertex
+        )?;
+        let sections: Vec<String> = self
+            .sections
+            .iter()
+            .map(|s| format!("{} {}", s.tag, s.bytes))
+            .collect();
+        writeln!(f, "sections         {}", sections.join(", "))?;
+        writeln!(f, "vertices         {}", self.vertices)?;
+        writeln!(f, "edges            {}", self.edges)?;
+        writeln!(f, "faces            {}", self.faces)?;
+        writeln!(f, "segments         {}", self.segments)?;
+        writeln!(f, "tree nodes       {}", self.tree_nodes)?;
+        writeln!(f, "slabs            {}", self.slabs)?;
+        writeln!(f, "persistence      {}", m.persistence)?;
+        writeln!(
+            f,
+            "source           {} ({} points)",
+            m.source_file, m.input_points
+        )?;
+        writeln!(
+            f,
+            "build time       hull {:.3} ms, map {:.3} ms",
+            m.hull_ms, m.nvm_build_ms
+        )?;
+        writeln!(
+            f,
+            "created          {} by polyquery {}",
+            utc_date_time(m.created_unix_s),
+            m.polyquery_version
+        )?;
+        writeln!(f, "load time        {:.3} ms", self.load_ms)
+    }
+}
+
+/// `YYYY-MM-DD hh:mm:ss UTC` of a Unix time (the proleptic Gregorian calendar).
+fn utc_date_time(unix_s: u64) -> String {
+    let days = (unix_s / 86_400) as i64;
+    let secs = unix_s % 86_400;
+    // Days since 1970-01-01 to a civil date (era-based algorithm of H. Hinnant).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        secs / 3600,
+        (secs / 60) % 60,
+        secs % 60
+    )
 }
 
 fn yes_no(b: bool) -> &'static str {

@@ -19,6 +19,7 @@
 //!   the linear scan's maximum up to rounding; the climb is usually zero steps.
 
 pub mod chart;
+mod encode;
 
 use crate::pointloc::{LocateStats, PointLocError, PointLocator, Segment};
 use crate::support::{HillClimb, Support, SupportMap};

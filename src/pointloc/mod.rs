@@ -707,5 +707,7 @@ impl PointLocator {
     pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 }
 
+mod encode;
+
 #[cfg(test)]
 mod tests;

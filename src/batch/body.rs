@@ -1,0 +1,150 @@
+//! Bodies (a polytope with its normal vector map) and the cache that loads each file once.
+//!
+//! Where it sits: file ──**body**──▶ [`Body`] ──▶ [`super::dispatch`]. A body is loaded from a
+//! preprocessed `.nvm` file ([`crate::format::load`], nothing rebuilt; told by its extension
+//! or magic bytes, [`crate::format::looks_like_nvm`]) or from a mesh (`.obj`: [`Mesh::load`] →
+//! [`convex_hull`] → [`NormalVectorMap::build`]). The
+//! [`BodyCache`] keys bodies by canonical path, loads the distinct files of a batch in
+//! parallel (each one exactly once, counted), and hands out shared references to the queries.
+
+use crate::Polytope;
+use crate::format::{self, FormatError};
+use crate::hull::{HullError, convex_hull};
+use crate::mesh::{Mesh, MeshError};
+use crate::nvm::{NormalVectorMap, NvmError};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A convex body ready for queries: its polytope and the normal vector map built from it
+/// (the map owns the polytope).
+#[derive(Clone, Debug)]
+pub struct Body {
+    nvm: NormalVectorMap,
+}
+
+/// Why a body could not be loaded. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum BodyError {
+    /// The mesh file is missing, unreadable or malformed.
+    #[error(transparent)]
+    Mesh(#[from] MeshError),
+    /// The mesh's points have no 3D hull (or the hull failed).
+    #[error("{}: {source}", path.display())]
+    Hull {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: HullError,
+    },
+    /// The `.nvm` file is missing, unreadable, truncated, of another version or corrupt.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// The normal vector map could not be built.
+    #[error("{}: {source}", path.display())]
+    Nvm {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: NvmError,
+    },
+}
+
+impl Body {
+    /// Preprocesses `polytope` into a body (builds its normal vector map): O(n log n).
+    pub fn from_polytope(polytope: Polytope) -> Result<Body, NvmError> {
+        Ok(Body {
+            nvm: NormalVectorMap::build(polytope)?,
+        })
+    }
+
+    /// A body from a prebuilt normal vector map.
+    pub fn from_nvm(nvm: NormalVectorMap) -> Body {
+        Body { nvm }
+    }
+
+    /// Loads the body in `path`: a `.nvm` file as it is, or a Wavefront OBJ mesh, whose
+    /// points are hulled and preprocessed.
+    pub fn load(path: &Path) -> Result<Body, BodyError> {
+        if format::looks_like_nvm(path) {
+            return Ok(Body::from_nvm(format::load(path)?.map));
+        }
+        let mesh = Mesh::load(path)?;
+        let polytope = convex_hull(&mesh.points).map_err(|source| BodyError::Hull {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Body::from_polytope(polytope).map_err(|source| BodyError::Nvm {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// The body's polytope.
+    pub fn polytope(&self) -> &Polytope {
+        self.nvm.polytope()
+    }
+
+    /// The body's normal vector map.
+    pub fn nvm(&self) -> &NormalVectorMap {
+        &self.nvm
+    }
+}
+
+/// The cache key of a path: its canonical form (so `a.obj`, `./a.obj` and a symbolic link
+/// to it are one body), or the path itself when it cannot be canonicalised (a missing file;
+/// loading it then reports the error).
+pub fn cache_key(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Bodies by [`cache_key`], each loaded once (successfully or not).
+#[derive(Debug, Default)]
+pub struct BodyCache {
+    bodies: HashMap<PathBuf, Result<Body, BodyError>>,
+    loads: usize,
+}
+
+impl BodyCache {
+    /// Loads every distinct key of `keys` (duplicates are loaded once), in parallel on the
+    /// current rayon pool.
+    pub fn load_all<I: IntoIterator<Item = PathBuf>>(keys: I) -> BodyCache {
+        let mut distinct: Vec<PathBuf> = keys.into_iter().collect();
+        distinct.sort();
+        distinct.dedup();
+        let loads = AtomicUsize::new(0);
+        let bodies: HashMap<PathBuf, Result<Body, BodyError>> = distinct
+            .into_par_iter()
+            .map(|key| {
+                loads.fetch_add(1, Ordering::Relaxed);
+                let body = Body::load(&key);
+                (key, body)
+            })
+            .collect();
+        BodyCache {
+            bodies,
+            loads: loads.into_inner(),
+        }
+    }
+
+    /// The body under `key`: `None` when the key was never loaded, else the load's outcome.
+    pub fn get(&self, key: &Path) -> Option<Result<&Body, &BodyError>> {
+        self.bodies.get(key).map(Result::as_ref)
+    }
+
+    /// How many times a file was loaded (at most once per distinct key).
+    pub fn loads(&self) -> usize {
+        self.loads
+    }
+
+    /// How many distinct keys the cache holds.
+    pub fn len(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Whether the cache holds no key.
+    pub fn is_empty(&self) -> bool {
+        self.bodies.is_empty()
+    }
+}

@@ -1,0 +1,596 @@
+//! The query dispatcher shared by `polyquery query` and `polyquery batch`: one typed
+//! [`Query`] on one or two posed [`Body`]s, run with the chosen support map and algorithm,
+//! gives one [`Answer`].
+//!
+//! Where it sits: [`super::body`] (bodies) + a [`Query`] ──**dispatch**──▶ the algorithms of
+//! [`crate::query`] ──▶ [`Answer`] (serialises to the common fields of a result line).
+//!
+//! | op | algorithms | `value` | `intersects` | `certificate` |
+//! |---|---|---|---|---|
+//! | intersect | `nio` (default), `gjk` | null | overlap | Nio: plane or tetrahedron; GJK: null |
+//! | penetration | `nio` | `δ_d` (null: no overlap) | overlap | the final triangle of `D` |
+//! | distance | `gjk` | distance | overlap | separating plane when distance > 0 |
+//! | depth | `epa` | depth (null: no overlap) | overlap | null |
+//! | toi | `nio` | time, in units of `velocity` (null: never) | they meet | null |
+//! | raycast | `nio` | distance along the unit direction (null: miss) | the ray hits | null |
+//!
+//! `support_calls` is always exact (counted on A by a wrapper when the algorithm reports no
+//! count: each support query of `D` is one on A); `iterations` is null when the algorithm
+//! reports none (the `None` answers of penetration, depth, toi and raycast).
+
+use super::body::Body;
+use crate::query::QueryError;
+use crate::query::certificate::Certificate;
+use crate::query::epa::{EpaSettings, penetration_depth};
+use crate::query::gjk::{self, GjkSettings};
+use crate::query::minkowski_support::DiffPoint;
+use crate::query::nio::{self, NioSettings};
+use crate::query::raycast::{RaySettings, cast_ray};
+use crate::query::toi::{ToiSettings, time_of_impact};
+use crate::support::{HillClimb, LinearScan, Posed, Support, SupportMap};
+use crate::{Point, Pose, Vector, VertexId};
+use serde::{Deserialize, Serialize};
+use std::cell::Cell;
+use std::fmt;
+
+/// The six query operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Operation {
+    /// Whether A and B intersect.
+    Intersect,
+    /// Nio's directional penetration distance `δ_d`.
+    Penetration,
+    /// The Euclidean distance with witness points.
+    Distance,
+    /// The minimum penetration depth (EPA).
+    Depth,
+    /// The time of impact of B moving by `t·v`.
+    Toi,
+    /// A ray against A.
+    Raycast,
+}
+
+impl Operation {
+    /// The name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Intersect => "intersect",
+            Operation::Penetration => "penetration",
+            Operation::Distance => "distance",
+            Operation::Depth => "depth",
+            Operation::Toi => "toi",
+            Operation::Raycast => "raycast",
+        }
+    }
+
+    /// The algorithms that can answer this operation; the first is the default.
+    pub fn algorithms(self) -> &'static [Algorithm] {
+        match self {
+            Operation::Intersect => &[Algorithm::Nio, Algorithm::Gjk],
+            Operation::Penetration | Operation::Toi | Operation::Raycast => &[Algorithm::Nio],
+            Operation::Distance => &[Algorithm::Gjk],
+            Operation::Depth => &[Algorithm::Epa],
+        }
+    }
+
+    /// Whether the operation has a second body B (all but `raycast`).
+    pub fn has_b(self) -> bool {
+        self != Operation::Raycast
+    }
+}
+
+impl fmt::Display for Operation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The algorithms, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    /// Nio's portal search and refinement (intersection, `δ_d`, ray entry).
+    Nio,
+    /// GJK (boolean intersection, distance).
+    Gjk,
+    /// The expanding polytope algorithm (minimum penetration depth).
+    Epa,
+}
+
+impl Algorithm {
+    /// The name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Nio => "nio",
+            Algorithm::Gjk => "gjk",
+            Algorithm::Epa => "epa",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which support map the algorithms run on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SupportKind {
+    /// The normal vector map: O(log n) per support query (the default).
+    #[default]
+    Nvm,
+    /// A scan of every vertex: O(n), the baseline.
+    Linear,
+    /// A hill climb on the vertex adjacency graph, warm-started by the previous answer.
+    Hill,
+}
+
+impl SupportKind {
+    /// The name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            SupportKind::Nvm => "nvm",
+            SupportKind::Linear => "linear",
+            SupportKind::Hill => "hill",
+        }
+    }
+}
+
+/// What to compute, with the parameters of the operation (validated: directions finite and
+/// non-zero, the algorithm one the operation has).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Query {
+    /// Whether A and B intersect, with Nio's test or GJK.
+    Intersect {
+        /// [`Algorithm::Nio`] or [`Algorithm::Gjk`].
+        algorithm: Algorithm,
+    },
+    /// `δ_d(A, B)`: how far B must move along `direction` to stop overlapping.
+    Penetration {
+        /// `d` (any length; normalised by the algorithm).
+        direction: Vector,
+    },
+    /// The distance between A and B.
+    Distance,
+    /// The minimum penetration depth of A and B.
+    Depth,
+    /// When B, moving by `t·velocity`, first touches A.
+    Toi {
+        /// `v`.
+        velocity: Vector,
+    },
+    /// The ray `origin + s·direction/‖direction‖` against A.
+    Raycast {
+        /// The ray's start.
+        origin: Point,
+        /// Its direction (any length).
+        direction: Vector,
+    },
+}
+
+/// Why a query's parameters do not make a [`Query`]. Fields are named as in a batch line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParameterError {
+    /// A parameter the operation needs is absent.
+    #[error("missing field `{field}` (required by op {op})")]
+    Missing {
+        /// The field.
+        field: &'static str,
+        /// The operation.
+        op: Operation,
+    },
+    /// A parameter the operation does not use is present.
+    #[error("field `{field}` does not apply to op {op}")]
+    NotApplicable {
+        /// The field.
+        field: &'static str,
+        /// The operation.
+        op: Operation,
+    },
+    /// A direction or velocity that is zero, or a vector with a non-finite component.
+    #[error("field `{field}` must be finite{}", if *.must_be_nonzero { " and non-zero" } else { "" })]
+    BadVector {
+        /// The field.
+        field: &'static str,
+        /// Whether zero is also invalid (directions, velocities).
+        must_be_nonzero: bool,
+    },
+    /// The algorithm does not answer this operation.
+    #[error("field `algorithm`: op {op} has no algorithm `{algorithm}` (it has: {allowed})")]
+    Algorithm {
+        /// The operation.
+        op: Operation,
+        /// The algorithm asked for.
+        algorithm: Algorithm,
+        /// The ones it has, comma separated.
+        allowed: String,
+    },
+}
+
+/// The raw parameters of a query, before validation (what a batch line or the command line
+/// gives).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Parameters {
+    /// The algorithm, if chosen.
+    pub algorithm: Option<Algorithm>,
+    /// `direction` (penetration, raycast).
+    pub direction: Option<Vector>,
+    /// `velocity` (toi).
+    pub velocity: Option<Vector>,
+    /// `origin` (raycast).
+    pub origin: Option<Point>,
+}
+
+fn check_vector(v: &Vector, field: &'static str) -> Result<Vector, ParameterError> {
+    if v.iter().all(|c| c.is_finite()) && *v != Vector::zeros() {
+        Ok(*v)
+    } else {
+        Err(ParameterError::BadVector {
+            field,
+            must_be_nonzero: true,
+        })
+    }
+}
+
+impl Query {
+    /// Validates `params` for `op`: required parameters present, others absent, directions
+    /// and velocities finite and non-zero, the algorithm one `op` has.
+    pub fn new(op: Operation, params: &Parameters) -> Result<Query, ParameterError> {
+        let allowed = op.algorithms();
+        let algorithm = match params.algorithm {
+            None => allowed[0],
+            Some(a) if allowed.contains(&a) => a,
+            Some(algorithm) => {
+                return Err(ParameterError::Algorithm {
+                    op,
+                    algorithm,
+                    allowed: allowed
+                        .iter()
+                        .map(|a| a.name())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+        };
+        let uses = |field: &'static str| {
+            matches!(
+                (op, field),
+                (Operation::Penetration | Operation::Raycast, "direction")
+                    | (Operation::Toi, "velocity")
+                    | (Operation::Raycast, "origin")
+            )
+        };
+        let given = [
+            ("direction", params.direction.is_some()),
+            ("velocity", params.velocity.is_some()),
+            ("origin", params.origin.is_some()),
+        ];
+        for (field, present) in given {
+            if present && !uses(field) {
+                return Err(ParameterError::NotApplicable { field, op });
+            }
+            if !present && uses(field) {
+                return Err(ParameterError::Missing { field, op });
+            }
+        }
+        let need = |v: Option<Vector>, field| match v {
+            Some(v) => check_vector(&v, field),
+            None => Err(ParameterError::Missing { field, op }),
+        };
+        Ok(match op {
+            Operation::Intersect => Query::Intersect { algorithm },
+            Operation::Penetration => Query::Penetration {
+                direction: need(params.direction, "direction")?,
+            },
+            Operation::Distance => Query::Distance,
+            Operation::Depth => Query::Depth,
+            Operation::Toi => Query::Toi {
+                velocity: need(params.velocity, "velocity")?,
+            },
+            Operation::Raycast => {
+                let origin = params.origin.ok_or(ParameterError::Missing {
+                    field: "origin",
+                    op,
+                })?;
+                if !origin.iter().all(|c| c.is_finite()) {
+                    return Err(ParameterError::BadVector {
+                        field: "origin",
+                        must_be_nonzero: false,
+                    });
+                }
+                Query::Raycast {
+                    origin,
+                    direction: need(params.direction, "direction")?,
+                }
+            }
+        })
+    }
+
+    /// The operation.
+    pub fn operation(&self) -> Operation {
+        match self {
+            Query::Intersect { .. } => Operation::Intersect,
+            Query::Penetration { .. } => Operation::Penetration,
+            Query::Distance => Operation::Distance,
+            Query::Depth => Operation::Depth,
+            Query::Toi { .. } => Operation::Toi,
+            Query::Raycast { .. } => Operation::Raycast,
+        }
+    }
+
+    /// The algorithm that answers it.
+    pub fn algorithm(&self) -> Algorithm {
+        match self {
+            Query::Intersect { algorithm } => *algorithm,
+            Query::Distance => Algorithm::Gjk,
+            Query::Depth => Algorithm::Epa,
+            Query::Penetration { .. } | Query::Toi { .. } | Query::Raycast { .. } => Algorithm::Nio,
+        }
+    }
+}
+
+/// The certificate of `δ_d`: the final triangle of `D` (counter-clockwise seen from `+d`),
+/// whose plane supports `D` where the ray leaves it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SupportTriangle {
+    /// Always `"support_triangle"`.
+    pub kind: &'static str,
+    /// The three points of `D`, with their vertices in A and B.
+    pub points: [DiffPoint; 3],
+}
+
+/// What proves an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)] // one per answer
+pub enum Proof {
+    /// A separating plane or a tetrahedron holding the origin (re-checkable with
+    /// [`crate::query::verify`]).
+    Verdict(Certificate),
+    /// The final triangle of the directional penetration.
+    Triangle(SupportTriangle),
+}
+
+/// The answer to one query: the fields every result line has beside `id`, `op` and `ok`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Answer {
+    /// Overlap (intersect, penetration, distance, depth), meeting during the motion (toi),
+    /// or a hit (raycast).
+    pub intersects: bool,
+    /// `δ_d`, the distance, the depth, the time of impact or the ray's distance; `None`
+    /// where there is none (see the module table).
+    pub value: Option<f64>,
+    /// The unit normal of the answer, when it has one.
+    pub normal: Option<[f64; 3]>,
+    /// The witness or contact point on A.
+    pub point_a: Option<[f64; 3]>,
+    /// The witness point on B (before any move).
+    pub point_b: Option<[f64; 3]>,
+    /// Iterations the algorithm reports (`None` where it reports none).
+    pub iterations: Option<u32>,
+    /// Support queries of `D` (of A for a ray cast).
+    pub support_calls: u32,
+    /// What proves the answer, where the algorithm gives it.
+    pub certificate: Option<Proof>,
+}
+
+/// Why a query could not be run.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RunError {
+    /// The algorithm failed (iteration bound, non-finite numbers, degenerate case).
+    #[error(transparent)]
+    Query(#[from] QueryError),
+    /// A pair operation without B, or a ray cast with one.
+    #[error("op {op} {}", if op.has_b() { "needs a body b" } else { "takes no body b" })]
+    Operands {
+        /// The operation.
+        op: Operation,
+    },
+}
+
+/// A support map that counts its support queries.
+struct Counted<'s> {
+    inner: &'s dyn SupportMap,
+    calls: Cell<u32>,
+}
+
+impl<'s> Counted<'s> {
+    fn new(inner: &'s dyn SupportMap) -> Self {
+        Counted {
+            inner,
+            calls: Cell::new(0),
+        }
+    }
+
+    fn tick(&self) {
+        self.calls.set(self.calls.get().saturating_add(1));
+    }
+}
+
+impl SupportMap for Counted<'_> {
+    fn support(&self, d: &Vector) -> Support {
+        self.tick();
+        self.inner.support(d)
+    }
+
+    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
+        self.tick();
+        self.inner.support_from(d, hint)
+    }
+
+    fn vertex(&self, v: VertexId) -> Option<Point> {
+        self.inner.vertex(v)
+    }
+}
+
+/// `body` at `pose` as the chosen support map.
+pub fn placed<'b>(body: &'b Body, pose: Pose, support: SupportKind) -> Box<dyn SupportMap + 'b> {
+    match support {
+        SupportKind::Nvm => Box::new(Posed::new(body.nvm(), pose)),
+        SupportKind::Linear => Box::new(Posed::new(LinearScan::new(body.polytope()), pose)),
+        SupportKind::Hill => Box::new(Posed::new(HillClimb::new(body.polytope()), pose)),
+    }
+}
+
+fn arr(p: &Point) -> [f64; 3] {
+    [p.x, p.y, p.z]
+}
+
+fn varr(v: &Vector) -> [f64; 3] {
+    [v.x, v.y, v.z]
+}
+
+/// A `None` answer: nothing found, only the counted support calls.
+fn nothing(intersects: bool, support_calls: u32) -> Answer {
+    Answer {
+        intersects,
+        value: None,
+        normal: None,
+        point_a: None,
+        point_b: None,
+        iterations: None,
+        support_calls,
+        certificate: None,
+    }
+}
+
+/// Runs `query` on A (`a` at `pose_a`) and, for every operation but `raycast`, B, with the
+/// chosen support map. The one dispatcher behind `polyquery query` and `polyquery batch`.
+pub fn run_query(
+    query: &Query,
+    a: (&Body, Pose),
+    b: Option<(&Body, Pose)>,
+    support: SupportKind,
+) -> Result<Answer, RunError> {
+    let op = query.operation();
+    let shape_a = placed(a.0, a.1, support);
+    let counted_a = Counted::new(shape_a.as_ref());
+    let a = &counted_a;
+    if let Query::Raycast { origin, direction } = query {
+        if b.is_some() {
+            return Err(RunError::Operands { op });
+        }
+        return Ok(
+            match cast_ray(a, origin, direction, &RaySettings::default())? {
+                Some(hit) => Answer {
+                    intersects: true,
+                    value: Some(hit.distance),
+                    normal: hit.normal.as_ref().map(varr),
+                    point_a: Some(arr(&hit.point)),
+                    point_b: None,
+                    iterations: Some(hit.iterations),
+                    support_calls: hit.support_calls,
+                    certificate: None,
+                },
+                None => nothing(false, counted_a.calls.get()),
+            },
+        );
+    }
+    let Some(b) = b else {
+        return Err(RunError::Operands { op });
+    };
+    let shape_b = placed(b.0, b.1, support);
+    let b = shape_b.as_ref();
+    let calls = || counted_a.calls.get();
+    Ok(match query {
+        Query::Intersect {
+            algorithm: Algorithm::Gjk,
+        } => {
+            let r = gjk::intersects(a, &b, &GjkSettings::default())?;
+            Answer {
+                intersects: r.intersecting,
+                value: None,
+                normal: r.separating_axis.as_ref().map(varr),
+                point_a: None,
+                point_b: None,
+                iterations: Some(r.iterations),
+                support_calls: r.support_calls,
+                certificate: None,
+            }
+        }
+        Query::Intersect { .. } => {
+            let r = nio::intersects(a, b, &NioSettings::default())?;
+            let normal = match &r.certificate {
+                Certificate::SeparatingPlane { normal, .. } => Some(varr(normal)),
+                Certificate::Tetrahedron { .. } => None,
+            };
+            Answer {
+                intersects: r.intersecting,
+                value: None,
+                normal,
+                point_a: None,
+                point_b: None,
+                iterations: Some(r.iterations),
+                support_calls: r.support_calls,
+                certificate: Some(Proof::Verdict(r.certificate)),
+            }
+        }
+        Query::Penetration { direction } => {
+            match nio::directional_penetration(a, b, direction, &NioSettings::default())? {
+                Some(p) => Answer {
+                    intersects: true,
+                    value: Some(p.depth),
+                    normal: Some(varr(&p.normal)),
+                    point_a: Some(arr(&p.point_a)),
+                    point_b: Some(arr(&p.point_b)),
+                    iterations: Some(p.iterations),
+                    support_calls: p.support_calls,
+                    certificate: Some(Proof::Triangle(SupportTriangle {
+                        kind: "support_triangle",
+                        points: p.triangle,
+                    })),
+                },
+                None => nothing(false, calls()),
+            }
+        }
+        Query::Distance => {
+            let r = gjk::distance(a, &b, &GjkSettings::default())?;
+            // At GJK's optimum max_A n·a = n·point_a and min_B n·b = n·point_b: the plane
+            // midway between them separates (re-checkable with two support queries).
+            let certificate = r.normal.filter(|_| r.distance > 0.0).map(|n| {
+                let offset = 0.5 * (n.dot(&r.point_a.coords) + n.dot(&r.point_b.coords));
+                Proof::Verdict(Certificate::SeparatingPlane { normal: n, offset })
+            });
+            Answer {
+                intersects: r.intersecting,
+                value: Some(r.distance),
+                normal: r.normal.as_ref().map(varr),
+                point_a: Some(arr(&r.point_a)),
+                point_b: Some(arr(&r.point_b)),
+                iterations: Some(r.iterations),
+                support_calls: r.support_calls,
+                certificate,
+            }
+        }
+        Query::Depth => match penetration_depth(a, b, &EpaSettings::default())? {
+            Some(c) => Answer {
+                intersects: true,
+                value: Some(c.depth),
+                normal: Some(varr(&c.normal)),
+                point_a: Some(arr(&c.point_a)),
+                point_b: Some(arr(&c.point_b)),
+                iterations: Some(c.iterations),
+                support_calls: c.support_calls,
+                certificate: None,
+            },
+            None => nothing(false, calls()),
+        },
+        Query::Toi { velocity } => match time_of_impact(a, b, velocity, &ToiSettings::default())? {
+            Some(i) => Answer {
+                intersects: true,
+                value: Some(i.time),
+                normal: i.normal.as_ref().map(varr),
+                point_a: i.point.as_ref().map(arr),
+                point_b: None,
+                iterations: Some(i.iterations),
+                support_calls: i.support_calls,
+                certificate: None,
+            },
+            None => nothing(false, calls()),
+        },
+        Query::Raycast { .. } => return Err(RunError::Operands { op }),
+    })
+}

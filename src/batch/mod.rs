@@ -1,0 +1,246 @@
+//! Batches of queries: a JSONL file of query lines in, one result line per query out.
+//!
+//! Where it sits: at the top of the data flow, beside the command line.
+//!
+//! ```text
+//! JSONL ──request──▶ Request per line ──body──▶ BodyCache (each distinct file loaded once,
+//!        in parallel) ──dispatch──▶ Answer per line (rayon, input order kept) ──▶ BatchResult
+//! ```
+//!
+//! * [`request`]: a line ──serde──▶ [`BatchQuery`] ──validate──▶ [`Request`]; errors name the
+//!   field.
+//! * [`body`]: [`Body`] (a polytope with its normal vector map) and the [`BodyCache`].
+//! * [`dispatch`]: the one query dispatcher, shared with `polyquery query`.
+//!
+//! Relative paths in a batch file resolve against the batch file's folder, so a batch and its
+//! meshes can move together. Blank lines are skipped (they give no result line); every other
+//! line gives exactly one result, in input order: [`BatchResult::Success`] or
+//! [`BatchResult::Failure`] (which names the 1-based line). A failed line never stops the
+//! others.
+
+pub mod body;
+pub mod dispatch;
+pub mod request;
+
+pub use body::{Body, BodyCache, BodyError, cache_key};
+pub use dispatch::{
+    Algorithm, Answer, Operation, ParameterError, Parameters, Proof, Query, RunError, SupportKind,
+    SupportTriangle, run_query,
+};
+pub use request::{BatchQuery, LineError, PoseSpec, Request, parse_request};
+
+use rayon::prelude::*;
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+use std::io::{self, Write};
+use std::path::Path;
+
+fn serialize_true<S: Serializer>(_: &(), s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bool(true)
+}
+
+fn serialize_false<S: Serializer>(_: &(), s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bool(false)
+}
+
+/// A successful line: `{"id", "op", "ok": true, "intersects", "value", "normal", "point_a",
+/// "point_b", "iterations", "support_calls", "certificate"}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Success {
+    /// The line's `id`.
+    pub id: Value,
+    /// The operation.
+    pub op: Operation,
+    /// Always `true`.
+    #[serde(serialize_with = "serialize_true")]
+    pub ok: (),
+    /// The answer.
+    #[serde(flatten)]
+    pub answer: Answer,
+}
+
+/// A failed line: `{"id", "ok": false, "line", "error"}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Failure {
+    /// The line's `id` (`null` when it could not be read).
+    pub id: Value,
+    /// Always `false`.
+    #[serde(serialize_with = "serialize_false")]
+    pub ok: (),
+    /// The 1-based line number in the batch file.
+    pub line: usize,
+    /// What went wrong (naming the field, the file or the algorithm's failure).
+    pub error: String,
+}
+
+/// The result of one line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant)] // one per line, collected once; boxing only allocates
+pub enum BatchResult {
+    /// The query ran.
+    Success(Success),
+    /// The line is invalid, a body could not be loaded, or the algorithm failed.
+    Failure(Failure),
+}
+
+impl BatchResult {
+    /// Whether the line succeeded.
+    pub fn is_ok(&self) -> bool {
+        matches!(self, BatchResult::Success(_))
+    }
+}
+
+/// A parsed batch: one entry per non-blank line, valid or not.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    lines: Vec<Result<Request, (usize, LineError)>>,
+}
+
+/// The results of a batch, in input order, with the number of file loads.
+#[derive(Clone, Debug)]
+pub struct BatchOutcome {
+    /// One result per non-blank input line, in input order.
+    pub results: Vec<BatchResult>,
+    /// Files loaded (each distinct file once).
+    pub loads: usize,
+}
+
+impl BatchOutcome {
+    /// Whether every line succeeded.
+    pub fn all_ok(&self) -> bool {
+        self.results.iter().all(BatchResult::is_ok)
+    }
+
+    /// Writes the results as JSON lines.
+    pub fn write_jsonl(&self, w: &mut dyn Write) -> io::Result<()> {
+        for result in &self.results {
+            serde_json::to_writer(&mut *w, result).map_err(io::Error::other)?;
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+}
+
+impl Batch {
+    /// Parses the lines of `input` (bytes, so that one line that is not UTF-8 is one error);
+    /// relative paths resolve against `base` (the batch file's folder).
+    pub fn parse(input: &[u8], base: &Path) -> Batch {
+        let mut text_lines: Vec<(usize, &[u8])> = Vec::new();
+        for (i, raw) in input.split(|&c| c == b'\n').enumerate() {
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            if !raw.iter().all(u8::is_ascii_whitespace) {
+                text_lines.push((i + 1, raw));
+            }
+        }
+        let lines = text_lines
+            .into_par_iter()
+            .map(|(line, raw)| {
+                let text = std::str::from_utf8(raw).map_err(|e| {
+                    (
+                        line,
+                        LineError {
+                            id: Value::Null,
+                            message: format!("not UTF-8 (byte {})", e.valid_up_to() + 1),
+                        },
+                    )
+                })?;
+                parse_request(text, line, base).map_err(|e| (line, e))
+            })
+            .collect();
+        Batch { lines }
+    }
+
+    /// How many results the batch will give (its non-blank lines).
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether the batch has no non-blank line.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The cache keys of every body the valid lines name.
+    fn keys(&self) -> Vec<std::path::PathBuf> {
+        self.lines
+            .par_iter()
+            .filter_map(|l| l.as_ref().ok())
+            .flat_map_iter(|r| std::iter::once(&r.a).chain(r.b.as_ref().map(|(p, _)| p)))
+            .map(|p| cache_key(p))
+            .collect()
+    }
+
+    /// Loads every distinct body once, then runs every valid line in parallel (on the
+    /// current rayon pool), calling `progress` after each line. Results keep input order.
+    pub fn run(&self, progress: &(dyn Fn() + Sync)) -> BatchOutcome {
+        let cache = BodyCache::load_all(self.keys());
+        let results = self
+            .lines
+            .par_iter()
+            .map(|entry| {
+                let result = match entry {
+                    Ok(request) => run_request(request, &cache),
+                    Err((line, e)) => BatchResult::Failure(Failure {
+                        id: e.id.clone(),
+                        ok: (),
+                        line: *line,
+                        error: e.message.clone(),
+                    }),
+                };
+                progress();
+                result
+            })
+            .collect();
+        BatchOutcome {
+            results,
+            loads: cache.loads(),
+        }
+    }
+}
+
+/// Runs one valid request against the loaded bodies.
+pub fn run_request(request: &Request, cache: &BodyCache) -> BatchResult {
+    let fail = |error: String| {
+        BatchResult::Failure(Failure {
+            id: request.id.clone(),
+            ok: (),
+            line: request.line,
+            error,
+        })
+    };
+    let body = |field: &str, path: &Path| -> Result<&Body, String> {
+        match cache.get(&cache_key(path)) {
+            Some(Ok(body)) => Ok(body),
+            Some(Err(e)) => Err(format!("field `{field}`: {e}")),
+            None => Err(format!(
+                "field `{field}`: {} was not loaded",
+                path.display()
+            )),
+        }
+    };
+    let a = match body("a", &request.a) {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    let b = match &request.b {
+        Some((path, pose)) => match body("b", path) {
+            Ok(b) => Some((b, *pose)),
+            Err(e) => return fail(e),
+        },
+        None => None,
+    };
+    match run_query(&request.query, (a, request.pose_a), b, request.support) {
+        Ok(answer) => BatchResult::Success(Success {
+            id: request.id.clone(),
+            op: request.query.operation(),
+            ok: (),
+            answer,
+        }),
+        Err(e) => fail(format!(
+            "{} ({}): {e}",
+            request.query.operation(),
+            request.query.algorithm()
+        )),
+    }
+}

@@ -1,0 +1,219 @@
+//! One line of a batch file: JSON ──serde──▶ [`BatchQuery`] ──validate──▶ [`Request`].
+//!
+//! Where it sits: the first step of [`super::Batch::parse`]. A line is read as JSON, then
+//! as a [`BatchQuery`] (every field optional here, unknown fields denied), then validated:
+//! the operation's required fields present and the others absent
+//! ([`super::dispatch::Query::new`]), poses finite with a non-zero quaternion (normalised),
+//! paths resolved against the batch file's folder. Every error names the field at fault.
+
+use super::dispatch::Algorithm;
+use super::dispatch::{Operation, ParameterError, Parameters, Query, SupportKind};
+use crate::{Point, Pose, Vector};
+use nalgebra::{Quaternion, Translation3, UnitQuaternion};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// A pose as written in a batch line: both parts optional (identity by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoseSpec {
+    /// `[x, y, z]`.
+    pub translation: Option<[f64; 3]>,
+    /// `[w, x, y, z]`, scalar first; normalised on input; zero is an error.
+    pub rotation: Option<[f64; 4]>,
+}
+
+impl PoseSpec {
+    /// The rigid pose, or why not (a zero or non-finite quaternion, a non-finite translation).
+    pub fn to_pose(&self) -> Result<Pose, String> {
+        let t = self.translation.unwrap_or([0.0; 3]);
+        if !t.iter().all(|c| c.is_finite()) {
+            return Err("translation is not finite".to_string());
+        }
+        let rotation = match self.rotation {
+            None => UnitQuaternion::identity(),
+            Some(q) => {
+                if !q.iter().all(|c| c.is_finite()) {
+                    return Err("rotation is not finite".to_string());
+                }
+                // Scale by the largest component first: no overflow or underflow in ‖q‖².
+                let largest = q.iter().fold(0.0f64, |m, c| m.max(c.abs()));
+                if largest == 0.0 {
+                    return Err("rotation quaternion is zero and names no rotation".to_string());
+                }
+                UnitQuaternion::from_quaternion(Quaternion::new(
+                    q[0] / largest,
+                    q[1] / largest,
+                    q[2] / largest,
+                    q[3] / largest,
+                ))
+            }
+        };
+        Ok(Pose::from_parts(
+            Translation3::new(t[0], t[1], t[2]),
+            rotation,
+        ))
+    }
+}
+
+/// A batch line as typed JSON, before validation. Every field is optional here so that
+/// each one can be checked (and named) on its own; unknown fields are denied.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchQuery {
+    /// Any JSON value, echoed in the result.
+    pub id: Option<Value>,
+    /// The operation (required).
+    pub op: Option<Operation>,
+    /// Body A: an `.obj` mesh (required).
+    pub a: Option<PathBuf>,
+    /// Body B (required for all but `raycast`, which has none).
+    pub b: Option<PathBuf>,
+    /// Pose of A.
+    pub pose_a: Option<PoseSpec>,
+    /// Pose of B.
+    pub pose_b: Option<PoseSpec>,
+    /// `penetration`, `raycast`.
+    pub direction: Option<[f64; 3]>,
+    /// `toi`.
+    pub velocity: Option<[f64; 3]>,
+    /// `raycast`.
+    pub origin: Option<[f64; 3]>,
+    /// The support map (`nvm` by default).
+    pub support: Option<SupportKind>,
+    /// The algorithm (the operation's default when absent).
+    pub algorithm: Option<Algorithm>,
+}
+
+/// A validated batch line, ready to run once its bodies are loaded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    /// The line's `id` (`null` when absent).
+    pub id: Value,
+    /// 1-based line number in the batch file.
+    pub line: usize,
+    /// What to compute.
+    pub query: Query,
+    /// Body A's path (resolved against the batch file's folder).
+    pub a: PathBuf,
+    /// Pose of A.
+    pub pose_a: Pose,
+    /// Body B's path and pose (`None` for `raycast`).
+    pub b: Option<(PathBuf, Pose)>,
+    /// The support map.
+    pub support: SupportKind,
+}
+
+/// A line that is not a valid request: its id (when it could be read) and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineError {
+    /// The line's `id`, or `null`.
+    pub id: Value,
+    /// What is wrong, naming the field.
+    pub message: String,
+}
+
+/// `serde_json`'s message without its " at line L column C" suffix (positions in a
+/// `Value` are meaningless; syntax errors report the column separately).
+fn bare_message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// Names the field of `object` that made deserialising it as a [`BatchQuery`] fail: each
+/// field is tried alone (all fields are optional, so a one-field object fails only when
+/// that field is unknown or of the wrong type).
+fn field_error(object: &Map<String, Value>, whole: &serde_json::Error) -> String {
+    for (key, value) in object {
+        let mut single = Map::new();
+        single.insert(key.clone(), value.clone());
+        if let Err(e) = BatchQuery::deserialize(&Value::Object(single)) {
+            let message = bare_message(&e);
+            return if message.starts_with("unknown field") {
+                message
+            } else {
+                format!("field `{key}`: {message}")
+            };
+        }
+    }
+    bare_message(whole)
+}
+
+/// `[x, y, z]` as a vector.
+fn vector(v: [f64; 3]) -> Vector {
+    Vector::new(v[0], v[1], v[2])
+}
+
+/// Parses and validates one line (`line` is its 1-based number; relative paths resolve
+/// against `base`).
+pub fn parse_request(text: &str, line: usize, base: &Path) -> Result<Request, LineError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| LineError {
+        id: Value::Null,
+        message: format!(
+            "malformed JSON at column {}: {}",
+            e.column(),
+            bare_message(&e)
+        ),
+    })?;
+    let Value::Object(object) = &value else {
+        return Err(LineError {
+            id: Value::Null,
+            message: "expected a JSON object".to_string(),
+        });
+    };
+    let id = object.get("id").cloned().unwrap_or(Value::Null);
+    let fail = |message: String| LineError {
+        id: id.clone(),
+        message,
+    };
+    let raw = BatchQuery::deserialize(&value).map_err(|e| fail(field_error(object, &e)))?;
+    let op = raw
+        .op
+        .ok_or_else(|| fail("missing field `op`".to_string()))?;
+    let a = raw
+        .a
+        .as_ref()
+        .ok_or_else(|| fail("missing field `a`".to_string()))?;
+    let pose = |spec: &Option<PoseSpec>, field: &str| -> Result<Pose, LineError> {
+        spec.unwrap_or_default()
+            .to_pose()
+            .map_err(|m| fail(format!("field `{field}`: {m}")))
+    };
+    let pose_a = pose(&raw.pose_a, "pose_a")?;
+    let b = if op.has_b() {
+        let path = raw
+            .b
+            .as_ref()
+            .ok_or_else(|| fail(format!("missing field `b` (required by op {op})")))?;
+        Some((base.join(path), pose(&raw.pose_b, "pose_b")?))
+    } else {
+        for (field, present) in [("b", raw.b.is_some()), ("pose_b", raw.pose_b.is_some())] {
+            if present {
+                return Err(fail(
+                    ParameterError::NotApplicable { field, op }.to_string(),
+                ));
+            }
+        }
+        None
+    };
+    let params = Parameters {
+        algorithm: raw.algorithm,
+        direction: raw.direction.map(vector),
+        velocity: raw.velocity.map(vector),
+        origin: raw.origin.map(Point::from),
+    };
+    let query = Query::new(op, &params).map_err(|e| fail(e.to_string()))?;
+    Ok(Request {
+        id: id.clone(),
+        line,
+        query,
+        a: base.join(a),
+        pose_a,
+        b,
+        support: raw.support.unwrap_or_default(),
+    })
+}

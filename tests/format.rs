@@ -1,0 +1,379 @@
+//! The saved `.nvm` file: round trips answer bit for bit like the built map, and every kind of
+//! damaged or crafted file is a typed error (never a panic), in process.
+
+use polyquery::format::{self, FormatError, Metadata};
+use polyquery::hull::convex_hull;
+use polyquery::mesh::Mesh;
+use polyquery::synth::{self, Shape};
+use polyquery::{LinearScan, NormalVectorMap, Point, SupportMap, Vector};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::{Path, PathBuf};
+
+fn map_of(points: &[Point]) -> NormalVectorMap {
+    NormalVectorMap::build(convex_hull(points).expect("hull")).expect("map")
+}
+
+fn data_map(name: &str) -> NormalVectorMap {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name);
+    map_of(&Mesh::load(&path).expect("mesh").points)
+}
+
+fn metadata() -> Metadata {
+    Metadata::new("test.obj", 1234, 12.5, 3.25)
+}
+
+fn here() -> PathBuf {
+    PathBuf::from("crafted.nvm")
+}
+
+/// Axis directions, their diagonals, and `random` Gaussian directions.
+fn directions(rng: &mut ChaCha8Rng, random: usize) -> Vec<Vector> {
+    let mut out = Vec::new();
+    for x in -1..=1 {
+        for y in -1..=1 {
+            for z in -1..=1 {
+                if (x, y, z) != (0, 0, 0) {
+                    out.push(Vector::new(x as f64, y as f64, z as f64));
+                }
+            }
+        }
+    }
+    for _ in 0..random {
+        let d = Vector::new(
+            rng.random::<f64>() - 0.5,
+            rng.random::<f64>() - 0.5,
+            rng.random::<f64>() - 0.5,
+        );
+        if d != Vector::zeros() {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// A small map (a few kB) for the exhaustive damage tests.
+fn small_map() -> NormalVectorMap {
+    map_of(&synth::generate(Shape::Sphere, 60, 3).unwrap())
+}
+
+fn decode(bytes: &[u8]) -> Result<format::SavedMap, FormatError> {
+    format::decode(bytes, &here())
+}
+
+/// Recomputes the trailing CRC-32 after an edit (a crafted file with a valid checksum).
+fn rechecksum(bytes: &mut [u8]) {
+    let n = bytes.len() - 4;
+    let crc = crc32fast::hash(&bytes[..n]);
+    bytes[n..].copy_from_slice(&crc.to_le_bytes());
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
+}
+
+/// The payload offsets of the three sections `[META, POLY, NVMS]`.
+fn section_payloads(bytes: &[u8]) -> [usize; 3] {
+    let mut at = 32;
+    let mut out = [0; 3];
+    for slot in &mut out {
+        let len = u64_at(bytes, at + 8) as usize;
+        *slot = at + 16;
+        at += 16 + len;
+    }
+    out
+}
+
+#[test]
+fn round_trip_answers_bit_identically_and_rebuilds_nothing() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let maps = vec![
+        ("bunny", data_map("bunny_npm.obj")),
+        ("g1_head", data_map("g1_head_link.obj")),
+        (
+            "sphere",
+            map_of(&synth::generate(Shape::Sphere, 3000, 1).unwrap()),
+        ),
+        ("box", map_of(&synth::generate(Shape::Box, 500, 2).unwrap())),
+        (
+            "needle",
+            map_of(&synth::generate(Shape::Needle, 800, 4).unwrap()),
+        ),
+        (
+            "disk",
+            map_of(&synth::generate(Shape::Disk, 300, 5).unwrap()),
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, built) in maps {
+        let path = dir.path().join(format!("{name}.nvm"));
+        let meta = metadata();
+        let written = format::save(&path, &built, &meta).unwrap();
+        let saved = format::load(&path).unwrap();
+        assert_eq!(saved.file_bytes, written);
+        assert_eq!(saved.format_version, format::FORMAT_VERSION);
+        // The build times are the original's: the loader called no builder.
+        assert_eq!(saved.metadata, meta, "{name}");
+        let loaded = &saved.map;
+        let (p, q) = (built.polytope(), loaded.polytope());
+        assert_eq!(
+            (p.num_vertices(), p.num_edges(), p.num_faces()),
+            (q.num_vertices(), q.num_edges(), q.num_faces()),
+            "{name}"
+        );
+        assert_eq!(built.num_segments(), loaded.num_segments(), "{name}");
+        assert_eq!(built.num_nodes(), loaded.num_nodes(), "{name}");
+        assert_eq!(built.num_slabs(), loaded.num_slabs(), "{name}");
+        // Capacities may differ (the loader allocates exactly), never more than the built map.
+        assert!(loaded.memory_bytes() <= built.memory_bytes(), "{name}");
+        // Encoding the loaded map gives the same bytes: every stored array came back as it was.
+        assert_eq!(
+            format::encode(loaded, &meta),
+            std::fs::read(&path).unwrap(),
+            "{name}"
+        );
+        for d in directions(&mut rng, 2000) {
+            let (a, sa) = built.support_with_stats(&d);
+            let (b, sb) = loaded.support_with_stats(&d);
+            assert_eq!(a.vertex, b.vertex, "{name} {d:?}");
+            assert_eq!(
+                a.point.coords.map(f64::to_bits),
+                b.point.coords.map(f64::to_bits)
+            );
+            assert_eq!(sa, sb, "{name}: the same work, so the same structure");
+        }
+    }
+}
+
+#[test]
+fn file_bytes_per_vertex_stay_flat() {
+    // The loader reads every byte once (each section must end exactly at its length, or it
+    // is corrupt), so its work is linear in the file size; the file size per vertex stays
+    // flat as n grows, so loading is O(n).
+    let per_vertex: Vec<f64> = [500usize, 4000, 32000]
+        .iter()
+        .map(|&n| {
+            let map = map_of(&synth::generate(Shape::Sphere, n, 9).unwrap());
+            let bytes = format::encode(&map, &metadata());
+            decode(&bytes).unwrap();
+            bytes.len() as f64 / map.polytope().num_vertices() as f64
+        })
+        .collect();
+    // Node copying stores O(1) expected nodes per segment: allow 25 % drift over 64× the size.
+    assert!(
+        per_vertex[2] < per_vertex[0] * 1.25,
+        "bytes per vertex grow: {per_vertex:?}"
+    );
+}
+
+#[test]
+fn truncated_at_every_fiftieth_is_a_truncation_error() {
+    let bytes = format::encode(&data_map("bunny_npm.obj"), &metadata());
+    for k in 0..50 {
+        let cut = bytes.len() * k / 50;
+        match decode(&bytes[..cut]) {
+            Err(FormatError::Truncated {
+                path,
+                needed,
+                available,
+                ..
+            }) => {
+                assert_eq!(path, here());
+                assert_eq!(available, cut as u64);
+                assert!(needed > available);
+            }
+            other => panic!("cut at {cut}: {:?}", other.map(|_| ())),
+        }
+    }
+    // Also through a real file: an empty file.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.nvm");
+    std::fs::write(&empty, b"").unwrap();
+    let err = format::load(&empty).unwrap_err();
+    assert!(
+        matches!(err, FormatError::Truncated { available: 0, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("empty.nvm"), "{err}");
+}
+
+#[test]
+fn flipped_bytes_are_detected() {
+    let bytes = format::encode(&small_map(), &metadata());
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for seed in 0..400 {
+        let mut damaged = bytes.clone();
+        let flips = 1 + seed % 4;
+        for _ in 0..flips {
+            let at = rng.random_range(0..damaged.len());
+            damaged[at] ^= rng.random_range(1..=255u8);
+        }
+        let err = match decode(&damaged) {
+            Err(e) => e,
+            Ok(_) => panic!("seed {seed}: damage not detected"),
+        };
+        assert!(
+            matches!(
+                err,
+                FormatError::ChecksumMismatch { .. }
+                    | FormatError::NotAnNvmFile { .. }
+                    | FormatError::UnsupportedVersion { .. }
+                    | FormatError::Truncated { .. }
+                    | FormatError::Corrupt { .. }
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("crafted.nvm"), "{err}");
+    }
+    // One flipped bit in the body is always a checksum mismatch.
+    let mut one = bytes.clone();
+    let mid = one.len() / 2;
+    one[mid] ^= 0x10;
+    assert!(matches!(
+        decode(&one),
+        Err(FormatError::ChecksumMismatch { .. })
+    ));
+}
+
+#[test]
+fn wrong_version_wrong_magic_random_bytes() {
+    let bytes = format::encode(&small_map(), &metadata());
+    for version in [0u32, 2, 99, u32::MAX] {
+        let mut other = bytes.clone();
+        other[8..12].copy_from_slice(&version.to_le_bytes());
+        match decode(&other) {
+            Err(FormatError::UnsupportedVersion {
+                found, supported, ..
+            }) => assert_eq!((found, supported), (version, format::FORMAT_VERSION)),
+            other => panic!("{:?}", other.map(|_| ())),
+        }
+    }
+    let mut magic = bytes.clone();
+    magic[1] = b'X';
+    assert!(matches!(
+        decode(&magic),
+        Err(FormatError::NotAnNvmFile { .. })
+    ));
+    assert!(matches!(
+        decode(b"v 0 0 0\nv 1 0 0\n"),
+        Err(FormatError::NotAnNvmFile { .. })
+    ));
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    for _ in 0..200 {
+        let n = rng.random_range(0..4000);
+        let mut noise: Vec<u8> = (0..n).map(|_| rng.random()).collect();
+        assert!(decode(&noise).is_err());
+        // Noise behind a valid magic and version, with and without a valid checksum.
+        if n > 40 {
+            noise[..8].copy_from_slice(&format::MAGIC);
+            noise[8..12].copy_from_slice(&format::FORMAT_VERSION.to_le_bytes());
+            noise[16..24].copy_from_slice(&(n as u64).to_le_bytes());
+            assert!(decode(&noise).is_err());
+            rechecksum(&mut noise);
+            assert!(decode(&noise).is_err());
+        }
+    }
+    // Trailing bytes after the declared end.
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(&[0; 7]);
+    assert!(matches!(decode(&longer), Err(FormatError::Corrupt { .. })));
+}
+
+#[test]
+fn crafted_files_with_valid_checksums_are_rejected() {
+    let map = small_map();
+    let p = map.polytope();
+    let (nv, nh) = (p.num_vertices(), 2 * p.num_edges());
+    let bytes = format::encode(&map, &metadata());
+    let [_, poly, nvms] = section_payloads(&bytes);
+    let edit = |at: usize, value: &[u8]| {
+        let mut b = bytes.clone();
+        b[at..at + value.len()].copy_from_slice(value);
+        rechecksum(&mut b);
+        decode(&b)
+    };
+    let corrupt = |r: Result<format::SavedMap, FormatError>, word: &str| match r {
+        Err(FormatError::Corrupt { what, .. }) => assert!(what.contains(word), "{what}"),
+        other => panic!("expected Corrupt({word}): {:?}", other.map(|_| ())),
+    };
+    // POLY: points (8 + 24 nv), half-edges (8 + 12 nh), vertex_out (8 + 4 nv),
+    // neighbour offsets (8 + 4 (nv + 1)), then the neighbours.
+    let half_edges = poly + 8 + 24 * nv;
+    corrupt(
+        edit(half_edges + 8, &(nv as u32).to_le_bytes()),
+        "half-edge",
+    );
+    let vertex_out = half_edges + 8 + 12 * nh;
+    corrupt(edit(vertex_out + 8, &(nh as u32).to_le_bytes()), "outgoing");
+    let offsets = vertex_out + 8 + 4 * nv;
+    corrupt(
+        edit(offsets + 8 + 4, &u32::MAX.to_le_bytes()),
+        "neighbour offsets",
+    );
+    let neighbours = offsets + 8 + 4 * (nv + 1);
+    corrupt(
+        edit(neighbours + 8, &(nv as u32).to_le_bytes()),
+        "neighbours",
+    );
+    // A non-finite coordinate.
+    corrupt(edit(poly + 8, &f64::NAN.to_le_bytes()), "not finite");
+    // A huge count is refused before anything is allocated.
+    match edit(poly, &(1u64 << 60).to_le_bytes()) {
+        Err(FormatError::Truncated { needed, .. }) => assert!(needed > 1 << 60),
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    // NVMS: segments (8), chart count (4), chart 0's owners (8 + 4 k), persistence (1),
+    // segments used (8), boundaries (8 + 8 m), roots (8 + 4 (m + 1)), node count (8), nodes.
+    let owners = nvms + 12;
+    let k = u64_at(&bytes, owners) as usize;
+    let boundaries = owners + 8 + 4 * k + 1 + 8;
+    let m = u64_at(&bytes, boundaries) as usize;
+    assert_eq!(k, m + 1);
+    let roots = boundaries + 8 + 8 * m;
+    corrupt(edit(roots + 8 + 4, &0x7000_0000u32.to_le_bytes()), "roots");
+    let node0 = roots + 8 + 4 * (m + 1) + 8;
+    let ne = p.num_edges() as u32;
+    corrupt(edit(node0 + 16, &ne.to_le_bytes()), "tree node");
+    corrupt(edit(node0 + 20, &0x7000_0000u32.to_le_bytes()), "tree node");
+    corrupt(edit(owners + 8, &(nv as u32 + 1).to_le_bytes()), "owners");
+    corrupt(edit(nvms + 8, &7u32.to_le_bytes()), "chart count");
+    // The boundaries must increase.
+    if m >= 2 {
+        corrupt(edit(boundaries + 16, &2.0f64.to_le_bytes()), "boundaries");
+    }
+}
+
+#[test]
+fn any_crafted_word_loads_safely_or_fails_cleanly() {
+    // Overwrite every 4-byte word (in turn) with values likely to break indices, re-checksum,
+    // and load: either a typed error or a map whose queries and accessors do not panic.
+    let map = small_map();
+    let bytes = format::encode(&map, &metadata());
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let dirs = directions(&mut rng, 20);
+    let mut loaded_ok = 0;
+    for at in (32..bytes.len() - 8).step_by(4) {
+        for value in [u32::MAX, 0x8000_0000, 1] {
+            let mut b = bytes.clone();
+            b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+            rechecksum(&mut b);
+            if let Ok(saved) = decode(&b) {
+                loaded_ok += 1;
+                let q = saved.map.polytope();
+                let _ = (q.volume(), q.bounding_box(), q.adjacency_graph());
+                for f in q.face_ids() {
+                    let _ = q.face_vertices(f);
+                }
+                let scan = LinearScan::new(q);
+                for d in &dirs {
+                    let _ = saved.map.support(d);
+                    let _ = scan.support(d);
+                }
+            }
+        }
+    }
+    // Some words are free (coordinates' low bits, spare slots): the test exercised loads too.
+    assert!(loaded_ok > 0);
+}
