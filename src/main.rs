@@ -51,6 +51,20 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 #[allow(clippy::large_enum_variant)] // parsed once per run
 enum Command {
+    /// Benchmark report: time and check every query against baselines and parry3d.
+    #[command(
+        long_about = "Benchmark report: time and check every query against baselines and parry3d.\n\n\
+            Builds sphere and ellipsoid hulls of each size and the hulls of the meshes, times \
+            support, intersection, directional penetration, distance, time of impact and EPA \
+            depth with every support map (linear scan, hill-climb, NVM) and against parry3d on \
+            the same poses, checks the answers against each other and the exact oracle, and \
+            writes index.html (self-contained), report.md, results.csv, results.json and SVG \
+            plots into --out.",
+        after_help = "Examples:\n  \
+            polyquery report --quick\n  \
+            polyquery report --sizes 64,4096,262144 --queries 32 --out bench"
+    )]
+    Report(cli::report_command::ReportArgs),
     /// Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.
     #[command(
         long_about = "Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.\n\n\
@@ -489,6 +503,7 @@ fn run(command: Command) -> Result<(), CliError> {
             };
             print(&commands::query(&input)?, json);
         }
+        Command::Report(args) => return cli::report_command::run(&args),
         Command::Batch {
             queries,
             out,

@@ -3,6 +3,8 @@
 //! * [`commands`]: runs each subcommand through the library (load, hull, generate, query),
 //!   timing the stages, and returns a report or a [`commands::CliError`].
 //! * [`report`]: the reports, serialisable as one JSON object and printable as text.
+//! * [`report_command`]: `polyquery report`, the benchmark comparison report.
 
 pub mod commands;
 pub mod report;
+pub mod report_command;
