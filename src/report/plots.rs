@@ -119,7 +119,7 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             svg,
         });
     }
-    let bytes = preprocess_series(rows, |r| r.bytes_per_vertex);
+    let bytes = preprocess_series(rows, true, |r| r.bytes_per_vertex);
     if bytes.iter().any(|(_, pts)| pts.len() >= 2) {
         let title = "Memory per hull vertex against n";
         let file = "bytes_per_vertex.svg";
@@ -141,7 +141,7 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             svg,
         });
     }
-    let times = preprocess_series(rows, |r| r.median_ns.map(|ns| ns / 1e3));
+    let times = preprocess_series(rows, false, |r| r.median_ns.map(|ns| ns / 1e3));
     if times.iter().any(|(_, pts)| pts.len() >= 2) {
         let title = "Preprocessing time against n";
         let file = "preprocess_time.svg";
@@ -181,7 +181,11 @@ fn method_series(rows: &[ResultRow], shape: &str, family: Family) -> Vec<Series>
 }
 
 /// Per preprocessing method and synthetic shape: (n, value).
-fn preprocess_series(rows: &[ResultRow], value: impl Fn(&ResultRow) -> Option<f64>) -> Vec<Series> {
+fn preprocess_series(
+    rows: &[ResultRow],
+    bytes: bool,
+    value: impl Fn(&ResultRow) -> Option<f64>,
+) -> Vec<Series> {
     let mut out: Vec<Series> = Vec::new();
     for r in rows
         .iter()
@@ -190,7 +194,14 @@ fn preprocess_series(rows: &[ResultRow], value: impl Fn(&ResultRow) -> Option<f6
         let Some(v) = value(r).filter(|v| v.is_finite() && *v > 0.0) else {
             continue;
         };
-        let name = format!("{}, {}", r.method, r.source);
+        let what = if bytes && r.method == "hull (ours)" {
+            "half-edge polytope"
+        } else if bytes {
+            "NVM search structure"
+        } else {
+            r.method.as_str()
+        };
+        let name = format!("{what}, {}", r.source);
         match out.iter_mut().find(|(n, _)| *n == name) {
             Some((_, pts)) => pts.push((r.vertices as f64, v)),
             None => out.push((name, vec![(r.vertices as f64, v)])),
@@ -532,12 +543,19 @@ fn bar_plot(
     Ok(svg)
 }
 
-/// `64`, `4K`, `1M`: hull sizes on an axis.
+/// `64`, `10K`, `1M`: hull sizes on an axis (decimal prefixes, as the ticks are decades).
 fn format_count(v: f64) -> String {
-    if v >= 1_048_576.0 * 0.999 {
-        format!("{:.0}M", v / 1_048_576.0)
-    } else if v >= 1000.0 {
-        format!("{:.0}K", v / 1024.0)
+    let short = |x: f64| {
+        if (x - x.round()).abs() < 0.05 {
+            format!("{x:.0}")
+        } else {
+            format!("{x:.1}")
+        }
+    };
+    if v >= 1e6 * 0.999 {
+        format!("{}M", short(v / 1e6))
+    } else if v >= 1e3 * 0.999 {
+        format!("{}K", short(v / 1e3))
     } else {
         format!("{v:.0}")
     }
