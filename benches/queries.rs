@@ -1,0 +1,571 @@
+//! Cost per query of intersection, directional penetration, distance, time of impact and
+//! minimum penetration depth (EPA), with a linear-scan support and with the normal vector
+//! map (NVM), on sphere and ellipsoid hulls of 64 … 1,048,576 vertices and on the hulls of
+//! the `data/` meshes.
+//!
+//! Run: `cargo bench --bench queries`. `QUERY_BENCH_MAX=65536` limits the largest synthetic
+//! size; `QUERY_BENCH_MESHES=0` skips the meshes.
+//!
+//! **Pose pairs.** Per shape, 64 pose pairs are precomputed (seeded ChaCha8, the same seed
+//! for every size, so the spheres of all sizes see the same configurations) and every
+//! method runs on the same pairs. Both copies of the hull are first centred on the mean of
+//! its vertices (an interior point), then A gets a random rotation and B another random
+//! rotation plus the offset `t·u` along a random unit `u`. The contact offset `t*` (largest
+//! `t` with A and B overlapping; overlap is an interval in `t` containing 0 as both copies
+//! hold the centre) is found by bisection with GJK outside the timed loop; pair `i` uses
+//! `t = f·t*` with `f` uniform in `[0.5, 0.95]` for even `i` (overlapping) and in
+//! `[1.05, 1.5]` for odd `i` (disjoint): exactly half overlap, none within 5 % of touching,
+//! and the two kinds alternate so any run of consecutive pairs is balanced.
+//!
+//! * penetration: direction `d = u` (how far B must move further along its offset).
+//! * time of impact: B moves with velocity `v = −u + 0.3·w` (`w` a random unit vector):
+//!   towards A, slightly off-centre, so the disjoint pairs mostly hit and the overlapping
+//!   ones answer "already overlapping".
+//! * depth (EPA): only the 32 overlapping pairs.
+//!
+//! The timed loops cycle through the pairs (one query per criterion iteration) and
+//! `black_box` each `Result`. Hulls and NVMs are built once per shape, outside timing.
+//! Before timing each shape, one pass over all pairs prints the counted work per method
+//! (mean iterations and support calls of `D = A ⊖ B`, errors), a one-shot wall-clock mean,
+//! and cross-checks: verdicts against the construction, and the linear-scan and NVM answers
+//! against each other.
+
+use criterion::{
+    BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main, measurement::WallTime,
+};
+use nalgebra::{Translation3, UnitQuaternion};
+use polyquery::hull::convex_hull;
+use polyquery::mesh::Mesh;
+use polyquery::query::gjk::{self, GjkSettings};
+use polyquery::query::{
+    EpaSettings, NioSettings, ToiSettings, directional_penetration, intersects, penetration_depth,
+    time_of_impact,
+};
+use polyquery::synth::{self, Shape};
+use polyquery::{LinearScan, NormalVectorMap, Polytope, Pose, Posed, Vector};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const SIZES: [usize; 6] = [64, 1_024, 16_384, 65_536, 262_144, 1_048_576];
+const PAIRS: usize = 64;
+const MESHES: [&str; 9] = [
+    "panda_finger_collision",
+    "panda_link1_collision",
+    "ur5_forearm_collision",
+    "bunny_npm",
+    "dragon_res4",
+    "g1_head_link",
+    "panda_link6_visual",
+    "dragon_res2",
+    "go1_trunk",
+];
+
+/// One precomputed query configuration.
+struct PosePair {
+    a: Pose,
+    b: Pose,
+    /// Unit offset direction of B: the penetration direction.
+    direction: Vector,
+    /// B's velocity for time of impact.
+    velocity: Vector,
+    /// Overlapping by construction.
+    overlapping: bool,
+}
+
+fn unit_vector(rng: &mut ChaCha8Rng) -> Vector {
+    loop {
+        let v = Vector::new(
+            rng.sample(StandardNormal),
+            rng.sample(StandardNormal),
+            rng.sample(StandardNormal),
+        );
+        let n = v.norm();
+        if n > 1e-6 {
+            return v / n;
+        }
+    }
+}
+
+fn rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion<f64> {
+    let q = nalgebra::Quaternion::new(
+        rng.sample(StandardNormal),
+        rng.sample(StandardNormal),
+        rng.sample(StandardNormal),
+        rng.sample(StandardNormal),
+    );
+    UnitQuaternion::from_quaternion(q)
+}
+
+/// The pose that rotates by `r` about `centre` and then moves `centre` to `at`.
+fn pose_about(r: UnitQuaternion<f64>, centre: &Vector, at: &Vector) -> Pose {
+    Pose::from_parts(Translation3::from(at - r * centre), r)
+}
+
+/// The 64 pose pairs of the module header, built with GJK on `nvm` (setup only).
+fn pose_pairs(nvm: &NormalVectorMap) -> Vec<PosePair> {
+    let poly = nvm.polytope();
+    let centre = poly
+        .points()
+        .iter()
+        .fold(Vector::zeros(), |s, p| s + p.coords)
+        / poly.num_vertices() as f64;
+    let settings = GjkSettings::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    (0..PAIRS)
+        .map(|i| {
+            let ra = rotation(&mut rng);
+            let rb = rotation(&mut rng);
+            let u = unit_vector(&mut rng);
+            let w = unit_vector(&mut rng);
+            let a = pose_about(ra, &centre, &Vector::zeros());
+            let overlap = |t: f64| {
+                let b = pose_about(rb, &centre, &(u * t));
+                gjk::intersects(&Posed::new(nvm, a), &Posed::new(nvm, b), &settings)
+                    .expect("setup GJK")
+                    .intersecting
+            };
+            // Every point is within the bbox diagonal of the centre: 2.5 diagonals separate.
+            let (mut lo, mut hi) = (0.0, 2.5 * poly.scale());
+            for _ in 0..48 {
+                let mid = 0.5 * (lo + hi);
+                if overlap(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            let overlapping = i % 2 == 0;
+            let f = if overlapping {
+                rng.random_range(0.5..0.95)
+            } else {
+                rng.random_range(1.05..1.5)
+            };
+            PosePair {
+                a,
+                b: pose_about(rb, &centre, &(u * (f * lo))),
+                direction: u,
+                velocity: -u + 0.3 * w,
+                overlapping,
+            }
+        })
+        .collect()
+}
+
+/// Summed counted work of one method over a set of pairs.
+#[derive(Default)]
+struct Tally {
+    queries: u32,
+    iterations: u64,
+    support_calls: u64,
+    errors: u32,
+    seconds: f64,
+}
+
+impl Tally {
+    fn add(&mut self, iterations: u32, support_calls: u32) {
+        self.iterations += u64::from(iterations);
+        self.support_calls += u64::from(support_calls);
+    }
+
+    fn line(&self, label: &str) -> String {
+        let q = f64::from(self.queries.max(1));
+        format!(
+            "    {label:<24} iters {:>6.2}  support calls {:>6.2}  errors {}  one-shot {:>10.2} µs/query",
+            self.iterations as f64 / q,
+            self.support_calls as f64 / q,
+            self.errors,
+            1e6 * self.seconds / q
+        )
+    }
+}
+
+/// Runs `query` once per pair, tallying its counted work and wall time.
+fn tally<T, E>(
+    pairs: &[PosePair],
+    keep: impl Fn(&PosePair) -> bool,
+    mut query: impl FnMut(&PosePair) -> Result<T, E>,
+    work: impl Fn(&T) -> (u32, u32),
+) -> (Tally, Vec<Option<T>>) {
+    let mut t = Tally::default();
+    let mut answers = Vec::new();
+    for p in pairs.iter().filter(|p| keep(p)) {
+        let start = Instant::now();
+        let r = query(p);
+        t.seconds += start.elapsed().as_secs_f64();
+        t.queries += 1;
+        match r {
+            Ok(v) => {
+                let (i, s) = work(&v);
+                t.add(i, s);
+                answers.push(Some(v));
+            }
+            Err(_) => {
+                t.errors += 1;
+                answers.push(None);
+            }
+        }
+    }
+    (t, answers)
+}
+
+fn linear<'p>(poly: &'p Polytope, pose: &Pose) -> Posed<LinearScan<'p>> {
+    Posed::new(LinearScan::new(poly), *pose)
+}
+
+fn on_nvm<'n>(nvm: &'n NormalVectorMap, pose: &Pose) -> Posed<&'n NormalVectorMap> {
+    Posed::new(nvm, *pose)
+}
+
+/// Largest relative difference of two optional values (`None` twice is agreement).
+fn disagreement(x: &[Option<Option<f64>>], y: &[Option<Option<f64>>], scale: f64) -> String {
+    let mut worst = 0.0f64;
+    let mut verdicts = 0;
+    for (a, b) in x.iter().zip(y) {
+        match (a, b) {
+            (Some(Some(a)), Some(Some(b))) => worst = worst.max((a - b).abs() / scale),
+            (Some(None), Some(None)) | (None, _) | (_, None) => {}
+            _ => verdicts += 1,
+        }
+    }
+    format!("max |Δ|/size {worst:.1e}, verdict mismatches {verdicts}")
+}
+
+/// Prints the counted work of every method over the pairs, and the cross-checks.
+fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
+    let poly = nvm.polytope();
+    let size = poly.scale();
+    let gs = GjkSettings::default();
+    let ns = NioSettings::default();
+    let es = EpaSettings::default();
+    let ts = ToiSettings::default();
+    let all = |_: &PosePair| true;
+    let over = |p: &PosePair| p.overlapping;
+    eprintln!("  counted work, {label} ({PAIRS} pairs; depth: the overlapping half):");
+
+    let (t, gl) = tally(
+        pairs,
+        all,
+        |p| gjk::intersects(&linear(poly, &p.a), &linear(poly, &p.b), &gs),
+        |r| (r.iterations, r.support_calls),
+    );
+    eprintln!("{}", t.line("intersect gjk_linear"));
+    let (t, gn) = tally(
+        pairs,
+        all,
+        |p| gjk::intersects(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &gs),
+        |r| (r.iterations, r.support_calls),
+    );
+    eprintln!("{}", t.line("intersect gjk_nvm"));
+    let (t, nn) = tally(
+        pairs,
+        all,
+        |p| intersects(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &ns),
+        |r| (r.iterations, r.support_calls),
+    );
+    eprintln!("{}", t.line("intersect nio_nvm"));
+    let wrong = |v: &[Option<bool>]| {
+        v.iter()
+            .zip(pairs)
+            .filter(|(r, p)| **r != Some(p.overlapping))
+            .count()
+    };
+    eprintln!(
+        "    intersect verdicts ≠ construction: gjk_linear {}, gjk_nvm {}, nio_nvm {}",
+        wrong(
+            &gl.iter()
+                .map(|r| r.as_ref().map(|r| r.intersecting))
+                .collect::<Vec<_>>()
+        ),
+        wrong(
+            &gn.iter()
+                .map(|r| r.as_ref().map(|r| r.intersecting))
+                .collect::<Vec<_>>()
+        ),
+        wrong(
+            &nn.iter()
+                .map(|r| r.as_ref().map(|r| r.intersecting))
+                .collect::<Vec<_>>()
+        ),
+    );
+
+    let depth_of = |v: Vec<Option<Option<polyquery::query::Penetration>>>| {
+        v.into_iter()
+            .map(|r| r.map(|o| o.map(|p| p.depth)))
+            .collect::<Vec<_>>()
+    };
+    let (t, pn) = tally(
+        pairs,
+        all,
+        |p| directional_penetration(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &p.direction, &ns),
+        |r| {
+            r.as_ref()
+                .map_or((0, 0), |r| (r.iterations, r.support_calls))
+        },
+    );
+    eprintln!("{}", t.line("penetration nio_nvm"));
+    let (t, pl) = tally(
+        pairs,
+        all,
+        |p| directional_penetration(&linear(poly, &p.a), &linear(poly, &p.b), &p.direction, &ns),
+        |r| {
+            r.as_ref()
+                .map_or((0, 0), |r| (r.iterations, r.support_calls))
+        },
+    );
+    eprintln!("{}", t.line("penetration nio_linear"));
+    eprintln!(
+        "    penetration nio_nvm vs nio_linear: {}",
+        disagreement(&depth_of(pn), &depth_of(pl), size)
+    );
+
+    let (t, dl) = tally(
+        pairs,
+        all,
+        |p| gjk::distance(&linear(poly, &p.a), &linear(poly, &p.b), &gs),
+        |r| (r.iterations, r.support_calls),
+    );
+    eprintln!("{}", t.line("distance gjk_linear"));
+    let (t, dn) = tally(
+        pairs,
+        all,
+        |p| gjk::distance(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &gs),
+        |r| (r.iterations, r.support_calls),
+    );
+    eprintln!("{}", t.line("distance gjk_nvm"));
+    let dist_of = |v: Vec<Option<gjk::GjkDistance>>| {
+        v.into_iter()
+            .map(|r| r.map(|d| Some(d.distance)))
+            .collect::<Vec<_>>()
+    };
+    eprintln!(
+        "    distance gjk_nvm vs gjk_linear: {}",
+        disagreement(&dist_of(dn), &dist_of(dl), size)
+    );
+
+    let time_of = |v: Vec<Option<Option<polyquery::query::Impact>>>| {
+        v.into_iter()
+            .map(|r| r.map(|o| o.map(|i| i.time)))
+            .collect::<Vec<_>>()
+    };
+    let (t, tl) = tally(
+        pairs,
+        all,
+        |p| time_of_impact(&linear(poly, &p.a), &linear(poly, &p.b), &p.velocity, &ts),
+        |r| {
+            r.as_ref()
+                .map_or((0, 0), |r| (r.iterations, r.support_calls))
+        },
+    );
+    eprintln!("{}", t.line("toi nio_linear"));
+    let (t, tn) = tally(
+        pairs,
+        all,
+        |p| time_of_impact(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &p.velocity, &ts),
+        |r| {
+            r.as_ref()
+                .map_or((0, 0), |r| (r.iterations, r.support_calls))
+        },
+    );
+    eprintln!("{}", t.line("toi nio_nvm"));
+    let hits = tn.iter().filter(|r| matches!(r, Some(Some(_)))).count();
+    eprintln!(
+        "    toi nio_nvm vs nio_linear: {} (nio_nvm hits {hits}/{PAIRS})",
+        disagreement(&time_of(tn), &time_of(tl), size)
+    );
+
+    let contact_of = |v: Vec<Option<Option<polyquery::query::Contact>>>| {
+        v.into_iter()
+            .map(|r| r.map(|o| o.map(|c| c.depth)))
+            .collect::<Vec<_>>()
+    };
+    let (t, en) = tally(
+        pairs,
+        over,
+        |p| penetration_depth(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &es),
+        |r| {
+            r.as_ref()
+                .map_or((0, 0), |r| (r.iterations, r.support_calls))
+        },
+    );
+    eprintln!("{}", t.line("depth epa_nvm"));
+    let (t, el) = tally(
+        pairs,
+        over,
+        |p| penetration_depth(&linear(poly, &p.a), &linear(poly, &p.b), &es),
+        |r| {
+            r.as_ref()
+                .map_or((0, 0), |r| (r.iterations, r.support_calls))
+        },
+    );
+    eprintln!("{}", t.line("depth epa_linear"));
+    eprintln!(
+        "    depth epa_nvm vs epa_linear: {}",
+        disagreement(&contact_of(en), &contact_of(el), size)
+    );
+}
+
+/// Criterion settings for a hull of `n` vertices: short runs, fewer samples when big.
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
+    if n >= 65_536 {
+        group
+            .sample_size(10)
+            .sampling_mode(SamplingMode::Flat)
+            .warm_up_time(Duration::from_millis(200))
+            .measurement_time(Duration::from_millis(1000));
+    } else {
+        group
+            .sample_size(20)
+            .sampling_mode(SamplingMode::Auto)
+            .warm_up_time(Duration::from_millis(200))
+            .measurement_time(Duration::from_millis(500));
+    }
+}
+
+/// All query groups for one shape: `queries/<family>/<case>` with one function per method.
+fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
+    let poly = nvm.polytope();
+    let n = poly.num_vertices();
+    let t = Instant::now();
+    let pairs = pose_pairs(nvm);
+    eprintln!(
+        "{case}: {n} hull vertices, pose pairs built in {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
+    report_work(case, nvm, &pairs);
+    let lin: Vec<_> = pairs
+        .iter()
+        .map(|p| (linear(poly, &p.a), linear(poly, &p.b)))
+        .collect();
+    let nv: Vec<_> = pairs
+        .iter()
+        .map(|p| (on_nvm(nvm, &p.a), on_nvm(nvm, &p.b)))
+        .collect();
+    let dirs: Vec<Vector> = pairs.iter().map(|p| p.direction).collect();
+    let vels: Vec<Vector> = pairs.iter().map(|p| p.velocity).collect();
+    let over: Vec<usize> = (0..PAIRS).filter(|&i| pairs[i].overlapping).collect();
+    let gs = GjkSettings::default();
+    let ns = NioSettings::default();
+    let es = EpaSettings::default();
+    let ts = ToiSettings::default();
+
+    // One query per iteration, cycling through the pairs.
+    macro_rules! cycle {
+        ($g:expr, $name:expr, $set:expr, |$i:ident| $body:expr) => {{
+            let set: &[usize] = $set;
+            let mut k = 0usize;
+            $g.bench_function($name, |b| {
+                b.iter(|| {
+                    k = (k + 1) % set.len();
+                    let $i = set[k];
+                    black_box($body)
+                })
+            });
+        }};
+    }
+    let every: Vec<usize> = (0..PAIRS).collect();
+
+    let mut g = c.benchmark_group(format!("queries/intersect/{case}"));
+    configure(&mut g, n);
+    cycle!(g, "gjk_linear", &every, |i| gjk::intersects(
+        &lin[i].0, &lin[i].1, &gs
+    ));
+    cycle!(g, "gjk_nvm", &every, |i| gjk::intersects(
+        &nv[i].0, &nv[i].1, &gs
+    ));
+    cycle!(g, "nio_nvm", &every, |i| intersects(
+        &nv[i].0, &nv[i].1, &ns
+    ));
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("queries/penetration/{case}"));
+    configure(&mut g, n);
+    cycle!(g, "nio_nvm", &every, |i| directional_penetration(
+        &nv[i].0, &nv[i].1, &dirs[i], &ns
+    ));
+    cycle!(g, "nio_linear", &every, |i| directional_penetration(
+        &lin[i].0, &lin[i].1, &dirs[i], &ns
+    ));
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("queries/distance/{case}"));
+    configure(&mut g, n);
+    cycle!(g, "gjk_linear", &every, |i| gjk::distance(
+        &lin[i].0, &lin[i].1, &gs
+    ));
+    cycle!(g, "gjk_nvm", &every, |i| gjk::distance(
+        &nv[i].0, &nv[i].1, &gs
+    ));
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("queries/toi/{case}"));
+    configure(&mut g, n);
+    cycle!(g, "nio_linear", &every, |i| time_of_impact(
+        &lin[i].0, &lin[i].1, &vels[i], &ts
+    ));
+    cycle!(g, "nio_nvm", &every, |i| time_of_impact(
+        &nv[i].0, &nv[i].1, &vels[i], &ts
+    ));
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("queries/depth/{case}"));
+    configure(&mut g, n);
+    cycle!(g, "epa_nvm", &over, |i| penetration_depth(
+        &nv[i].0, &nv[i].1, &es
+    ));
+    cycle!(g, "epa_linear", &over, |i| penetration_depth(
+        &lin[i].0, &lin[i].1, &es
+    ));
+    g.finish();
+}
+
+fn build(label: &str, points: &[polyquery::Point]) -> NormalVectorMap {
+    let t = Instant::now();
+    let poly = convex_hull(points).expect("hull");
+    let hull_time = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let nvm = NormalVectorMap::build(poly).expect("nvm");
+    eprintln!(
+        "{label}: {} points, hull {hull_time:.2} s, NVM build {:.2} s",
+        points.len(),
+        t.elapsed().as_secs_f64()
+    );
+    nvm
+}
+
+fn bench_queries(c: &mut Criterion) {
+    let max = std::env::var("QUERY_BENCH_MAX")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .unwrap_or(usize::MAX);
+    let meshes = std::env::var("QUERY_BENCH_MESHES").map_or(true, |s| s != "0");
+    for n in SIZES.into_iter().filter(|&n| n <= max) {
+        for shape in [Shape::Sphere, Shape::Ellipsoid] {
+            let case = format!("{}/{n}", shape.name());
+            let pts = synth::generate(shape, n, 1).expect("synthetic points");
+            let nvm = build(&case, &pts);
+            drop(pts);
+            bench_case(c, &case, &nvm);
+        }
+    }
+    if meshes {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        for name in MESHES {
+            let mesh = Mesh::load(&dir.join(format!("{name}.obj"))).expect("mesh");
+            let case = format!("mesh/{name}");
+            let nvm = build(&case, &mesh.points);
+            bench_case(c, &case, &nvm);
+        }
+    }
+}
+
+criterion_group! {
+    name = benches;
+    // Plots would dominate the run time of ~230 short benchmarks.
+    config = Criterion::default().without_plots();
+    targets = bench_queries
+}
+criterion_main!(benches);
