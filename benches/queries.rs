@@ -25,10 +25,14 @@
 //!
 //! The timed loops cycle through the pairs (one query per criterion iteration) and
 //! `black_box` each `Result`. Hulls and NVMs are built once per shape, outside timing.
-//! Before timing each shape, one pass over all pairs prints the counted work per method
-//! (mean iterations and support calls of `D = A ⊖ B`, errors), a one-shot wall-clock mean,
-//! and cross-checks: verdicts against the construction, and the linear-scan and NVM answers
-//! against each other.
+//! Before timing each shape, one pass over all pairs prints the counted work per method:
+//! mean iterations and support calls of `D = A ⊖ B` as the answers report them (over all
+//! pairs, and over the overlapping and the disjoint ones; a `None` answer carries no counts
+//! and is listed as "uncounted"), for NVM methods the support calls of `D` per query counted
+//! inside the NVM (so including the uncounted answers) and the NVM's own work per support
+//! query (slab probes, tree nodes, polish steps), errors, and a one-shot (cold) wall-clock
+//! mean. It also cross-checks: intersection verdicts against the construction, and the
+//! linear-scan and NVM answers (depth, distance, time) against each other.
 
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main, measurement::WallTime,
@@ -42,10 +46,14 @@ use polyquery::query::{
     time_of_impact,
 };
 use polyquery::synth::{self, Shape};
-use polyquery::{LinearScan, NormalVectorMap, Polytope, Pose, Posed, Vector};
+use polyquery::{
+    LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, Support, SupportMap, Vector,
+    VertexId,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
+use std::cell::Cell;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -155,30 +163,100 @@ fn pose_pairs(nvm: &NormalVectorMap) -> Vec<PosePair> {
         .collect()
 }
 
-/// Summed counted work of one method over a set of pairs.
+/// An NVM that counts its own work (slab probes, tree nodes, polish steps) per support
+/// query; used only in the counted pass, never in the timed loops.
+struct CountingNvm<'n> {
+    nvm: &'n NormalVectorMap,
+    queries: Cell<u64>,
+    probes: Cell<u64>,
+    nodes: Cell<u64>,
+    polish: Cell<u64>,
+}
+
+impl<'n> CountingNvm<'n> {
+    fn new(nvm: &'n NormalVectorMap) -> Self {
+        CountingNvm {
+            nvm,
+            queries: Cell::new(0),
+            probes: Cell::new(0),
+            nodes: Cell::new(0),
+            polish: Cell::new(0),
+        }
+    }
+
+    /// The NVM's counts; `pairs` is the number of queries run (each support call of `D`
+    /// is two NVM queries, one per shape), so this also counts the calls of queries whose
+    /// `None` answer carries no counts.
+    fn summary(&self, pairs: usize) -> String {
+        let q = self.queries.get().max(1) as f64;
+        format!(
+            "  | D-supports/query {:.2} (all pairs); per NVM query: probes {:.1}, nodes {:.1}, polish steps {:.2}",
+            self.queries.get() as f64 / 2.0 / pairs.max(1) as f64,
+            self.probes.get() as f64 / q,
+            self.nodes.get() as f64 / q,
+            self.polish.get() as f64 / q
+        )
+    }
+}
+
+impl SupportMap for CountingNvm<'_> {
+    fn support(&self, d: &Vector) -> Support {
+        let (s, st) = self.nvm.support_with_stats(d);
+        let bump = |c: &Cell<u64>, v: u32| c.set(c.get() + u64::from(v));
+        bump(&self.queries, 1);
+        bump(&self.probes, st.slab_probes);
+        bump(&self.nodes, st.nodes_visited);
+        bump(&self.polish, st.polish_steps);
+        s
+    }
+
+    fn vertex(&self, v: VertexId) -> Option<Point> {
+        self.nvm.vertex(v)
+    }
+}
+
+/// Summed counted work of one method over a set of pairs: `[all, overlapping, disjoint]`
+/// entries of (queries, iterations, support calls).
 #[derive(Default)]
 struct Tally {
-    queries: u32,
-    iterations: u64,
-    support_calls: u64,
+    sums: [(u32, u64, u64); 3],
+    /// Answers that carry no counts (`None`: no overlap, no impact).
+    uncounted: u32,
     errors: u32,
     seconds: f64,
 }
 
 impl Tally {
-    fn add(&mut self, iterations: u32, support_calls: u32) {
-        self.iterations += u64::from(iterations);
-        self.support_calls += u64::from(support_calls);
+    fn queries(&self) -> usize {
+        (self.sums[0].0 + self.uncounted + self.errors) as usize
+    }
+
+    fn add(&mut self, overlapping: bool, iterations: u32, support_calls: u32) {
+        for k in [0, if overlapping { 1 } else { 2 }] {
+            self.sums[k].0 += 1;
+            self.sums[k].1 += u64::from(iterations);
+            self.sums[k].2 += u64::from(support_calls);
+        }
     }
 
     fn line(&self, label: &str) -> String {
-        let q = f64::from(self.queries.max(1));
+        let mean = |k: usize, x: u64| {
+            if self.sums[k].0 == 0 {
+                "   n/a".to_string()
+            } else {
+                format!("{:>6.2}", x as f64 / f64::from(self.sums[k].0))
+            }
+        };
+        let (q, ..) = self.sums[0];
         format!(
-            "    {label:<24} iters {:>6.2}  support calls {:>6.2}  errors {}  one-shot {:>10.2} µs/query",
-            self.iterations as f64 / q,
-            self.support_calls as f64 / q,
+            "    {label:<24} iters {}  support calls {} (overlapping {}, disjoint {})  uncounted {:>2}  errors {}  one-shot {:>10.2} µs/query",
+            mean(0, self.sums[0].1),
+            mean(0, self.sums[0].2),
+            mean(1, self.sums[1].2),
+            mean(2, self.sums[2].2),
+            self.uncounted,
             self.errors,
-            1e6 * self.seconds / q
+            1e6 * self.seconds / f64::from((q + self.uncounted + self.errors).max(1))
         )
     }
 }
@@ -188,7 +266,7 @@ fn tally<T, E>(
     pairs: &[PosePair],
     keep: impl Fn(&PosePair) -> bool,
     mut query: impl FnMut(&PosePair) -> Result<T, E>,
-    work: impl Fn(&T) -> (u32, u32),
+    work: impl Fn(&T) -> Option<(u32, u32)>,
 ) -> (Tally, Vec<Option<T>>) {
     let mut t = Tally::default();
     let mut answers = Vec::new();
@@ -196,11 +274,12 @@ fn tally<T, E>(
         let start = Instant::now();
         let r = query(p);
         t.seconds += start.elapsed().as_secs_f64();
-        t.queries += 1;
         match r {
             Ok(v) => {
-                let (i, s) = work(&v);
-                t.add(i, s);
+                match work(&v) {
+                    Some((i, s)) => t.add(p.overlapping, i, s),
+                    None => t.uncounted += 1,
+                }
                 answers.push(Some(v));
             }
             Err(_) => {
@@ -216,7 +295,7 @@ fn linear<'p>(poly: &'p Polytope, pose: &Pose) -> Posed<LinearScan<'p>> {
     Posed::new(LinearScan::new(poly), *pose)
 }
 
-fn on_nvm<'n>(nvm: &'n NormalVectorMap, pose: &Pose) -> Posed<&'n NormalVectorMap> {
+fn on_nvm<'n, S: SupportMap>(nvm: &'n S, pose: &Pose) -> Posed<&'n S> {
     Posed::new(nvm, *pose)
 }
 
@@ -250,23 +329,25 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         pairs,
         all,
         |p| gjk::intersects(&linear(poly, &p.a), &linear(poly, &p.b), &gs),
-        |r| (r.iterations, r.support_calls),
+        |r| Some((r.iterations, r.support_calls)),
     );
     eprintln!("{}", t.line("intersect gjk_linear"));
+    let cn = CountingNvm::new(nvm);
     let (t, gn) = tally(
         pairs,
         all,
-        |p| gjk::intersects(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &gs),
-        |r| (r.iterations, r.support_calls),
+        |p| gjk::intersects(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &gs),
+        |r| Some((r.iterations, r.support_calls)),
     );
-    eprintln!("{}", t.line("intersect gjk_nvm"));
+    eprintln!("{}{}", t.line("intersect gjk_nvm"), cn.summary(t.queries()));
+    let cn = CountingNvm::new(nvm);
     let (t, nn) = tally(
         pairs,
         all,
-        |p| intersects(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &ns),
-        |r| (r.iterations, r.support_calls),
+        |p| intersects(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &ns),
+        |r| Some((r.iterations, r.support_calls)),
     );
-    eprintln!("{}", t.line("intersect nio_nvm"));
+    eprintln!("{}{}", t.line("intersect nio_nvm"), cn.summary(t.queries()));
     let wrong = |v: &[Option<bool>]| {
         v.iter()
             .zip(pairs)
@@ -297,24 +378,23 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
             .map(|r| r.map(|o| o.map(|p| p.depth)))
             .collect::<Vec<_>>()
     };
+    let cn = CountingNvm::new(nvm);
     let (t, pn) = tally(
         pairs,
         all,
-        |p| directional_penetration(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &p.direction, &ns),
-        |r| {
-            r.as_ref()
-                .map_or((0, 0), |r| (r.iterations, r.support_calls))
-        },
+        |p| directional_penetration(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &p.direction, &ns),
+        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
     );
-    eprintln!("{}", t.line("penetration nio_nvm"));
+    eprintln!(
+        "{}{}",
+        t.line("penetration nio_nvm"),
+        cn.summary(t.queries())
+    );
     let (t, pl) = tally(
         pairs,
         all,
         |p| directional_penetration(&linear(poly, &p.a), &linear(poly, &p.b), &p.direction, &ns),
-        |r| {
-            r.as_ref()
-                .map_or((0, 0), |r| (r.iterations, r.support_calls))
-        },
+        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
     );
     eprintln!("{}", t.line("penetration nio_linear"));
     eprintln!(
@@ -326,16 +406,17 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         pairs,
         all,
         |p| gjk::distance(&linear(poly, &p.a), &linear(poly, &p.b), &gs),
-        |r| (r.iterations, r.support_calls),
+        |r| Some((r.iterations, r.support_calls)),
     );
     eprintln!("{}", t.line("distance gjk_linear"));
+    let cn = CountingNvm::new(nvm);
     let (t, dn) = tally(
         pairs,
         all,
-        |p| gjk::distance(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &gs),
-        |r| (r.iterations, r.support_calls),
+        |p| gjk::distance(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &gs),
+        |r| Some((r.iterations, r.support_calls)),
     );
-    eprintln!("{}", t.line("distance gjk_nvm"));
+    eprintln!("{}{}", t.line("distance gjk_nvm"), cn.summary(t.queries()));
     let dist_of = |v: Vec<Option<gjk::GjkDistance>>| {
         v.into_iter()
             .map(|r| r.map(|d| Some(d.distance)))
@@ -355,22 +436,17 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         pairs,
         all,
         |p| time_of_impact(&linear(poly, &p.a), &linear(poly, &p.b), &p.velocity, &ts),
-        |r| {
-            r.as_ref()
-                .map_or((0, 0), |r| (r.iterations, r.support_calls))
-        },
+        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
     );
     eprintln!("{}", t.line("toi nio_linear"));
+    let cn = CountingNvm::new(nvm);
     let (t, tn) = tally(
         pairs,
         all,
-        |p| time_of_impact(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &p.velocity, &ts),
-        |r| {
-            r.as_ref()
-                .map_or((0, 0), |r| (r.iterations, r.support_calls))
-        },
+        |p| time_of_impact(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &p.velocity, &ts),
+        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
     );
-    eprintln!("{}", t.line("toi nio_nvm"));
+    eprintln!("{}{}", t.line("toi nio_nvm"), cn.summary(t.queries()));
     let hits = tn.iter().filter(|r| matches!(r, Some(Some(_)))).count();
     eprintln!(
         "    toi nio_nvm vs nio_linear: {} (nio_nvm hits {hits}/{PAIRS})",
@@ -382,24 +458,19 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
             .map(|r| r.map(|o| o.map(|c| c.depth)))
             .collect::<Vec<_>>()
     };
+    let cn = CountingNvm::new(nvm);
     let (t, en) = tally(
         pairs,
         over,
-        |p| penetration_depth(&on_nvm(nvm, &p.a), &on_nvm(nvm, &p.b), &es),
-        |r| {
-            r.as_ref()
-                .map_or((0, 0), |r| (r.iterations, r.support_calls))
-        },
+        |p| penetration_depth(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &es),
+        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
     );
-    eprintln!("{}", t.line("depth epa_nvm"));
+    eprintln!("{}{}", t.line("depth epa_nvm"), cn.summary(t.queries()));
     let (t, el) = tally(
         pairs,
         over,
         |p| penetration_depth(&linear(poly, &p.a), &linear(poly, &p.b), &es),
-        |r| {
-            r.as_ref()
-                .map_or((0, 0), |r| (r.iterations, r.support_calls))
-        },
+        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
     );
     eprintln!("{}", t.line("depth epa_linear"));
     eprintln!(
