@@ -485,7 +485,8 @@ fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
         group
             .sample_size(10)
             .sampling_mode(SamplingMode::Flat)
-            .warm_up_time(Duration::from_millis(200))
+            // A longer warm-up: the previous method's linear scans have evicted the caches.
+            .warm_up_time(Duration::from_millis(1000))
             .measurement_time(Duration::from_millis(1000));
     } else {
         group
