@@ -33,6 +33,12 @@
 //! query (slab probes, tree nodes, polish steps), errors, and a one-shot (cold) wall-clock
 //! mean. It also cross-checks: intersection verdicts against the construction, and the
 //! linear-scan and NVM answers (depth, distance, time) against each other.
+//!
+//! After the counted pass, *interleaved rounds* (outside criterion) time one pass over the
+//! 64 pairs of each of intersect `gjk_linear`, `gjk_nvm`, `nio_nvm` and penetration
+//! `nio_nvm` in turn, 40 rounds (12 at ≥ 262,144 vertices), and print the median round per
+//! method and the target ratios: on a loaded machine the load drifts between criterion's
+//! back-to-back benchmarks, while interleaving exposes every method to the same load.
 
 use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, criterion_group, criterion_main, measurement::WallTime,
@@ -479,6 +485,46 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
     );
 }
 
+/// Runs each method once over all pairs (untimed), then `rounds` rounds of every method in
+/// turn, and prints each method's median round as µs per query with the target ratios.
+fn interleaved(case: &str, methods: &mut [(&str, Box<dyn FnMut() + '_>)], rounds: usize) {
+    for (_, run) in methods.iter_mut() {
+        run();
+    }
+    let mut times = vec![Vec::with_capacity(rounds); methods.len()];
+    for _ in 0..rounds {
+        for (k, (_, run)) in methods.iter_mut().enumerate() {
+            let t = Instant::now();
+            run();
+            times[k].push(t.elapsed().as_secs_f64());
+        }
+    }
+    let medians: Vec<f64> = times
+        .iter_mut()
+        .map(|ts| {
+            ts.sort_by(f64::total_cmp);
+            1e6 * ts[ts.len() / 2] / PAIRS as f64
+        })
+        .collect();
+    let cols: Vec<String> = methods
+        .iter()
+        .zip(&medians)
+        .map(|((name, _), m)| format!("{name} {m:.3}"))
+        .collect();
+    eprintln!(
+        "  interleaved {case} ({rounds} rounds × {PAIRS} pairs, median µs/query): {}",
+        cols.join(", ")
+    );
+    if let [gl, gn, nn, pn] = medians[..] {
+        eprintln!(
+            "  interleaved {case} ratios: gjk_linear/gjk_nvm {:.2}, gjk_linear/nio_nvm {:.2}, penetration nio_nvm / intersect nio_nvm {:.2}",
+            gl / gn,
+            gl / nn,
+            pn / nn
+        );
+    }
+}
+
 /// Criterion settings for a hull of `n` vertices: short runs, fewer samples when big.
 fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
     if n >= 65_536 {
@@ -539,6 +585,47 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
         }};
     }
     let every: Vec<usize> = (0..PAIRS).collect();
+
+    // Interleaved rounds (outside criterion): the target ratios, robust to a load that
+    // changes between criterion's back-to-back benchmarks.
+    {
+        let rounds = if n >= 262_144 { 12 } else { 40 };
+        let mut methods: [(&str, Box<dyn FnMut()>); 4] = [
+            (
+                "intersect gjk_linear",
+                Box::new(|| {
+                    for (a, b) in &lin {
+                        let _ = black_box(gjk::intersects(a, b, &gs));
+                    }
+                }),
+            ),
+            (
+                "intersect gjk_nvm",
+                Box::new(|| {
+                    for (a, b) in &nv {
+                        let _ = black_box(gjk::intersects(a, b, &gs));
+                    }
+                }),
+            ),
+            (
+                "intersect nio_nvm",
+                Box::new(|| {
+                    for (a, b) in &nv {
+                        let _ = black_box(intersects(a, b, &ns));
+                    }
+                }),
+            ),
+            (
+                "penetration nio_nvm",
+                Box::new(|| {
+                    for ((a, b), d) in nv.iter().zip(&dirs) {
+                        let _ = black_box(directional_penetration(a, b, d, &ns));
+                    }
+                }),
+            ),
+        ];
+        interleaved(case, &mut methods, rounds);
+    }
 
     let mut g = c.benchmark_group(format!("queries/intersect/{case}"));
     configure(&mut g, n);
