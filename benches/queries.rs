@@ -485,9 +485,12 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
     );
 }
 
+/// A method's name and one pass of it over all pairs.
+type NamedPass<'a> = (&'static str, Box<dyn FnMut() + 'a>);
+
 /// Runs each method once over all pairs (untimed), then `rounds` rounds of every method in
 /// turn, and prints each method's median round as µs per query with the target ratios.
-fn interleaved(case: &str, methods: &mut [(&str, Box<dyn FnMut() + '_>)], rounds: usize) {
+fn interleaved(case: &str, methods: &mut [NamedPass<'_>], rounds: usize) {
     for (_, run) in methods.iter_mut() {
         run();
     }
@@ -590,7 +593,7 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
     // changes between criterion's back-to-back benchmarks.
     {
         let rounds = if n >= 262_144 { 12 } else { 40 };
-        let mut methods: [(&str, Box<dyn FnMut()>); 4] = [
+        let mut methods: [NamedPass<'_>; 4] = [
             (
                 "intersect gjk_linear",
                 Box::new(|| {
