@@ -221,7 +221,7 @@ enum Command {
             or, for a line that is malformed or fails, {\"id\", \"ok\": false, \"line\": N, \"error\"} \
             (N counts from 1; blank lines give no result). `value` is δ_d, the distance, the \
             depth, the time of impact or the ray's distance, null where there is none; \
-            `iterations` is null where the algorithm reports none. A progress bar goes to \
+            `iterations` and `support_calls` are always numbers. A progress bar goes to \
             stderr when it is a terminal (never with --quiet).\n\n\
             Exit status: 0 when every line succeeded, 2 when any failed (or the file cannot be \
             read), 1 when the output cannot be written (then no output file is left).",

@@ -179,8 +179,10 @@ fn check_pair(
         // Directional penetration against the clipped line.
         let mut row = Vec::new();
         for d in dirs {
-            let pen = directional_penetration(a, b, d, &NioSettings::default())
+            let outcome = directional_penetration(a, b, d, &NioSettings::default())
                 .expect("directional penetration");
+            assert!(outcome.support_calls >= 1, "counted even without an answer");
+            let pen = outcome.answer;
             let clip = diff.clip_line(d);
             let chord = clip.map_or(0.0, |c| c.exit - c.entry);
             let grazing = chord <= band;
@@ -202,7 +204,7 @@ fn check_pair(
                     "witnesses: {ctx}"
                 );
                 seen.penetrations += 1;
-                seen.max_iterations = seen.max_iterations.max(pen.iterations);
+                seen.max_iterations = seen.max_iterations.max(outcome.iterations);
             }
             row.push(pen.map(|x| x.depth));
         }
@@ -212,13 +214,15 @@ fn check_pair(
             continue;
         }
         // EPA against the smallest face offset.
-        let epa = penetration_depth(a, b, &EpaSettings::default()).unwrap_or_else(|e| {
-            panic!(
-                "EPA: {e}: {ctx}, P {} vertices, Q {} vertices, pose_q {pose_q:?}",
-                p.num_vertices(),
-                q.num_vertices()
-            )
-        });
+        let epa = penetration_depth(a, b, &EpaSettings::default())
+            .unwrap_or_else(|e| {
+                panic!(
+                    "EPA: {e}: {ctx}, P {} vertices, Q {} vertices, pose_q {pose_q:?}",
+                    p.num_vertices(),
+                    q.num_vertices()
+                )
+            })
+            .answer;
         match diff.penetration_depth() {
             Some((want, normal)) if sat.separation < -band => {
                 let got = epa.unwrap_or_else(|| panic!("EPA: no contact: {ctx}"));
@@ -247,7 +251,9 @@ fn check_pair(
         // Time of impact: where the line t·v enters D.
         for v in dirs {
             let v = v * 0.7;
-            let hit = time_of_impact(a, b, &v, &ToiSettings::default()).expect("TOI");
+            let hit = time_of_impact(a, b, &v, &ToiSettings::default())
+                .expect("TOI")
+                .answer;
             let clip = diff.clip_line(&v);
             let ctx = format!("{ctx}, v {v:?}, clip {clip:?}: {hit:?}");
             if sat.separation < -band {
@@ -508,14 +514,17 @@ fn touching_boxes_axis_directions_and_coplanar_supports() {
     let pb = Posed::new(LinearScan::new(&c), Pose::translation(0.5, 0.0, 0.0));
     let pen = directional_penetration(&pa, &pb, &Vector::x(), &NioSettings::default())
         .unwrap()
+        .answer
         .unwrap();
     assert!((pen.depth - 0.5).abs() < 1e-15 && (pen.normal - Vector::x()).norm() < 1e-15);
     let pen = directional_penetration(&pa, &pb, &-Vector::x(), &NioSettings::default())
         .unwrap()
+        .answer
         .unwrap();
     assert!((pen.depth - 1.5).abs() < 1e-15);
     let epa = penetration_depth(&pa, &pb, &EpaSettings::default())
         .unwrap()
+        .answer
         .unwrap();
     assert!((epa.depth - 0.5).abs() < 1e-15 && (epa.normal - Vector::x()).norm() < 1e-15);
 }
@@ -624,7 +633,9 @@ fn ray_casts_agree_with_face_clipping() {
         let origin = Point::new(o[0], o[1], o[2]);
         let size = p.scale().max(3.0);
         for (name, shape) in support_maps(&p, pose) {
-            let hit = cast_ray(shape.as_ref(), &origin, &u, &RaySettings::default()).unwrap();
+            let hit = cast_ray(shape.as_ref(), &origin, &u, &RaySettings::default())
+                .unwrap()
+                .answer;
             let clip = clip_ray(&p, &pose, &origin, &u);
             let ctx = format!("{name}: clip {clip:?}, hit {hit:?}");
             match clip {
@@ -730,7 +741,9 @@ fn results_serialise_as_json_arrays() {
     );
     let pen = directional_penetration(&a, &b, &Vector::x(), &NioSettings::default()).unwrap();
     let json = serde_json::to_value(pen).unwrap();
-    assert_eq!(json["normal"].as_array().unwrap().len(), 3);
+    // An outcome: the answer nested under "answer", the counts beside it.
+    assert_eq!(json["answer"]["normal"].as_array().unwrap().len(), 3);
+    assert!(json["iterations"].is_u64() && json["support_calls"].is_u64());
     let far = Posed::new(LinearScan::new(&c), Pose::translation(3.0, 0.0, 0.0));
     let i = intersects(&a, &far, &NioSettings::default()).unwrap();
     let json = serde_json::to_value(i).unwrap();
@@ -771,9 +784,9 @@ fn support_calls_grow_logarithmically() {
             verify(&r.certificate, &a, &b).unwrap();
             inter_calls += r.support_calls as u64;
             let d = unit(i as u64, k);
-            if let Some(pen) = directional_penetration(&a, &b, &d, &NioSettings::default()).unwrap()
-            {
-                pen_calls += pen.support_calls as u64;
+            let outcome = directional_penetration(&a, &b, &d, &NioSettings::default()).unwrap();
+            if outcome.answer.is_some() {
+                pen_calls += outcome.support_calls as u64;
                 pens += 1;
             }
         }
@@ -788,4 +801,70 @@ fn support_calls_grow_logarithmically() {
     let (i5, p5) = means[3];
     assert!(i5 < 2.0 * i3, "intersection: {means:?}");
     assert!(p5 < 2.0 * p3, "penetration: {means:?}");
+}
+
+/// REGRESSION (report, 32,768 sphere vertices): EPA hit its old 1,024-step bound on this
+/// near-concentric pose (centres 9·10⁻⁴ apart, shapes of diameter 2). Not a cycle: every
+/// step added a new vertex of `D` and the lower bound rose monotonically; certifying the
+/// minimum of the almost-constant `h_D` simply needs ~6,000 expansions. The pose is the
+/// report's, copied bit for bit (`synth` seed 1, the report's pose draw for "sphere").
+///
+/// Checks: EPA answers within its bound; the answer is consistent with `D`'s support
+/// function, `h_D(normal) = depth` (exact linear-scan support; tolerance 1e-12·size, the
+/// EPA stopping gap, rounding is ~1e-16·size); and no direction sampled gives a smaller
+/// support value (`h_D(u) ≥ true depth` for every unit `u`).
+#[test]
+fn epa_converges_on_near_concentric_large_spheres() {
+    let p = hull(&generate(Shape::Sphere, 32_768, 1).unwrap());
+    let quat = |w, i, j, k| UnitQuaternion::from_quaternion(Quaternion::new(w, i, j, k));
+    let pose_a = Pose::from_parts(
+        Translation3::new(
+            -4.2914555624865496e-5,
+            3.903086631531022e-5,
+            9.183462408352287e-5,
+        ),
+        quat(
+            0.47403871451852986,
+            0.46093105415748525,
+            0.6934919071747746,
+            0.2861797252322099,
+        ),
+    );
+    let pose_b = Pose::from_parts(
+        Translation3::new(
+            -0.0004984407626443085,
+            0.0003506469777981117,
+            -0.0006863170017439662,
+        ),
+        quat(
+            0.863926151021542,
+            -0.04264571467372927,
+            -0.49772623167031593,
+            0.0638869854378614,
+        ),
+    );
+    let a = Posed::new(HillClimb::new(&p), pose_a);
+    let b = Posed::new(HillClimb::new(&p), pose_b);
+    let outcome = penetration_depth(&a, &b, &EpaSettings::default()).expect("EPA converges");
+    let contact = outcome.answer.expect("the spheres overlap");
+    assert!(
+        outcome.iterations > 1024,
+        "the pose no longer needs many steps: {outcome:?}"
+    );
+    let la = Posed::new(LinearScan::new(&p), pose_a);
+    let lb = Posed::new(LinearScan::new(&p), pose_b);
+    let h = |u: &Vector| u.dot(&(la.support(u).point - lb.support(&-u).point));
+    let s = size(&p, &pose_a, &p, &pose_b);
+    assert!(
+        (h(&contact.normal) - contact.depth).abs() <= 1e-12 * s,
+        "h_D(normal) = {} vs depth {}",
+        h(&contact.normal),
+        contact.depth
+    );
+    for u in dirs(7, 200) {
+        assert!(
+            h(&u) >= contact.depth - 1e-12 * s,
+            "h_D({u:?}) below the depth"
+        );
+    }
 }

@@ -14,12 +14,10 @@
 //! | toi | `nio` | time, in units of `velocity` (null: never) | they meet | null |
 //! | raycast | `nio` | distance along the unit direction (null: miss) | the ray hits | null |
 //!
-//! `support_calls` is always exact (counted on A by a wrapper when the algorithm reports no
-//! count: each support query of `D` is one on A); `iterations` is null when the algorithm
-//! reports none (the `None` answers of penetration, depth, toi and raycast).
+//! `iterations` and `support_calls` are always numbers: every algorithm counts its work
+//! whether or not it finds an answer ([`crate::query::Outcome`]).
 
 use super::body::Body;
-use crate::query::QueryError;
 use crate::query::certificate::Certificate;
 use crate::query::epa::{EpaSettings, penetration_depth};
 use crate::query::gjk::{self, GjkSettings};
@@ -27,10 +25,10 @@ use crate::query::minkowski_support::DiffPoint;
 use crate::query::nio::{self, NioSettings};
 use crate::query::raycast::{RaySettings, cast_ray};
 use crate::query::toi::{ToiSettings, time_of_impact};
-use crate::support::{HillClimb, LinearScan, Posed, Support, SupportMap};
-use crate::{Point, Pose, Vector, VertexId};
+use crate::query::{Outcome, QueryError};
+use crate::support::{HillClimb, LinearScan, Posed, SupportMap};
+use crate::{Point, Pose, Vector};
 use serde::{Deserialize, Serialize};
-use std::cell::Cell;
 use std::fmt;
 
 /// The six query operations.
@@ -369,8 +367,8 @@ pub struct Answer {
     pub point_a: Option<[f64; 3]>,
     /// The witness point on B (before any move).
     pub point_b: Option<[f64; 3]>,
-    /// Iterations the algorithm reports (`None` where it reports none).
-    pub iterations: Option<u32>,
+    /// Loop iterations the algorithm ran.
+    pub iterations: u32,
     /// Support queries of `D` (of A for a ray cast).
     pub support_calls: u32,
     /// What proves the answer, where the algorithm gives it.
@@ -391,41 +389,6 @@ pub enum RunError {
     },
 }
 
-/// A support map that counts its support queries.
-struct Counted<'s> {
-    inner: &'s dyn SupportMap,
-    calls: Cell<u32>,
-}
-
-impl<'s> Counted<'s> {
-    fn new(inner: &'s dyn SupportMap) -> Self {
-        Counted {
-            inner,
-            calls: Cell::new(0),
-        }
-    }
-
-    fn tick(&self) {
-        self.calls.set(self.calls.get().saturating_add(1));
-    }
-}
-
-impl SupportMap for Counted<'_> {
-    fn support(&self, d: &Vector) -> Support {
-        self.tick();
-        self.inner.support(d)
-    }
-
-    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
-        self.tick();
-        self.inner.support_from(d, hint)
-    }
-
-    fn vertex(&self, v: VertexId) -> Option<Point> {
-        self.inner.vertex(v)
-    }
-}
-
 /// `body` at `pose` as the chosen support map.
 pub fn placed<'b>(body: &'b Body, pose: Pose, support: SupportKind) -> Box<dyn SupportMap + 'b> {
     match support {
@@ -443,17 +406,31 @@ fn varr(v: &Vector) -> [f64; 3] {
     [v.x, v.y, v.z]
 }
 
-/// A `None` answer: nothing found, only the counted support calls.
-fn nothing(intersects: bool, support_calls: u32) -> Answer {
+/// An answer with only its counts: nothing found (no overlap, no meeting, a miss).
+fn nothing(iterations: u32, support_calls: u32) -> Answer {
     Answer {
-        intersects,
+        intersects: false,
         value: None,
         normal: None,
         point_a: None,
         point_b: None,
-        iterations: None,
+        iterations,
         support_calls,
         certificate: None,
+    }
+}
+
+/// The answer of one of the `Outcome` queries: `found` dresses an answer, `None` gives
+/// [`nothing`]; the counts come from the outcome either way.
+fn from_outcome<T>(outcome: Outcome<T>, found: impl FnOnce(T) -> Answer) -> Answer {
+    let (iterations, support_calls) = (outcome.iterations, outcome.support_calls);
+    match outcome.answer {
+        Some(t) => Answer {
+            iterations,
+            support_calls,
+            ..found(t)
+        },
+        None => nothing(iterations, support_calls),
     }
 }
 
@@ -467,46 +444,40 @@ pub fn run_query(
 ) -> Result<Answer, RunError> {
     let op = query.operation();
     let shape_a = placed(a.0, a.1, support);
-    let counted_a = Counted::new(shape_a.as_ref());
-    let a = &counted_a;
+    let a = shape_a.as_ref();
     if let Query::Raycast { origin, direction } = query {
         if b.is_some() {
             return Err(RunError::Operands { op });
         }
-        return Ok(
-            match cast_ray(a, origin, direction, &RaySettings::default())? {
-                Some(hit) => Answer {
-                    intersects: true,
-                    value: Some(hit.distance),
-                    normal: hit.normal.as_ref().map(varr),
-                    point_a: Some(arr(&hit.point)),
-                    point_b: None,
-                    iterations: Some(hit.iterations),
-                    support_calls: hit.support_calls,
-                    certificate: None,
-                },
-                None => nothing(false, counted_a.calls.get()),
-            },
-        );
+        let outcome = cast_ray(a, origin, direction, &RaySettings::default())?;
+        return Ok(from_outcome(outcome, |hit| Answer {
+            intersects: true,
+            value: Some(hit.distance),
+            normal: hit.normal.as_ref().map(varr),
+            point_a: Some(arr(&hit.point)),
+            point_b: None,
+            iterations: 0,
+            support_calls: 0,
+            certificate: None,
+        }));
     }
     let Some(b) = b else {
         return Err(RunError::Operands { op });
     };
     let shape_b = placed(b.0, b.1, support);
     let b = shape_b.as_ref();
-    let calls = || counted_a.calls.get();
     Ok(match query {
         Query::Intersect {
             algorithm: Algorithm::Gjk,
         } => {
-            let r = gjk::intersects(a, &b, &GjkSettings::default())?;
+            let r = gjk::intersects(&a, &b, &GjkSettings::default())?;
             Answer {
                 intersects: r.intersecting,
                 value: None,
                 normal: r.separating_axis.as_ref().map(varr),
                 point_a: None,
                 point_b: None,
-                iterations: Some(r.iterations),
+                iterations: r.iterations,
                 support_calls: r.support_calls,
                 certificate: None,
             }
@@ -523,31 +494,29 @@ pub fn run_query(
                 normal,
                 point_a: None,
                 point_b: None,
-                iterations: Some(r.iterations),
+                iterations: r.iterations,
                 support_calls: r.support_calls,
                 certificate: Some(Proof::Verdict(r.certificate)),
             }
         }
         Query::Penetration { direction } => {
-            match nio::directional_penetration(a, b, direction, &NioSettings::default())? {
-                Some(p) => Answer {
-                    intersects: true,
-                    value: Some(p.depth),
-                    normal: Some(varr(&p.normal)),
-                    point_a: Some(arr(&p.point_a)),
-                    point_b: Some(arr(&p.point_b)),
-                    iterations: Some(p.iterations),
-                    support_calls: p.support_calls,
-                    certificate: Some(Proof::Triangle(SupportTriangle {
-                        kind: "support_triangle",
-                        points: p.triangle,
-                    })),
-                },
-                None => nothing(false, calls()),
-            }
+            let outcome = nio::directional_penetration(a, b, direction, &NioSettings::default())?;
+            from_outcome(outcome, |p| Answer {
+                intersects: true,
+                value: Some(p.depth),
+                normal: Some(varr(&p.normal)),
+                point_a: Some(arr(&p.point_a)),
+                point_b: Some(arr(&p.point_b)),
+                iterations: 0,
+                support_calls: 0,
+                certificate: Some(Proof::Triangle(SupportTriangle {
+                    kind: "support_triangle",
+                    points: p.triangle,
+                })),
+            })
         }
         Query::Distance => {
-            let r = gjk::distance(a, &b, &GjkSettings::default())?;
+            let r = gjk::distance(&a, &b, &GjkSettings::default())?;
             // At GJK's optimum max_A n·a = n·point_a and min_B n·b = n·point_b: the plane
             // midway between them separates (re-checkable with two support queries).
             let certificate = r.normal.filter(|_| r.distance > 0.0).map(|n| {
@@ -560,37 +529,37 @@ pub fn run_query(
                 normal: r.normal.as_ref().map(varr),
                 point_a: Some(arr(&r.point_a)),
                 point_b: Some(arr(&r.point_b)),
-                iterations: Some(r.iterations),
+                iterations: r.iterations,
                 support_calls: r.support_calls,
                 certificate,
             }
         }
-        Query::Depth => match penetration_depth(a, b, &EpaSettings::default())? {
-            Some(c) => Answer {
+        Query::Depth => {
+            let outcome = penetration_depth(a, b, &EpaSettings::default())?;
+            from_outcome(outcome, |c| Answer {
                 intersects: true,
                 value: Some(c.depth),
                 normal: Some(varr(&c.normal)),
                 point_a: Some(arr(&c.point_a)),
                 point_b: Some(arr(&c.point_b)),
-                iterations: Some(c.iterations),
-                support_calls: c.support_calls,
+                iterations: 0,
+                support_calls: 0,
                 certificate: None,
-            },
-            None => nothing(false, calls()),
-        },
-        Query::Toi { velocity } => match time_of_impact(a, b, velocity, &ToiSettings::default())? {
-            Some(i) => Answer {
+            })
+        }
+        Query::Toi { velocity } => {
+            let outcome = time_of_impact(a, b, velocity, &ToiSettings::default())?;
+            from_outcome(outcome, |i| Answer {
                 intersects: true,
                 value: Some(i.time),
                 normal: i.normal.as_ref().map(varr),
                 point_a: i.point.as_ref().map(arr),
                 point_b: None,
-                iterations: Some(i.iterations),
-                support_calls: i.support_calls,
+                iterations: 0,
+                support_calls: 0,
                 certificate: None,
-            },
-            None => nothing(false, calls()),
-        },
+            })
+        }
         Query::Raycast { .. } => return Err(RunError::Operands { op }),
     })
 }

@@ -215,10 +215,7 @@ impl Display for QueryReport {
         }
         writeln!(f, "algorithm      {}", self.algorithm)?;
         writeln!(f, "support map    {}", self.support)?;
-        match a.iterations {
-            Some(n) => writeln!(f, "iterations     {n}")?,
-            None => writeln!(f, "iterations     (not reported)")?,
-        }
+        writeln!(f, "iterations     {}", a.iterations)?;
         writeln!(f, "support calls  {}", a.support_calls)?;
         writeln!(f, "query time     {:.4} ms", self.query_ms)
     }

@@ -33,6 +33,20 @@ pub use nio::{Intersection, NioSettings, Penetration, directional_penetration, i
 pub use raycast::{RayHit, RaySettings, cast_ray};
 pub use toi::{Impact, ToiSettings, time_of_impact};
 
+/// A query's answer with the work it took, counted whether or not there is an answer.
+///
+/// `answer` is `None` when the question has none (no overlap, no hit); the counts are
+/// the same either way, so callers can always report them.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Outcome<T> {
+    /// The answer, or `None` (the shapes do not overlap, the ray or motion misses).
+    pub answer: Option<T>,
+    /// Loop iterations run.
+    pub iterations: u32,
+    /// Support queries of `D = A ⊖ B` (each one query on A and one on B).
+    pub support_calls: u32,
+}
+
 /// Why a query could not produce an answer.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum QueryError {

@@ -26,7 +26,6 @@
 //! largest `‖p‖` of the points of `D` seen) of contact, either verdict may be given; its
 //! certificate still verifies ([`super::certificate::verify`]).
 
-use super::QueryError;
 use super::array_serde;
 use super::certificate::Certificate;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
@@ -34,6 +33,7 @@ use super::portal::{
     PortalSearch, Refined, Stops, Work, crossing, origin_side, portal_search, refine, reversed,
     triangle_normal, turn, witnesses,
 };
+use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
 use serde::Serialize;
 
@@ -74,10 +74,6 @@ pub struct Penetration {
     /// (up to rounding).
     #[serde(serialize_with = "array_serde::point")]
     pub point_b: Point,
-    /// Loop iterations run.
-    pub iterations: u32,
-    /// Support queries of `D` (each one query on A and one on B).
-    pub support_calls: u32,
     /// The final triangle of `D` (counter-clockwise seen from `+d`): `L` leaves `D` through
     /// its plane, which supports `D` (certificate of `δ_d`).
     pub triangle: [DiffPoint; 3],
@@ -111,14 +107,15 @@ pub(crate) fn unit_direction(d: &Vector, algorithm: &'static str) -> Result<Vect
 }
 
 /// `δ_d(A, B)`: how far B must move along `d` so that A and B no longer overlap, i.e. where
-/// the ray `t·d` leaves `D = A ⊖ B`; `None` when they do not overlap. `d` need not be unit
-/// (it is normalised); a zero or non-finite `d` is [`QueryError::InvalidDirection`].
+/// the ray `t·d` leaves `D = A ⊖ B`; answer `None` when they do not overlap (the counts are
+/// there either way). `d` need not be unit (it is normalised); a zero or non-finite `d` is
+/// [`QueryError::InvalidDirection`].
 pub fn directional_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     d: &Vector,
     settings: &NioSettings,
-) -> Result<Option<Penetration>, QueryError> {
+) -> Result<Outcome<Penetration>, QueryError> {
     const ALGORITHM: &str = "Nio directional penetration";
     let d = unit_direction(d, ALGORITHM)?;
     let ms = MinkowskiSupport::new(a, b);
@@ -127,8 +124,23 @@ pub fn directional_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         settings.relative_tolerance,
         settings.max_iterations,
     );
+    let answer = penetration_along(&ms, &d, &mut work)?;
+    Ok(Outcome {
+        answer,
+        iterations: work.iterations,
+        support_calls: ms.support_calls(),
+    })
+}
+
+/// Steps 1–5 of [`directional_penetration`] along the unit `d`.
+fn penetration_along<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    ms: &MinkowskiSupport<'_, A, B>,
+    d: &Vector,
+    work: &mut Work,
+) -> Result<Option<Penetration>, QueryError> {
+    let d = *d;
     // Steps 1–3.
-    let first = match portal_search(&ms, &d, &mut work)? {
+    let first = match portal_search(ms, &d, work)? {
         PortalSearch::Crossed(t) => t,
         // The line misses D, or grazes it (touching): no overlap to resolve.
         PortalSearch::Missed { .. } | PortalSearch::Grazing { .. } => return Ok(None),
@@ -141,7 +153,7 @@ pub fn directional_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             separated: true,
             reached: true,
         };
-        if let Refined::Separated { .. } = refine(&ms, reversed(&first), &-d, stops, &mut work)? {
+        if let Refined::Separated { .. } = refine(ms, reversed(&first), &-d, stops, work)? {
             return Ok(None);
         }
     }
@@ -150,7 +162,7 @@ pub fn directional_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         separated: true,
         reached: false,
     };
-    let triangle = match refine(&ms, first, &d, stops, &mut work)? {
+    let triangle = match refine(ms, first, &d, stops, work)? {
         Refined::Separated { .. } => return Ok(None),
         Refined::Converged { triangle, .. } => triangle,
         Refined::Reached { .. } => return Err(work.degenerate("unrequested stop")),
@@ -167,8 +179,6 @@ pub fn directional_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         normal: n / n.norm(),
         point_a,
         point_b,
-        iterations: work.iterations,
-        support_calls: ms.support_calls(),
         triangle,
     }))
 }

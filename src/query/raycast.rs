@@ -4,12 +4,12 @@
 //! along `u` hits A where the ray `s·u` enters `A ⊖ {o}` ([`PointShape`] is the one-point
 //! shape), so it is a time of impact with B a point.
 
-use super::QueryError;
 use super::array_serde;
 use super::minkowski_support::{MinkowskiSupport, PointShape};
 use super::nio::unit_direction;
 use super::portal::Work;
 use super::toi::ray_entry;
+use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
 use serde::Serialize;
 
@@ -42,10 +42,6 @@ pub struct RayHit {
     /// The outward unit normal at the entry point; `None` when the ray starts inside.
     #[serde(serialize_with = "array_serde::option_vector")]
     pub normal: Option<Vector>,
-    /// Loop iterations run.
-    pub iterations: u32,
-    /// Support queries of the shape.
-    pub support_calls: u32,
 }
 
 /// Casts the ray `origin + s·dir/‖dir‖, s ≥ 0` against `shape`: the first point of the shape
@@ -55,7 +51,7 @@ pub fn cast_ray<S: SupportMap + ?Sized>(
     origin: &Point,
     dir: &Vector,
     settings: &RaySettings,
-) -> Result<Option<RayHit>, QueryError> {
+) -> Result<Outcome<RayHit>, QueryError> {
     const ALGORITHM: &str = "ray cast";
     let u = unit_direction(dir, ALGORITHM)?;
     if !origin.iter().all(|c| c.is_finite()) {
@@ -70,18 +66,20 @@ pub fn cast_ray<S: SupportMap + ?Sized>(
         settings.relative_tolerance,
         settings.max_iterations,
     );
-    let Some(entry) = ray_entry(&ms, &u, &mut work)? else {
-        return Ok(None);
-    };
-    let (point, normal) = match entry.contact {
-        Some((pa, _, n)) => (pa, Some(n)),
-        None => (*origin, None),
-    };
-    Ok(Some(RayHit {
-        distance: entry.distance,
-        point,
-        normal,
+    let answer = ray_entry(&ms, &u, &mut work)?.map(|entry| {
+        let (point, normal) = match entry.contact {
+            Some((pa, _, n)) => (pa, Some(n)),
+            None => (*origin, None),
+        };
+        RayHit {
+            distance: entry.distance,
+            point,
+            normal,
+        }
+    });
+    Ok(Outcome {
+        answer,
         iterations: work.iterations,
         support_calls: ms.support_calls(),
-    }))
+    })
 }

@@ -12,7 +12,6 @@
 //! (a tetrahedron holds the origin) and "`D` is behind: never" (a support plane separates).
 //! A line that misses `D` (or only grazes it within `ε·size`) never hits.
 
-use super::QueryError;
 use super::array_serde;
 use super::minkowski_support::MinkowskiSupport;
 use super::nio::unit_direction;
@@ -20,6 +19,7 @@ use super::portal::{
     PortalSearch, Refined, Stops, Work, crossing, origin_side, portal_search, refine, reversed,
     triangle_normal, witnesses,
 };
+use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
 use serde::Serialize;
 
@@ -56,10 +56,6 @@ pub struct Impact {
     /// `None` when already overlapping.
     #[serde(serialize_with = "array_serde::option_vector")]
     pub normal: Option<Vector>,
-    /// Loop iterations run.
-    pub iterations: u32,
-    /// Support queries of `D`.
-    pub support_calls: u32,
 }
 
 /// Where a line enters `D`, in units of the unit direction.
@@ -130,14 +126,14 @@ pub(crate) fn ray_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 }
 
 /// Time of impact of B moving by `t·v` (A fixed): the least `t ≥ 0` with `A ∩ (B + t·v) ≠ ∅`,
-/// `Some(0)` when they already overlap, `None` when they never meet. A zero or non-finite `v`
-/// is [`QueryError::InvalidDirection`].
+/// time 0 when they already overlap, answer `None` when they never meet (the counts are
+/// there either way). A zero or non-finite `v` is [`QueryError::InvalidDirection`].
 pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     v: &Vector,
     settings: &ToiSettings,
-) -> Result<Option<Impact>, QueryError> {
+) -> Result<Outcome<Impact>, QueryError> {
     const ALGORITHM: &str = "time of impact";
     let d = unit_direction(v, ALGORITHM)?;
     let speed = v.norm();
@@ -147,15 +143,15 @@ pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         settings.relative_tolerance,
         settings.max_iterations,
     );
-    let Some(entry) = ray_entry(&ms, &d, &mut work)? else {
-        return Ok(None);
-    };
-    Ok(Some(Impact {
+    let answer = ray_entry(&ms, &d, &mut work)?.map(|entry| Impact {
         time: entry.distance / speed,
         overlapping: entry.overlapping,
         point: entry.contact.map(|(pa, _, _)| pa),
         normal: entry.contact.map(|(_, _, n)| n),
+    });
+    Ok(Outcome {
+        answer,
         iterations: work.iterations,
         support_calls: ms.support_calls(),
-    }))
+    })
 }

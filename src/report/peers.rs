@@ -84,15 +84,21 @@ mod parry_impl {
             .map_err(|e| format!("unsupported: {e:?}"))
     }
 
-    /// `contact` with zero prediction: the penetration depth (`−dist`) when overlapping.
+    /// `contact` with zero prediction: the penetration depth (`−dist`) and the world
+    /// normal `normal1` (from A towards B) when overlapping.
     pub fn contact_depth(
         a: &PeerShape,
         pa: &Pose,
         b: &PeerShape,
         pb: &Pose,
-    ) -> Result<Option<f64>, String> {
+    ) -> Result<Option<(f64, Vector)>, String> {
         query::contact(&pose(pa), &a.0, &pose(pb), &b.0, 0.0)
-            .map(|c| c.map(|c| (-c.dist).max(0.0)))
+            .map(|c| {
+                c.map(|c| {
+                    let n = c.normal1;
+                    ((-c.dist).max(0.0), Vector::new(n.x, n.y, n.z))
+                })
+            })
             .map_err(|e| format!("unsupported: {e:?}"))
     }
 
@@ -200,7 +206,7 @@ mod parry_impl {
         _: &Pose,
         _: &PeerShape,
         _: &Pose,
-    ) -> Result<Option<f64>, String> {
+    ) -> Result<Option<(f64, Vector)>, String> {
         match *a {}
     }
 

@@ -169,6 +169,8 @@ struct Answer {
     hit: bool,
     /// Support value, distance, depth or time; 0 when `hit` is false.
     value: f64,
+    /// The depth's direction (EPA families only): unit, from A towards B.
+    normal: Option<Vector>,
     support_calls: u32,
     iterations: u32,
 }
@@ -178,6 +180,7 @@ impl Answer {
         Answer {
             hit,
             value: 0.0,
+            normal: None,
             support_calls,
             iterations,
         }
@@ -187,6 +190,7 @@ impl Answer {
         Answer {
             hit: value.is_some(),
             value: value.unwrap_or(0.0),
+            normal: None,
             support_calls,
             iterations,
         }
@@ -529,6 +533,7 @@ fn methods<'a>(family: Family, p: &'a Prepared) -> Vec<Method<'a>> {
                     Ok(Answer {
                         hit: true,
                         value: c.direction.dot(&climb.support.point.coords),
+                        normal: None,
                         support_calls: climb.evaluations,
                         iterations: climb.steps,
                     })
@@ -542,6 +547,7 @@ fn methods<'a>(family: Family, p: &'a Prepared) -> Vec<Method<'a>> {
                     Ok(Answer {
                         hit: true,
                         value: c.direction.dot(&s.point.coords),
+                        normal: None,
                         support_calls: 1,
                         iterations: stats.nodes_visited + stats.polish_steps,
                     })
@@ -668,9 +674,9 @@ fn methods<'a>(family: Family, p: &'a Prepared) -> Vec<Method<'a>> {
                 run: Box::new(move |c| {
                     let (a, b) = posed(nvm, nvm, c);
                     query::time_of_impact(&a, &b, &c.velocity, &settings)
-                        .map(|r| match r {
-                            Some(i) => Answer::value(Some(i.time), i.support_calls, i.iterations),
-                            None => Answer::value(None, 0, 0),
+                        .map(|r| {
+                            let time = r.answer.map(|i| i.time);
+                            Answer::value(time, r.support_calls, r.iterations)
                         })
                         .map_err(|e| e.to_string())
                 }),
@@ -695,9 +701,14 @@ fn methods<'a>(family: Family, p: &'a Prepared) -> Vec<Method<'a>> {
                 run: Box::new(move |c| {
                     let (a, b) = posed(nvm, nvm, c);
                     query::penetration_depth(&a, &b, &settings)
-                        .map(|r| match r {
-                            Some(k) => Answer::value(Some(k.depth), k.support_calls, k.iterations),
-                            None => Answer::value(None, 0, 0),
+                        .map(|r| {
+                            let mut answer = Answer::value(
+                                r.answer.map(|k| k.depth),
+                                r.support_calls,
+                                r.iterations,
+                            );
+                            answer.normal = r.answer.map(|k| k.normal);
+                            answer
                         })
                         .map_err(|e| e.to_string())
                 }),
@@ -708,8 +719,11 @@ fn methods<'a>(family: Family, p: &'a Prepared) -> Vec<Method<'a>> {
                     counted: false,
                     run: Box::new(move |c| {
                         let s = peer.map_err(Clone::clone)?;
-                        peers::contact_depth(s, &c.pose_a, s, &c.pose_b)
-                            .map(|d| Answer::value(d, 0, 0))
+                        peers::contact_depth(s, &c.pose_a, s, &c.pose_b).map(|d| {
+                            let mut answer = Answer::value(d.map(|(depth, _)| depth), 0, 0);
+                            answer.normal = d.map(|(_, normal)| normal);
+                            answer
+                        })
                     }),
                 });
             }
@@ -728,6 +742,7 @@ fn support_answer<S: SupportMap>(s: &S, d: &Vector, scanned: usize) -> Answer {
     Answer {
         hit: true,
         value: d.dot(&sup.point.coords),
+        normal: None,
         support_calls: 1,
         iterations: scanned as u32,
     }
@@ -740,10 +755,7 @@ fn nio_penetration<A: SupportMap, B: SupportMap>(
     settings: &NioSettings,
 ) -> Result<Answer, String> {
     query::directional_penetration(a, b, &c.direction, settings)
-        .map(|r| match r {
-            Some(p) => Answer::value(Some(p.depth), p.support_calls, p.iterations),
-            None => Answer::value(None, 0, 0),
-        })
+        .map(|r| Answer::value(r.answer.map(|p| p.depth), r.support_calls, r.iterations))
         .map_err(|e| e.to_string())
 }
 
@@ -771,6 +783,17 @@ fn oracle_answer(family: Family, md: &MinkowskiDifference, c: &Case) -> Option<A
         Family::EpaDepth => Answer::value(md.penetration_depth().map(|(d, _)| d), 0, 0),
         Family::Support | Family::Preprocess => return None,
     })
+}
+
+/// `|h_D(normal) − depth| / scale` of a depth answer, with `h_D(u) = max_A u·a − min_B u·b`
+/// from exact linear-scan supports (`None` without a depth or normal). For every unit `u`,
+/// `h_D(u) ≥` the true depth, and a correct answer attains it: `h_D(normal) = depth`.
+fn support_inconsistency(p: &Prepared, c: &Case, x: &Answer, scale: f64) -> Option<f64> {
+    let n = x.normal.filter(|_| x.hit)?;
+    let poly = p.nvm.polytope();
+    let (a, b) = posed(LinearScan::new(poly), LinearScan::new(poly), c);
+    let h = n.dot(&(a.support(&n).point - b.support(&-n).point));
+    Some((h - x.value).abs() / scale)
 }
 
 /// How far `x` is from `reference`: verdict families count a differing verdict as 1;
@@ -888,6 +911,18 @@ fn run_family(
         }
         if let Some(o) = &oracle {
             row.oracle_error = compare(o);
+        }
+        if family == Family::EpaDepth {
+            // The exact check at every size: a correct (depth, normal) has h_D(normal) = depth.
+            let consistency = cases
+                .iter()
+                .zip(&ok)
+                .filter_map(|(c, x)| support_inconsistency(p, c, x.as_ref()?, scale))
+                .reduce(f64::max);
+            row.oracle_error = match (row.oracle_error, consistency) {
+                (Some(x), Some(y)) => Some(x.max(y)),
+                (x, y) => x.or(y),
+            };
         }
         let worst = row
             .max_disagreement

@@ -355,7 +355,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
         out.push(Table {
             title: "Accuracy: largest disagreement over every source".into(),
             caption: format!(
-                "Against the family's first method, and against the exact oracle (explicit Minkowski difference) where n_A·n_B ≤ {}. Intersection: fraction of poses whose verdict differs. Other queries: largest |difference| / size of D (a missing answer counts as 0). Agreement tolerance {AGREEMENT_TOLERANCE:e}.",
+                "Against the family's first method, and against the exact oracle (explicit Minkowski difference) where n_A·n_B ≤ {}. Intersection: fraction of poses whose verdict differs. Other queries: largest |difference| / size of D (a missing answer counts as 0). EPA depth, at every size: the oracle column also holds the support-function consistency |h_D(normal) − depth| / size (h_D from exact linear-scan supports; any unit u has h_D(u) ≥ the true depth, and a correct answer has h_D(normal) = depth). Agreement tolerance {AGREEMENT_TOLERANCE:e}.",
                 report.oracle_limit
             ),
             header: ["query", "method", "vs first method", "vs exact oracle", "sources with oracle", "sources failed"]
