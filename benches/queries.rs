@@ -48,8 +48,8 @@ use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
 use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::{
-    EpaSettings, NioSettings, ToiSettings, directional_penetration, intersects, penetration_depth,
-    time_of_impact,
+    EpaSettings, NioSettings, Outcome, ToiSettings, directional_penetration, intersects,
+    penetration_depth, time_of_impact,
 };
 use polyquery::synth::{self, Shape};
 use polyquery::{
@@ -379,9 +379,9 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         ),
     );
 
-    let depth_of = |v: Vec<Option<Option<polyquery::query::Penetration>>>| {
+    let depth_of = |v: Vec<Option<Outcome<polyquery::query::Penetration>>>| {
         v.into_iter()
-            .map(|r| r.map(|o| o.map(|p| p.depth)))
+            .map(|r| r.map(|o| o.answer.map(|p| p.depth)))
             .collect::<Vec<_>>()
     };
     let cn = CountingNvm::new(nvm);
@@ -389,7 +389,7 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         pairs,
         all,
         |p| directional_penetration(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &p.direction, &ns),
-        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
+        |r| Some((r.iterations, r.support_calls)),
     );
     eprintln!(
         "{}{}",
@@ -400,7 +400,7 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         pairs,
         all,
         |p| directional_penetration(&linear(poly, &p.a), &linear(poly, &p.b), &p.direction, &ns),
-        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
+        |r| Some((r.iterations, r.support_calls)),
     );
     eprintln!("{}", t.line("penetration nio_linear"));
     eprintln!(
@@ -433,16 +433,16 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         disagreement(&dist_of(dn), &dist_of(dl), size)
     );
 
-    let time_of = |v: Vec<Option<Option<polyquery::query::Impact>>>| {
+    let time_of = |v: Vec<Option<Outcome<polyquery::query::Impact>>>| {
         v.into_iter()
-            .map(|r| r.map(|o| o.map(|i| i.time)))
+            .map(|r| r.map(|o| o.answer.map(|i| i.time)))
             .collect::<Vec<_>>()
     };
     let (t, tl) = tally(
         pairs,
         all,
         |p| time_of_impact(&linear(poly, &p.a), &linear(poly, &p.b), &p.velocity, &ts),
-        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
+        |r| Some((r.iterations, r.support_calls)),
     );
     eprintln!("{}", t.line("toi nio_linear"));
     let cn = CountingNvm::new(nvm);
@@ -450,18 +450,21 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         pairs,
         all,
         |p| time_of_impact(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &p.velocity, &ts),
-        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
+        |r| Some((r.iterations, r.support_calls)),
     );
     eprintln!("{}{}", t.line("toi nio_nvm"), cn.summary(t.queries()));
-    let hits = tn.iter().filter(|r| matches!(r, Some(Some(_)))).count();
+    let hits = tn
+        .iter()
+        .filter(|r| r.as_ref().is_some_and(|o| o.answer.is_some()))
+        .count();
     eprintln!(
         "    toi nio_nvm vs nio_linear: {} (nio_nvm hits {hits}/{PAIRS})",
         disagreement(&time_of(tn), &time_of(tl), size)
     );
 
-    let contact_of = |v: Vec<Option<Option<polyquery::query::Contact>>>| {
+    let contact_of = |v: Vec<Option<Outcome<polyquery::query::Contact>>>| {
         v.into_iter()
-            .map(|r| r.map(|o| o.map(|c| c.depth)))
+            .map(|r| r.map(|o| o.answer.map(|c| c.depth)))
             .collect::<Vec<_>>()
     };
     let cn = CountingNvm::new(nvm);
@@ -469,14 +472,14 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         pairs,
         over,
         |p| penetration_depth(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &es),
-        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
+        |r| Some((r.iterations, r.support_calls)),
     );
     eprintln!("{}{}", t.line("depth epa_nvm"), cn.summary(t.queries()));
     let (t, el) = tally(
         pairs,
         over,
         |p| penetration_depth(&linear(poly, &p.a), &linear(poly, &p.b), &es),
-        |r| r.as_ref().map(|r| (r.iterations, r.support_calls)),
+        |r| Some((r.iterations, r.support_calls)),
     );
     eprintln!("{}", t.line("depth epa_linear"));
     eprintln!(
