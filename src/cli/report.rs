@@ -345,26 +345,12 @@ impl Display for InfoReport {
     }
 }
 
-/// `YYYY-MM-DD hh:mm:ss UTC` of a Unix time (the proleptic Gregorian calendar).
+/// `YYYY-MM-DD hh:mm:ss UTC` of a Unix time.
 fn utc_date_time(unix_s: u64) -> String {
-    let days = (unix_s / 86_400) as i64;
-    let secs = unix_s % 86_400;
-    // Days since 1970-01-01 to a civil date (era-based algorithm of H. Hinnant).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
-        secs / 3600,
-        (secs / 60) % 60,
-        secs % 60
-    )
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(unix_s);
+    // RFC 3339 `YYYY-MM-DDThh:mm:ssZ`, shown with a space and "UTC".
+    let rfc = humantime::format_rfc3339_seconds(t).to_string();
+    format!("{} UTC", rfc.trim_end_matches('Z').replacen('T', " ", 1))
 }
 
 fn yes_no(b: bool) -> &'static str {
