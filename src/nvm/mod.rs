@@ -20,14 +20,15 @@
 
 pub mod chart;
 
-use crate::pointloc::{LocateStats, PointLocError, PointLocator, Segment};
+use crate::pointloc::pages::advise_huge_pages;
+use crate::pointloc::{LocateStats, Persistence, PointLocError, PointLocator, Segment};
 use crate::support::{HillClimb, Support, SupportMap};
-use crate::{EdgeId, Polytope, Vector, VertexId};
-use chart::{NUM_CHARTS, chart_of, clip_arc, project, unproject};
-use thiserror::Error;
+use crate::{Polytope, Vector, VertexId};
+use chart::{NUM_CHARTS, chart_axes, chart_of, clip_arc, project, unproject};
 
-/// The owner slot of a slab crossed by segments (the segments answer there).
-const NO_OWNER: u32 = u32::MAX;
+/// The `[u_lo, u_hi, v_lo, v_hi]` square every chart's grid covers.
+const CHART_DOMAIN: [f64; 4] = [-1.0, 1.0, -1.0, 1.0];
+use thiserror::Error;
 
 /// Why a normal vector map could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -56,13 +57,6 @@ pub struct QueryStats {
     pub polish_steps: u32,
 }
 
-#[derive(Clone, Debug)]
-struct Chart {
-    locator: PointLocator,
-    /// Per slab: the vertex owning it when no segment crosses it, else `NO_OWNER`.
-    owners: Vec<u32>,
-}
-
 /// The normal vector map of a polytope: O(log n) support queries after O(n log n)
 /// preprocessing, O(n) memory.
 ///
@@ -79,7 +73,12 @@ struct Chart {
 #[derive(Clone, Debug)]
 pub struct NormalVectorMap {
     polytope: Polytope,
-    charts: Vec<Chart>,
+    /// One point locator per chart; every payload is a record start in `records`.
+    charts: Vec<PointLocator>,
+    /// Per vertex `w`, its polish record `[w, degree, neighbours…]`, all records concatenated.
+    records: Vec<u32>,
+    /// The start of each vertex's record in `records`.
+    record_of: Vec<u32>,
     num_segments: usize,
 }
 
@@ -87,23 +86,42 @@ impl NormalVectorMap {
     /// Preprocesses `polytope` (which the map then owns): O(n log n) time.
     pub fn build(polytope: Polytope) -> Result<NormalVectorMap, NvmError> {
         let ne = polytope.num_edges();
-        if ne >= (u32::MAX / 8) as usize {
+        let nv = polytope.num_vertices();
+        // Records take 2 + degree entries per vertex: 2·nv + 2·ne in all.
+        if ne >= (u32::MAX / 8) as usize || nv >= (u32::MAX / 8) as usize {
             return Err(NvmError::TooLarge(ne));
         }
+        let mut records = Vec::with_capacity(2 * nv + 2 * ne);
+        let mut record_of = Vec::with_capacity(nv);
+        for w in polytope.vertex_ids() {
+            let nbrs = polytope.neighbors(w);
+            record_of.push(records.len() as u32);
+            records.push(w.0);
+            records.push(nbrs.len() as u32);
+            records.extend(nbrs.iter().map(|q| q.0));
+        }
+        let rec = |w: VertexId| record_of.get(w.index()).copied().unwrap_or(0);
         let mut per_chart: Vec<Vec<Segment>> = (0..NUM_CHARTS)
             .map(|_| Vec::with_capacity(ne / 3 + 8))
             .collect();
         for e in polytope.edge_ids() {
             let (f, g) = polytope.edge_faces(e);
             let (m1, m2) = (polytope.face_normal(f), polytope.face_normal(g));
+            let (a, b) = polytope.edge_vertices(e);
+            let ab = polytope.point(a) - polytope.point(b);
             for (c, segs) in per_chart.iter_mut().enumerate() {
                 if let Some((u0, v0, u1, v1)) = clip_arc(c, &m1, &m2) {
+                    // On the arc d·(a − b) = 0; a step up in v adds e_j to d, so the region
+                    // above the segment is a's when (a − b)_j > 0.
+                    let (_, _, j, _) = chart_axes(c);
+                    let (up, down) = if ab[j] > 0.0 { (a, b) } else { (b, a) };
                     segs.push(Segment {
                         u0,
                         v0,
                         u1,
                         v1,
-                        payload: e.0,
+                        upper: rec(up),
+                        lower: rec(down),
                     });
                 }
             }
@@ -113,33 +131,25 @@ impl NormalVectorMap {
         let mut charts = Vec::with_capacity(NUM_CHARTS);
         let mut start = VertexId(0);
         for (c, segs) in per_chart.into_iter().enumerate() {
-            let locator = PointLocator::build(&segs)
-                .map_err(|source| NvmError::PointLocation { chart: c, source })?;
+            let mut locator =
+                PointLocator::build_over(&segs, CHART_DOMAIN, Persistence::NodeCopying)
+                    .map_err(|source| NvmError::PointLocation { chart: c, source })?;
             drop(segs);
-            let xs = locator.boundaries();
-            let m = xs.len();
-            let mut owners = vec![NO_OWNER; m + 1];
-            for (k, owner) in owners.iter_mut().enumerate() {
-                if !locator.slab_is_empty(k) {
-                    continue;
-                }
-                let lo = if k == 0 {
-                    -1.0
-                } else {
-                    xs[k - 1].clamp(-1.0, 1.0)
-                };
-                let hi = if k == m { 1.0 } else { xs[k].clamp(-1.0, 1.0) };
-                let u = 0.5 * (lo + hi);
-                let d = unproject(c, u, 0.0);
-                let climb = climber.climb(&d, start);
+            // A slab crossed by no segment lies inside one region: find its vertex once.
+            for (slab, u, v) in locator.empty_slabs() {
+                let climb = climber.climb(&unproject(c, u, v), start);
                 start = climb.support.vertex;
-                *owner = start.0;
+                locator.set_owner(slab, rec(start));
             }
-            charts.push(Chart { locator, owners });
+            charts.push(locator);
         }
+        advise_huge_pages(polytope.points());
+        advise_huge_pages(&records);
         Ok(NormalVectorMap {
             polytope,
             charts,
+            records,
+            record_of,
             num_segments,
         })
     }
@@ -154,61 +164,81 @@ impl NormalVectorMap {
         self.polytope
     }
 
-    /// The located (unpolished) candidate vertex for `d`, with the location work.
-    fn candidate(&self, d: &Vector, stats: &mut QueryStats) -> VertexId {
+    /// The record start of the located (unpolished) candidate vertex, with the location work.
+    #[inline]
+    fn candidate(&self, d: &Vector, stats: &mut QueryStats) -> u32 {
         let Some(c) = chart_of(d) else {
-            return VertexId(0);
+            return 0;
         };
-        let Some(chart) = self.charts.get(c) else {
-            return VertexId(0);
+        let Some(locator) = self.charts.get(c) else {
+            return 0;
         };
         let (u, v) = project(c, d);
         let mut ls = LocateStats::default();
-        let loc = chart.locator.locate_with_stats(u, v, &mut ls);
+        let loc = locator.locate_with_stats(u, v, &mut ls);
         stats.slab_probes += ls.slab_probes;
         stats.nodes_visited += ls.nodes_visited;
-        let p = &self.polytope;
-        let ne = p.num_edges() as u32;
-        let mut best = None;
-        let mut best_value = f64::NEG_INFINITY;
-        for e in [loc.below, loc.above].into_iter().flatten() {
-            if e >= ne {
-                continue;
-            }
-            let (a, b) = p.edge_vertices(EdgeId(e));
-            for w in [a, b] {
-                let q = p.point(w);
-                let value = d.x * q.x + d.y * q.y + d.z * q.z;
-                if value > best_value || best.is_none() {
-                    best_value = value;
-                    best = Some(w);
+        loc.below.or(loc.above).or(loc.owner).unwrap_or(0)
+    }
+
+    /// Steepest ascent from the vertex whose record starts at `record`, reading the compact
+    /// records: `(support, steps)`. Bounded by the vertex count (each step strictly
+    /// increases `d · p`); the bound is never expected to be hit.
+    #[inline]
+    fn polish(&self, d: &Vector, record: u32) -> (VertexId, u32) {
+        let points = self.polytope.points();
+        let value = |w: u32| {
+            points
+                .get(w as usize)
+                .map_or(f64::NEG_INFINITY, |q| d.x * q.x + d.y * q.y + d.z * q.z)
+        };
+        let mut r = record as usize;
+        let mut current = self.records.get(r).copied().unwrap_or(0);
+        let mut current_value = value(current);
+        let mut steps = 0u32;
+        for _ in 0..points.len() {
+            let degree = self.records.get(r + 1).copied().unwrap_or(0) as usize;
+            let neighbors = self.records.get(r + 2..r + 2 + degree).unwrap_or_default();
+            let mut best = current;
+            let mut best_value = current_value;
+            for &w in neighbors {
+                let vw = value(w);
+                if vw > best_value {
+                    best = w;
+                    best_value = vw;
                 }
             }
+            if best == current {
+                break;
+            }
+            current = best;
+            current_value = best_value;
+            steps += 1;
+            r = self.record_of.get(best as usize).copied().unwrap_or(0) as usize;
         }
-        best.unwrap_or_else(|| {
-            let owner = chart.owners.get(loc.slab as usize).copied().unwrap_or(0);
-            VertexId(if owner < p.num_vertices() as u32 {
-                owner
-            } else {
-                0
-            })
-        })
+        (VertexId(current), steps)
     }
 
     /// `S(P, d)` with the counted work of the query.
     pub fn support_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
         let mut stats = QueryStats::default();
-        let start = self.candidate(d, &mut stats);
-        if !(d.x.is_finite() && d.y.is_finite() && d.z.is_finite()) {
-            let support = Support {
-                vertex: start,
-                point: *self.polytope.point(start),
-            };
-            return (support, stats);
-        }
-        let climb = HillClimb::new(&self.polytope).climb(d, start);
-        stats.polish_steps = climb.steps;
-        (climb.support, stats)
+        let record = self.candidate(d, &mut stats);
+        let (vertex, steps) = if d.x.is_finite() && d.y.is_finite() && d.z.is_finite() {
+            self.polish(d, record)
+        } else {
+            (
+                VertexId(self.records.get(record as usize).copied().unwrap_or(0)),
+                0,
+            )
+        };
+        stats.polish_steps = steps;
+        let point = self
+            .polytope
+            .points()
+            .get(vertex.index())
+            .copied()
+            .unwrap_or_else(crate::Point::origin);
+        (Support { vertex, point }, stats)
     }
 
     /// Number of segments over all charts (before vertical ones are dropped).
@@ -218,23 +248,29 @@ impl NormalVectorMap {
 
     /// Number of stored search-tree nodes over all charts.
     pub fn num_nodes(&self) -> usize {
-        self.charts.iter().map(|c| c.locator.num_nodes()).sum()
+        self.charts.iter().map(PointLocator::num_nodes).sum()
     }
 
-    /// Number of slabs over all charts.
+    /// Number of slabs over all charts (and their grid cells).
     pub fn num_slabs(&self) -> usize {
-        self.charts.iter().map(|c| c.owners.len()).sum()
+        self.charts.iter().map(PointLocator::num_slabs).sum()
     }
 
-    /// Heap bytes of the frozen search structure (locators and slab owners), without the
+    /// Number of grid cells over all charts.
+    pub fn num_cells(&self) -> usize {
+        self.charts.iter().map(PointLocator::num_cells).sum()
+    }
+
+    /// Heap bytes of the frozen search structure (locators and polish records), without the
     /// polytope.
     pub fn memory_bytes(&self) -> usize {
-        self.charts.capacity() * std::mem::size_of::<Chart>()
+        self.charts.capacity() * std::mem::size_of::<PointLocator>()
             + self
                 .charts
                 .iter()
-                .map(|c| c.locator.memory_bytes() + c.owners.capacity() * 4)
+                .map(PointLocator::memory_bytes)
                 .sum::<usize>()
+            + (self.records.capacity() + self.record_of.capacity()) * std::mem::size_of::<u32>()
     }
 
     /// Heap bytes of the owned polytope ([`Polytope::memory_bytes`]).

@@ -32,6 +32,8 @@
 //! within rounding of a segment may be reported on the wrong side of it. Callers that need an
 //! exact answer (the normal vector map does) repair it locally afterwards.
 
+pub(crate) mod pages;
+
 use robust::{Coord, orient2d};
 use thiserror::Error;
 
@@ -67,7 +69,8 @@ impl Persistence {
     }
 }
 
-/// A segment of the subdivision, `(u0, v0)–(u1, v1)`, with the caller's payload.
+/// A segment of the subdivision, `(u0, v0)–(u1, v1)`, with the caller's payloads of the
+/// regions on its two sides.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Segment {
     /// First end, `u`.
@@ -78,8 +81,12 @@ pub struct Segment {
     pub u1: f64,
     /// Second end, `v`.
     pub v1: f64,
-    /// What the caller wants back when this segment bounds a located point.
-    pub payload: u32,
+    /// Reported as [`Location::below`] when this is the highest segment not above the point
+    /// (the payload of the region just above the segment).
+    pub upper: u32,
+    /// Reported as [`Location::above`] when this is the lowest segment above the point (the
+    /// payload of the region just below the segment).
+    pub lower: u32,
 }
 
 /// Why a locator could not be built.
@@ -96,7 +103,8 @@ pub enum PointLocError {
 /// Counted work of one query.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LocateStats {
-    /// Boundary values read while finding the slab (table lookup included).
+    /// Reads while finding the slab: one for the grid cell's directory entry, one per slab
+    /// boundary compared.
     pub slab_probes: u32,
     /// Tree nodes visited in the slab's version.
     pub nodes_visited: u32,
@@ -105,23 +113,25 @@ pub struct LocateStats {
 /// The answer of [`PointLocator::locate`]: the slab and the segments just below and above.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Location {
-    /// The slab index `k` (`u_{k−1} ≤ u < u_k`; the last inner slab is closed on the right),
-    /// in `0 ..= num_boundaries()`.
+    /// The global slab index (slabs of all grid cells numbered together, `< num_slabs()`).
     pub slab: u32,
-    /// The payload of the highest segment of the slab not above the point.
+    /// The `upper` payload of the highest segment of the cell's slab not above the point.
     pub below: Option<u32>,
-    /// The payload of the lowest segment of the slab above the point.
+    /// The `lower` payload of the lowest segment of the cell's slab above the point.
     pub above: Option<u32>,
+    /// The payload the caller set for the slab ([`PointLocator::set_owner`]) when no segment
+    /// crosses it.
+    pub owner: Option<u32>,
 }
-
-/// One stored tree node: the segment's line `v = a·u + b`, its payload, two children and one
-/// spare child slot (node copying).
+/// One stored tree node (40 bytes): the segment's line `v = a·u + b`, the payloads of the
+/// regions above and below it, two children and one spare child slot (node copying).
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 struct Node {
     a: f64,
     b: f64,
-    payload: u32,
+    upper: u32,
+    lower: u32,
     left: u32,
     right: u32,
     /// The spare child, valid for versions `≥ spare_stamp & !RIGHT_BIT`.
@@ -148,30 +158,568 @@ impl Node {
     }
 }
 
-/// A frozen slab-method point locator (see the module notes).
+/// The payload slot of a slab that no one has set.
+const NO_OWNER: u32 = u32::MAX;
+
+/// The grid aims at about this many segments per cell: a cell's sweep line then crosses a
+/// handful of segments, so a descent is a few levels.
+const SEGMENTS_PER_CELL: f64 = 16.0;
+/// The grid is coarsened until clipping makes at most this many pieces per segment.
+const MAX_PIECES_PER_SEGMENT: f64 = 1.5;
+/// At most this many cells along each axis.
+const MAX_CELLS_PER_SIDE: usize = 2048;
+
+/// One slab of one grid cell (16 bytes): where it ends and what answers in it.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Slab {
+    /// The slab's right boundary `u_k`; `+∞` for the cell's last slab.
+    end: f64,
+    /// The root of the slab's tree version, `NIL` when no segment crosses the slab.
+    root: u32,
+    /// For a slab crossed by no segment: the payload set by [`PointLocator::set_owner`].
+    owner: u32,
+}
+
+/// A uniform grid of `k × k` cells over a rectangle.
+#[derive(Clone, Copy, Debug)]
+struct Grid {
+    u_lo: f64,
+    v_lo: f64,
+    /// Cells per unit of `u` and of `v`.
+    u_scale: f64,
+    v_scale: f64,
+    /// Cells per side.
+    k: usize,
+}
+
+impl Grid {
+    fn new(domain: [f64; 4], k: usize) -> Grid {
+        let [u_lo, u_hi, v_lo, v_hi] = domain;
+        Grid {
+            u_lo,
+            v_lo,
+            u_scale: k as f64 / (u_hi - u_lo),
+            v_scale: k as f64 / (v_hi - v_lo),
+            k,
+        }
+    }
+
+    /// The column of `u`, clamped into the grid (NaN gives column 0).
+    #[inline(always)]
+    fn col(&self, u: f64) -> usize {
+        (((u - self.u_lo) * self.u_scale) as usize).min(self.k - 1)
+    }
+
+    /// The row of `v`, clamped into the grid.
+    #[inline(always)]
+    fn row(&self, v: f64) -> usize {
+        (((v - self.v_lo) * self.v_scale) as usize).min(self.k - 1)
+    }
+
+    /// The rectangle `[u0, u1] × [v0, v1]` of cell `(i, j)`.
+    fn rect(&self, i: usize, j: usize) -> [f64; 4] {
+        [
+            self.u_lo + i as f64 / self.u_scale,
+            self.u_lo + (i + 1) as f64 / self.u_scale,
+            self.v_lo + j as f64 / self.v_scale,
+            self.v_lo + (j + 1) as f64 / self.v_scale,
+        ]
+    }
+
+    /// Calls `f(i, j)` for every cell the segment `(u0, v0)–(u1, v1)` (`u0 ≤ u1`) may touch,
+    /// a superset by one cell's rounding, O(cells touched).
+    fn for_each_cell(&self, s: &SweepSegment, mut f: impl FnMut(usize, usize)) {
+        let (i0, i1) = (self.col(s.u0), self.col(s.u1));
+        for i in i0..=i1 {
+            let [cu0, cu1, _, _] = self.rect(i, 0);
+            let (ua, ub) = (s.u0.max(cu0), s.u1.min(cu1));
+            let (va, vb) = if s.u0 == s.u1 {
+                (s.v0, s.v1)
+            } else {
+                let at = |u: f64| s.v0 + (s.v1 - s.v0) * ((u - s.u0) / (s.u1 - s.u0));
+                (at(ua), at(ub))
+            };
+            let slack = 1e-9 / self.v_scale;
+            let (j0, j1) = (self.row(va.min(vb) - slack), self.row(va.max(vb) + slack));
+            for j in j0..=j1 {
+                f(i, j);
+            }
+        }
+    }
+}
+
+/// The part of `s` inside the closed rectangle `[u0, u1] × [v0, v1]` (Liang–Barsky), with
+/// ends cut by a side put exactly on it; `None` when less than a segment is inside.
+fn clip_to_rect(s: &SweepSegment, rect: [f64; 4]) -> Option<SweepSegment> {
+    let (du, dv) = (s.u1 - s.u0, s.v1 - s.v0);
+    // f_b(t) = p_b + q_b·t ≥ 0 for the four sides.
+    let sides = [
+        (s.u0 - rect[0], du),
+        (rect[1] - s.u0, -du),
+        (s.v0 - rect[2], dv),
+        (rect[3] - s.v0, -dv),
+    ];
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    let (mut snap0, mut snap1) = (None, None);
+    for (b, &(p, q)) in sides.iter().enumerate() {
+        if q == 0.0 {
+            if p < 0.0 {
+                return None;
+            }
+        } else {
+            let t = -p / q;
+            if q > 0.0 {
+                if t > t0 {
+                    t0 = t;
+                    snap0 = Some(b);
+                }
+            } else if t < t1 {
+                t1 = t;
+                snap1 = Some(b);
+            }
+        }
+    }
+    if !(t0 < t1) {
+        return None;
+    }
+    let end = |t: f64, snap: Option<usize>, u: f64, v: f64| {
+        let (mut pu, mut pv) = match snap {
+            None => (u, v),
+            Some(_) => (s.u0 + du * t, s.v0 + dv * t),
+        };
+        match snap {
+            Some(0) => pu = rect[0],
+            Some(1) => pu = rect[1],
+            Some(2) => pv = rect[2],
+            Some(3) => pv = rect[3],
+            _ => {}
+        }
+        (pu, pv)
+    };
+    let (u0, v0) = end(t0, snap0, s.u0, s.v0);
+    let (u1, v1) = end(t1, snap1, s.u1, s.v1);
+    if (u0 == u1 && v0 == v1) || u1 < u0 {
+        return None;
+    }
+    Some(SweepSegment {
+        u0,
+        v0,
+        u1,
+        v1,
+        ..*s
+    })
+}
+
+/// The line `v = a·u + b` through a segment with `u0 < u1` (a horizontal line through its
+/// middle if that overflows).
+fn line_of(u0: f64, v0: f64, u1: f64, v1: f64) -> (f64, f64) {
+    let a = (v1 - v0) / (u1 - u0);
+    let b = v0 - a * u0;
+    if a.is_finite() && b.is_finite() {
+        (a, b)
+    } else {
+        (0.0, 0.5 * (v0 + v1))
+    }
+}
+
+/// A frozen point locator (see the module notes): a uniform grid of cells, each cell a slab
+/// structure over the segments clipped to it, all cells' tree versions in one node store.
 #[derive(Clone, Debug)]
 pub struct PointLocator {
-    /// Slab boundaries, strictly increasing.
-    boundaries: Vec<f64>,
-    /// Root node of each version (slab), `boundaries.len() + 1` entries, `NIL` for empty.
-    roots: Vec<u32>,
+    grid: Grid,
+    /// Cell `c = j·k + i` owns `slabs[cell_start[c] .. cell_start[c + 1]]`.
+    cell_start: Vec<u32>,
+    /// The slabs of all cells; a slab's global index is its tree version.
+    slabs: Vec<Slab>,
     nodes: Vec<Node>,
-    /// `bucket_start[j]` = number of boundaries `< lo + j / scale`, for `j` in `0 ..= buckets`.
-    bucket_start: Vec<u32>,
-    bucket_lo: f64,
-    bucket_scale: f64,
     persistence: Persistence,
     segments_used: usize,
 }
 
-/// A segment normalised for the sweep: `u0 < u1`.
+impl PointLocator {
+    /// Builds the locator of the subdivision formed by `segments`, with node copying, over
+    /// the bounding box of the segments.
+    ///
+    /// Segments must not cross (they may share ends); non-finite segments are left out and
+    /// vertical ones (`u0 == u1`) only split slabs (a point is never reported between them).
+    /// Crossing input does not panic, but answers near the crossings may then be wrong.
+    /// Cost O(n log n) time, O(n) expected nodes on well-spread input.
+    pub fn build(segments: &[Segment]) -> Result<PointLocator, PointLocError> {
+        Self::build_with(segments, Persistence::NodeCopying)
+    }
+
+    /// Builds the locator with the chosen persistence technique over the segments' bounding
+    /// box.
+    pub fn build_with(
+        segments: &[Segment],
+        persistence: Persistence,
+    ) -> Result<PointLocator, PointLocError> {
+        let mut domain = [
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for s in segments.iter().filter(|s| is_finite(s)) {
+            domain[0] = domain[0].min(s.u0.min(s.u1));
+            domain[1] = domain[1].max(s.u0.max(s.u1));
+            domain[2] = domain[2].min(s.v0.min(s.v1));
+            domain[3] = domain[3].max(s.v0.max(s.v1));
+        }
+        Self::build_over(segments, domain, persistence)
+    }
+
+    /// Builds the locator with its grid over `domain = [u_lo, u_hi, v_lo, v_hi]` (points
+    /// outside it are answered from the nearest cell; a degenerate or non-finite domain is
+    /// widened to a unit one).
+    pub fn build_over(
+        segments: &[Segment],
+        domain: [f64; 4],
+        persistence: Persistence,
+    ) -> Result<PointLocator, PointLocError> {
+        if segments.len() >= (RIGHT_BIT / 8) as usize {
+            return Err(PointLocError::TooLarge(segments.len()));
+        }
+        let mut domain = domain;
+        for axis in [0, 2] {
+            if !(domain[axis].is_finite() && domain[axis + 1].is_finite()) {
+                domain[axis] = 0.0;
+                domain[axis + 1] = 1.0;
+            }
+            if domain[axis + 1] <= domain[axis] {
+                domain[axis + 1] = domain[axis] + 1.0;
+            }
+        }
+        let segs: Vec<SweepSegment> = segments
+            .iter()
+            .filter(|s| is_finite(s))
+            .map(|s| {
+                let (u0, v0, u1, v1) = if s.u0 <= s.u1 {
+                    (s.u0, s.v0, s.u1, s.v1)
+                } else {
+                    (s.u1, s.v1, s.u0, s.v0)
+                };
+                let (a, b) = if u0 < u1 {
+                    line_of(u0, v0, u1, v1)
+                } else {
+                    (0.0, v0)
+                };
+                SweepSegment {
+                    u0,
+                    v0,
+                    u1,
+                    v1,
+                    a,
+                    b,
+                    upper: s.upper,
+                    lower: s.lower,
+                    start: 0,
+                    end: 0,
+                }
+            })
+            .collect();
+        let segments_used = segs.iter().filter(|s| s.u0 != s.u1).count();
+
+        // The finest grid with about SEGMENTS_PER_CELL segments per cell whose clipping
+        // duplicates few segments.
+        let n = segs.len() as f64;
+        let mut k = ((n / SEGMENTS_PER_CELL).sqrt().ceil() as usize).clamp(1, MAX_CELLS_PER_SIDE);
+        let grid = loop {
+            let grid = Grid::new(domain, k);
+            let mut pieces = 0usize;
+            for s in &segs {
+                grid.for_each_cell(s, |_, _| pieces += 1);
+            }
+            if k == 1 || pieces as f64 <= MAX_PIECES_PER_SEGMENT * n {
+                break grid;
+            }
+            k = (k * 3 / 4).max(1);
+        };
+
+        // The pieces of every cell (CSR by cell).
+        let cells = grid.k * grid.k;
+        let mut piece_start = vec![0u32; cells + 1];
+        let mut pieces: Vec<(u32, SweepSegment)> = Vec::with_capacity(segs.len() * 3 / 2);
+        for s in &segs {
+            grid.for_each_cell(s, |i, j| {
+                if let Some(p) = clip_to_rect(s, grid.rect(i, j)) {
+                    pieces.push(((j * grid.k + i) as u32, p));
+                }
+            });
+        }
+        if pieces.len() >= (RIGHT_BIT / 8) as usize {
+            return Err(PointLocError::TooLarge(pieces.len()));
+        }
+        for &(c, _) in &pieces {
+            piece_start[c as usize + 1] += 1;
+        }
+        for c in 0..cells {
+            piece_start[c + 1] += piece_start[c];
+        }
+        let mut fill = piece_start.clone();
+        let mut ordered: Vec<SweepSegment> = Vec::with_capacity(pieces.len());
+        let mut slots: Vec<u32> = vec![0; pieces.len()];
+        for (idx, &(c, _)) in pieces.iter().enumerate() {
+            slots[fill[c as usize] as usize] = idx as u32;
+            fill[c as usize] += 1;
+        }
+        ordered.extend(slots.iter().map(|&idx| pieces[idx as usize].1));
+        drop(pieces);
+        drop(slots);
+
+        let mut nodes: Vec<Node> = Vec::with_capacity(ordered.len() * 4);
+        let mut created: Vec<u32> = Vec::with_capacity(ordered.len() * 4);
+        let mut slabs: Vec<Slab> = Vec::with_capacity(ordered.len() * 2 + cells);
+        let mut cell_start = Vec::with_capacity(cells + 1);
+        for c in 0..cells {
+            cell_start.push(slabs.len() as u32);
+            let lo = piece_start[c] as usize;
+            let hi = piece_start[c + 1] as usize;
+            let cell_pieces = ordered.get_mut(lo..hi).unwrap_or_default();
+            (nodes, created) = sweep_cell(cell_pieces, persistence, nodes, created, &mut slabs)?;
+            if slabs.len() >= (RIGHT_BIT - 2) as usize {
+                return Err(PointLocError::TooLarge(slabs.len()));
+            }
+        }
+        cell_start.push(slabs.len() as u32);
+        nodes.shrink_to_fit();
+        slabs.shrink_to_fit();
+        pages::advise_huge_pages(&nodes);
+        pages::advise_huge_pages(&slabs);
+        Ok(PointLocator {
+            grid,
+            cell_start,
+            slabs,
+            nodes,
+            persistence,
+            segments_used,
+        })
+    }
+
+    /// Locates `(u, v)`: its slab and the segments just below and just above it.
+    ///
+    /// A point on a segment's line counts as above that segment. Non-finite input gets some
+    /// answer and never panics.
+    pub fn locate(&self, u: f64, v: f64) -> Location {
+        self.locate_with_stats(u, v, &mut LocateStats::default())
+    }
+
+    /// [`PointLocator::locate`], adding the counted work to `stats`.
+    #[inline]
+    pub fn locate_with_stats(&self, u: f64, v: f64, stats: &mut LocateStats) -> Location {
+        let mut loc = Location::default();
+        let cell = self.grid.row(v) * self.grid.k + self.grid.col(u);
+        stats.slab_probes += 1;
+        let (Some(&first), Some(&last)) =
+            (self.cell_start.get(cell), self.cell_start.get(cell + 1))
+        else {
+            return loc;
+        };
+        let Some(slabs) = self.slabs.get(first as usize..last as usize) else {
+            return loc;
+        };
+        // Slab k of the cell: the number of boundaries ≤ u (the last slab's end is +∞).
+        let m = slabs.len().saturating_sub(1);
+        let (mut lo, mut hi) = (0usize, m);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            stats.slab_probes += 1;
+            if slabs[mid].end <= u {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        // The last inner slab is closed on the right: `u = u_{m−1}` (e.g. the domain's edge)
+        // belongs to it, not to the empty slab beyond.
+        if lo == m && m >= 2 && u == slabs[m - 1].end {
+            lo = m - 1;
+        }
+        let Some(slab) = slabs.get(lo) else {
+            return loc;
+        };
+        let version = first + lo as u32;
+        loc.slab = version;
+        if slab.root == NIL {
+            loc.owner = (slab.owner != NO_OWNER).then_some(slab.owner);
+            return loc;
+        }
+        let mut node = slab.root;
+        // The stored structure is acyclic; the bound only guards against a corrupt build.
+        for _ in 0..=self.nodes.len() {
+            let Some(n) = self.nodes.get(node as usize) else {
+                break;
+            };
+            stats.nodes_visited += 1;
+            let right = v >= n.a * u + n.b;
+            if right {
+                loc.below = Some(n.upper);
+            } else {
+                loc.above = Some(n.lower);
+            }
+            node = n.child(right, version);
+        }
+        loc
+    }
+
+    /// Every slab crossed by no segment, with a point inside it (inside the domain): the
+    /// caller finds what owns the point and passes it to [`PointLocator::set_owner`].
+    pub fn empty_slabs(&self) -> Vec<(u32, f64, f64)> {
+        let mut out = Vec::new();
+        let k = self.grid.k;
+        for (c, w) in self.cell_start.windows(2).enumerate() {
+            let [cu0, cu1, cv0, cv1] = self.grid.rect(c % k, c / k);
+            let Some(slabs) = self.slabs.get(w[0] as usize..w[1] as usize) else {
+                continue;
+            };
+            for (i, slab) in slabs.iter().enumerate() {
+                if slab.root != NIL {
+                    continue;
+                }
+                let lo = if i == 0 {
+                    cu0
+                } else {
+                    slabs[i - 1].end.clamp(cu0, cu1)
+                };
+                let hi = slab.end.clamp(cu0, cu1);
+                out.push((w[0] + i as u32, 0.5 * (lo + hi), 0.5 * (cv0 + cv1)));
+            }
+        }
+        out
+    }
+
+    /// Sets the payload reported as [`Location::owner`] for the empty slab `slab` (a global
+    /// slab index from [`PointLocator::empty_slabs`]); other slabs are left unchanged.
+    pub fn set_owner(&mut self, slab: u32, payload: u32) {
+        if let Some(s) = self.slabs.get_mut(slab as usize)
+            && s.root == NIL
+        {
+            s.owner = payload;
+        }
+    }
+
+    /// The rectangle `[u_lo, u_hi, v_lo, v_hi]` of the grid cell that answers `(u, v)`
+    /// (points outside the domain are answered by the nearest cell).
+    pub fn cell_rect(&self, u: f64, v: f64) -> [f64; 4] {
+        self.grid.rect(self.grid.col(u), self.grid.row(v))
+    }
+
+    /// Number of slabs over all cells.
+    pub fn num_slabs(&self) -> usize {
+        self.slabs.len()
+    }
+
+    /// Number of grid cells.
+    pub fn num_cells(&self) -> usize {
+        self.grid.k * self.grid.k
+    }
+
+    /// Number of stored tree nodes (all versions together).
+    pub fn num_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of non-vertical segments that entered the build (before clipping to cells).
+    pub fn num_segments(&self) -> usize {
+        self.segments_used
+    }
+
+    /// The persistence technique this locator was built with.
+    pub fn persistence(&self) -> Persistence {
+        self.persistence
+    }
+
+    /// Heap bytes of the frozen structure.
+    pub fn memory_bytes(&self) -> usize {
+        self.cell_start.capacity() * std::mem::size_of::<u32>()
+            + self.slabs.capacity() * std::mem::size_of::<Slab>()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
+
+    /// Bytes of one stored tree node.
+    pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+}
+
+fn is_finite(s: &Segment) -> bool {
+    s.u0.is_finite() && s.v0.is_finite() && s.u1.is_finite() && s.v1.is_finite()
+}
+
+/// Sweeps one cell's pieces (vertical ones give boundaries only), appending its slabs
+/// (global versions `slabs.len() ..`) and tree nodes to the shared stores.
+fn sweep_cell(
+    pieces: &mut [SweepSegment],
+    persistence: Persistence,
+    nodes: Vec<Node>,
+    created: Vec<u32>,
+    slabs: &mut Vec<Slab>,
+) -> Result<(Vec<Node>, Vec<u32>), PointLocError> {
+    let base = slabs.len() as u32;
+    let mut boundaries: Vec<f64> = pieces.iter().flat_map(|s| [s.u0, s.u1]).collect();
+    boundaries.sort_unstable_by(f64::total_cmp);
+    boundaries.dedup();
+    let m = boundaries.len();
+    let mut segs: Vec<SweepSegment> = Vec::with_capacity(pieces.len());
+    for s in pieces.iter_mut().filter(|s| s.u0 < s.u1) {
+        s.start = boundaries.partition_point(|&x| x < s.u0) as u32;
+        s.end = boundaries.partition_point(|&x| x < s.u1) as u32;
+        segs.push(*s);
+    }
+    // Events by boundary (CSR): starts and ends.
+    let csr = |key: &dyn Fn(&SweepSegment) -> u32| {
+        let mut offsets = vec![0u32; m + 1];
+        for s in &segs {
+            offsets[key(s) as usize + 1] += 1;
+        }
+        for i in 0..m {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill = offsets.clone();
+        let mut items = vec![0u32; segs.len()];
+        for (i, s) in segs.iter().enumerate() {
+            let k = key(s) as usize;
+            items[fill[k] as usize] = i as u32;
+            fill[k] += 1;
+        }
+        (offsets, items)
+    };
+    let (start_offsets, start_items) = csr(&|s| s.start);
+    let (end_offsets, end_items) = csr(&|s| s.end);
+    let mut sweep = Sweep::new(&segs, persistence, nodes, created);
+    slabs.push(Slab {
+        end: boundaries.first().copied().unwrap_or(f64::INFINITY),
+        root: NIL,
+        owner: NO_OWNER,
+    });
+    for i in 0..m {
+        sweep.version = base + i as u32 + 1;
+        for &s in &end_items[end_offsets[i] as usize..end_offsets[i + 1] as usize] {
+            sweep.delete(s)?;
+        }
+        for &s in &start_items[start_offsets[i] as usize..start_offsets[i + 1] as usize] {
+            sweep.insert(s)?;
+        }
+        slabs.push(Slab {
+            end: boundaries.get(i + 1).copied().unwrap_or(f64::INFINITY),
+            root: sweep.stored(sweep.root),
+            owner: NO_OWNER,
+        });
+    }
+    Ok((sweep.nodes, sweep.created))
+}
+
+/// A piece of a segment clipped to one grid cell, normalised for the sweep: `u0 < u1`.
 #[derive(Clone, Copy, Debug)]
 struct SweepSegment {
     u0: f64,
     v0: f64,
     u1: f64,
     v1: f64,
-    payload: u32,
+    /// The line `v = a·u + b` of the whole (unclipped) segment.
+    a: f64,
+    b: f64,
+    upper: u32,
+    lower: u32,
     start: u32,
     end: u32,
 }
@@ -211,16 +759,6 @@ impl SweepSegment {
         }
         self_index < other_index
     }
-
-    fn line(&self) -> (f64, f64) {
-        let a = (self.v1 - self.v0) / (self.u1 - self.u0);
-        let b = self.v0 - a * self.u0;
-        if a.is_finite() && b.is_finite() {
-            (a, b)
-        } else {
-            (0.0, 0.5 * (self.v0 + self.v1))
-        }
-    }
 }
 
 /// The build-time state: the ephemeral treap over logical nodes (= segment indices) and the
@@ -250,7 +788,13 @@ fn mix64(mut x: u64) -> u64 {
 }
 
 impl<'a> Sweep<'a> {
-    fn new(segs: &'a [SweepSegment], persistence: Persistence) -> Self {
+    /// A sweep over one cell's pieces, appending to the shared node store.
+    fn new(
+        segs: &'a [SweepSegment],
+        persistence: Persistence,
+        nodes: Vec<Node>,
+        created: Vec<u32>,
+    ) -> Self {
         let n = segs.len();
         Sweep {
             segs,
@@ -261,8 +805,8 @@ impl<'a> Sweep<'a> {
             priority: (0..n as u64).map(mix64).collect(),
             current: vec![NIL; n],
             root: NIL,
-            nodes: Vec::with_capacity(n * 3),
-            created: Vec::with_capacity(n * 3),
+            nodes,
+            created,
             version: 0,
             // Every loop walks a path or a chain of ancestors: bounded by the node count.
             step_bound: n + 64,
@@ -394,11 +938,11 @@ impl<'a> Sweep<'a> {
 
     fn insert(&mut self, s: u32) -> Result<(), PointLocError> {
         let seg = self.segs[s as usize];
-        let (a, b) = seg.line();
         let id = self.push_node(Node {
-            a,
-            b,
-            payload: seg.payload,
+            a: seg.a,
+            b: seg.b,
+            upper: seg.upper,
+            lower: seg.lower,
             left: NIL,
             right: NIL,
             spare: NIL,
@@ -468,243 +1012,6 @@ impl<'a> Sweep<'a> {
         }
         Err(PointLocError::StepBound(self.version as usize))
     }
-}
-
-impl PointLocator {
-    /// Builds the locator of the subdivision formed by `segments`, with node copying.
-    ///
-    /// Segments must not cross (they may share ends); non-finite segments are left out and
-    /// vertical ones (`u0 == u1`) only split slabs (a point is never reported between them). Crossing input does not panic, but answers near the crossings
-    /// may then be wrong. Cost O(n log n) time, O(n) expected nodes.
-    pub fn build(segments: &[Segment]) -> Result<PointLocator, PointLocError> {
-        Self::build_with(segments, Persistence::NodeCopying)
-    }
-
-    /// Builds the locator with the chosen persistence technique.
-    pub fn build_with(
-        segments: &[Segment],
-        persistence: Persistence,
-    ) -> Result<PointLocator, PointLocError> {
-        if segments.len() >= (RIGHT_BIT / 4) as usize {
-            return Err(PointLocError::TooLarge(segments.len()));
-        }
-        let finite = segments.iter().filter(|s| {
-            s.u0.is_finite() && s.v0.is_finite() && s.u1.is_finite() && s.v1.is_finite()
-        });
-        // A vertical segment is a boundary between two slabs, not a tree entry: without its
-        // `u` as a boundary, one "empty" slab would span two regions.
-        let vertical_us: Vec<f64> = finite
-            .clone()
-            .filter(|s| s.u0 == s.u1)
-            .map(|s| s.u0)
-            .collect();
-        let mut segs: Vec<SweepSegment> = finite
-            .filter(|s| s.u0 != s.u1)
-            .map(|s| {
-                let (u0, v0, u1, v1) = if s.u0 < s.u1 {
-                    (s.u0, s.v0, s.u1, s.v1)
-                } else {
-                    (s.u1, s.v1, s.u0, s.v0)
-                };
-                SweepSegment {
-                    u0,
-                    v0,
-                    u1,
-                    v1,
-                    payload: s.payload,
-                    start: 0,
-                    end: 0,
-                }
-            })
-            .collect();
-        let mut boundaries: Vec<f64> = segs.iter().flat_map(|s| [s.u0, s.u1]).collect();
-        boundaries.extend_from_slice(&vertical_us);
-        boundaries.sort_unstable_by(f64::total_cmp);
-        boundaries.dedup();
-        let m = boundaries.len();
-        for s in &mut segs {
-            s.start = boundaries.partition_point(|&x| x < s.u0) as u32;
-            s.end = boundaries.partition_point(|&x| x < s.u1) as u32;
-        }
-        // Events by boundary (CSR): starts and ends.
-        let csr = |key: &dyn Fn(&SweepSegment) -> u32| {
-            let mut offsets = vec![0u32; m + 1];
-            for s in &segs {
-                offsets[key(s) as usize + 1] += 1;
-            }
-            for i in 0..m {
-                offsets[i + 1] += offsets[i];
-            }
-            let mut fill = offsets.clone();
-            let mut items = vec![0u32; segs.len()];
-            for (i, s) in segs.iter().enumerate() {
-                let k = key(s) as usize;
-                items[fill[k] as usize] = i as u32;
-                fill[k] += 1;
-            }
-            (offsets, items)
-        };
-        let (start_offsets, start_items) = csr(&|s| s.start);
-        let (end_offsets, end_items) = csr(&|s| s.end);
-
-        let mut sweep = Sweep::new(&segs, persistence);
-        let mut roots = Vec::with_capacity(m + 1);
-        roots.push(NIL);
-        for i in 0..m {
-            sweep.version = i as u32 + 1;
-            for &s in &end_items[end_offsets[i] as usize..end_offsets[i + 1] as usize] {
-                sweep.delete(s)?;
-            }
-            for &s in &start_items[start_offsets[i] as usize..start_offsets[i + 1] as usize] {
-                sweep.insert(s)?;
-            }
-            roots.push(sweep.stored(sweep.root));
-        }
-        let mut nodes = sweep.nodes;
-        nodes.shrink_to_fit();
-
-        // The coarse uniform table over u: about one bucket per four boundaries.
-        let buckets = (m / 4).max(1);
-        let (lo, hi) = match (boundaries.first(), boundaries.last()) {
-            (Some(&lo), Some(&hi)) if hi > lo => (lo, hi),
-            (Some(&lo), _) => (lo, lo + 1.0),
-            _ => (0.0, 1.0),
-        };
-        let scale = buckets as f64 / (hi - lo);
-        let bucket_start = (0..=buckets)
-            .map(|j| {
-                let edge = lo + j as f64 / scale;
-                boundaries.partition_point(|&x| x < edge) as u32
-            })
-            .collect();
-        Ok(PointLocator {
-            boundaries,
-            roots,
-            nodes,
-            bucket_start,
-            bucket_lo: lo,
-            bucket_scale: scale,
-            persistence,
-            segments_used: segs.len(),
-        })
-    }
-
-    /// The slab containing `u`: `k` with `u_{k−1} ≤ u < u_k` (or `u = u_{m−1}`, `k = m − 1`).
-    #[inline]
-    fn find_slab(&self, u: f64, stats: &mut LocateStats) -> u32 {
-        let xs = &self.boundaries;
-        let buckets = self.bucket_start.len().saturating_sub(1);
-        let t = (u - self.bucket_lo) * self.bucket_scale;
-        // NaN and out-of-range positions fall into the full search below.
-        let (mut lo, mut hi) = (0usize, xs.len());
-        if t >= 0.0 && t < buckets as f64 {
-            let j = t as usize;
-            // Widen by one boundary each side against rounding in `t`.
-            lo = (self.bucket_start[j] as usize).saturating_sub(1);
-            hi = (self.bucket_start[j + 1] as usize + 1).min(xs.len());
-            stats.slab_probes += 1;
-            let ok_lo = lo == 0 || xs[lo - 1] <= u;
-            let ok_hi = hi == xs.len() || u < xs[hi];
-            if !(ok_lo && ok_hi) {
-                lo = 0;
-                hi = xs.len();
-            }
-        }
-        // Count of boundaries ≤ u within [lo, hi).
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            stats.slab_probes += 1;
-            if xs[mid] <= u {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        // The last inner slab is closed on the right: `u = u_{m−1}` (e.g. a chart's edge)
-        // belongs to it, not to the empty outer slab.
-        if lo == xs.len() && lo >= 2 && u == xs[lo - 1] {
-            lo -= 1;
-        }
-        lo as u32
-    }
-
-    /// Locates `(u, v)`: its slab and the segments just below and just above it.
-    ///
-    /// A point on a segment's line counts as above that segment. Non-finite input gets some
-    /// answer and never panics.
-    pub fn locate(&self, u: f64, v: f64) -> Location {
-        self.locate_with_stats(u, v, &mut LocateStats::default())
-    }
-
-    /// [`PointLocator::locate`], adding the counted work to `stats`.
-    pub fn locate_with_stats(&self, u: f64, v: f64, stats: &mut LocateStats) -> Location {
-        let slab = self.find_slab(u, stats);
-        let mut loc = Location {
-            slab,
-            below: None,
-            above: None,
-        };
-        let Some(&root) = self.roots.get(slab as usize) else {
-            return loc;
-        };
-        let mut node = root;
-        // The stored structure is acyclic; the bound only guards against a corrupt build.
-        for _ in 0..=self.nodes.len() {
-            let Some(n) = self.nodes.get(node as usize) else {
-                break;
-            };
-            stats.nodes_visited += 1;
-            let right = v >= n.a * u + n.b;
-            if right {
-                loc.below = Some(n.payload);
-            } else {
-                loc.above = Some(n.payload);
-            }
-            node = n.child(right, slab);
-        }
-        loc
-    }
-
-    /// Number of slab boundaries `m` (there are `m + 1` slabs).
-    pub fn num_boundaries(&self) -> usize {
-        self.boundaries.len()
-    }
-
-    /// The slab boundaries, strictly increasing.
-    pub fn boundaries(&self) -> &[f64] {
-        &self.boundaries
-    }
-
-    /// Whether slab `k` is crossed by no segment.
-    pub fn slab_is_empty(&self, k: usize) -> bool {
-        self.roots.get(k).is_none_or(|&r| r == NIL)
-    }
-
-    /// Number of stored tree nodes (all versions together).
-    pub fn num_nodes(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Number of segments that entered the sweep (after dropping vertical and non-finite ones).
-    pub fn num_segments(&self) -> usize {
-        self.segments_used
-    }
-
-    /// The persistence technique this locator was built with.
-    pub fn persistence(&self) -> Persistence {
-        self.persistence
-    }
-
-    /// Heap bytes of the frozen structure.
-    pub fn memory_bytes(&self) -> usize {
-        self.boundaries.capacity() * std::mem::size_of::<f64>()
-            + self.roots.capacity() * std::mem::size_of::<u32>()
-            + self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.bucket_start.capacity() * std::mem::size_of::<u32>()
-    }
-
-    /// Bytes of one stored tree node.
-    pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 }
 
 #[cfg(test)]

@@ -5,12 +5,23 @@ use super::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Brute force: among the non-vertical segments with `u0 ≤ u < u1`, the highest with value
-/// `≤ v` and the lowest with value `> v`; `None` when the point is within `margin` of one
-/// (then rounding may decide either way and the case is skipped).
-fn brute(segs: &[Segment], u: f64, v: f64, margin: f64) -> Option<(Option<u32>, Option<u32>)> {
+/// Brute force within the grid cell `rect` answering the point: among the non-vertical
+/// segments with `u0 ≤ u < u1` whose height at `u` lies in the cell's `v` range, the highest
+/// with value `≤ v` and the lowest with value `> v`; `None` when the point or such a height is
+/// within `margin` of a segment or a cell side (then rounding may decide either way and the
+/// case is skipped).
+fn brute(
+    segs: &[Segment],
+    u: f64,
+    v: f64,
+    rect: [f64; 4],
+    margin: f64,
+) -> Option<(Option<u32>, Option<u32>)> {
     let mut below: Option<(f64, u32)> = None;
     let mut above: Option<(f64, u32)> = None;
+    if (u - rect[0]).abs() < margin || (u - rect[1]).abs() < margin {
+        return None;
+    }
     for s in segs {
         let (u0, v0, u1, v1) = if s.u0 < s.u1 {
             (s.u0, s.v0, s.u1, s.v1)
@@ -21,15 +32,18 @@ fn brute(segs: &[Segment], u: f64, v: f64, margin: f64) -> Option<(Option<u32>, 
             continue;
         }
         let y = v0 + (v1 - v0) * (u - u0) / (u1 - u0);
-        if (y - v).abs() < margin {
+        if (y - v).abs() < margin || (y - rect[2]).abs() < margin || (y - rect[3]).abs() < margin {
             return None;
+        }
+        if y < rect[2] || y > rect[3] {
+            continue;
         }
         if y <= v {
             if below.is_none_or(|(b, _)| y > b) {
-                below = Some((y, s.payload));
+                below = Some((y, s.upper));
             }
         } else if above.is_none_or(|(a, _)| y < a) {
-            above = Some((y, s.payload));
+            above = Some((y, s.lower));
         }
     }
     Some((below.map(|b| b.1), above.map(|a| a.1)))
@@ -57,7 +71,8 @@ fn rows(rng: &mut ChaCha8Rng) -> Vec<Segment> {
                     v0: vs[i],
                     u1: us[i + 1],
                     v1: vs[i + 1],
-                    payload: segs.len() as u32,
+                    upper: segs.len() as u32,
+                    lower: segs.len() as u32,
                 });
             }
         }
@@ -68,7 +83,8 @@ fn rows(rng: &mut ChaCha8Rng) -> Vec<Segment> {
                 v0: j as f64 - 0.1,
                 u1: us[0],
                 v1: j as f64 + 0.1,
-                payload: 9999,
+                upper: 9999,
+                lower: 9999,
             });
         }
     }
@@ -97,7 +113,8 @@ fn star(rng: &mut ChaCha8Rng) -> Vec<Segment> {
             v0: 0.5,
             u1: u,
             v1: v,
-            payload: segs.len() as u32,
+            upper: segs.len() as u32,
+            lower: segs.len() as u32,
         });
         let next = (i + 1) % k;
         let mut gap = angles[next] - angles[i];
@@ -111,7 +128,8 @@ fn star(rng: &mut ChaCha8Rng) -> Vec<Segment> {
                 v0: v,
                 u1,
                 v1,
-                payload: segs.len() as u32,
+                upper: segs.len() as u32,
+                lower: segs.len() as u32,
             });
         }
     }
@@ -124,7 +142,7 @@ fn check(segs: &[Segment], rng: &mut ChaCha8Rng, persistence: Persistence) -> us
     for _ in 0..300 {
         let u = rng.random_range(-0.2..1.2);
         let v = rng.random_range(-1.0..13.0);
-        if let Some((below, above)) = brute(segs, u, v, 1e-9) {
+        if let Some((below, above)) = brute(segs, u, v, loc.cell_rect(u, v), 1e-9) {
             let got = loc.locate(u, v);
             assert_eq!(
                 (got.below, got.above),
@@ -173,7 +191,8 @@ fn node_copying_stores_fewer_nodes_than_path_copying() {
             v0: j as f64,
             u1,
             v1: j as f64 + 0.5,
-            payload: j,
+            upper: j,
+            lower: j,
         });
     }
     let path = PointLocator::build_with(&segs, Persistence::PathCopying).unwrap();
@@ -202,21 +221,24 @@ fn degenerate_inputs_do_not_panic() {
             v0: 0.0,
             u1: 1.0,
             v1: 0.0,
-            payload: 0,
+            upper: 0,
+            lower: 0,
         },
         Segment {
             u0: 0.0,
             v0: 0.0,
             u1: 0.0,
             v1: 1.0,
-            payload: 1,
+            upper: 1,
+            lower: 1,
         },
         Segment {
             u0: 0.0,
             v0: 0.0,
             u1: 1.0,
             v1: 0.0,
-            payload: 2,
+            upper: 2,
+            lower: 2,
         },
         // A duplicate and a crossing segment.
         Segment {
@@ -224,14 +246,16 @@ fn degenerate_inputs_do_not_panic() {
             v0: 0.0,
             u1: 1.0,
             v1: 0.0,
-            payload: 3,
+            upper: 3,
+            lower: 3,
         },
         Segment {
             u0: 0.0,
             v0: -1.0,
             u1: 1.0,
             v1: 1.0,
-            payload: 4,
+            upper: 4,
+            lower: 4,
         },
     ];
     let loc = PointLocator::build(&bad).unwrap();
