@@ -20,10 +20,10 @@
 
 pub mod chart;
 
-use crate::pointloc::pages::advise_huge_pages;
+use crate::pointloc::memory_hints::{advise_huge_pages, prefetch};
 use crate::pointloc::{LocateStats, Persistence, PointLocError, PointLocator, Segment};
-use crate::support::{HillClimb, Support, SupportMap};
-use crate::{Polytope, Vector, VertexId};
+use crate::support::{HillClimb, LinearScan, Support, SupportMap};
+use crate::{Point, Polytope, Vector, VertexId};
 use chart::{NUM_CHARTS, chart_axes, chart_of, clip_arc, project, unproject};
 
 /// The `[u_lo, u_hi, v_lo, v_hi]` square every chart's grid covers.
@@ -75,12 +75,33 @@ pub struct NormalVectorMap {
     polytope: Polytope,
     /// One point locator per chart; every payload is a record start in `records`.
     charts: Vec<PointLocator>,
-    /// Per vertex `w`, its polish record `[w, degree, neighbours…]`, all records concatenated.
-    records: Vec<u32>,
-    /// The start of each vertex's record in `records`.
-    record_of: Vec<u32>,
+    /// Per vertex `w`, its polish record: `w` itself, then each neighbour, all records
+    /// concatenated (see [`RecordEntry`]).
+    records: Vec<RecordEntry>,
+    /// Below this many vertices the map answers by a linear scan (faster there).
+    linear: bool,
     num_segments: usize,
 }
+
+/// One entry of a polish record (32 bytes). A record is `1 + degree` consecutive entries:
+/// the head `{ point of w, w, degree }`, then per neighbour `q` `{ point of q, q, record of q }`.
+/// A polish that does not move reads one record, a few consecutive cache lines.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct RecordEntry {
+    point: [f64; 3],
+    vertex: u32,
+    /// Head: the degree; neighbour entry: the neighbour's record start.
+    link: u32,
+}
+
+/// Below this many hull vertices [`NormalVectorMap`] answers by a linear scan: measured on
+/// sphere hulls (`benches/nvm.rs`), the scan of a few hundred points costs less than a
+/// location plus polish.
+pub const LINEAR_SCAN_BELOW: usize = 128;
+
+/// A record's cache lines prefetched when the descent names it.
+const PREFETCH_RECORD_LINES: usize = 4;
 
 impl NormalVectorMap {
     /// Preprocesses `polytope` (which the map then owns): O(n log n) time.
@@ -91,16 +112,27 @@ impl NormalVectorMap {
         if ne >= (u32::MAX / 8) as usize || nv >= (u32::MAX / 8) as usize {
             return Err(NvmError::TooLarge(ne));
         }
-        let mut records = Vec::with_capacity(2 * nv + 2 * ne);
         let mut record_of = Vec::with_capacity(nv);
+        let mut total = 0u32;
         for w in polytope.vertex_ids() {
-            let nbrs = polytope.neighbors(w);
-            record_of.push(records.len() as u32);
-            records.push(w.0);
-            records.push(nbrs.len() as u32);
-            records.extend(nbrs.iter().map(|q| q.0));
+            record_of.push(total);
+            total += 1 + polytope.neighbors(w).len() as u32;
         }
         let rec = |w: VertexId| record_of.get(w.index()).copied().unwrap_or(0);
+        let entry = |w: VertexId, link: u32| {
+            let q = polytope.point(w);
+            RecordEntry {
+                point: [q.x, q.y, q.z],
+                vertex: w.0,
+                link,
+            }
+        };
+        let mut records = Vec::with_capacity(total as usize);
+        for w in polytope.vertex_ids() {
+            let nbrs = polytope.neighbors(w);
+            records.push(entry(w, nbrs.len() as u32));
+            records.extend(nbrs.iter().map(|&q| entry(q, rec(q))));
+        }
         let mut per_chart: Vec<Vec<Segment>> = (0..NUM_CHARTS)
             .map(|_| Vec::with_capacity(ne / 3 + 8))
             .collect();
@@ -143,13 +175,12 @@ impl NormalVectorMap {
             }
             charts.push(locator);
         }
-        advise_huge_pages(polytope.points());
         advise_huge_pages(&records);
         Ok(NormalVectorMap {
+            linear: nv < LINEAR_SCAN_BELOW,
             polytope,
             charts,
             records,
-            record_of,
             num_segments,
         })
     }
@@ -175,70 +206,85 @@ impl NormalVectorMap {
         };
         let (u, v) = project(c, d);
         let mut ls = LocateStats::default();
-        let loc = locator.locate_with_stats(u, v, &mut ls);
+        let records = self.records.as_ptr();
+        let loc = locator.locate_notifying(u, v, &mut ls, |r| {
+            for line in 0..PREFETCH_RECORD_LINES {
+                prefetch(records.wrapping_add(r as usize + 2 * line));
+            }
+        });
         stats.slab_probes += ls.slab_probes;
         stats.nodes_visited += ls.nodes_visited;
         loc.below.or(loc.above).or(loc.owner).unwrap_or(0)
     }
 
-    /// Steepest ascent from the vertex whose record starts at `record`, reading the compact
-    /// records: `(support, steps)`. Bounded by the vertex count (each step strictly
-    /// increases `d · p`); the bound is never expected to be hit.
+    /// Steepest ascent from the vertex whose record starts at `record`, reading only the
+    /// records: the support and the steps taken. Bounded by the vertex count (each step
+    /// strictly increases `d · p`); the bound is never expected to be hit.
     #[inline]
-    fn polish(&self, d: &Vector, record: u32) -> (VertexId, u32) {
-        let points = self.polytope.points();
-        let value = |w: u32| {
-            points
-                .get(w as usize)
-                .map_or(f64::NEG_INFINITY, |q| d.x * q.x + d.y * q.y + d.z * q.z)
+    fn polish(&self, d: &Vector, record: u32) -> (Support, u32) {
+        let value = |e: &RecordEntry| d.x * e.point[0] + d.y * e.point[1] + d.z * e.point[2];
+        let fallback = RecordEntry {
+            point: [0.0; 3],
+            vertex: 0,
+            link: 0,
         };
         let mut r = record as usize;
-        let mut current = self.records.get(r).copied().unwrap_or(0);
-        let mut current_value = value(current);
+        let mut head = self.records.get(r).copied().unwrap_or(fallback);
+        let mut head_value = value(&head);
         let mut steps = 0u32;
-        for _ in 0..points.len() {
-            let degree = self.records.get(r + 1).copied().unwrap_or(0) as usize;
-            let neighbors = self.records.get(r + 2..r + 2 + degree).unwrap_or_default();
-            let mut best = current;
-            let mut best_value = current_value;
-            for &w in neighbors {
-                let vw = value(w);
-                if vw > best_value {
-                    best = w;
-                    best_value = vw;
+        for _ in 0..self.records.len() {
+            let neighbors = self
+                .records
+                .get(r + 1..r + 1 + head.link as usize)
+                .unwrap_or_default();
+            let mut best: Option<&RecordEntry> = None;
+            let mut best_value = head_value;
+            for e in neighbors {
+                let ve = value(e);
+                if ve > best_value {
+                    best = Some(e);
+                    best_value = ve;
                 }
             }
-            if best == current {
+            let Some(next) = best else {
                 break;
-            }
-            current = best;
-            current_value = best_value;
+            };
+            r = next.link as usize;
+            head = self.records.get(r).copied().unwrap_or(*next);
+            head_value = best_value;
             steps += 1;
-            r = self.record_of.get(best as usize).copied().unwrap_or(0) as usize;
         }
-        (VertexId(current), steps)
+        let support = Support {
+            vertex: VertexId(head.vertex),
+            point: Point::new(head.point[0], head.point[1], head.point[2]),
+        };
+        (support, steps)
     }
 
-    /// `S(P, d)` with the counted work of the query.
+    /// `S(P, d)` with the counted work of the query (all zero below
+    /// [`LINEAR_SCAN_BELOW`] vertices, where the map scans).
     pub fn support_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
         let mut stats = QueryStats::default();
+        if self.linear {
+            return (LinearScan::new(&self.polytope).support(d), stats);
+        }
         let record = self.candidate(d, &mut stats);
-        let (vertex, steps) = if d.x.is_finite() && d.y.is_finite() && d.z.is_finite() {
-            self.polish(d, record)
-        } else {
-            (
-                VertexId(self.records.get(record as usize).copied().unwrap_or(0)),
-                0,
-            )
-        };
+        if !(d.x.is_finite() && d.y.is_finite() && d.z.is_finite()) {
+            let support = self.records.get(record as usize).map_or(
+                Support {
+                    vertex: VertexId(0),
+                    point: Point::origin(),
+                },
+                |e| Support {
+                    vertex: VertexId(e.vertex),
+                    point: Point::new(e.point[0], e.point[1], e.point[2]),
+                },
+            );
+            return (support, stats);
+        }
+        let (support, steps) = self.polish(d, record);
         stats.polish_steps = steps;
-        let point = self
-            .polytope
-            .points()
-            .get(vertex.index())
-            .copied()
-            .unwrap_or_else(crate::Point::origin);
-        (Support { vertex, point }, stats)
+        (support, stats)
     }
 
     /// Number of segments over all charts (before vertical ones are dropped).
@@ -270,7 +316,7 @@ impl NormalVectorMap {
                 .iter()
                 .map(PointLocator::memory_bytes)
                 .sum::<usize>()
-            + (self.records.capacity() + self.record_of.capacity()) * std::mem::size_of::<u32>()
+            + self.records.capacity() * std::mem::size_of::<RecordEntry>()
     }
 
     /// Heap bytes of the owned polytope ([`Polytope::memory_bytes`]).

@@ -32,7 +32,7 @@
 //! within rounding of a segment may be reported on the wrong side of it. Callers that need an
 //! exact answer (the normal vector map does) repair it locally afterwards.
 
-pub(crate) mod pages;
+pub(crate) mod memory_hints;
 
 use robust::{Coord, orient2d};
 use thiserror::Error;
@@ -166,6 +166,10 @@ const NO_OWNER: u32 = u32::MAX;
 const SEGMENTS_PER_CELL: f64 = 16.0;
 /// The grid is coarsened until clipping makes at most this many pieces per segment.
 const MAX_PIECES_PER_SEGMENT: f64 = 1.5;
+/// A query prefetches at most this many of its cell's slab records.
+const PREFETCH_SLABS: usize = 32;
+/// A query prefetches at most this many of its cell's tree nodes.
+const PREFETCH_NODES: usize = 64;
 /// At most this many cells along each axis.
 const MAX_CELLS_PER_SIDE: usize = 2048;
 
@@ -179,6 +183,14 @@ struct Slab {
     root: u32,
     /// For a slab crossed by no segment: the payload set by [`PointLocator::set_owner`].
     owner: u32,
+}
+
+/// Where one grid cell's slabs and tree nodes start (8 bytes).
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Cell {
+    first_slab: u32,
+    first_node: u32,
 }
 
 /// A uniform grid of `k × k` cells over a rectangle.
@@ -328,8 +340,9 @@ fn line_of(u0: f64, v0: f64, u1: f64, v1: f64) -> (f64, f64) {
 #[derive(Clone, Debug)]
 pub struct PointLocator {
     grid: Grid,
-    /// Cell `c = j·k + i` owns `slabs[cell_start[c] .. cell_start[c + 1]]`.
-    cell_start: Vec<u32>,
+    /// Cell `c = j·k + i` owns `slabs[cells[c].first_slab .. cells[c + 1].first_slab]` and
+    /// likewise its tree nodes (one sentinel entry at the end).
+    cells: Vec<Cell>,
     /// The slabs of all cells; a slab's global index is its tree version.
     slabs: Vec<Slab>,
     nodes: Vec<Node>,
@@ -471,9 +484,12 @@ impl PointLocator {
         let mut nodes: Vec<Node> = Vec::with_capacity(ordered.len() * 4);
         let mut created: Vec<u32> = Vec::with_capacity(ordered.len() * 4);
         let mut slabs: Vec<Slab> = Vec::with_capacity(ordered.len() * 2 + cells);
-        let mut cell_start = Vec::with_capacity(cells + 1);
+        let mut cell_entries = Vec::with_capacity(cells + 1);
         for c in 0..cells {
-            cell_start.push(slabs.len() as u32);
+            cell_entries.push(Cell {
+                first_slab: slabs.len() as u32,
+                first_node: nodes.len() as u32,
+            });
             let lo = piece_start[c] as usize;
             let hi = piece_start[c + 1] as usize;
             let cell_pieces = ordered.get_mut(lo..hi).unwrap_or_default();
@@ -482,14 +498,17 @@ impl PointLocator {
                 return Err(PointLocError::TooLarge(slabs.len()));
             }
         }
-        cell_start.push(slabs.len() as u32);
+        cell_entries.push(Cell {
+            first_slab: slabs.len() as u32,
+            first_node: nodes.len() as u32,
+        });
         nodes.shrink_to_fit();
         slabs.shrink_to_fit();
-        pages::advise_huge_pages(&nodes);
-        pages::advise_huge_pages(&slabs);
+        memory_hints::advise_huge_pages(&nodes);
+        memory_hints::advise_huge_pages(&slabs);
         Ok(PointLocator {
             grid,
-            cell_start,
+            cells: cell_entries,
             slabs,
             nodes,
             persistence,
@@ -508,17 +527,49 @@ impl PointLocator {
     /// [`PointLocator::locate`], adding the counted work to `stats`.
     #[inline]
     pub fn locate_with_stats(&self, u: f64, v: f64, stats: &mut LocateStats) -> Location {
+        self.locate_notifying(u, v, stats, |_| {})
+    }
+
+    /// [`PointLocator::locate_with_stats`], calling `on_candidate(payload)` whenever the
+    /// descent finds a nearer bounding segment (the caller may prefetch what the payload
+    /// names, overlapping that load with the rest of the descent).
+    #[inline]
+    pub fn locate_notifying(
+        &self,
+        u: f64,
+        v: f64,
+        stats: &mut LocateStats,
+        mut on_candidate: impl FnMut(u32),
+    ) -> Location {
         let mut loc = Location::default();
         let cell = self.grid.row(v) * self.grid.k + self.grid.col(u);
         stats.slab_probes += 1;
-        let (Some(&first), Some(&last)) =
-            (self.cell_start.get(cell), self.cell_start.get(cell + 1))
-        else {
+        let (Some(this), Some(next)) = (self.cells.get(cell), self.cells.get(cell + 1)) else {
             return loc;
         };
-        let Some(slabs) = self.slabs.get(first as usize..last as usize) else {
+        let first = this.first_slab;
+        let Some(slabs) = self.slabs.get(first as usize..next.first_slab as usize) else {
             return loc;
         };
+        // Start loading the cell's slab lines (4 slabs a line) and node lines (8 nodes in 5
+        // lines) together: the cell is small, and its lines then arrive in about one memory
+        // latency instead of one latency per probe and per tree level.
+        for i in (0..slabs.len().min(PREFETCH_SLABS)).step_by(4) {
+            memory_hints::prefetch(slabs.as_ptr().wrapping_add(i));
+        }
+        let cell_nodes =
+            (next.first_node.saturating_sub(this.first_node) as usize).min(PREFETCH_NODES);
+        let node_base = self.nodes.as_ptr().wrapping_add(this.first_node as usize);
+        for i in (0..cell_nodes).step_by(8) {
+            for line in 0..5 {
+                memory_hints::prefetch(
+                    node_base
+                        .wrapping_add(i)
+                        .cast::<u8>()
+                        .wrapping_add(64 * line),
+                );
+            }
+        }
         // Slab k of the cell: the number of boundaries ≤ u (the last slab's end is +∞).
         let m = slabs.len().saturating_sub(1);
         let (mut lo, mut hi) = (0usize, m);
@@ -555,8 +606,10 @@ impl PointLocator {
             let right = v >= n.a * u + n.b;
             if right {
                 loc.below = Some(n.upper);
+                on_candidate(n.upper);
             } else {
                 loc.above = Some(n.lower);
+                on_candidate(n.lower);
             }
             node = n.child(right, version);
         }
@@ -568,9 +621,10 @@ impl PointLocator {
     pub fn empty_slabs(&self) -> Vec<(u32, f64, f64)> {
         let mut out = Vec::new();
         let k = self.grid.k;
-        for (c, w) in self.cell_start.windows(2).enumerate() {
+        for (c, w) in self.cells.windows(2).enumerate() {
             let [cu0, cu1, cv0, cv1] = self.grid.rect(c % k, c / k);
-            let Some(slabs) = self.slabs.get(w[0] as usize..w[1] as usize) else {
+            let first = w[0].first_slab;
+            let Some(slabs) = self.slabs.get(first as usize..w[1].first_slab as usize) else {
                 continue;
             };
             for (i, slab) in slabs.iter().enumerate() {
@@ -583,7 +637,7 @@ impl PointLocator {
                     slabs[i - 1].end.clamp(cu0, cu1)
                 };
                 let hi = slab.end.clamp(cu0, cu1);
-                out.push((w[0] + i as u32, 0.5 * (lo + hi), 0.5 * (cv0 + cv1)));
+                out.push((first + i as u32, 0.5 * (lo + hi), 0.5 * (cv0 + cv1)));
             }
         }
         out
@@ -632,7 +686,7 @@ impl PointLocator {
 
     /// Heap bytes of the frozen structure.
     pub fn memory_bytes(&self) -> usize {
-        self.cell_start.capacity() * std::mem::size_of::<u32>()
+        self.cells.capacity() * std::mem::size_of::<Cell>()
             + self.slabs.capacity() * std::mem::size_of::<Slab>()
             + self.nodes.capacity() * std::mem::size_of::<Node>()
     }

@@ -1,6 +1,8 @@
-//! Transparent huge pages for the big frozen arrays of the point locators.
+//! Memory hints for the big frozen arrays: transparent huge pages, and software prefetch.
 //!
-//! Where it sits: called once at the end of a build ([`crate::pointloc`], [`crate::nvm`]).
+//! Where it sits: [`advise_huge_pages`] is called once at the end of a build
+//! ([`crate::pointloc`], [`crate::nvm`]); [`prefetch`] during queries, to start the loads a
+//! query will need before the data that names them is fully read.
 //! A query on a million-vertex map makes a dozen random reads into a structure of a few
 //! hundred megabytes; with 4 KiB pages nearly every read is also a TLB miss (a page walk).
 //! Backing the arrays with 2 MiB pages removes those. On Linux this asks the kernel
@@ -43,3 +45,19 @@ pub fn advise_huge_pages<T>(data: &[T]) {
 /// `MADV_COLLAPSE` (Linux 6.1): collapse the range into huge pages now.
 #[cfg(target_os = "linux")]
 const MADV_COLLAPSE: libc::c_int = 25;
+
+/// Asks the CPU to start loading the cache line holding `p` into all cache levels.
+///
+/// Only a hint: a prefetch never faults, whatever the address (on other architectures it
+/// does nothing).
+#[inline(always)]
+pub fn prefetch<T>(p: *const T) {
+    // SAFETY: SSE is part of the x86_64 baseline, and a prefetch never dereferences in a way
+    // that can fault or change memory.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
