@@ -7,16 +7,24 @@
 //! * Each polytope edge `(a, b)` with faces `F`, `G` maps to the great arc from `n_F` to `n_G`;
 //!   each vertex `v` maps to the spherical polygon of directions `d` with `S(P, d) = v`.
 //! * [`chart`] projects the sphere onto the six faces of a cube (gnomonic projection, so arcs
-//!   become straight segments) and clips the arcs to each chart. Every segment keeps its edge
-//!   id as payload.
-//! * [`crate::pointloc`] builds one slab locator with a persistent search tree per chart.
-//! * A query picks the chart of `d`, projects, locates `(u, v)` between two segments, and
-//!   takes the best endpoint of their two edges. A slab crossed by no segment stores the
-//!   vertex owning it (computed at build time by hill-climbing at the slab's middle).
+//!   become straight segments) and clips the arcs to each chart. Every segment carries the
+//!   vertices of the regions on its two sides: on the arc `d · (a − b) = 0`, and a step up in
+//!   the chart's `v` adds the chart's `j` axis to `d`, so `a` is above when `(a − b)_j > 0`.
+//! * [`crate::pointloc`] builds one locator per chart (a grid of cells, each a slab structure
+//!   with a persistent search tree).
+//! * A query picks the chart of `d`, projects, and locates `(u, v)`: the region vertex is the
+//!   one above the nearest segment below, else the one below the nearest segment above, else
+//!   the owner of the (empty) slab, found at build time by hill-climbing at the slab's middle.
 //! * **Polish**: a direction within rounding of a region boundary may land in a neighbouring
-//!   region, so the candidate is finished by hill-climbing ([`HillClimb::climb`]). On a
+//!   region, so the candidate is finished by steepest ascent over the vertex adjacency. On a
 //!   convex polytope a vertex with no better neighbour maximises `d · p`, so the answer equals
-//!   the linear scan's maximum up to rounding; the climb is usually zero steps.
+//!   the linear scan's maximum up to rounding; the climb is usually zero steps. The ascent
+//!   reads compact *polish records* (per vertex: its point and id, then each neighbour's point,
+//!   id and record), so a polish that does not move reads one record, a few consecutive cache
+//!   lines, prefetched while the locator is still descending. The payloads of the locator are
+//!   record starts.
+//! * Below [`LINEAR_SCAN_BELOW`] vertices the map answers by a linear scan, which is faster
+//!   there (measured, see `benches/nvm.rs`); the structure is still built.
 
 pub mod chart;
 
@@ -104,8 +112,18 @@ pub const LINEAR_SCAN_BELOW: usize = 128;
 const PREFETCH_RECORD_LINES: usize = 4;
 
 impl NormalVectorMap {
-    /// Preprocesses `polytope` (which the map then owns): O(n log n) time.
+    /// Preprocesses `polytope` (which the map then owns): O(n log n) time. Below
+    /// [`LINEAR_SCAN_BELOW`] vertices the map will answer by a linear scan.
     pub fn build(polytope: Polytope) -> Result<NormalVectorMap, NvmError> {
+        let linear = polytope.num_vertices() < LINEAR_SCAN_BELOW;
+        let mut map = Self::build_located(polytope)?;
+        map.linear = linear;
+        Ok(map)
+    }
+
+    /// [`NormalVectorMap::build`] that always answers by point location and polish, at every
+    /// size (to test or measure the structure itself).
+    pub fn build_located(polytope: Polytope) -> Result<NormalVectorMap, NvmError> {
         let ne = polytope.num_edges();
         let nv = polytope.num_vertices();
         // Records take 2 + degree entries per vertex: 2·nv + 2·ne in all.
@@ -177,12 +195,18 @@ impl NormalVectorMap {
         }
         advise_huge_pages(&records);
         Ok(NormalVectorMap {
-            linear: nv < LINEAR_SCAN_BELOW,
+            linear: false,
             polytope,
             charts,
             records,
             num_segments,
         })
+    }
+
+    /// Whether the map answers by a linear scan (built by [`NormalVectorMap::build`] with
+    /// fewer than [`LINEAR_SCAN_BELOW`] vertices).
+    pub fn answers_by_scan(&self) -> bool {
+        self.linear
     }
 
     /// The polytope this map answers for.

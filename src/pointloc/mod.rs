@@ -1,19 +1,25 @@
-//! Planar point location in a straight-line subdivision: the slab method with a persistent
-//! search tree (Sarnak–Tarjan), frozen into flat arrays.
+//! Planar point location in a straight-line subdivision: a uniform grid of cells, each cell
+//! a slab structure with a persistent search tree (Sarnak–Tarjan), frozen into flat arrays.
 //!
 //! Where it sits: generic geometry, knows nothing of polytopes. [`crate::nvm`] projects the
 //! Gauss map of a polytope onto the six faces of a cube and builds one [`PointLocator`] per
 //! face; a support query then asks `locate(u, v)` on one of them.
 //!
 //! How it works:
-//! * The distinct `u` of all segment ends are the slab boundaries (vertical segments give a
-//!   boundary but no tree entry), `u_0 < u_1 < … < u_{m−1}`.
-//!   Slab `k` is `u_{k−1} ≤ u < u_k`, except that the last inner slab `m − 1` also takes
-//!   `u = u_{m−1}`. Slab `0` is everything left of `u_0`, slab `m` everything right of
-//!   `u_{m−1}`; both are crossed by no segment.
-//! * A sweep from left to right keeps the segments crossing the sweep line in a treap
-//!   ordered bottom to top; at boundary `k` it deletes the segments ending there and inserts
-//!   those starting there. Every version is kept: slab `k` reads version `k`.
+//! * The domain (the segments' bounding box, or the caller's rectangle) is cut into `k × k`
+//!   equal cells, `k ≈ √(n / 16)` so a cell holds about 16 segments, coarsened (×¾ at a
+//!   time) until clipping makes at most 1.5 pieces per segment, so memory stays O(n) even
+//!   when long segments cross many cells. Every segment is clipped to each cell it crosses
+//!   (ends cut by a cell side are put exactly on it; each piece keeps the whole segment's
+//!   line). A query goes to the cell of `(u, v)` (clamped into the grid).
+//! * Inside a cell, the distinct `u` of all piece ends are the slab boundaries (vertical
+//!   pieces give a boundary but no tree entry), `u_0 < … < u_{m−1}`: slab `i` is
+//!   `u_{i−1} ≤ u < u_i` (slab 0 and slab `m` are open-ended and crossed by nothing; the last
+//!   inner slab also takes `u = u_{m−1}`).
+//! * A sweep from left to right keeps the pieces crossing the sweep line in a treap ordered
+//!   bottom to top; at boundary `i` it deletes the pieces ending there and inserts those
+//!   starting there. Every version is kept: slab `i` reads version `i`. Versions are numbered
+//!   globally (all cells' slabs in one array), so all cells share one node store.
 //! * Persistence is by **node copying** (Sarnak & Tarjan 1986): every stored node has one spare
 //!   child slot with a version stamp. Changing a child of a node that was created in an
 //!   earlier version fills the spare slot if it is free; only when it is full is the node
@@ -21,16 +27,33 @@
 //!   insertion or deletion makes O(1) expected rotations, so the whole structure has O(n)
 //!   expected nodes. ([`Persistence::PathCopying`], copying every node on the changed path,
 //!   is kept for comparison: O(n log n) nodes.)
-//! * The ephemeral treap works on *logical* nodes (one per segment) with parent pointers, so a
+//! * The ephemeral treap works on *logical* nodes (one per piece) with parent pointers, so a
 //!   deletion needs no search (and no comparison that rounding could get wrong); only
-//!   insertions compare segments, with the exact `orient2d` predicate.
-//! * The frozen form is flat: `Vec<Node>` with `u32` child indices, each node holding the
-//!   line `v = a·u + b` of its segment and the segment's payload, so one level of a descent
-//!   reads one 40-byte record. A coarse uniform table over `u` narrows the slab search.
+//!   insertions compare pieces, with the exact `orient2d` predicate.
+//! * The frozen form is three flat arrays with `u32` indices: cells (first slab, first node;
+//!   8 bytes), slabs (right boundary, root, owner; 16 bytes) and tree nodes (the line
+//!   `v = a·u + b`, the payloads of the regions above and below, two children, a spare child
+//!   and its stamp; 40 bytes). One level of a descent reads one node. A cell's slabs and nodes
+//!   are contiguous, and a query prefetches them all at once (a cell is a few dozen cache
+//!   lines), so a million-segment locator costs about one memory latency per query instead
+//!   of one per probe and per level. Large arrays are backed by huge pages
+//!   ([`memory_hints`]).
+//!
+//! Counted work ([`LocateStats`]): one slab probe for the cell's directory entry, one per
+//! boundary compared in the cell's binary search, and one per tree node visited. It is
+//! O(log n) in the worst case (a cell holding all segments is a plain slab structure) and
+//! about constant on well-spread subdivisions (the grid keeps cells small).
+//!
+//! Answers are **per cell**: `below` / `above` are the nearest pieces in the point's cell,
+//! so `None` can mean "none in this cell" even when a segment lies beyond the cell's side; a
+//! slab of a cell crossed by no piece reports the owner its caller set. That is exactly what
+//! a caller that wants the *region* of the point needs (the region just above `below`, or
+//! just below `above`, or the owner).
 //!
 //! Exactness: the comparisons of a *query* use the rounded line coefficients, so a point
-//! within rounding of a segment may be reported on the wrong side of it. Callers that need an
-//! exact answer (the normal vector map does) repair it locally afterwards.
+//! within rounding of a segment (or of a cell side) may be reported on the wrong side of it.
+//! Callers that need an exact answer (the normal vector map does) repair it locally
+//! afterwards.
 
 pub(crate) mod memory_hints;
 
@@ -292,7 +315,7 @@ fn clip_to_rect(s: &SweepSegment, rect: [f64; 4]) -> Option<SweepSegment> {
             }
         }
     }
-    if !(t0 < t1) {
+    if t0 >= t1 || t0.is_nan() || t1.is_nan() {
         return None;
     }
     let end = |t: f64, snap: Option<usize>, u: f64, v: f64| {
