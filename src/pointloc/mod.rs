@@ -463,11 +463,17 @@ impl PointLocator {
         let mut k = ((n / SEGMENTS_PER_CELL).sqrt().ceil() as usize).clamp(1, MAX_CELLS_PER_SIDE);
         let grid = loop {
             let grid = Grid::new(domain, k);
+            // Stop counting once over the cap: long segments could make the full count
+            // O(n·k).
+            let cap = (MAX_PIECES_PER_SEGMENT * n) as usize;
             let mut pieces = 0usize;
             for s in &segs {
                 grid.for_each_cell(s, |_, _| pieces += 1);
+                if pieces > cap {
+                    break;
+                }
             }
-            if k == 1 || pieces as f64 <= MAX_PIECES_PER_SEGMENT * n {
+            if k == 1 || pieces <= cap {
                 break grid;
             }
             k = (k * 3 / 4).max(1);

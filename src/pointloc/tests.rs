@@ -137,11 +137,23 @@ fn star(rng: &mut ChaCha8Rng) -> Vec<Segment> {
 }
 
 fn check(segs: &[Segment], rng: &mut ChaCha8Rng, persistence: Persistence) -> usize {
+    check_in(segs, rng, persistence, (-0.2, 1.2), (-1.0, 13.0))
+}
+
+/// Locates 300 random points of `us × vs` against the brute force; returns how many were
+/// far enough from every segment and cell side to be checked.
+fn check_in(
+    segs: &[Segment],
+    rng: &mut ChaCha8Rng,
+    persistence: Persistence,
+    us: (f64, f64),
+    vs: (f64, f64),
+) -> usize {
     let loc = PointLocator::build_with(segs, persistence).unwrap();
     let mut checked = 0;
     for _ in 0..300 {
-        let u = rng.random_range(-0.2..1.2);
-        let v = rng.random_range(-1.0..13.0);
+        let u = rng.random_range(us.0..us.1);
+        let v = rng.random_range(vs.0..vs.1);
         if let Some((below, above)) = brute(segs, u, v, loc.cell_rect(u, v), 1e-9) {
             let got = loc.locate(u, v);
             assert_eq!(
@@ -270,4 +282,41 @@ fn degenerate_inputs_do_not_panic() {
         let _ = loc.locate(u, v);
     }
     assert_eq!(loc.locate(0.5, 5.0).above, None);
+}
+
+/// A fan of long segments from one centre: every segment crosses many grid cells, so the
+/// grid must coarsen (at most 1.5 pieces per segment) and memory stays linear; answers still
+/// match the brute force per cell.
+#[test]
+fn fan_of_long_segments_keeps_memory_linear() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let n = 3000;
+    let segs: Vec<Segment> = (0..n)
+        .map(|i| {
+            let t = (i as f64 + 0.5) / n as f64 * std::f64::consts::TAU;
+            Segment {
+                u0: 0.0,
+                v0: 0.0,
+                u1: t.cos(),
+                v1: t.sin(),
+                upper: i,
+                lower: i,
+            }
+        })
+        .collect();
+    let loc = PointLocator::build(&segs).unwrap();
+    // Node copying stores O(1) expected nodes per piece (4–6 on these inputs).
+    assert!(
+        loc.num_nodes() <= 9 * n as usize,
+        "{} nodes for {n} segments",
+        loc.num_nodes()
+    );
+    let checked = check_in(
+        &segs,
+        &mut rng,
+        Persistence::NodeCopying,
+        (-1.1, 1.1),
+        (-1.1, 1.1),
+    );
+    assert!(checked > 100, "only {checked} points checked");
 }
