@@ -147,6 +147,7 @@ impl NormalVectorMap {
             }
         };
         let mut records = Vec::with_capacity(total as usize);
+        advise_huge_pages(&records);
         for w in polytope.vertex_ids() {
             let nbrs = polytope.neighbors(w);
             records.push(entry(w, nbrs.len() as u32));
@@ -194,7 +195,6 @@ impl NormalVectorMap {
             }
             charts.push(locator);
         }
-        advise_huge_pages(&records);
         Ok(NormalVectorMap {
             linear: false,
             polytope,

@@ -513,6 +513,8 @@ impl PointLocator {
         let mut nodes: Vec<Node> = Vec::with_capacity(ordered.len() * 4);
         let mut created: Vec<u32> = Vec::with_capacity(ordered.len() * 4);
         let mut slabs: Vec<Slab> = Vec::with_capacity(ordered.len() * 2 + cells);
+        memory_hints::advise_huge_pages(&nodes);
+        memory_hints::advise_huge_pages(&slabs);
         let mut cell_entries = Vec::with_capacity(cells + 1);
         for c in 0..cells {
             cell_entries.push(Cell {
@@ -533,8 +535,6 @@ impl PointLocator {
         });
         nodes.shrink_to_fit();
         slabs.shrink_to_fit();
-        memory_hints::advise_huge_pages(&nodes);
-        memory_hints::advise_huge_pages(&slabs);
         Ok(PointLocator {
             grid,
             cells: cell_entries,
