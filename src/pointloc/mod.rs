@@ -262,6 +262,26 @@ impl Grid {
         ]
     }
 
+    /// The rectangle cell `(i, j)` clips segments to: [`Grid::rect`], except that the sides
+    /// of the grid's border are at infinity (a border cell also answers the points beyond
+    /// the domain, which are clamped into it).
+    fn clip_rect(&self, i: usize, j: usize) -> [f64; 4] {
+        let mut r = self.rect(i, j);
+        if i == 0 {
+            r[0] = f64::NEG_INFINITY;
+        }
+        if i + 1 == self.k {
+            r[1] = f64::INFINITY;
+        }
+        if j == 0 {
+            r[2] = f64::NEG_INFINITY;
+        }
+        if j + 1 == self.k {
+            r[3] = f64::INFINITY;
+        }
+        r
+    }
+
     /// Calls `f(i, j)` for every cell the segment `(u0, v0)–(u1, v1)` (`u0 ≤ u1`) may touch,
     /// a superset by one cell's rounding, O(cells touched).
     fn for_each_cell(&self, s: &SweepSegment, mut f: impl FnMut(usize, usize)) {
@@ -426,6 +446,13 @@ impl PointLocator {
             if domain[axis + 1] <= domain[axis] {
                 domain[axis + 1] = domain[axis] + 1.0;
             }
+            // A width that overflows (or a `+ 1` lost to rounding) would make the cell
+            // arithmetic non-finite.
+            let width = domain[axis + 1] - domain[axis];
+            if !(width.is_finite() && width > 0.0) {
+                domain[axis] = -f64::MAX / 2.0;
+                domain[axis + 1] = f64::MAX / 2.0;
+            }
         }
         let segs: Vec<SweepSegment> = segments
             .iter()
@@ -485,7 +512,7 @@ impl PointLocator {
         let mut pieces: Vec<(u32, SweepSegment)> = Vec::with_capacity(segs.len() * 3 / 2);
         for s in &segs {
             grid.for_each_cell(s, |i, j| {
-                if let Some(p) = clip_to_rect(s, grid.rect(i, j)) {
+                if let Some(p) = clip_to_rect(s, grid.clip_rect(i, j)) {
                     pieces.push(((j * grid.k + i) as u32, p));
                 }
             });
@@ -663,9 +690,10 @@ impl PointLocator {
                 let lo = if i == 0 {
                     cu0
                 } else {
-                    slabs[i - 1].end.clamp(cu0, cu1)
+                    slabs[i - 1].end.max(cu0).min(cu1)
                 };
-                let hi = slab.end.clamp(cu0, cu1);
+                // max/min, not clamp: never panics, even on a degenerate rectangle.
+                let hi = slab.end.max(cu0).min(cu1);
                 out.push((first + i as u32, 0.5 * (lo + hi), 0.5 * (cv0 + cv1)));
             }
         }
@@ -682,10 +710,11 @@ impl PointLocator {
         }
     }
 
-    /// The rectangle `[u_lo, u_hi, v_lo, v_hi]` of the grid cell that answers `(u, v)`
-    /// (points outside the domain are answered by the nearest cell).
+    /// The rectangle `[u_lo, u_hi, v_lo, v_hi]` of the grid cell that answers `(u, v)`; the
+    /// sides on the grid's border are infinite (points beyond the domain are answered by the
+    /// border cell they are clamped into).
     pub fn cell_rect(&self, u: f64, v: f64) -> [f64; 4] {
-        self.grid.rect(self.grid.col(u), self.grid.row(v))
+        self.grid.clip_rect(self.grid.col(u), self.grid.row(v))
     }
 
     /// Number of slabs over all cells.

@@ -320,3 +320,36 @@ fn fan_of_long_segments_keeps_memory_linear() {
     );
     assert!(checked > 100, "only {checked} points checked");
 }
+
+/// Coordinates near the f64 range: the domain's width overflows; building, listing empty
+/// slabs and locating must still not panic, and a point far above the one segment is above it.
+#[test]
+fn huge_coordinates_do_not_panic() {
+    let segs = [
+        Segment {
+            u0: -1e308,
+            v0: -1e308,
+            u1: 1e308,
+            v1: -1e308,
+            upper: 0,
+            lower: 1,
+        },
+        Segment {
+            u0: 1e300,
+            v0: 1e308,
+            u1: 1e300,
+            v1: 1.5e308,
+            upper: 2,
+            lower: 2,
+        },
+    ];
+    let mut loc = PointLocator::build(&segs).unwrap();
+    for (slab, u, v) in loc.empty_slabs() {
+        let _ = loc.locate(u, v);
+        loc.set_owner(slab, 7);
+    }
+    for (u, v) in [(0.0, 0.0), (1e308, 1e308), (-1e308, 0.0), (f64::NAN, 1.0)] {
+        let _ = loc.locate(u, v);
+    }
+    assert_eq!(loc.locate(0.0, 1e307).below, Some(0));
+}
