@@ -34,9 +34,11 @@
 //!   8 bytes), slabs (right boundary, root, owner; 16 bytes) and tree nodes (the line
 //!   `v = a·u + b`, the payloads of the regions above and below, two children, a spare child
 //!   and its stamp; 40 bytes). One level of a descent reads one node. A cell's slabs and nodes
-//!   are contiguous, and a query prefetches them all at once (a cell is a few dozen cache
-//!   lines), so a million-segment locator costs about one memory latency per query instead
-//!   of one per probe and per level. Large arrays are backed by huge pages
+//!   are contiguous, its nodes renumbered by their smallest depth in any of its versions
+//!   (roots first), and a query prefetches the cell's slabs and first 64 nodes at once (on a
+//!   sphere a cell has ≈ 19 slabs and ≈ 38 nodes, ≈ 23 of them at depth ≤ 1 somewhere: a
+//!   few dozen cache lines), so a million-segment locator costs about one memory latency per
+//!   query instead of one per probe and per level. Large arrays are backed by huge pages
 //!   ([`memory_hints`]).
 //!
 //! Counted work ([`LocateStats`]): one slab probe for the cell's directory entry, one per
@@ -191,7 +193,8 @@ const SEGMENTS_PER_CELL: f64 = 16.0;
 const MAX_PIECES_PER_SEGMENT: f64 = 1.5;
 /// A query prefetches at most this many of its cell's slab records.
 const PREFETCH_SLABS: usize = 32;
-/// A query prefetches at most this many of its cell's tree nodes.
+/// A query prefetches at most this many of its cell's tree nodes (the shallowest ones: a
+/// cell's nodes are ordered by depth).
 const PREFETCH_NODES: usize = 64;
 /// At most this many cells along each axis.
 const MAX_CELLS_PER_SIDE: usize = 2048;
@@ -797,6 +800,7 @@ fn sweep_cell(
     };
     let (start_offsets, start_items) = csr(&|s| s.start);
     let (end_offsets, end_items) = csr(&|s| s.end);
+    let node_base = nodes.len();
     let mut sweep = Sweep::new(&segs, persistence, nodes, created);
     slabs.push(Slab {
         end: boundaries.first().copied().unwrap_or(f64::INFINITY),
@@ -817,7 +821,67 @@ fn sweep_cell(
             owner: NO_OWNER,
         });
     }
-    Ok((sweep.nodes, sweep.created))
+    let (mut nodes, created) = (sweep.nodes, sweep.created);
+    order_by_depth(&mut nodes, node_base, &mut slabs[base as usize..], base)?;
+    Ok((nodes, created))
+}
+
+/// Renumbers one cell's nodes `nodes[node_base..]` by their smallest depth in any of the
+/// cell's versions (`slabs`, versions from `base`), roots first: the nodes a descent reads
+/// first are then the first lines of the cell, which a query prefetches.
+fn order_by_depth(
+    nodes: &mut [Node],
+    node_base: usize,
+    slabs: &mut [Slab],
+    base: u32,
+) -> Result<(), PointLocError> {
+    let Some(cell) = nodes.get_mut(node_base..) else {
+        return Ok(());
+    };
+    let count = cell.len();
+    let local = |x: u32| (x as usize).checked_sub(node_base).filter(|&i| i < count);
+    let mut depth = vec![u32::MAX; count];
+    let mut stack: Vec<(u32, u32)> = Vec::new();
+    for (k, slab) in slabs.iter().enumerate() {
+        let version = base + k as u32;
+        stack.push((slab.root, 0));
+        // Each version's tree has at most `count` nodes.
+        for _ in 0..=2 * count + 1 {
+            let Some((x, d)) = stack.pop() else {
+                break;
+            };
+            let Some(i) = local(x) else {
+                continue;
+            };
+            depth[i] = depth[i].min(d);
+            stack.push((cell[i].child(false, version), d + 1));
+            stack.push((cell[i].child(true, version), d + 1));
+        }
+        if !stack.is_empty() {
+            return Err(PointLocError::StepBound(version as usize));
+        }
+    }
+    let mut order: Vec<u32> = (0..count as u32).collect();
+    order.sort_by_key(|&i| (depth[i as usize], i));
+    let mut new_of_old = vec![0u32; count];
+    for (new, &old) in order.iter().enumerate() {
+        new_of_old[old as usize] = (node_base + new) as u32;
+    }
+    let map = |x: u32| local(x).map_or(x, |i| new_of_old[i]);
+    let old_nodes: Vec<Node> = cell.to_vec();
+    for (slot, &old) in cell.iter_mut().zip(&order) {
+        let n = old_nodes[old as usize];
+        *slot = Node {
+            left: map(n.left),
+            right: map(n.right),
+            spare: map(n.spare),
+            ..n
+        };
+    }
+    for slab in slabs.iter_mut() {
+        slab.root = map(slab.root);
+    }
+    Ok(())
 }
 
 /// A piece of a segment clipped to one grid cell, normalised for the sweep: `u0 < u1`.
