@@ -21,14 +21,15 @@
 //!   the linear scan's maximum up to rounding; the climb is usually zero steps. The ascent
 //!   reads compact *polish records* (per vertex: its point and id, then each neighbour's point,
 //!   id and record), so a polish that does not move reads one record, a few consecutive cache
-//!   lines, prefetched while the locator is still descending. The payloads of the locator are
-//!   record starts.
+//!   lines. The payloads of the locator are record starts. (Prefetching the record as soon
+//!   as the descent names it was measured and dropped: no gain, the descent is two
+//!   in-cache nodes by then.)
 //! * Below [`LINEAR_SCAN_BELOW`] vertices the map answers by a linear scan, which is faster
 //!   there (measured, see `benches/nvm.rs`); the structure is still built.
 
 pub mod chart;
 
-use crate::pointloc::memory_hints::{advise_huge_pages, prefetch};
+use crate::pointloc::memory_hints::advise_huge_pages;
 use crate::pointloc::{LocateStats, Persistence, PointLocError, PointLocator, Segment};
 use crate::support::{HillClimb, LinearScan, Support, SupportMap};
 use crate::{Point, Polytope, Vector, VertexId};
@@ -108,9 +109,6 @@ struct RecordEntry {
 /// vertices location + polish ≈ 60 ns vs scan ≈ 56 ns, at 128 vertices ≈ 59 ns vs ≈ 118 ns,
 /// so the crossover lies between; the scan is also the steadier of the two at 64.
 pub const LINEAR_SCAN_BELOW: usize = 96;
-
-/// A record's cache lines prefetched when the descent names it.
-const PREFETCH_RECORD_LINES: usize = 4;
 
 impl NormalVectorMap {
     /// Preprocesses `polytope` (which the map then owns): O(n log n) time. Below
@@ -231,12 +229,7 @@ impl NormalVectorMap {
         };
         let (u, v) = project(c, d);
         let mut ls = LocateStats::default();
-        let records = self.records.as_ptr();
-        let loc = locator.locate_notifying(u, v, &mut ls, |r| {
-            for line in 0..PREFETCH_RECORD_LINES {
-                prefetch(records.wrapping_add(r as usize + 2 * line));
-            }
-        });
+        let loc = locator.locate_with_stats(u, v, &mut ls);
         stats.slab_probes += ls.slab_probes;
         stats.nodes_visited += ls.nodes_visited;
         loc.below.or(loc.above).or(loc.owner).unwrap_or(0)

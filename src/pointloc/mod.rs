@@ -35,10 +35,10 @@
 //!   `v = a·u + b`, the payloads of the regions above and below, two children, a spare child
 //!   and its stamp; 40 bytes). One level of a descent reads one node. A cell's slabs and nodes
 //!   are contiguous, its nodes renumbered by their smallest depth in any of its versions
-//!   (roots first), and a query prefetches the cell's slabs and first 64 nodes at once (on a
-//!   sphere a cell has ≈ 19 slabs and ≈ 38 nodes, ≈ 23 of them at depth ≤ 1 somewhere: a
-//!   few dozen cache lines), so a million-segment locator costs about one memory latency per
-//!   query instead of one per probe and per level. Large arrays are backed by huge pages
+//!   (roots first), and a query prefetches the cell's slabs and first 16 nodes at once (on a
+//!   sphere a cell has ≈ 19 slabs and ≈ 38 nodes, ≈ 23 of them at depth ≤ 1 in some
+//!   version), so a million-segment locator costs about one memory latency per query for
+//!   the cell instead of one per probe and per level. Large arrays are backed by huge pages
 //!   ([`memory_hints`]).
 //!
 //! Counted work ([`LocateStats`]): one slab probe for the cell's directory entry, one per
@@ -194,8 +194,9 @@ const MAX_PIECES_PER_SEGMENT: f64 = 1.5;
 /// A query prefetches at most this many of its cell's slab records.
 const PREFETCH_SLABS: usize = 32;
 /// A query prefetches at most this many of its cell's tree nodes (the shallowest ones: a
-/// cell's nodes are ordered by depth).
-const PREFETCH_NODES: usize = 64;
+/// cell's nodes are ordered by depth). Measured at 10⁶ sphere vertices, interleaved in one
+/// process: 16 or 24 best; 64 (the whole cell) and 0 slower.
+const PREFETCH_NODES: usize = 16;
 /// At most this many cells along each axis.
 const MAX_CELLS_PER_SIDE: usize = 2048;
 
@@ -586,20 +587,6 @@ impl PointLocator {
     /// [`PointLocator::locate`], adding the counted work to `stats`.
     #[inline]
     pub fn locate_with_stats(&self, u: f64, v: f64, stats: &mut LocateStats) -> Location {
-        self.locate_notifying(u, v, stats, |_| {})
-    }
-
-    /// [`PointLocator::locate_with_stats`], calling `on_candidate(payload)` whenever the
-    /// descent finds a nearer bounding segment (the caller may prefetch what the payload
-    /// names, overlapping that load with the rest of the descent).
-    #[inline]
-    pub fn locate_notifying(
-        &self,
-        u: f64,
-        v: f64,
-        stats: &mut LocateStats,
-        mut on_candidate: impl FnMut(u32),
-    ) -> Location {
         let mut loc = Location::default();
         let cell = self.grid.row(v) * self.grid.k + self.grid.col(u);
         stats.slab_probes += 1;
@@ -610,9 +597,9 @@ impl PointLocator {
         let Some(slabs) = self.slabs.get(first as usize..next.first_slab as usize) else {
             return loc;
         };
-        // Start loading the cell's slab lines (4 slabs a line) and node lines (8 nodes in 5
-        // lines) together: the cell is small, and its lines then arrive in about one memory
-        // latency instead of one latency per probe and per tree level.
+        // Start loading the cell's slab lines (4 slabs a line) and its shallowest node lines
+        // (8 nodes in 5 lines) together: they then arrive in about one memory latency
+        // instead of one latency per probe and per tree level.
         for i in (0..slabs.len().min(PREFETCH_SLABS)).step_by(4) {
             memory_hints::prefetch(slabs.as_ptr().wrapping_add(i));
         }
@@ -665,10 +652,8 @@ impl PointLocator {
             let right = v >= n.a * u + n.b;
             if right {
                 loc.below = Some(n.upper);
-                on_candidate(n.upper);
             } else {
                 loc.above = Some(n.lower);
-                on_candidate(n.lower);
             }
             node = n.child(right, version);
         }
