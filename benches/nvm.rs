@@ -3,7 +3,11 @@
 //!
 //! Run: `cargo bench --bench nvm`. `NVM_BENCH_MAX=16384` limits the largest size.
 //! Each size prints one line with the hull and NVM build times (one-shot wall clock), the
-//! NVM's bytes per hull vertex (search structure, and with the polytope) and its node count.
+//! NVM's bytes per hull vertex (search structure, and with the polytope), its node count, and
+//! the counted work per query over the benchmark's directions (slab probes, tree nodes,
+//! polish steps). The directions are precomputed (4,096 Gaussian ones, cycled) and every
+//! query's input and output go through `black_box`. Below
+//! `polyquery::nvm::LINEAR_SCAN_BELOW` vertices the NVM answers by a linear scan itself.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use polyquery::hull::convex_hull;
@@ -16,7 +20,7 @@ use rand_distr::StandardNormal;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-const SIZES: [usize; 5] = [64, 1_024, 16_384, 262_144, 1_048_576];
+const SIZES: [usize; 6] = [64, 1_024, 4_096, 16_384, 262_144, 1_048_576];
 
 fn directions(count: usize) -> Vec<Vector> {
     let mut rng = ChaCha8Rng::seed_from_u64(42);
@@ -52,8 +56,23 @@ fn bench_support(c: &mut Criterion) {
         let nvm = NormalVectorMap::build(polytope).expect("nvm");
         let build_time = t.elapsed();
         let nv = nvm.polytope().num_vertices();
+        let (mut probes, mut nodes, mut steps) = (0u64, 0u64, 0u64);
+        for d in &dirs {
+            let (_, st) = nvm.support_with_stats(d);
+            probes += u64::from(st.slab_probes);
+            nodes += u64::from(st.nodes_visited);
+            steps += u64::from(st.polish_steps);
+        }
+        let q = dirs.len() as f64;
         eprintln!(
-            "n={n}: hull {:.3} s, NVM build {:.3} s, {:.0} B/vertex structure, {:.0} B/vertex with polytope, {} tree nodes, {} segments, {} slabs",
+            "n={n}: per query {:.2} slab probes + {:.2} tree nodes = {:.2} counted, {:.4} polish steps",
+            probes as f64 / q,
+            nodes as f64 / q,
+            (probes + nodes) as f64 / q,
+            steps as f64 / q,
+        );
+        eprintln!(
+            "n={n}: hull {:.3} s, NVM build {:.3} s, {:.0} B/vertex structure, {:.0} B/vertex with polytope, {} tree nodes, {} segments, {} slabs, {} cells",
             hull_time.as_secs_f64(),
             build_time.as_secs_f64(),
             nvm.memory_bytes() as f64 / nv as f64,
@@ -61,6 +80,7 @@ fn bench_support(c: &mut Criterion) {
             nvm.num_nodes(),
             nvm.num_segments(),
             nvm.num_slabs(),
+            nvm.num_cells(),
         );
         let mut i = 0usize;
         group.bench_with_input(BenchmarkId::new("nvm", n), &n, |b, _| {

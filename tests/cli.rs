@@ -785,21 +785,25 @@ fn preprocess_one_mesh_then_info_text_and_json() {
 
     let info = ok(["info", &s(&out)]);
     for word in [
-        "format version   1",
+        "format version   2",
         "vertices         319",
         "tree nodes",
         "slabs",
+        "grid cells",
         "node-copying",
         "bunny_npm.obj (1839 points)",
     ] {
         assert!(info.contains(word), "{word} missing from:\n{info}");
     }
     let v = ok_json(&["info", &s(&out)]);
-    assert_eq!(v["format_version"], 1);
+    assert_eq!(v["format_version"], 2);
     assert_eq!(v["vertices"], 319);
     assert_eq!(v["faces"], 634);
     assert!(v["tree_nodes"].as_u64().unwrap() > 0);
     assert!(v["slabs"].as_u64().unwrap() > 0);
+    // Six charts, each at least one cell, each cell at least one slab.
+    assert!(v["grid_cells"].as_u64().unwrap() >= 6);
+    assert!(v["slabs"].as_u64().unwrap() >= v["grid_cells"].as_u64().unwrap());
     assert!(v["segments"].as_u64().unwrap() >= v["edges"].as_u64().unwrap());
     assert_eq!(v["metadata"]["input_points"], 1839);
     assert_eq!(v["metadata"]["persistence"], "node-copying");

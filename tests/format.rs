@@ -54,9 +54,14 @@ fn directions(rng: &mut ChaCha8Rng, random: usize) -> Vec<Vector> {
     out
 }
 
-/// A small map (a few kB) for the exhaustive damage tests.
+/// A small map (a few kB) for the exhaustive damage tests. Built to answer by point location
+/// (`build` would answer by a linear scan at this size), so that loaded damage reaches the
+/// locators and the polish.
 fn small_map() -> NormalVectorMap {
-    map_of(&synth::generate(Shape::Sphere, 60, 3).unwrap())
+    let points = synth::generate(Shape::Sphere, 60, 3).unwrap();
+    let map = NormalVectorMap::build_located(convex_hull(&points).expect("hull")).expect("map");
+    assert!(!map.answers_by_scan());
+    map
 }
 
 fn decode(bytes: &[u8]) -> Result<format::SavedMap, FormatError> {
@@ -126,6 +131,8 @@ fn round_trip_answers_bit_identically_and_rebuilds_nothing() {
         assert_eq!(built.num_segments(), loaded.num_segments(), "{name}");
         assert_eq!(built.num_nodes(), loaded.num_nodes(), "{name}");
         assert_eq!(built.num_slabs(), loaded.num_slabs(), "{name}");
+        assert_eq!(built.num_cells(), loaded.num_cells(), "{name}");
+        assert_eq!(built.answers_by_scan(), loaded.answers_by_scan(), "{name}");
         // Capacities may differ (the loader allocates exactly), never more than the built map.
         assert!(loaded.memory_bytes() <= built.memory_bytes(), "{name}");
         // Encoding the loaded map gives the same bytes: every stored array came back as it was.
@@ -240,7 +247,8 @@ fn flipped_bytes_are_detected() {
 #[test]
 fn wrong_version_wrong_magic_random_bytes() {
     let bytes = format::encode(&small_map(), &metadata());
-    for version in [0u32, 2, 99, u32::MAX] {
+    // 1 is the previous layout (one slab structure per chart): refused, not misread.
+    for version in [0u32, 1, 3, 99, u32::MAX] {
         let mut other = bytes.clone();
         other[8..12].copy_from_slice(&version.to_le_bytes());
         match decode(&other) {
@@ -324,24 +332,176 @@ fn crafted_files_with_valid_checksums_are_rejected() {
         Err(FormatError::Truncated { needed, .. }) => assert!(needed > 1 << 60),
         other => panic!("{:?}", other.map(|_| ())),
     }
-    // NVMS: segments (8), chart count (4), chart 0's owners (8 + 4 k), persistence (1),
-    // segments used (8), boundaries (8 + 8 m), roots (8 + 4 (m + 1)), node count (8), nodes.
-    let owners = nvms + 12;
-    let k = u64_at(&bytes, owners) as usize;
-    let boundaries = owners + 8 + 4 * k + 1 + 8;
-    let m = u64_at(&bytes, boundaries) as usize;
-    assert_eq!(k, m + 1);
-    let roots = boundaries + 8 + 8 * m;
-    corrupt(edit(roots + 8 + 4, &0x7000_0000u32.to_le_bytes()), "roots");
-    let node0 = roots + 8 + 4 * (m + 1) + 8;
-    let ne = p.num_edges() as u32;
-    corrupt(edit(node0 + 16, &ne.to_le_bytes()), "tree node");
-    corrupt(edit(node0 + 20, &0x7000_0000u32.to_le_bytes()), "tree node");
-    corrupt(edit(owners + 8, &(nv as u32 + 1).to_le_bytes()), "owners");
-    corrupt(edit(nvms + 8, &7u32.to_le_bytes()), "chart count");
-    // The boundaries must increase.
-    if m >= 2 {
-        corrupt(edit(boundaries + 16, &2.0f64.to_le_bytes()), "boundaries");
+    // NVMS: segments (8), linear flag (1), polish records (8 + 32 R), chart count (4), then
+    // chart 0: persistence (1), segments used (8), grid origin and scales (4 × 8), k (8),
+    // cells (8 + 8 C), slabs (8 + 16 S), tree nodes (8 + 40 N).
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let f64_at = |at: usize| f64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let linear = nvms + 8;
+    let records = linear + 1;
+    let num_records = u64_at(&bytes, records) as usize;
+    assert_eq!(
+        num_records,
+        nv + nh,
+        "a head per vertex, an entry per half-edge"
+    );
+    let entry = |i: usize| records + 8 + 32 * i;
+    let chart_count = entry(num_records);
+    let grid = chart_count + 4 + 1 + 8;
+    let k_at = grid + 32;
+    let k = u64_at(&bytes, k_at) as usize;
+    let cells = k_at + 8;
+    let num_cells = u64_at(&bytes, cells) as usize;
+    assert_eq!(num_cells, k * k + 1);
+    // Cross-cell cases below need a grid with more than one cell.
+    assert!(k >= 2, "chart 0 has a {k} × {k} grid");
+    let cell = |c: usize| cells + 8 + 8 * c;
+    let slabs = cell(num_cells);
+    let num_slabs = u64_at(&bytes, slabs) as usize;
+    let slab = |i: usize| slabs + 8 + 16 * i;
+    let nodes = slab(num_slabs);
+    let num_nodes = u64_at(&bytes, nodes) as usize;
+    let node = |i: usize| nodes + 8 + 40 * i;
+    assert_eq!(bytes[node(num_nodes)], 1, "chart 1 starts (node copying)");
+    // Per slab and per node: the node range of its cell.
+    let node_ranges: Vec<(usize, usize)> = (0..k * k)
+        .map(|c| {
+            (
+                u32_at(cell(c) + 4) as usize,
+                u32_at(cell(c + 1) + 4) as usize,
+            )
+        })
+        .collect();
+    let cell_of_slab = |i: usize| {
+        (0..k * k)
+            .find(|&c| (u32_at(cell(c)) as usize..u32_at(cell(c + 1)) as usize).contains(&i))
+            .unwrap()
+    };
+    // A node of chart 0 outside the range `(lo, hi)`, if there is one.
+    let outside = |(lo, hi): (usize, usize)| {
+        if lo > 0 {
+            Some(0u32)
+        } else if hi < num_nodes {
+            Some(hi as u32)
+        } else {
+            None
+        }
+    };
+    let nil = u32::MAX;
+
+    corrupt(edit(linear, &[2]), "linear");
+    corrupt(edit(chart_count, &7u32.to_le_bytes()), "chart count");
+    // Polish records: each entry must match the polytope.
+    corrupt(
+        edit(records, &(num_records as u64 - 1).to_le_bytes()),
+        "polish records",
+    );
+    corrupt(edit(entry(0) + 24, &(nv as u32).to_le_bytes()), "vertex");
+    corrupt(edit(entry(2) + 24, &0u32.to_le_bytes()), "vertex");
+    corrupt(edit(entry(1), &f64::NAN.to_le_bytes()), "point");
+    corrupt(edit(entry(1) + 8, &0.5f64.to_le_bytes()), "point");
+    corrupt(edit(entry(0) + 28, &0u32.to_le_bytes()), "link");
+    // Entry 1 is a neighbour entry: no record starts there.
+    corrupt(edit(entry(1) + 28, &1u32.to_le_bytes()), "link");
+    corrupt(edit(entry(1) + 28, &u32::MAX.to_le_bytes()), "link");
+    // Grid.
+    corrupt(edit(k_at, &0u64.to_le_bytes()), "cells per side");
+    corrupt(edit(k_at, &4096u64.to_le_bytes()), "cells per side");
+    corrupt(edit(grid + 16, &(-1.0f64).to_le_bytes()), "scale");
+    corrupt(edit(grid, &f64::NAN.to_le_bytes()), "not finite");
+    corrupt(
+        edit(cells, &(num_cells as u64 + 1).to_le_bytes()),
+        "grid cells",
+    );
+    // Cell offsets: from 0, increasing, ending at the array lengths.
+    corrupt(edit(cell(0), &1u32.to_le_bytes()), "cell offsets");
+    corrupt(edit(cell(1), &u32::MAX.to_le_bytes()), "cell offsets");
+    corrupt(edit(cell(1) + 4, &u32::MAX.to_le_bytes()), "cell offsets");
+    corrupt(edit(cell(k * k), &0u32.to_le_bytes()), "cell offsets");
+    corrupt(
+        edit(cell(k * k) + 4, &(num_nodes as u32 - 1).to_le_bytes()),
+        "cell offsets",
+    );
+    // Slabs: a root out of range or in another cell, an owner that is no record start.
+    let rooted = (0..num_slabs)
+        .find(|&i| u32_at(slab(i) + 8) != nil)
+        .expect("a slab crossed by a segment");
+    corrupt(
+        edit(slab(rooted) + 8, &(num_nodes as u32).to_le_bytes()),
+        "root",
+    );
+    corrupt(
+        edit(slab(rooted) + 8, &0x7000_0000u32.to_le_bytes()),
+        "root",
+    );
+    let mut cross_cell_cases = 0;
+    for i in (0..num_slabs).filter(|&i| u32_at(slab(i) + 8) != nil) {
+        if let Some(other) = outside(node_ranges[cell_of_slab(i)]) {
+            corrupt(edit(slab(i) + 8, &other.to_le_bytes()), "root");
+            cross_cell_cases += 1;
+            break;
+        }
+    }
+    let empty = (0..num_slabs)
+        .find(|&i| u32_at(slab(i) + 8) == nil)
+        .expect("a slab crossed by no segment");
+    assert_ne!(u32_at(slab(empty) + 12), nil, "empty slabs have owners");
+    corrupt(edit(slab(empty) + 12, &1u32.to_le_bytes()), "owner");
+    corrupt(
+        edit(slab(empty) + 12, &(num_records as u32).to_le_bytes()),
+        "owner",
+    );
+    // Slab ends: no NaN, strictly increasing within a cell, the cell's last one +∞.
+    corrupt(edit(slab(0), &f64::NAN.to_le_bytes()), "end");
+    let inner = (0..num_slabs - 1)
+        .find(|&i| f64_at(slab(i)).is_finite() && f64_at(slab(i + 1)).is_finite())
+        .expect("a cell with three slabs");
+    corrupt(
+        edit(slab(inner), &bytes[slab(inner + 1)..slab(inner + 1) + 8]),
+        "end",
+    );
+    let last = (0..num_slabs)
+        .find(|&i| f64_at(slab(i)).is_infinite())
+        .unwrap();
+    corrupt(edit(slab(last), &1e300f64.to_le_bytes()), "end");
+    // Tree nodes: payloads, children, spare slots.
+    corrupt(edit(node(0), &f64::NAN.to_le_bytes()), "not finite");
+    corrupt(
+        edit(node(0) + 16, &(num_records as u32).to_le_bytes()),
+        "payload",
+    );
+    corrupt(edit(node(0) + 20, &1u32.to_le_bytes()), "payload");
+    corrupt(
+        edit(node(0) + 24, &(num_nodes as u32).to_le_bytes()),
+        "child",
+    );
+    corrupt(edit(node(0) + 28, &0x7000_0000u32.to_le_bytes()), "child");
+    for &range in &node_ranges {
+        if let (true, Some(other)) = (range.0 < range.1, outside(range)) {
+            corrupt(edit(node(range.0) + 24, &other.to_le_bytes()), "child");
+            cross_cell_cases += 1;
+            break;
+        }
+    }
+    assert_eq!(cross_cell_cases, 2, "chart 0 has nodes in two cells");
+    let unstamped = (0..num_nodes)
+        .find(|&i| u32_at(node(i) + 36) == nil)
+        .expect("a node with a free spare slot");
+    corrupt(edit(node(unstamped) + 32, &0u32.to_le_bytes()), "spare");
+    corrupt(
+        edit(node(unstamped) + 36, &0x7000_0000u32.to_le_bytes()),
+        "spare",
+    );
+    if let Some(stamped) = (0..num_nodes).find(|&i| u32_at(node(i) + 36) != nil) {
+        corrupt(
+            edit(node(stamped) + 32, &(num_nodes as u32).to_le_bytes()),
+            "spare",
+        );
+    }
+    // A huge node count is refused before anything is allocated.
+    match edit(nodes, &(1u64 << 60).to_le_bytes()) {
+        Err(FormatError::Truncated { needed, .. }) => assert!(needed > 1 << 60),
+        other => panic!("{:?}", other.map(|_| ())),
     }
 }
 

@@ -82,9 +82,29 @@ fn directions(p: &Polytope, rng: &mut ChaCha8Rng, random: usize) -> Vec<Vector> 
 }
 
 /// Checks every direction; returns the mean polish steps.
+/// Checks the located map (`build_located`, every size) and, when the public `build` answers
+/// small polytopes by a scan instead, that map too. Returns the located map's mean polish steps.
 fn check_polytope(p: Polytope, rng: &mut ChaCha8Rng, random: usize) -> Result<f64, String> {
     let ds = directions(&p, rng, random);
-    let nvm = NormalVectorMap::build(p).map_err(|e| e.to_string())?;
+    let small = p.num_vertices() < polyquery::nvm::LINEAR_SCAN_BELOW;
+    let scanning = if small { Some(p.clone()) } else { None };
+    let located = NormalVectorMap::build_located(p).map_err(|e| e.to_string())?;
+    if located.answers_by_scan() {
+        return Err("build_located answers by a scan".into());
+    }
+    let steps = check_map(&located, &ds)?;
+    if let Some(p) = scanning {
+        let nvm = NormalVectorMap::build(p).map_err(|e| e.to_string())?;
+        if !nvm.answers_by_scan() {
+            return Err("a small map does not answer by its scan".into());
+        }
+        check_map(&nvm, &ds)?;
+    }
+    Ok(steps)
+}
+
+/// Every direction of `ds` against the linear scan; degenerate directions give a vertex.
+fn check_map(nvm: &NormalVectorMap, ds: &[Vector]) -> Result<f64, String> {
     let p = nvm.polytope();
     let scan = LinearScan::new(p);
     let max_norm = p
@@ -93,7 +113,7 @@ fn check_polytope(p: Polytope, rng: &mut ChaCha8Rng, random: usize) -> Result<f6
         .map(|q| q.coords.norm())
         .fold(0.0, f64::max);
     let mut steps = 0u64;
-    for d in &ds {
+    for d in ds {
         let (s, stats) = nvm.support_with_stats(d);
         steps += u64::from(stats.polish_steps);
         let want = d.dot(&scan.support(d).point.coords);
@@ -337,9 +357,10 @@ fn large_sphere_and_ellipsoid() {
     }
 }
 
-/// Counted work: the mean tree nodes visited grows by less than 2× from 10³ to 10⁵ sphere
-/// vertices (O(log n): the slab's tree holds O(√n) segments, so ≈ +1.39·log₂10 levels per
-/// decade), the polish takes at most one step on average, and memory per vertex is flat.
+/// Counted work: the mean tree nodes visited, and the slab probes plus tree nodes, grow by
+/// less than 2× from 10³ to 10⁵ sphere vertices (O(log n) worst case; the grid of cells keeps
+/// it about constant on a sphere), the polish takes at most one step on average, and memory
+/// stays under 1 KiB per vertex.
 #[test]
 fn counted_work_and_memory_scale() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -370,8 +391,14 @@ fn counted_work_and_memory_scale() {
         );
         assert!(steps <= 1.0, "mean polish steps {steps} at n={n}");
         assert!(bytes <= 1024.0, "{bytes} bytes per vertex at n={n}");
-        means.push((nodes, bytes));
+        means.push((nodes, bytes, nodes + probes));
     }
+    assert!(
+        means[1].2 < 2.0 * means[0].2,
+        "counted work (slab probes + tree nodes) grew from {} to {}",
+        means[0].2,
+        means[1].2
+    );
     assert!(
         means[1].0 < 2.0 * means[0].0,
         "nodes visited grew from {} to {}",

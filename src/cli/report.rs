@@ -288,8 +288,10 @@ pub struct InfoReport {
     pub segments: usize,
     /// Stored search-tree nodes over the six charts.
     pub tree_nodes: usize,
-    /// Slabs over the six charts.
+    /// Slabs over the six charts (all their grid cells).
     pub slabs: usize,
+    /// Point-location grid cells over the six charts.
+    pub grid_cells: usize,
     /// `file_bytes / vertices`.
     pub file_bytes_per_vertex: f64,
     /// Heap bytes of the loaded map and polytope per vertex.
@@ -324,6 +326,7 @@ impl Display for InfoReport {
         writeln!(f, "segments         {}", self.segments)?;
         writeln!(f, "tree nodes       {}", self.tree_nodes)?;
         writeln!(f, "slabs            {}", self.slabs)?;
+        writeln!(f, "grid cells       {}", self.grid_cells)?;
         writeln!(f, "persistence      {}", m.persistence)?;
         writeln!(
             f,

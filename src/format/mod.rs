@@ -19,8 +19,14 @@
 //! | end − 4 | 4 | CRC-32 (IEEE) of every byte before it |
 //!
 //! Sections, in this order: `META` (UTF-8 JSON [`Metadata`]), `POLY` (the polytope's arrays,
-//! see `polytope_section`), `NVMS` (the map's charts: slab owners and point locators, written
-//! by `nvm::encode` and `pointloc::encode`, the only code that knows those arrays).
+//! see `polytope_section`), `NVMS` (the map's polish records and its six charts' point
+//! locators: grid, cells, slabs, tree nodes, written by `nvm::encode` and
+//! `pointloc::encode`, the only code that knows those arrays).
+//!
+//! Version history: 1, the first layout (one slab structure per chart, slab owners beside
+//! it); 2, a grid of cells per chart with owners inside the slabs, and polish records. A
+//! build reads only its own version: other versions are
+//! [`FormatError::UnsupportedVersion`] (preprocess the mesh again).
 //!
 //! Loading checks, in order: the magic ([`FormatError::NotAnNvmFile`]), the version
 //! ([`FormatError::UnsupportedVersion`], before the checksum, since another version may
@@ -50,7 +56,7 @@ use thiserror::Error;
 /// The first 8 bytes of every `.nvm` file.
 pub const MAGIC: [u8; 8] = *b"\x89PQNVM\r\n";
 /// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// The usual file extension.
 pub const EXTENSION: &str = "nvm";
 

@@ -7,28 +7,38 @@
 //! * Each polytope edge `(a, b)` with faces `F`, `G` maps to the great arc from `n_F` to `n_G`;
 //!   each vertex `v` maps to the spherical polygon of directions `d` with `S(P, d) = v`.
 //! * [`chart`] projects the sphere onto the six faces of a cube (gnomonic projection, so arcs
-//!   become straight segments) and clips the arcs to each chart. Every segment keeps its edge
-//!   id as payload.
-//! * [`crate::pointloc`] builds one slab locator with a persistent search tree per chart.
-//! * A query picks the chart of `d`, projects, locates `(u, v)` between two segments, and
-//!   takes the best endpoint of their two edges. A slab crossed by no segment stores the
-//!   vertex owning it (computed at build time by hill-climbing at the slab's middle).
+//!   become straight segments) and clips the arcs to each chart. Every segment carries the
+//!   vertices of the regions on its two sides: on the arc `d · (a − b) = 0`, and a step up in
+//!   the chart's `v` adds the chart's `j` axis to `d`, so `a` is above when `(a − b)_j > 0`.
+//! * [`crate::pointloc`] builds one locator per chart (a grid of cells, each a slab structure
+//!   with a persistent search tree).
+//! * A query picks the chart of `d`, projects, and locates `(u, v)`: the region vertex is the
+//!   one above the nearest segment below, else the one below the nearest segment above, else
+//!   the owner of the (empty) slab, found at build time by hill-climbing at the slab's middle.
 //! * **Polish**: a direction within rounding of a region boundary may land in a neighbouring
-//!   region, so the candidate is finished by hill-climbing ([`HillClimb::climb`]). On a
+//!   region, so the candidate is finished by steepest ascent over the vertex adjacency. On a
 //!   convex polytope a vertex with no better neighbour maximises `d · p`, so the answer equals
-//!   the linear scan's maximum up to rounding; the climb is usually zero steps.
+//!   the linear scan's maximum up to rounding; the climb is usually zero steps. The ascent
+//!   reads compact *polish records* (per vertex: its point and id, then each neighbour's point,
+//!   id and record), so a polish that does not move reads one record, a few consecutive cache
+//!   lines. The payloads of the locator are record starts. (Prefetching the record as soon
+//!   as the descent names it was measured and dropped: no gain, the descent is two
+//!   in-cache nodes by then.)
+//! * Below [`LINEAR_SCAN_BELOW`] vertices the map answers by a linear scan, which is faster
+//!   there (measured, see `benches/nvm.rs`); the structure is still built.
 
 pub mod chart;
 mod encode;
 
-use crate::pointloc::{LocateStats, PointLocError, PointLocator, Segment};
-use crate::support::{HillClimb, Support, SupportMap};
-use crate::{EdgeId, Polytope, Vector, VertexId};
-use chart::{NUM_CHARTS, chart_of, clip_arc, project, unproject};
-use thiserror::Error;
+use crate::pointloc::memory_hints::advise_huge_pages;
+use crate::pointloc::{LocateStats, Persistence, PointLocError, PointLocator, Segment};
+use crate::support::{HillClimb, LinearScan, Support, SupportMap};
+use crate::{Point, Polytope, Vector, VertexId};
+use chart::{NUM_CHARTS, chart_axes, chart_of, clip_arc, project, unproject};
 
-/// The owner slot of a slab crossed by segments (the segments answer there).
-const NO_OWNER: u32 = u32::MAX;
+/// The `[u_lo, u_hi, v_lo, v_hi]` square every chart's grid covers.
+const CHART_DOMAIN: [f64; 4] = [-1.0, 1.0, -1.0, 1.0];
+use thiserror::Error;
 
 /// Why a normal vector map could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -57,13 +67,6 @@ pub struct QueryStats {
     pub polish_steps: u32,
 }
 
-#[derive(Clone, Debug)]
-struct Chart {
-    locator: PointLocator,
-    /// Per slab: the vertex owning it when no segment crosses it, else `NO_OWNER`.
-    owners: Vec<u32>,
-}
-
 /// The normal vector map of a polytope: O(log n) support queries after O(n log n)
 /// preprocessing, O(n) memory.
 ///
@@ -80,16 +83,74 @@ struct Chart {
 #[derive(Clone, Debug)]
 pub struct NormalVectorMap {
     polytope: Polytope,
-    charts: Vec<Chart>,
+    /// One point locator per chart; every payload is a record start in `records`.
+    charts: Vec<PointLocator>,
+    /// Per vertex `w`, its polish record: `w` itself, then each neighbour, all records
+    /// concatenated (see [`RecordEntry`]).
+    records: Vec<RecordEntry>,
+    /// Below this many vertices the map answers by a linear scan (faster there).
+    linear: bool,
     num_segments: usize,
 }
 
+/// One entry of a polish record (32 bytes). A record is `1 + degree` consecutive entries:
+/// the head `{ point of w, w, degree }`, then per neighbour `q` `{ point of q, q, record of q }`.
+/// A polish that does not move reads one record, a few consecutive cache lines.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct RecordEntry {
+    point: [f64; 3],
+    vertex: u32,
+    /// Head: the degree; neighbour entry: the neighbour's record start.
+    link: u32,
+}
+
+/// Below this many hull vertices [`NormalVectorMap::build`] makes the map answer by a linear
+/// scan. Measured on sphere hulls (min of 8 rounds of 40,960 queries, loaded machine): at 64
+/// vertices location + polish ≈ 60 ns vs scan ≈ 56 ns, at 128 vertices ≈ 59 ns vs ≈ 118 ns,
+/// so the crossover lies between; the scan is also the steadier of the two at 64.
+pub const LINEAR_SCAN_BELOW: usize = 96;
+
 impl NormalVectorMap {
-    /// Preprocesses `polytope` (which the map then owns): O(n log n) time.
+    /// Preprocesses `polytope` (which the map then owns): O(n log n) time. Below
+    /// [`LINEAR_SCAN_BELOW`] vertices the map will answer by a linear scan.
     pub fn build(polytope: Polytope) -> Result<NormalVectorMap, NvmError> {
+        let linear = polytope.num_vertices() < LINEAR_SCAN_BELOW;
+        let mut map = Self::build_located(polytope)?;
+        map.linear = linear;
+        Ok(map)
+    }
+
+    /// [`NormalVectorMap::build`] that always answers by point location and polish, at every
+    /// size (to test or measure the structure itself).
+    pub fn build_located(polytope: Polytope) -> Result<NormalVectorMap, NvmError> {
         let ne = polytope.num_edges();
-        if ne >= (u32::MAX / 8) as usize {
+        let nv = polytope.num_vertices();
+        // Records take 2 + degree entries per vertex: 2·nv + 2·ne in all.
+        if ne >= (u32::MAX / 8) as usize || nv >= (u32::MAX / 8) as usize {
             return Err(NvmError::TooLarge(ne));
+        }
+        let mut record_of = Vec::with_capacity(nv);
+        let mut total = 0u32;
+        for w in polytope.vertex_ids() {
+            record_of.push(total);
+            total += 1 + polytope.neighbors(w).len() as u32;
+        }
+        let rec = |w: VertexId| record_of.get(w.index()).copied().unwrap_or(0);
+        let entry = |w: VertexId, link: u32| {
+            let q = polytope.point(w);
+            RecordEntry {
+                point: [q.x, q.y, q.z],
+                vertex: w.0,
+                link,
+            }
+        };
+        let mut records = Vec::with_capacity(total as usize);
+        advise_huge_pages(&records);
+        for w in polytope.vertex_ids() {
+            let nbrs = polytope.neighbors(w);
+            records.push(entry(w, nbrs.len() as u32));
+            records.extend(nbrs.iter().map(|&q| entry(q, rec(q))));
         }
         let mut per_chart: Vec<Vec<Segment>> = (0..NUM_CHARTS)
             .map(|_| Vec::with_capacity(ne / 3 + 8))
@@ -97,14 +158,21 @@ impl NormalVectorMap {
         for e in polytope.edge_ids() {
             let (f, g) = polytope.edge_faces(e);
             let (m1, m2) = (polytope.face_normal(f), polytope.face_normal(g));
+            let (a, b) = polytope.edge_vertices(e);
+            let ab = polytope.point(a) - polytope.point(b);
             for (c, segs) in per_chart.iter_mut().enumerate() {
                 if let Some((u0, v0, u1, v1)) = clip_arc(c, &m1, &m2) {
+                    // On the arc d·(a − b) = 0; a step up in v adds e_j to d, so the region
+                    // above the segment is a's when (a − b)_j > 0.
+                    let (_, _, j, _) = chart_axes(c);
+                    let (up, down) = if ab[j] > 0.0 { (a, b) } else { (b, a) };
                     segs.push(Segment {
                         u0,
                         v0,
                         u1,
                         v1,
-                        payload: e.0,
+                        upper: rec(up),
+                        lower: rec(down),
                     });
                 }
             }
@@ -114,35 +182,31 @@ impl NormalVectorMap {
         let mut charts = Vec::with_capacity(NUM_CHARTS);
         let mut start = VertexId(0);
         for (c, segs) in per_chart.into_iter().enumerate() {
-            let locator = PointLocator::build(&segs)
-                .map_err(|source| NvmError::PointLocation { chart: c, source })?;
+            let mut locator =
+                PointLocator::build_over(&segs, CHART_DOMAIN, Persistence::NodeCopying)
+                    .map_err(|source| NvmError::PointLocation { chart: c, source })?;
             drop(segs);
-            let xs = locator.boundaries();
-            let m = xs.len();
-            let mut owners = vec![NO_OWNER; m + 1];
-            for (k, owner) in owners.iter_mut().enumerate() {
-                if !locator.slab_is_empty(k) {
-                    continue;
-                }
-                let lo = if k == 0 {
-                    -1.0
-                } else {
-                    xs[k - 1].clamp(-1.0, 1.0)
-                };
-                let hi = if k == m { 1.0 } else { xs[k].clamp(-1.0, 1.0) };
-                let u = 0.5 * (lo + hi);
-                let d = unproject(c, u, 0.0);
-                let climb = climber.climb(&d, start);
+            // A slab crossed by no segment lies inside one region: find its vertex once.
+            for (slab, u, v) in locator.empty_slabs() {
+                let climb = climber.climb(&unproject(c, u, v), start);
                 start = climb.support.vertex;
-                *owner = start.0;
+                locator.set_owner(slab, rec(start));
             }
-            charts.push(Chart { locator, owners });
+            charts.push(locator);
         }
         Ok(NormalVectorMap {
+            linear: false,
             polytope,
             charts,
+            records,
             num_segments,
         })
+    }
+
+    /// Whether the map answers by a linear scan (built by [`NormalVectorMap::build`] with
+    /// fewer than [`LINEAR_SCAN_BELOW`] vertices).
+    pub fn answers_by_scan(&self) -> bool {
+        self.linear
     }
 
     /// The polytope this map answers for.
@@ -155,61 +219,91 @@ impl NormalVectorMap {
         self.polytope
     }
 
-    /// The located (unpolished) candidate vertex for `d`, with the location work.
-    fn candidate(&self, d: &Vector, stats: &mut QueryStats) -> VertexId {
+    /// The record start of the located (unpolished) candidate vertex, with the location work.
+    #[inline]
+    fn candidate(&self, d: &Vector, stats: &mut QueryStats) -> u32 {
         let Some(c) = chart_of(d) else {
-            return VertexId(0);
+            return 0;
         };
-        let Some(chart) = self.charts.get(c) else {
-            return VertexId(0);
+        let Some(locator) = self.charts.get(c) else {
+            return 0;
         };
         let (u, v) = project(c, d);
         let mut ls = LocateStats::default();
-        let loc = chart.locator.locate_with_stats(u, v, &mut ls);
+        let loc = locator.locate_with_stats(u, v, &mut ls);
         stats.slab_probes += ls.slab_probes;
         stats.nodes_visited += ls.nodes_visited;
-        let p = &self.polytope;
-        let ne = p.num_edges() as u32;
-        let mut best = None;
-        let mut best_value = f64::NEG_INFINITY;
-        for e in [loc.below, loc.above].into_iter().flatten() {
-            if e >= ne {
-                continue;
-            }
-            let (a, b) = p.edge_vertices(EdgeId(e));
-            for w in [a, b] {
-                let q = p.point(w);
-                let value = d.x * q.x + d.y * q.y + d.z * q.z;
-                if value > best_value || best.is_none() {
-                    best_value = value;
-                    best = Some(w);
-                }
-            }
-        }
-        best.unwrap_or_else(|| {
-            let owner = chart.owners.get(loc.slab as usize).copied().unwrap_or(0);
-            VertexId(if owner < p.num_vertices() as u32 {
-                owner
-            } else {
-                0
-            })
-        })
+        loc.below.or(loc.above).or(loc.owner).unwrap_or(0)
     }
 
-    /// `S(P, d)` with the counted work of the query.
+    /// Steepest ascent from the vertex whose record starts at `record`, reading only the
+    /// records: the support and the steps taken. Bounded by the vertex count (each step
+    /// strictly increases `d · p`); the bound is never expected to be hit.
+    #[inline]
+    fn polish(&self, d: &Vector, record: u32) -> (Support, u32) {
+        let value = |e: &RecordEntry| d.x * e.point[0] + d.y * e.point[1] + d.z * e.point[2];
+        let fallback = RecordEntry {
+            point: [0.0; 3],
+            vertex: 0,
+            link: 0,
+        };
+        let mut r = record as usize;
+        let mut head = self.records.get(r).copied().unwrap_or(fallback);
+        let mut head_value = value(&head);
+        let mut steps = 0u32;
+        for _ in 0..self.records.len() {
+            let neighbors = self
+                .records
+                .get(r + 1..r + 1 + head.link as usize)
+                .unwrap_or_default();
+            let mut best: Option<&RecordEntry> = None;
+            let mut best_value = head_value;
+            for e in neighbors {
+                let ve = value(e);
+                if ve > best_value {
+                    best = Some(e);
+                    best_value = ve;
+                }
+            }
+            let Some(next) = best else {
+                break;
+            };
+            r = next.link as usize;
+            head = self.records.get(r).copied().unwrap_or(*next);
+            head_value = best_value;
+            steps += 1;
+        }
+        let support = Support {
+            vertex: VertexId(head.vertex),
+            point: Point::new(head.point[0], head.point[1], head.point[2]),
+        };
+        (support, steps)
+    }
+
+    /// `S(P, d)` with the counted work of the query (all zero below
+    /// [`LINEAR_SCAN_BELOW`] vertices, where the map scans).
     pub fn support_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
         let mut stats = QueryStats::default();
-        let start = self.candidate(d, &mut stats);
+        if self.linear {
+            return (LinearScan::new(&self.polytope).support(d), stats);
+        }
+        let record = self.candidate(d, &mut stats);
         if !(d.x.is_finite() && d.y.is_finite() && d.z.is_finite()) {
-            let support = Support {
-                vertex: start,
-                point: *self.polytope.point(start),
-            };
+            let support = self.records.get(record as usize).map_or(
+                Support {
+                    vertex: VertexId(0),
+                    point: Point::origin(),
+                },
+                |e| Support {
+                    vertex: VertexId(e.vertex),
+                    point: Point::new(e.point[0], e.point[1], e.point[2]),
+                },
+            );
             return (support, stats);
         }
-        let climb = HillClimb::new(&self.polytope).climb(d, start);
-        stats.polish_steps = climb.steps;
-        (climb.support, stats)
+        let (support, steps) = self.polish(d, record);
+        stats.polish_steps = steps;
+        (support, stats)
     }
 
     /// Number of segments over all charts (before vertical ones are dropped).
@@ -219,23 +313,29 @@ impl NormalVectorMap {
 
     /// Number of stored search-tree nodes over all charts.
     pub fn num_nodes(&self) -> usize {
-        self.charts.iter().map(|c| c.locator.num_nodes()).sum()
+        self.charts.iter().map(PointLocator::num_nodes).sum()
     }
 
-    /// Number of slabs over all charts.
+    /// Number of slabs over all charts (and their grid cells).
     pub fn num_slabs(&self) -> usize {
-        self.charts.iter().map(|c| c.owners.len()).sum()
+        self.charts.iter().map(PointLocator::num_slabs).sum()
     }
 
-    /// Heap bytes of the frozen search structure (locators and slab owners), without the
+    /// Number of grid cells over all charts.
+    pub fn num_cells(&self) -> usize {
+        self.charts.iter().map(PointLocator::num_cells).sum()
+    }
+
+    /// Heap bytes of the frozen search structure (locators and polish records), without the
     /// polytope.
     pub fn memory_bytes(&self) -> usize {
-        self.charts.capacity() * std::mem::size_of::<Chart>()
+        self.charts.capacity() * std::mem::size_of::<PointLocator>()
             + self
                 .charts
                 .iter()
-                .map(|c| c.locator.memory_bytes() + c.owners.capacity() * 4)
+                .map(PointLocator::memory_bytes)
                 .sum::<usize>()
+            + self.records.capacity() * std::mem::size_of::<RecordEntry>()
     }
 
     /// Heap bytes of the owned polytope ([`Polytope::memory_bytes`]).

@@ -1,5 +1,5 @@
-//! Saving and loading a frozen [`PointLocator`]: its flat arrays, written as they are and
-//! read back without rebuilding, every index checked.
+//! Saving and loading a frozen [`PointLocator`]: its grid and flat arrays (cells, slabs, tree
+//! nodes), written as they are and read back without rebuilding, every index checked.
 //!
 //! Where it sits: called by `nvm::encode` for each chart, inside the saved-file format of
 //! [`crate::format`]. This is the only place that knows the locator's on-disk arrays: a
@@ -7,47 +7,79 @@
 //!
 //! Layout (all little-endian, arrays as `u64` count + elements):
 //! `persistence: u8` (0 path copying, 1 node copying) · `segments_used: u64` ·
-//! `boundaries: [f64]` · `roots: [u32]` · `nodes: count u64, then per node
-//! a: f64, b: f64, payload, left, right, spare, spare_stamp: u32` (36 bytes) ·
-//! `bucket_start: [u32]` · `bucket_lo: f64` · `bucket_scale: f64`.
+//! grid `u_lo, v_lo, u_scale, v_scale: f64, k: u64` ·
+//! `cells: count, then per cell first_slab, first_node: u32` (8 bytes, `k² + 1` cells) ·
+//! `slabs: count, then per slab end: f64, root, owner: u32` (16 bytes) ·
+//! `nodes: count, then per node a, b: f64, upper, lower, left, right, spare, spare_stamp: u32`
+//! (40 bytes).
+//!
+//! What a load checks (so that no later query can index out of range or loop unboundedly, and
+//! every payload it reports is one the caller accepts): `1 ≤ k ≤ MAX_CELLS_PER_SIDE`, a finite
+//! grid origin and positive finite scales; the cells' first slab strictly increasing from 0 to
+//! the slab count (every cell has a slab) and their first node never decreasing from 0 to
+//! the node count; within a cell, slab ends strictly increasing, finite except the last,
+//! which is `+∞`; every root, child and spare child `NIL` or a node of the slab's own cell;
+//! every spare stamp `NO_SPARE` (and then the spare `NIL`) or a version of the cell; every
+//! node line finite; every payload (node `upper`/`lower`, slab owner) accepted by the
+//! caller, owners also `NO_OWNER`.
 
-use super::{NIL, NO_SPARE, Node, Persistence, PointLocator, RIGHT_BIT};
-use crate::format::codec::{ByteReader, ByteWriter, DecodeError, check_indices};
+use super::memory_hints::advise_huge_pages;
+use super::{
+    Cell, Grid, MAX_CELLS_PER_SIDE, NIL, NO_OWNER, NO_SPARE, Node, Persistence, PointLocator,
+    RIGHT_BIT, Slab,
+};
+use crate::format::codec::{ByteReader, ByteWriter, DecodeError};
 
+/// Bytes of one cell on disk.
+const CELL_DISK_BYTES: u64 = 2 * 4;
+/// Bytes of one slab on disk.
+const SLAB_DISK_BYTES: u64 = 8 + 2 * 4;
 /// Bytes of one node on disk.
-const NODE_DISK_BYTES: u64 = 2 * 8 + 5 * 4;
+const NODE_DISK_BYTES: u64 = 2 * 8 + 6 * 4;
 
 impl PointLocator {
-    /// Appends the frozen arrays to `w` (see the module notes for the layout).
+    /// Appends the grid and the frozen arrays to `w` (see the module notes for the layout).
     pub(crate) fn encode(&self, w: &mut ByteWriter) {
         w.put_u8(match self.persistence {
             Persistence::PathCopying => 0,
             Persistence::NodeCopying => 1,
         });
         w.put_len(self.segments_used);
-        w.put_f64s(&self.boundaries);
-        w.put_u32s(&self.roots);
+        w.put_f64(self.grid.u_lo);
+        w.put_f64(self.grid.v_lo);
+        w.put_f64(self.grid.u_scale);
+        w.put_f64(self.grid.v_scale);
+        w.put_len(self.grid.k);
+        w.put_len(self.cells.len());
+        for c in &self.cells {
+            w.put_u32(c.first_slab);
+            w.put_u32(c.first_node);
+        }
+        w.put_len(self.slabs.len());
+        for s in &self.slabs {
+            w.put_f64(s.end);
+            w.put_u32(s.root);
+            w.put_u32(s.owner);
+        }
         w.put_len(self.nodes.len());
         for n in &self.nodes {
             w.put_f64(n.a);
             w.put_f64(n.b);
-            w.put_u32(n.payload);
+            w.put_u32(n.upper);
+            w.put_u32(n.lower);
             w.put_u32(n.left);
             w.put_u32(n.right);
             w.put_u32(n.spare);
             w.put_u32(n.spare_stamp);
         }
-        w.put_u32s(&self.bucket_start);
-        w.put_f64(self.bucket_lo);
-        w.put_f64(self.bucket_scale);
     }
 
-    /// Reads a locator written by [`PointLocator::encode`], checking that every index is in
-    /// range and every payload is below `payload_bound`, so no later query can index out of
-    /// bounds. O(size); nothing is rebuilt.
+    /// Reads a locator written by [`PointLocator::encode`], checking every length before
+    /// allocating and every index, end and payload (`is_payload`) as the module notes list.
+    /// O(size); nothing is rebuilt.
     pub(crate) fn decode(
         r: &mut ByteReader<'_>,
-        payload_bound: u32,
+        is_payload: &dyn Fn(u32) -> bool,
     ) -> Result<PointLocator, DecodeError> {
         let persistence = match r.u8("locator persistence kind")? {
             0 => Persistence::PathCopying,
@@ -58,83 +90,206 @@ impl PointLocator {
                 )));
             }
         };
-        let segments_used = r.u64("locator segment count")?;
-        let boundaries = r.finite_f64s("slab boundaries")?;
-        if let Some(i) = boundaries.windows(2).position(|w| w[0] >= w[1]) {
+        let segments_used = usize::try_from(r.u64("locator segment count")?)
+            .map_err(|_| DecodeError::corrupt("locator segment count does not fit in memory"))?;
+        let grid = decode_grid(r)?;
+
+        let num_cells = r.count(CELL_DISK_BYTES, "grid cells")?;
+        if num_cells != grid.k * grid.k + 1 {
             return Err(DecodeError::corrupt(format!(
-                "slab boundaries: not strictly increasing at {i}"
+                "grid cells: {num_cells} entries for a {0} × {0} grid (expected {1})",
+                grid.k,
+                grid.k * grid.k + 1
             )));
         }
-        let roots = r.u32s("slab roots")?;
-        if roots.len() != boundaries.len() + 1 {
+        let mut cells = Vec::with_capacity(num_cells);
+        for _ in 0..num_cells {
+            cells.push(Cell {
+                first_slab: r.u32("grid cell first slab")?,
+                first_node: r.u32("grid cell first node")?,
+            });
+        }
+
+        let num_slabs = r.count(SLAB_DISK_BYTES, "slabs")?;
+        if num_slabs >= (RIGHT_BIT - 2) as usize {
             return Err(DecodeError::corrupt(format!(
-                "{} slab roots for {} boundaries (expected one more root)",
-                roots.len(),
-                boundaries.len()
+                "{num_slabs} slabs exceed the 31-bit version range"
             )));
         }
+        let mut slabs = Vec::with_capacity(num_slabs);
+        advise_huge_pages(&slabs);
+        for _ in 0..num_slabs {
+            slabs.push(Slab {
+                end: r.f64("slab end")?,
+                root: r.u32("slab root")?,
+                owner: r.u32("slab owner")?,
+            });
+        }
+
         let num_nodes = r.count(NODE_DISK_BYTES, "tree nodes")?;
         if num_nodes >= (RIGHT_BIT - 1) as usize {
             return Err(DecodeError::corrupt(format!(
                 "{num_nodes} tree nodes exceed the 31-bit index range"
             )));
         }
-        let bound = num_nodes as u32;
-        check_indices(&roots, bound, Some(NIL), "slab roots")?;
         let mut nodes = Vec::with_capacity(num_nodes);
-        for i in 0..num_nodes {
-            let node = Node {
+        advise_huge_pages(&nodes);
+        for _ in 0..num_nodes {
+            nodes.push(Node {
                 a: r.finite_f64("tree node line slope")?,
                 b: r.finite_f64("tree node line offset")?,
-                payload: r.u32("tree node payload")?,
+                upper: r.u32("tree node upper payload")?,
+                lower: r.u32("tree node lower payload")?,
                 left: r.u32("tree node left child")?,
                 right: r.u32("tree node right child")?,
                 spare: r.u32("tree node spare child")?,
                 spare_stamp: r.u32("tree node spare stamp")?,
-            };
-            let spare_used = node.spare_stamp != NO_SPARE;
-            let child_ok = |c: u32| c == NIL || c < bound;
-            if node.payload >= payload_bound
-                || !child_ok(node.left)
-                || !child_ok(node.right)
-                || (spare_used && !child_ok(node.spare))
-            {
-                return Err(DecodeError::corrupt(format!(
-                    "tree node {i}: payload {} (< {payload_bound}) or child {}/{}/{} out of range (< {bound})",
-                    node.payload, node.left, node.right, node.spare
-                )));
+            });
+        }
+
+        check_cells(&cells, num_slabs, num_nodes)?;
+        for (c, w) in cells.windows(2).enumerate() {
+            let slab_range = w[0].first_slab..w[1].first_slab;
+            let node_range = w[0].first_node..w[1].first_node;
+            // In range by `check_cells`; `get` keeps even a bug here from panicking.
+            let cell_slabs = slabs
+                .get(slab_range.start as usize..slab_range.end as usize)
+                .unwrap_or_default();
+            let cell_nodes = nodes
+                .get(node_range.start as usize..node_range.end as usize)
+                .unwrap_or_default();
+            let child_ok = |x: u32| x == NIL || node_range.contains(&x);
+            check_cell_slabs(c, slab_range.start, cell_slabs, &child_ok, is_payload)?;
+            for (i, n) in cell_nodes.iter().enumerate() {
+                let id = node_range.start as usize + i;
+                if !is_payload(n.upper) || !is_payload(n.lower) {
+                    return Err(DecodeError::corrupt(format!(
+                        "tree node {id}: payload {} / {} is not a region",
+                        n.upper, n.lower
+                    )));
+                }
+                if !child_ok(n.left) || !child_ok(n.right) {
+                    return Err(DecodeError::corrupt(format!(
+                        "tree node {id}: child {} / {} is not a node of cell {c} ({node_range:?})",
+                        n.left, n.right
+                    )));
+                }
+                let spare_ok = if n.spare_stamp == NO_SPARE {
+                    n.spare == NIL
+                } else {
+                    slab_range.contains(&(n.spare_stamp & !RIGHT_BIT)) && child_ok(n.spare)
+                };
+                if !spare_ok {
+                    return Err(DecodeError::corrupt(format!(
+                        "tree node {id}: spare child {} with stamp {:#x} is not a node and \
+                         version of cell {c}",
+                        n.spare, n.spare_stamp
+                    )));
+                }
             }
-            nodes.push(node);
-        }
-        let bucket_start = r.u32s("slab bucket table")?;
-        let m = boundaries.len();
-        if bucket_start.len() < 2 {
-            return Err(DecodeError::corrupt(
-                "slab bucket table: fewer than 2 entries",
-            ));
-        }
-        if bucket_start.iter().any(|&k| k as usize > m)
-            || bucket_start.windows(2).any(|w| w[0] > w[1])
-        {
-            return Err(DecodeError::corrupt(
-                "slab bucket table: an entry beyond the boundary count, or decreasing",
-            ));
-        }
-        let bucket_lo = r.finite_f64("slab bucket origin")?;
-        let bucket_scale = r.finite_f64("slab bucket scale")?;
-        if bucket_scale <= 0.0 {
-            return Err(DecodeError::corrupt("slab bucket scale: not positive"));
         }
         Ok(PointLocator {
-            boundaries,
-            roots,
+            grid,
+            cells,
+            slabs,
             nodes,
-            bucket_start,
-            bucket_lo,
-            bucket_scale,
             persistence,
-            segments_used: usize::try_from(segments_used)
-                .map_err(|_| DecodeError::corrupt("locator segment count"))?,
+            segments_used,
         })
     }
+}
+
+/// Reads and checks the grid: a finite origin, positive finite scales, `1 ≤ k ≤
+/// MAX_CELLS_PER_SIDE` (so `k²` cannot overflow and a query's clamp `k − 1` is defined).
+fn decode_grid(r: &mut ByteReader<'_>) -> Result<Grid, DecodeError> {
+    let u_lo = r.finite_f64("grid origin u")?;
+    let v_lo = r.finite_f64("grid origin v")?;
+    let u_scale = r.finite_f64("grid scale u")?;
+    let v_scale = r.finite_f64("grid scale v")?;
+    if u_scale <= 0.0 || v_scale <= 0.0 {
+        return Err(DecodeError::corrupt(format!(
+            "grid scale {u_scale} / {v_scale}: not positive"
+        )));
+    }
+    let k = r.u64("grid cells per side")?;
+    if k == 0 || k > MAX_CELLS_PER_SIDE as u64 {
+        return Err(DecodeError::corrupt(format!(
+            "grid cells per side {k} (expected 1 to {MAX_CELLS_PER_SIDE})"
+        )));
+    }
+    Ok(Grid {
+        u_lo,
+        v_lo,
+        u_scale,
+        v_scale,
+        k: k as usize,
+    })
+}
+
+/// Checks the cell directory: first slabs strictly increasing from 0 to `num_slabs` (every
+/// cell has at least one slab), first nodes never decreasing from 0 to `num_nodes`.
+fn check_cells(cells: &[Cell], num_slabs: usize, num_nodes: usize) -> Result<(), DecodeError> {
+    let (Some(first), Some(last)) = (cells.first(), cells.last()) else {
+        return Err(DecodeError::corrupt("grid cells: none"));
+    };
+    if first.first_slab != 0 || first.first_node != 0 {
+        return Err(DecodeError::corrupt(
+            "grid cell offsets: the first cell does not start at slab 0 and node 0",
+        ));
+    }
+    if last.first_slab as usize != num_slabs || last.first_node as usize != num_nodes {
+        return Err(DecodeError::corrupt(format!(
+            "grid cell offsets: end at slab {} and node {}, expected {num_slabs} and {num_nodes}",
+            last.first_slab, last.first_node
+        )));
+    }
+    if let Some(c) = cells
+        .windows(2)
+        .position(|w| w[0].first_slab >= w[1].first_slab || w[0].first_node > w[1].first_node)
+    {
+        return Err(DecodeError::corrupt(format!(
+            "grid cell offsets: cell {c} has no slab or a negative node count"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks one cell's slabs (global index from `first`): ends strictly increasing, finite
+/// except the last (`+∞`); roots `NIL` or nodes of the cell; owners payloads or `NO_OWNER`.
+fn check_cell_slabs(
+    cell: usize,
+    first: u32,
+    slabs: &[Slab],
+    child_ok: &dyn Fn(u32) -> bool,
+    is_payload: &dyn Fn(u32) -> bool,
+) -> Result<(), DecodeError> {
+    let last = slabs.len().saturating_sub(1);
+    for (i, s) in slabs.iter().enumerate() {
+        let id = first as usize + i;
+        let end_ok = if i == last {
+            s.end == f64::INFINITY
+        } else {
+            s.end.is_finite() && slabs.get(i + 1).is_some_and(|next| s.end < next.end)
+        };
+        if !end_ok {
+            return Err(DecodeError::corrupt(format!(
+                "slab {id} of cell {cell}: end {} is not finite and below the next \
+                 (or +∞ for the cell's last slab)",
+                s.end
+            )));
+        }
+        if !child_ok(s.root) {
+            return Err(DecodeError::corrupt(format!(
+                "slab {id} of cell {cell}: root {} is not a node of the cell",
+                s.root
+            )));
+        }
+        if s.owner != NO_OWNER && !is_payload(s.owner) {
+            return Err(DecodeError::corrupt(format!(
+                "slab {id} of cell {cell}: owner {} is not a region",
+                s.owner
+            )));
+        }
+    }
+    Ok(())
 }

@@ -1,19 +1,25 @@
-//! Planar point location in a straight-line subdivision: the slab method with a persistent
-//! search tree (Sarnak–Tarjan), frozen into flat arrays.
+//! Planar point location in a straight-line subdivision: a uniform grid of cells, each cell
+//! a slab structure with a persistent search tree (Sarnak–Tarjan), frozen into flat arrays.
 //!
 //! Where it sits: generic geometry, knows nothing of polytopes. [`crate::nvm`] projects the
 //! Gauss map of a polytope onto the six faces of a cube and builds one [`PointLocator`] per
 //! face; a support query then asks `locate(u, v)` on one of them.
 //!
 //! How it works:
-//! * The distinct `u` of all segment ends are the slab boundaries (vertical segments give a
-//!   boundary but no tree entry), `u_0 < u_1 < … < u_{m−1}`.
-//!   Slab `k` is `u_{k−1} ≤ u < u_k`, except that the last inner slab `m − 1` also takes
-//!   `u = u_{m−1}`. Slab `0` is everything left of `u_0`, slab `m` everything right of
-//!   `u_{m−1}`; both are crossed by no segment.
-//! * A sweep from left to right keeps the segments crossing the sweep line in a treap
-//!   ordered bottom to top; at boundary `k` it deletes the segments ending there and inserts
-//!   those starting there. Every version is kept: slab `k` reads version `k`.
+//! * The domain (the segments' bounding box, or the caller's rectangle) is cut into `k × k`
+//!   equal cells, `k ≈ √(n / 16)` so a cell holds about 16 segments, coarsened (×¾ at a
+//!   time) until clipping makes at most 1.5 pieces per segment, so memory stays O(n) even
+//!   when long segments cross many cells. Every segment is clipped to each cell it crosses
+//!   (ends cut by a cell side are put exactly on it; each piece keeps the whole segment's
+//!   line). A query goes to the cell of `(u, v)` (clamped into the grid).
+//! * Inside a cell, the distinct `u` of all piece ends are the slab boundaries (vertical
+//!   pieces give a boundary but no tree entry), `u_0 < … < u_{m−1}`: slab `i` is
+//!   `u_{i−1} ≤ u < u_i` (slab 0 and slab `m` are open-ended and crossed by nothing; the last
+//!   inner slab also takes `u = u_{m−1}`).
+//! * A sweep from left to right keeps the pieces crossing the sweep line in a treap ordered
+//!   bottom to top; at boundary `i` it deletes the pieces ending there and inserts those
+//!   starting there. Every version is kept: slab `i` reads version `i`. Versions are numbered
+//!   globally (all cells' slabs in one array), so all cells share one node store.
 //! * Persistence is by **node copying** (Sarnak & Tarjan 1986): every stored node has one spare
 //!   child slot with a version stamp. Changing a child of a node that was created in an
 //!   earlier version fills the spare slot if it is free; only when it is full is the node
@@ -21,16 +27,38 @@
 //!   insertion or deletion makes O(1) expected rotations, so the whole structure has O(n)
 //!   expected nodes. ([`Persistence::PathCopying`], copying every node on the changed path,
 //!   is kept for comparison: O(n log n) nodes.)
-//! * The ephemeral treap works on *logical* nodes (one per segment) with parent pointers, so a
+//! * The ephemeral treap works on *logical* nodes (one per piece) with parent pointers, so a
 //!   deletion needs no search (and no comparison that rounding could get wrong); only
-//!   insertions compare segments, with the exact `orient2d` predicate.
-//! * The frozen form is flat: `Vec<Node>` with `u32` child indices, each node holding the
-//!   line `v = a·u + b` of its segment and the segment's payload, so one level of a descent
-//!   reads one 40-byte record. A coarse uniform table over `u` narrows the slab search.
+//!   insertions compare pieces, with the exact `orient2d` predicate.
+//! * The frozen form is three flat arrays with `u32` indices: cells (first slab, first node;
+//!   8 bytes), slabs (right boundary, root, owner; 16 bytes) and tree nodes (the line
+//!   `v = a·u + b`, the payloads of the regions above and below, two children, a spare child
+//!   and its stamp; 40 bytes). One level of a descent reads one node. A cell's slabs and nodes
+//!   are contiguous, its nodes renumbered by their smallest depth in any of its versions
+//!   (roots first), and a query prefetches the cell's slabs and first 16 nodes at once (on a
+//!   sphere a cell has ≈ 19 slabs and ≈ 38 nodes, ≈ 23 of them at depth ≤ 1 in some
+//!   version), so a million-segment locator costs about one memory latency per query for
+//!   the cell instead of one per probe and per level. Large arrays are backed by huge pages
+//!   ([`memory_hints`]).
+//!
+//! Counted work ([`LocateStats`]): one slab probe for the cell's directory entry, one per
+//! boundary compared in the cell's binary search, and one per tree node visited. It is
+//! O(log n) in the worst case (a cell holding all segments is a plain slab structure) and
+//! about constant on well-spread subdivisions (the grid keeps cells small).
+//!
+//! Answers are **per cell**: `below` / `above` are the nearest pieces in the point's cell,
+//! so `None` can mean "none in this cell" even when a segment lies beyond the cell's side; a
+//! slab of a cell crossed by no piece reports the owner its caller set. That is exactly what
+//! a caller that wants the *region* of the point needs (the region just above `below`, or
+//! just below `above`, or the owner).
 //!
 //! Exactness: the comparisons of a *query* use the rounded line coefficients, so a point
-//! within rounding of a segment may be reported on the wrong side of it. Callers that need an
-//! exact answer (the normal vector map does) repair it locally afterwards.
+//! within rounding of a segment (or of a cell side) may be reported on the wrong side of it.
+//! Callers that need an exact answer (the normal vector map does) repair it locally
+//! afterwards.
+
+mod encode;
+pub(crate) mod memory_hints;
 
 use robust::{Coord, orient2d};
 use thiserror::Error;
@@ -67,7 +95,8 @@ impl Persistence {
     }
 }
 
-/// A segment of the subdivision, `(u0, v0)–(u1, v1)`, with the caller's payload.
+/// A segment of the subdivision, `(u0, v0)–(u1, v1)`, with the caller's payloads of the
+/// regions on its two sides.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Segment {
     /// First end, `u`.
@@ -78,8 +107,12 @@ pub struct Segment {
     pub u1: f64,
     /// Second end, `v`.
     pub v1: f64,
-    /// What the caller wants back when this segment bounds a located point.
-    pub payload: u32,
+    /// Reported as [`Location::below`] when this is the highest segment not above the point
+    /// (the payload of the region just above the segment).
+    pub upper: u32,
+    /// Reported as [`Location::above`] when this is the lowest segment above the point (the
+    /// payload of the region just below the segment).
+    pub lower: u32,
 }
 
 /// Why a locator could not be built.
@@ -96,7 +129,8 @@ pub enum PointLocError {
 /// Counted work of one query.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LocateStats {
-    /// Boundary values read while finding the slab (table lookup included).
+    /// Reads while finding the slab: one for the grid cell's directory entry, one per slab
+    /// boundary compared.
     pub slab_probes: u32,
     /// Tree nodes visited in the slab's version.
     pub nodes_visited: u32,
@@ -105,23 +139,25 @@ pub struct LocateStats {
 /// The answer of [`PointLocator::locate`]: the slab and the segments just below and above.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Location {
-    /// The slab index `k` (`u_{k−1} ≤ u < u_k`; the last inner slab is closed on the right),
-    /// in `0 ..= num_boundaries()`.
+    /// The global slab index (slabs of all grid cells numbered together, `< num_slabs()`).
     pub slab: u32,
-    /// The payload of the highest segment of the slab not above the point.
+    /// The `upper` payload of the highest segment of the cell's slab not above the point.
     pub below: Option<u32>,
-    /// The payload of the lowest segment of the slab above the point.
+    /// The `lower` payload of the lowest segment of the cell's slab above the point.
     pub above: Option<u32>,
+    /// The payload the caller set for the slab ([`PointLocator::set_owner`]) when no segment
+    /// crosses it.
+    pub owner: Option<u32>,
 }
-
-/// One stored tree node: the segment's line `v = a·u + b`, its payload, two children and one
-/// spare child slot (node copying).
+/// One stored tree node (40 bytes): the segment's line `v = a·u + b`, the payloads of the
+/// regions above and below it, two children and one spare child slot (node copying).
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 struct Node {
     a: f64,
     b: f64,
-    payload: u32,
+    upper: u32,
+    lower: u32,
     left: u32,
     right: u32,
     /// The spare child, valid for versions `≥ spare_stamp & !RIGHT_BIT`.
@@ -148,30 +184,704 @@ impl Node {
     }
 }
 
-/// A frozen slab-method point locator (see the module notes).
+/// The payload slot of a slab that no one has set.
+const NO_OWNER: u32 = u32::MAX;
+
+/// The grid aims at about this many segments per cell: a cell's sweep line then crosses a
+/// handful of segments, so a descent is a few levels.
+const SEGMENTS_PER_CELL: f64 = 16.0;
+/// The grid is coarsened until clipping makes at most this many pieces per segment.
+const MAX_PIECES_PER_SEGMENT: f64 = 1.5;
+/// A query prefetches at most this many of its cell's slab records.
+const PREFETCH_SLABS: usize = 32;
+/// A query prefetches at most this many of its cell's tree nodes (the shallowest ones: a
+/// cell's nodes are ordered by depth). Measured at 10⁶ sphere vertices, interleaved in one
+/// process: 16 or 24 best; 64 (the whole cell) and 0 slower.
+const PREFETCH_NODES: usize = 16;
+/// At most this many cells along each axis.
+const MAX_CELLS_PER_SIDE: usize = 2048;
+
+/// One slab of one grid cell (16 bytes): where it ends and what answers in it.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Slab {
+    /// The slab's right boundary `u_k`; `+∞` for the cell's last slab.
+    end: f64,
+    /// The root of the slab's tree version, `NIL` when no segment crosses the slab.
+    root: u32,
+    /// For a slab crossed by no segment: the payload set by [`PointLocator::set_owner`].
+    owner: u32,
+}
+
+/// Where one grid cell's slabs and tree nodes start (8 bytes).
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Cell {
+    first_slab: u32,
+    first_node: u32,
+}
+
+/// A uniform grid of `k × k` cells over a rectangle.
+#[derive(Clone, Copy, Debug)]
+struct Grid {
+    u_lo: f64,
+    v_lo: f64,
+    /// Cells per unit of `u` and of `v`.
+    u_scale: f64,
+    v_scale: f64,
+    /// Cells per side.
+    k: usize,
+}
+
+impl Grid {
+    fn new(domain: [f64; 4], k: usize) -> Grid {
+        let [u_lo, u_hi, v_lo, v_hi] = domain;
+        Grid {
+            u_lo,
+            v_lo,
+            u_scale: k as f64 / (u_hi - u_lo),
+            v_scale: k as f64 / (v_hi - v_lo),
+            k,
+        }
+    }
+
+    /// The column of `u`, clamped into the grid (NaN gives column 0).
+    #[inline(always)]
+    fn col(&self, u: f64) -> usize {
+        (((u - self.u_lo) * self.u_scale) as usize).min(self.k - 1)
+    }
+
+    /// The row of `v`, clamped into the grid.
+    #[inline(always)]
+    fn row(&self, v: f64) -> usize {
+        (((v - self.v_lo) * self.v_scale) as usize).min(self.k - 1)
+    }
+
+    /// The rectangle `[u0, u1] × [v0, v1]` of cell `(i, j)`.
+    fn rect(&self, i: usize, j: usize) -> [f64; 4] {
+        [
+            self.u_lo + i as f64 / self.u_scale,
+            self.u_lo + (i + 1) as f64 / self.u_scale,
+            self.v_lo + j as f64 / self.v_scale,
+            self.v_lo + (j + 1) as f64 / self.v_scale,
+        ]
+    }
+
+    /// The rectangle cell `(i, j)` clips segments to: [`Grid::rect`], except that the sides
+    /// of the grid's border are at infinity (a border cell also answers the points beyond
+    /// the domain, which are clamped into it).
+    fn clip_rect(&self, i: usize, j: usize) -> [f64; 4] {
+        let mut r = self.rect(i, j);
+        if i == 0 {
+            r[0] = f64::NEG_INFINITY;
+        }
+        if i + 1 == self.k {
+            r[1] = f64::INFINITY;
+        }
+        if j == 0 {
+            r[2] = f64::NEG_INFINITY;
+        }
+        if j + 1 == self.k {
+            r[3] = f64::INFINITY;
+        }
+        r
+    }
+
+    /// Calls `f(i, j)` for every cell the segment `(u0, v0)–(u1, v1)` (`u0 ≤ u1`) may touch,
+    /// a superset by one cell's rounding, O(cells touched).
+    fn for_each_cell(&self, s: &SweepSegment, mut f: impl FnMut(usize, usize)) {
+        let (i0, i1) = (self.col(s.u0), self.col(s.u1));
+        for i in i0..=i1 {
+            let [cu0, cu1, _, _] = self.rect(i, 0);
+            let (ua, ub) = (s.u0.max(cu0), s.u1.min(cu1));
+            let (va, vb) = if s.u0 == s.u1 {
+                (s.v0, s.v1)
+            } else {
+                let at = |u: f64| s.v0 + (s.v1 - s.v0) * ((u - s.u0) / (s.u1 - s.u0));
+                (at(ua), at(ub))
+            };
+            let slack = 1e-9 / self.v_scale;
+            let (j0, j1) = (self.row(va.min(vb) - slack), self.row(va.max(vb) + slack));
+            for j in j0..=j1 {
+                f(i, j);
+            }
+        }
+    }
+}
+
+/// The part of `s` inside the closed rectangle `[u0, u1] × [v0, v1]` (Liang–Barsky), with
+/// ends cut by a side put exactly on it; `None` when less than a segment is inside.
+fn clip_to_rect(s: &SweepSegment, rect: [f64; 4]) -> Option<SweepSegment> {
+    let (du, dv) = (s.u1 - s.u0, s.v1 - s.v0);
+    // f_b(t) = p_b + q_b·t ≥ 0 for the four sides.
+    let sides = [
+        (s.u0 - rect[0], du),
+        (rect[1] - s.u0, -du),
+        (s.v0 - rect[2], dv),
+        (rect[3] - s.v0, -dv),
+    ];
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    let (mut snap0, mut snap1) = (None, None);
+    for (b, &(p, q)) in sides.iter().enumerate() {
+        if q == 0.0 {
+            if p < 0.0 {
+                return None;
+            }
+        } else {
+            let t = -p / q;
+            if q > 0.0 {
+                if t > t0 {
+                    t0 = t;
+                    snap0 = Some(b);
+                }
+            } else if t < t1 {
+                t1 = t;
+                snap1 = Some(b);
+            }
+        }
+    }
+    if t0 >= t1 || t0.is_nan() || t1.is_nan() {
+        return None;
+    }
+    let end = |t: f64, snap: Option<usize>, u: f64, v: f64| {
+        let (mut pu, mut pv) = match snap {
+            None => (u, v),
+            Some(_) => (s.u0 + du * t, s.v0 + dv * t),
+        };
+        match snap {
+            Some(0) => pu = rect[0],
+            Some(1) => pu = rect[1],
+            Some(2) => pv = rect[2],
+            Some(3) => pv = rect[3],
+            _ => {}
+        }
+        (pu, pv)
+    };
+    let (u0, v0) = end(t0, snap0, s.u0, s.v0);
+    let (u1, v1) = end(t1, snap1, s.u1, s.v1);
+    if (u0 == u1 && v0 == v1) || u1 < u0 {
+        return None;
+    }
+    Some(SweepSegment {
+        u0,
+        v0,
+        u1,
+        v1,
+        ..*s
+    })
+}
+
+/// The line `v = a·u + b` through a segment with `u0 < u1` (a horizontal line through its
+/// middle if that overflows).
+fn line_of(u0: f64, v0: f64, u1: f64, v1: f64) -> (f64, f64) {
+    let a = (v1 - v0) / (u1 - u0);
+    let b = v0 - a * u0;
+    if a.is_finite() && b.is_finite() {
+        (a, b)
+    } else {
+        (0.0, 0.5 * (v0 + v1))
+    }
+}
+
+/// A frozen point locator (see the module notes): a uniform grid of cells, each cell a slab
+/// structure over the segments clipped to it, all cells' tree versions in one node store.
 #[derive(Clone, Debug)]
 pub struct PointLocator {
-    /// Slab boundaries, strictly increasing.
-    boundaries: Vec<f64>,
-    /// Root node of each version (slab), `boundaries.len() + 1` entries, `NIL` for empty.
-    roots: Vec<u32>,
+    grid: Grid,
+    /// Cell `c = j·k + i` owns `slabs[cells[c].first_slab .. cells[c + 1].first_slab]` and
+    /// likewise its tree nodes (one sentinel entry at the end).
+    cells: Vec<Cell>,
+    /// The slabs of all cells; a slab's global index is its tree version.
+    slabs: Vec<Slab>,
     nodes: Vec<Node>,
-    /// `bucket_start[j]` = number of boundaries `< lo + j / scale`, for `j` in `0 ..= buckets`.
-    bucket_start: Vec<u32>,
-    bucket_lo: f64,
-    bucket_scale: f64,
     persistence: Persistence,
     segments_used: usize,
 }
 
-/// A segment normalised for the sweep: `u0 < u1`.
+impl PointLocator {
+    /// Builds the locator of the subdivision formed by `segments`, with node copying, over
+    /// the bounding box of the segments.
+    ///
+    /// Segments must not cross (they may share ends); non-finite segments are left out and
+    /// vertical ones (`u0 == u1`) only split slabs (a point is never reported between them).
+    /// Crossing input does not panic, but answers near the crossings may then be wrong.
+    /// Cost O(n log n) time, O(n) expected nodes on well-spread input.
+    pub fn build(segments: &[Segment]) -> Result<PointLocator, PointLocError> {
+        Self::build_with(segments, Persistence::NodeCopying)
+    }
+
+    /// Builds the locator with the chosen persistence technique over the segments' bounding
+    /// box.
+    pub fn build_with(
+        segments: &[Segment],
+        persistence: Persistence,
+    ) -> Result<PointLocator, PointLocError> {
+        let mut domain = [
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for s in segments.iter().filter(|s| is_finite(s)) {
+            domain[0] = domain[0].min(s.u0.min(s.u1));
+            domain[1] = domain[1].max(s.u0.max(s.u1));
+            domain[2] = domain[2].min(s.v0.min(s.v1));
+            domain[3] = domain[3].max(s.v0.max(s.v1));
+        }
+        Self::build_over(segments, domain, persistence)
+    }
+
+    /// Builds the locator with its grid over `domain = [u_lo, u_hi, v_lo, v_hi]` (points
+    /// outside it are answered from the nearest cell; a degenerate or non-finite domain is
+    /// widened to a unit one).
+    pub fn build_over(
+        segments: &[Segment],
+        domain: [f64; 4],
+        persistence: Persistence,
+    ) -> Result<PointLocator, PointLocError> {
+        if segments.len() >= (RIGHT_BIT / 8) as usize {
+            return Err(PointLocError::TooLarge(segments.len()));
+        }
+        let mut domain = domain;
+        for axis in [0, 2] {
+            if !(domain[axis].is_finite() && domain[axis + 1].is_finite()) {
+                domain[axis] = 0.0;
+                domain[axis + 1] = 1.0;
+            }
+            if domain[axis + 1] <= domain[axis] {
+                domain[axis + 1] = domain[axis] + 1.0;
+            }
+            // A width that overflows (or a `+ 1` lost to rounding) would make the cell
+            // arithmetic non-finite.
+            let width = domain[axis + 1] - domain[axis];
+            if !(width.is_finite() && width > 0.0) {
+                domain[axis] = -f64::MAX / 2.0;
+                domain[axis + 1] = f64::MAX / 2.0;
+            }
+        }
+        let segs: Vec<SweepSegment> = segments
+            .iter()
+            .filter(|s| is_finite(s))
+            .map(|s| {
+                let (u0, v0, u1, v1) = if s.u0 <= s.u1 {
+                    (s.u0, s.v0, s.u1, s.v1)
+                } else {
+                    (s.u1, s.v1, s.u0, s.v0)
+                };
+                let (a, b) = if u0 < u1 {
+                    line_of(u0, v0, u1, v1)
+                } else {
+                    (0.0, v0)
+                };
+                SweepSegment {
+                    u0,
+                    v0,
+                    u1,
+                    v1,
+                    a,
+                    b,
+                    upper: s.upper,
+                    lower: s.lower,
+                    start: 0,
+                    end: 0,
+                }
+            })
+            .collect();
+        let segments_used = segs.iter().filter(|s| s.u0 != s.u1).count();
+
+        // The finest grid with about SEGMENTS_PER_CELL segments per cell whose clipping
+        // duplicates few segments.
+        let n = segs.len() as f64;
+        let mut k = ((n / SEGMENTS_PER_CELL).sqrt().ceil() as usize).clamp(1, MAX_CELLS_PER_SIDE);
+        let grid = loop {
+            let grid = Grid::new(domain, k);
+            // Stop counting once over the cap: long segments could make the full count
+            // O(n·k).
+            let cap = (MAX_PIECES_PER_SEGMENT * n) as usize;
+            let mut pieces = 0usize;
+            for s in &segs {
+                grid.for_each_cell(s, |_, _| pieces += 1);
+                if pieces > cap {
+                    break;
+                }
+            }
+            if k == 1 || pieces <= cap {
+                break grid;
+            }
+            k = (k * 3 / 4).max(1);
+        };
+
+        // The pieces of every cell (CSR by cell).
+        let cells = grid.k * grid.k;
+        let mut piece_start = vec![0u32; cells + 1];
+        let mut pieces: Vec<(u32, SweepSegment)> = Vec::with_capacity(segs.len() * 3 / 2);
+        for s in &segs {
+            grid.for_each_cell(s, |i, j| {
+                if let Some(p) = clip_to_rect(s, grid.clip_rect(i, j)) {
+                    pieces.push(((j * grid.k + i) as u32, p));
+                }
+            });
+        }
+        if pieces.len() >= (RIGHT_BIT / 8) as usize {
+            return Err(PointLocError::TooLarge(pieces.len()));
+        }
+        for &(c, _) in &pieces {
+            piece_start[c as usize + 1] += 1;
+        }
+        for c in 0..cells {
+            piece_start[c + 1] += piece_start[c];
+        }
+        let mut fill = piece_start.clone();
+        let mut ordered: Vec<SweepSegment> = Vec::with_capacity(pieces.len());
+        let mut slots: Vec<u32> = vec![0; pieces.len()];
+        for (idx, &(c, _)) in pieces.iter().enumerate() {
+            slots[fill[c as usize] as usize] = idx as u32;
+            fill[c as usize] += 1;
+        }
+        ordered.extend(slots.iter().map(|&idx| pieces[idx as usize].1));
+        drop(pieces);
+        drop(slots);
+
+        let mut nodes: Vec<Node> = Vec::with_capacity(ordered.len() * 4);
+        let mut created: Vec<u32> = Vec::with_capacity(ordered.len() * 4);
+        let mut slabs: Vec<Slab> = Vec::with_capacity(ordered.len() * 2 + cells);
+        memory_hints::advise_huge_pages(&nodes);
+        memory_hints::advise_huge_pages(&slabs);
+        let mut cell_entries = Vec::with_capacity(cells + 1);
+        for c in 0..cells {
+            cell_entries.push(Cell {
+                first_slab: slabs.len() as u32,
+                first_node: nodes.len() as u32,
+            });
+            let lo = piece_start[c] as usize;
+            let hi = piece_start[c + 1] as usize;
+            let cell_pieces = ordered.get_mut(lo..hi).unwrap_or_default();
+            (nodes, created) = sweep_cell(cell_pieces, persistence, nodes, created, &mut slabs)?;
+            if slabs.len() >= (RIGHT_BIT - 2) as usize {
+                return Err(PointLocError::TooLarge(slabs.len()));
+            }
+        }
+        cell_entries.push(Cell {
+            first_slab: slabs.len() as u32,
+            first_node: nodes.len() as u32,
+        });
+        nodes.shrink_to_fit();
+        slabs.shrink_to_fit();
+        Ok(PointLocator {
+            grid,
+            cells: cell_entries,
+            slabs,
+            nodes,
+            persistence,
+            segments_used,
+        })
+    }
+
+    /// Locates `(u, v)`: its slab and the segments just below and just above it.
+    ///
+    /// A point on a segment's line counts as above that segment. Non-finite input gets some
+    /// answer and never panics.
+    pub fn locate(&self, u: f64, v: f64) -> Location {
+        self.locate_with_stats(u, v, &mut LocateStats::default())
+    }
+
+    /// [`PointLocator::locate`], adding the counted work to `stats`.
+    #[inline]
+    pub fn locate_with_stats(&self, u: f64, v: f64, stats: &mut LocateStats) -> Location {
+        let mut loc = Location::default();
+        let cell = self.grid.row(v) * self.grid.k + self.grid.col(u);
+        stats.slab_probes += 1;
+        let (Some(this), Some(next)) = (self.cells.get(cell), self.cells.get(cell + 1)) else {
+            return loc;
+        };
+        let first = this.first_slab;
+        let Some(slabs) = self.slabs.get(first as usize..next.first_slab as usize) else {
+            return loc;
+        };
+        // Start loading the cell's slab lines (4 slabs a line) and its shallowest node lines
+        // (8 nodes in 5 lines) together: they then arrive in about one memory latency
+        // instead of one latency per probe and per tree level.
+        for i in (0..slabs.len().min(PREFETCH_SLABS)).step_by(4) {
+            memory_hints::prefetch(slabs.as_ptr().wrapping_add(i));
+        }
+        let cell_nodes =
+            (next.first_node.saturating_sub(this.first_node) as usize).min(PREFETCH_NODES);
+        let node_base = self.nodes.as_ptr().wrapping_add(this.first_node as usize);
+        for i in (0..cell_nodes).step_by(8) {
+            for line in 0..5 {
+                memory_hints::prefetch(
+                    node_base
+                        .wrapping_add(i)
+                        .cast::<u8>()
+                        .wrapping_add(64 * line),
+                );
+            }
+        }
+        // Slab k of the cell: the number of boundaries ≤ u (the last slab's end is +∞).
+        let m = slabs.len().saturating_sub(1);
+        let (mut lo, mut hi) = (0usize, m);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            stats.slab_probes += 1;
+            if slabs[mid].end <= u {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        // The last inner slab is closed on the right: `u = u_{m−1}` (e.g. the domain's edge)
+        // belongs to it, not to the empty slab beyond.
+        if lo == m && m >= 2 && u == slabs[m - 1].end {
+            lo = m - 1;
+        }
+        let Some(slab) = slabs.get(lo) else {
+            return loc;
+        };
+        let version = first + lo as u32;
+        loc.slab = version;
+        if slab.root == NIL {
+            loc.owner = (slab.owner != NO_OWNER).then_some(slab.owner);
+            return loc;
+        }
+        let mut node = slab.root;
+        // The stored structure is acyclic; the bound only guards against a corrupt build.
+        for _ in 0..=self.nodes.len() {
+            let Some(n) = self.nodes.get(node as usize) else {
+                break;
+            };
+            stats.nodes_visited += 1;
+            let right = v >= n.a * u + n.b;
+            if right {
+                loc.below = Some(n.upper);
+            } else {
+                loc.above = Some(n.lower);
+            }
+            node = n.child(right, version);
+        }
+        loc
+    }
+
+    /// Every slab crossed by no segment, with a point inside it (inside the domain): the
+    /// caller finds what owns the point and passes it to [`PointLocator::set_owner`].
+    pub fn empty_slabs(&self) -> Vec<(u32, f64, f64)> {
+        let mut out = Vec::new();
+        let k = self.grid.k;
+        for (c, w) in self.cells.windows(2).enumerate() {
+            let [cu0, cu1, cv0, cv1] = self.grid.rect(c % k, c / k);
+            let first = w[0].first_slab;
+            let Some(slabs) = self.slabs.get(first as usize..w[1].first_slab as usize) else {
+                continue;
+            };
+            for (i, slab) in slabs.iter().enumerate() {
+                if slab.root != NIL {
+                    continue;
+                }
+                let lo = if i == 0 {
+                    cu0
+                } else {
+                    slabs[i - 1].end.max(cu0).min(cu1)
+                };
+                // max/min, not clamp: never panics, even on a degenerate rectangle.
+                let hi = slab.end.max(cu0).min(cu1);
+                out.push((first + i as u32, 0.5 * (lo + hi), 0.5 * (cv0 + cv1)));
+            }
+        }
+        out
+    }
+
+    /// Sets the payload reported as [`Location::owner`] for the empty slab `slab` (a global
+    /// slab index from [`PointLocator::empty_slabs`]); other slabs are left unchanged.
+    pub fn set_owner(&mut self, slab: u32, payload: u32) {
+        if let Some(s) = self.slabs.get_mut(slab as usize)
+            && s.root == NIL
+        {
+            s.owner = payload;
+        }
+    }
+
+    /// The rectangle `[u_lo, u_hi, v_lo, v_hi]` of the grid cell that answers `(u, v)`; the
+    /// sides on the grid's border are infinite (points beyond the domain are answered by the
+    /// border cell they are clamped into).
+    pub fn cell_rect(&self, u: f64, v: f64) -> [f64; 4] {
+        self.grid.clip_rect(self.grid.col(u), self.grid.row(v))
+    }
+
+    /// Number of slabs over all cells.
+    pub fn num_slabs(&self) -> usize {
+        self.slabs.len()
+    }
+
+    /// Number of grid cells.
+    pub fn num_cells(&self) -> usize {
+        self.grid.k * self.grid.k
+    }
+
+    /// Number of stored tree nodes (all versions together).
+    pub fn num_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of non-vertical segments that entered the build (before clipping to cells).
+    pub fn num_segments(&self) -> usize {
+        self.segments_used
+    }
+
+    /// The persistence technique this locator was built with.
+    pub fn persistence(&self) -> Persistence {
+        self.persistence
+    }
+
+    /// Heap bytes of the frozen structure.
+    pub fn memory_bytes(&self) -> usize {
+        self.cells.capacity() * std::mem::size_of::<Cell>()
+            + self.slabs.capacity() * std::mem::size_of::<Slab>()
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
+
+    /// Bytes of one stored tree node.
+    pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+}
+
+fn is_finite(s: &Segment) -> bool {
+    s.u0.is_finite() && s.v0.is_finite() && s.u1.is_finite() && s.v1.is_finite()
+}
+
+/// Sweeps one cell's pieces (vertical ones give boundaries only), appending its slabs
+/// (global versions `slabs.len() ..`) and tree nodes to the shared stores.
+fn sweep_cell(
+    pieces: &mut [SweepSegment],
+    persistence: Persistence,
+    nodes: Vec<Node>,
+    created: Vec<u32>,
+    slabs: &mut Vec<Slab>,
+) -> Result<(Vec<Node>, Vec<u32>), PointLocError> {
+    let base = slabs.len() as u32;
+    let mut boundaries: Vec<f64> = pieces.iter().flat_map(|s| [s.u0, s.u1]).collect();
+    boundaries.sort_unstable_by(f64::total_cmp);
+    boundaries.dedup();
+    let m = boundaries.len();
+    let mut segs: Vec<SweepSegment> = Vec::with_capacity(pieces.len());
+    for s in pieces.iter_mut().filter(|s| s.u0 < s.u1) {
+        s.start = boundaries.partition_point(|&x| x < s.u0) as u32;
+        s.end = boundaries.partition_point(|&x| x < s.u1) as u32;
+        segs.push(*s);
+    }
+    // Events by boundary (CSR): starts and ends.
+    let csr = |key: &dyn Fn(&SweepSegment) -> u32| {
+        let mut offsets = vec![0u32; m + 1];
+        for s in &segs {
+            offsets[key(s) as usize + 1] += 1;
+        }
+        for i in 0..m {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill = offsets.clone();
+        let mut items = vec![0u32; segs.len()];
+        for (i, s) in segs.iter().enumerate() {
+            let k = key(s) as usize;
+            items[fill[k] as usize] = i as u32;
+            fill[k] += 1;
+        }
+        (offsets, items)
+    };
+    let (start_offsets, start_items) = csr(&|s| s.start);
+    let (end_offsets, end_items) = csr(&|s| s.end);
+    let node_base = nodes.len();
+    let mut sweep = Sweep::new(&segs, persistence, nodes, created);
+    slabs.push(Slab {
+        end: boundaries.first().copied().unwrap_or(f64::INFINITY),
+        root: NIL,
+        owner: NO_OWNER,
+    });
+    for i in 0..m {
+        sweep.version = base + i as u32 + 1;
+        for &s in &end_items[end_offsets[i] as usize..end_offsets[i + 1] as usize] {
+            sweep.delete(s)?;
+        }
+        for &s in &start_items[start_offsets[i] as usize..start_offsets[i + 1] as usize] {
+            sweep.insert(s)?;
+        }
+        slabs.push(Slab {
+            end: boundaries.get(i + 1).copied().unwrap_or(f64::INFINITY),
+            root: sweep.stored(sweep.root),
+            owner: NO_OWNER,
+        });
+    }
+    let (mut nodes, created) = (sweep.nodes, sweep.created);
+    order_by_depth(&mut nodes, node_base, &mut slabs[base as usize..], base)?;
+    Ok((nodes, created))
+}
+
+/// Renumbers one cell's nodes `nodes[node_base..]` by their smallest depth in any of the
+/// cell's versions (`slabs`, versions from `base`), roots first: the nodes a descent reads
+/// first are then the first lines of the cell, which a query prefetches.
+fn order_by_depth(
+    nodes: &mut [Node],
+    node_base: usize,
+    slabs: &mut [Slab],
+    base: u32,
+) -> Result<(), PointLocError> {
+    let Some(cell) = nodes.get_mut(node_base..) else {
+        return Ok(());
+    };
+    let count = cell.len();
+    let local = |x: u32| (x as usize).checked_sub(node_base).filter(|&i| i < count);
+    let mut depth = vec![u32::MAX; count];
+    let mut stack: Vec<(u32, u32)> = Vec::new();
+    for (k, slab) in slabs.iter().enumerate() {
+        let version = base + k as u32;
+        stack.push((slab.root, 0));
+        // Each version's tree has at most `count` nodes.
+        for _ in 0..=2 * count + 1 {
+            let Some((x, d)) = stack.pop() else {
+                break;
+            };
+            let Some(i) = local(x) else {
+                continue;
+            };
+            depth[i] = depth[i].min(d);
+            stack.push((cell[i].child(false, version), d + 1));
+            stack.push((cell[i].child(true, version), d + 1));
+        }
+        if !stack.is_empty() {
+            return Err(PointLocError::StepBound(version as usize));
+        }
+    }
+    let mut order: Vec<u32> = (0..count as u32).collect();
+    order.sort_by_key(|&i| (depth[i as usize], i));
+    let mut new_of_old = vec![0u32; count];
+    for (new, &old) in order.iter().enumerate() {
+        new_of_old[old as usize] = (node_base + new) as u32;
+    }
+    let map = |x: u32| local(x).map_or(x, |i| new_of_old[i]);
+    let old_nodes: Vec<Node> = cell.to_vec();
+    for (slot, &old) in cell.iter_mut().zip(&order) {
+        let n = old_nodes[old as usize];
+        *slot = Node {
+            left: map(n.left),
+            right: map(n.right),
+            spare: map(n.spare),
+            ..n
+        };
+    }
+    for slab in slabs.iter_mut() {
+        slab.root = map(slab.root);
+    }
+    Ok(())
+}
+
+/// A piece of a segment clipped to one grid cell, normalised for the sweep: `u0 < u1`.
 #[derive(Clone, Copy, Debug)]
 struct SweepSegment {
     u0: f64,
     v0: f64,
     u1: f64,
     v1: f64,
-    payload: u32,
+    /// The line `v = a·u + b` of the whole (unclipped) segment.
+    a: f64,
+    b: f64,
+    upper: u32,
+    lower: u32,
     start: u32,
     end: u32,
 }
@@ -211,16 +921,6 @@ impl SweepSegment {
         }
         self_index < other_index
     }
-
-    fn line(&self) -> (f64, f64) {
-        let a = (self.v1 - self.v0) / (self.u1 - self.u0);
-        let b = self.v0 - a * self.u0;
-        if a.is_finite() && b.is_finite() {
-            (a, b)
-        } else {
-            (0.0, 0.5 * (self.v0 + self.v1))
-        }
-    }
 }
 
 /// The build-time state: the ephemeral treap over logical nodes (= segment indices) and the
@@ -250,7 +950,13 @@ fn mix64(mut x: u64) -> u64 {
 }
 
 impl<'a> Sweep<'a> {
-    fn new(segs: &'a [SweepSegment], persistence: Persistence) -> Self {
+    /// A sweep over one cell's pieces, appending to the shared node store.
+    fn new(
+        segs: &'a [SweepSegment],
+        persistence: Persistence,
+        nodes: Vec<Node>,
+        created: Vec<u32>,
+    ) -> Self {
         let n = segs.len();
         Sweep {
             segs,
@@ -261,8 +967,8 @@ impl<'a> Sweep<'a> {
             priority: (0..n as u64).map(mix64).collect(),
             current: vec![NIL; n],
             root: NIL,
-            nodes: Vec::with_capacity(n * 3),
-            created: Vec::with_capacity(n * 3),
+            nodes,
+            created,
             version: 0,
             // Every loop walks a path or a chain of ancestors: bounded by the node count.
             step_bound: n + 64,
@@ -394,11 +1100,11 @@ impl<'a> Sweep<'a> {
 
     fn insert(&mut self, s: u32) -> Result<(), PointLocError> {
         let seg = self.segs[s as usize];
-        let (a, b) = seg.line();
         let id = self.push_node(Node {
-            a,
-            b,
-            payload: seg.payload,
+            a: seg.a,
+            b: seg.b,
+            upper: seg.upper,
+            lower: seg.lower,
             left: NIL,
             right: NIL,
             spare: NIL,
@@ -469,245 +1175,6 @@ impl<'a> Sweep<'a> {
         Err(PointLocError::StepBound(self.version as usize))
     }
 }
-
-impl PointLocator {
-    /// Builds the locator of the subdivision formed by `segments`, with node copying.
-    ///
-    /// Segments must not cross (they may share ends); non-finite segments are left out and
-    /// vertical ones (`u0 == u1`) only split slabs (a point is never reported between them). Crossing input does not panic, but answers near the crossings
-    /// may then be wrong. Cost O(n log n) time, O(n) expected nodes.
-    pub fn build(segments: &[Segment]) -> Result<PointLocator, PointLocError> {
-        Self::build_with(segments, Persistence::NodeCopying)
-    }
-
-    /// Builds the locator with the chosen persistence technique.
-    pub fn build_with(
-        segments: &[Segment],
-        persistence: Persistence,
-    ) -> Result<PointLocator, PointLocError> {
-        if segments.len() >= (RIGHT_BIT / 4) as usize {
-            return Err(PointLocError::TooLarge(segments.len()));
-        }
-        let finite = segments.iter().filter(|s| {
-            s.u0.is_finite() && s.v0.is_finite() && s.u1.is_finite() && s.v1.is_finite()
-        });
-        // A vertical segment is a boundary between two slabs, not a tree entry: without its
-        // `u` as a boundary, one "empty" slab would span two regions.
-        let vertical_us: Vec<f64> = finite
-            .clone()
-            .filter(|s| s.u0 == s.u1)
-            .map(|s| s.u0)
-            .collect();
-        let mut segs: Vec<SweepSegment> = finite
-            .filter(|s| s.u0 != s.u1)
-            .map(|s| {
-                let (u0, v0, u1, v1) = if s.u0 < s.u1 {
-                    (s.u0, s.v0, s.u1, s.v1)
-                } else {
-                    (s.u1, s.v1, s.u0, s.v0)
-                };
-                SweepSegment {
-                    u0,
-                    v0,
-                    u1,
-                    v1,
-                    payload: s.payload,
-                    start: 0,
-                    end: 0,
-                }
-            })
-            .collect();
-        let mut boundaries: Vec<f64> = segs.iter().flat_map(|s| [s.u0, s.u1]).collect();
-        boundaries.extend_from_slice(&vertical_us);
-        boundaries.sort_unstable_by(f64::total_cmp);
-        boundaries.dedup();
-        let m = boundaries.len();
-        for s in &mut segs {
-            s.start = boundaries.partition_point(|&x| x < s.u0) as u32;
-            s.end = boundaries.partition_point(|&x| x < s.u1) as u32;
-        }
-        // Events by boundary (CSR): starts and ends.
-        let csr = |key: &dyn Fn(&SweepSegment) -> u32| {
-            let mut offsets = vec![0u32; m + 1];
-            for s in &segs {
-                offsets[key(s) as usize + 1] += 1;
-            }
-            for i in 0..m {
-                offsets[i + 1] += offsets[i];
-            }
-            let mut fill = offsets.clone();
-            let mut items = vec![0u32; segs.len()];
-            for (i, s) in segs.iter().enumerate() {
-                let k = key(s) as usize;
-                items[fill[k] as usize] = i as u32;
-                fill[k] += 1;
-            }
-            (offsets, items)
-        };
-        let (start_offsets, start_items) = csr(&|s| s.start);
-        let (end_offsets, end_items) = csr(&|s| s.end);
-
-        let mut sweep = Sweep::new(&segs, persistence);
-        let mut roots = Vec::with_capacity(m + 1);
-        roots.push(NIL);
-        for i in 0..m {
-            sweep.version = i as u32 + 1;
-            for &s in &end_items[end_offsets[i] as usize..end_offsets[i + 1] as usize] {
-                sweep.delete(s)?;
-            }
-            for &s in &start_items[start_offsets[i] as usize..start_offsets[i + 1] as usize] {
-                sweep.insert(s)?;
-            }
-            roots.push(sweep.stored(sweep.root));
-        }
-        let mut nodes = sweep.nodes;
-        nodes.shrink_to_fit();
-
-        // The coarse uniform table over u: about one bucket per four boundaries.
-        let buckets = (m / 4).max(1);
-        let (lo, hi) = match (boundaries.first(), boundaries.last()) {
-            (Some(&lo), Some(&hi)) if hi > lo => (lo, hi),
-            (Some(&lo), _) => (lo, lo + 1.0),
-            _ => (0.0, 1.0),
-        };
-        let scale = buckets as f64 / (hi - lo);
-        let bucket_start = (0..=buckets)
-            .map(|j| {
-                let edge = lo + j as f64 / scale;
-                boundaries.partition_point(|&x| x < edge) as u32
-            })
-            .collect();
-        Ok(PointLocator {
-            boundaries,
-            roots,
-            nodes,
-            bucket_start,
-            bucket_lo: lo,
-            bucket_scale: scale,
-            persistence,
-            segments_used: segs.len(),
-        })
-    }
-
-    /// The slab containing `u`: `k` with `u_{k−1} ≤ u < u_k` (or `u = u_{m−1}`, `k = m − 1`).
-    #[inline]
-    fn find_slab(&self, u: f64, stats: &mut LocateStats) -> u32 {
-        let xs = &self.boundaries;
-        let buckets = self.bucket_start.len().saturating_sub(1);
-        let t = (u - self.bucket_lo) * self.bucket_scale;
-        // NaN and out-of-range positions fall into the full search below.
-        let (mut lo, mut hi) = (0usize, xs.len());
-        if t >= 0.0 && t < buckets as f64 {
-            let j = t as usize;
-            // Widen by one boundary each side against rounding in `t`.
-            lo = (self.bucket_start[j] as usize).saturating_sub(1);
-            hi = (self.bucket_start[j + 1] as usize + 1).min(xs.len());
-            stats.slab_probes += 1;
-            let ok_lo = lo == 0 || xs[lo - 1] <= u;
-            let ok_hi = hi == xs.len() || u < xs[hi];
-            if !(ok_lo && ok_hi) {
-                lo = 0;
-                hi = xs.len();
-            }
-        }
-        // Count of boundaries ≤ u within [lo, hi).
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            stats.slab_probes += 1;
-            if xs[mid] <= u {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        // The last inner slab is closed on the right: `u = u_{m−1}` (e.g. a chart's edge)
-        // belongs to it, not to the empty outer slab.
-        if lo == xs.len() && lo >= 2 && u == xs[lo - 1] {
-            lo -= 1;
-        }
-        lo as u32
-    }
-
-    /// Locates `(u, v)`: its slab and the segments just below and just above it.
-    ///
-    /// A point on a segment's line counts as above that segment. Non-finite input gets some
-    /// answer and never panics.
-    pub fn locate(&self, u: f64, v: f64) -> Location {
-        self.locate_with_stats(u, v, &mut LocateStats::default())
-    }
-
-    /// [`PointLocator::locate`], adding the counted work to `stats`.
-    pub fn locate_with_stats(&self, u: f64, v: f64, stats: &mut LocateStats) -> Location {
-        let slab = self.find_slab(u, stats);
-        let mut loc = Location {
-            slab,
-            below: None,
-            above: None,
-        };
-        let Some(&root) = self.roots.get(slab as usize) else {
-            return loc;
-        };
-        let mut node = root;
-        // The stored structure is acyclic; the bound only guards against a corrupt build.
-        for _ in 0..=self.nodes.len() {
-            let Some(n) = self.nodes.get(node as usize) else {
-                break;
-            };
-            stats.nodes_visited += 1;
-            let right = v >= n.a * u + n.b;
-            if right {
-                loc.below = Some(n.payload);
-            } else {
-                loc.above = Some(n.payload);
-            }
-            node = n.child(right, slab);
-        }
-        loc
-    }
-
-    /// Number of slab boundaries `m` (there are `m + 1` slabs).
-    pub fn num_boundaries(&self) -> usize {
-        self.boundaries.len()
-    }
-
-    /// The slab boundaries, strictly increasing.
-    pub fn boundaries(&self) -> &[f64] {
-        &self.boundaries
-    }
-
-    /// Whether slab `k` is crossed by no segment.
-    pub fn slab_is_empty(&self, k: usize) -> bool {
-        self.roots.get(k).is_none_or(|&r| r == NIL)
-    }
-
-    /// Number of stored tree nodes (all versions together).
-    pub fn num_nodes(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Number of segments that entered the sweep (after dropping vertical and non-finite ones).
-    pub fn num_segments(&self) -> usize {
-        self.segments_used
-    }
-
-    /// The persistence technique this locator was built with.
-    pub fn persistence(&self) -> Persistence {
-        self.persistence
-    }
-
-    /// Heap bytes of the frozen structure.
-    pub fn memory_bytes(&self) -> usize {
-        self.boundaries.capacity() * std::mem::size_of::<f64>()
-            + self.roots.capacity() * std::mem::size_of::<u32>()
-            + self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.bucket_start.capacity() * std::mem::size_of::<u32>()
-    }
-
-    /// Bytes of one stored tree node.
-    pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
-}
-
-mod encode;
 
 #[cfg(test)]
 mod tests;

@@ -5,12 +5,23 @@ use super::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Brute force: among the non-vertical segments with `u0 ≤ u < u1`, the highest with value
-/// `≤ v` and the lowest with value `> v`; `None` when the point is within `margin` of one
-/// (then rounding may decide either way and the case is skipped).
-fn brute(segs: &[Segment], u: f64, v: f64, margin: f64) -> Option<(Option<u32>, Option<u32>)> {
+/// Brute force within the grid cell `rect` answering the point: among the non-vertical
+/// segments with `u0 ≤ u < u1` whose height at `u` lies in the cell's `v` range, the highest
+/// with value `≤ v` and the lowest with value `> v`; `None` when the point or such a height is
+/// within `margin` of a segment or a cell side (then rounding may decide either way and the
+/// case is skipped).
+fn brute(
+    segs: &[Segment],
+    u: f64,
+    v: f64,
+    rect: [f64; 4],
+    margin: f64,
+) -> Option<(Option<u32>, Option<u32>)> {
     let mut below: Option<(f64, u32)> = None;
     let mut above: Option<(f64, u32)> = None;
+    if (u - rect[0]).abs() < margin || (u - rect[1]).abs() < margin {
+        return None;
+    }
     for s in segs {
         let (u0, v0, u1, v1) = if s.u0 < s.u1 {
             (s.u0, s.v0, s.u1, s.v1)
@@ -21,15 +32,18 @@ fn brute(segs: &[Segment], u: f64, v: f64, margin: f64) -> Option<(Option<u32>, 
             continue;
         }
         let y = v0 + (v1 - v0) * (u - u0) / (u1 - u0);
-        if (y - v).abs() < margin {
+        if (y - v).abs() < margin || (y - rect[2]).abs() < margin || (y - rect[3]).abs() < margin {
             return None;
+        }
+        if y < rect[2] || y > rect[3] {
+            continue;
         }
         if y <= v {
             if below.is_none_or(|(b, _)| y > b) {
-                below = Some((y, s.payload));
+                below = Some((y, s.upper));
             }
         } else if above.is_none_or(|(a, _)| y < a) {
-            above = Some((y, s.payload));
+            above = Some((y, s.lower));
         }
     }
     Some((below.map(|b| b.1), above.map(|a| a.1)))
@@ -57,7 +71,8 @@ fn rows(rng: &mut ChaCha8Rng) -> Vec<Segment> {
                     v0: vs[i],
                     u1: us[i + 1],
                     v1: vs[i + 1],
-                    payload: segs.len() as u32,
+                    upper: segs.len() as u32,
+                    lower: segs.len() as u32,
                 });
             }
         }
@@ -68,7 +83,8 @@ fn rows(rng: &mut ChaCha8Rng) -> Vec<Segment> {
                 v0: j as f64 - 0.1,
                 u1: us[0],
                 v1: j as f64 + 0.1,
-                payload: 9999,
+                upper: 9999,
+                lower: 9999,
             });
         }
     }
@@ -97,7 +113,8 @@ fn star(rng: &mut ChaCha8Rng) -> Vec<Segment> {
             v0: 0.5,
             u1: u,
             v1: v,
-            payload: segs.len() as u32,
+            upper: segs.len() as u32,
+            lower: segs.len() as u32,
         });
         let next = (i + 1) % k;
         let mut gap = angles[next] - angles[i];
@@ -111,7 +128,8 @@ fn star(rng: &mut ChaCha8Rng) -> Vec<Segment> {
                 v0: v,
                 u1,
                 v1,
-                payload: segs.len() as u32,
+                upper: segs.len() as u32,
+                lower: segs.len() as u32,
             });
         }
     }
@@ -119,12 +137,24 @@ fn star(rng: &mut ChaCha8Rng) -> Vec<Segment> {
 }
 
 fn check(segs: &[Segment], rng: &mut ChaCha8Rng, persistence: Persistence) -> usize {
+    check_in(segs, rng, persistence, (-0.2, 1.2), (-1.0, 13.0))
+}
+
+/// Locates 300 random points of `us × vs` against the brute force; returns how many were
+/// far enough from every segment and cell side to be checked.
+fn check_in(
+    segs: &[Segment],
+    rng: &mut ChaCha8Rng,
+    persistence: Persistence,
+    us: (f64, f64),
+    vs: (f64, f64),
+) -> usize {
     let loc = PointLocator::build_with(segs, persistence).unwrap();
     let mut checked = 0;
     for _ in 0..300 {
-        let u = rng.random_range(-0.2..1.2);
-        let v = rng.random_range(-1.0..13.0);
-        if let Some((below, above)) = brute(segs, u, v, 1e-9) {
+        let u = rng.random_range(us.0..us.1);
+        let v = rng.random_range(vs.0..vs.1);
+        if let Some((below, above)) = brute(segs, u, v, loc.cell_rect(u, v), 1e-9) {
             let got = loc.locate(u, v);
             assert_eq!(
                 (got.below, got.above),
@@ -173,7 +203,8 @@ fn node_copying_stores_fewer_nodes_than_path_copying() {
             v0: j as f64,
             u1,
             v1: j as f64 + 0.5,
-            payload: j,
+            upper: j,
+            lower: j,
         });
     }
     let path = PointLocator::build_with(&segs, Persistence::PathCopying).unwrap();
@@ -202,21 +233,24 @@ fn degenerate_inputs_do_not_panic() {
             v0: 0.0,
             u1: 1.0,
             v1: 0.0,
-            payload: 0,
+            upper: 0,
+            lower: 0,
         },
         Segment {
             u0: 0.0,
             v0: 0.0,
             u1: 0.0,
             v1: 1.0,
-            payload: 1,
+            upper: 1,
+            lower: 1,
         },
         Segment {
             u0: 0.0,
             v0: 0.0,
             u1: 1.0,
             v1: 0.0,
-            payload: 2,
+            upper: 2,
+            lower: 2,
         },
         // A duplicate and a crossing segment.
         Segment {
@@ -224,14 +258,16 @@ fn degenerate_inputs_do_not_panic() {
             v0: 0.0,
             u1: 1.0,
             v1: 0.0,
-            payload: 3,
+            upper: 3,
+            lower: 3,
         },
         Segment {
             u0: 0.0,
             v0: -1.0,
             u1: 1.0,
             v1: 1.0,
-            payload: 4,
+            upper: 4,
+            lower: 4,
         },
     ];
     let loc = PointLocator::build(&bad).unwrap();
@@ -246,4 +282,74 @@ fn degenerate_inputs_do_not_panic() {
         let _ = loc.locate(u, v);
     }
     assert_eq!(loc.locate(0.5, 5.0).above, None);
+}
+
+/// A fan of long segments from one centre: every segment crosses many grid cells, so the
+/// grid must coarsen (at most 1.5 pieces per segment) and memory stays linear; answers still
+/// match the brute force per cell.
+#[test]
+fn fan_of_long_segments_keeps_memory_linear() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let n = 3000;
+    let segs: Vec<Segment> = (0..n)
+        .map(|i| {
+            let t = (i as f64 + 0.5) / n as f64 * std::f64::consts::TAU;
+            Segment {
+                u0: 0.0,
+                v0: 0.0,
+                u1: t.cos(),
+                v1: t.sin(),
+                upper: i,
+                lower: i,
+            }
+        })
+        .collect();
+    let loc = PointLocator::build(&segs).unwrap();
+    // Node copying stores O(1) expected nodes per piece (4–6 on these inputs).
+    assert!(
+        loc.num_nodes() <= 9 * n as usize,
+        "{} nodes for {n} segments",
+        loc.num_nodes()
+    );
+    let checked = check_in(
+        &segs,
+        &mut rng,
+        Persistence::NodeCopying,
+        (-1.1, 1.1),
+        (-1.1, 1.1),
+    );
+    assert!(checked > 100, "only {checked} points checked");
+}
+
+/// Coordinates near the f64 range: the domain's width overflows; building, listing empty
+/// slabs and locating must still not panic, and a point far above the one segment is above it.
+#[test]
+fn huge_coordinates_do_not_panic() {
+    let segs = [
+        Segment {
+            u0: -1e308,
+            v0: -1e308,
+            u1: 1e308,
+            v1: -1e308,
+            upper: 0,
+            lower: 1,
+        },
+        Segment {
+            u0: 1e300,
+            v0: 1e308,
+            u1: 1e300,
+            v1: 1.5e308,
+            upper: 2,
+            lower: 2,
+        },
+    ];
+    let mut loc = PointLocator::build(&segs).unwrap();
+    for (slab, u, v) in loc.empty_slabs() {
+        let _ = loc.locate(u, v);
+        loc.set_owner(slab, 7);
+    }
+    for (u, v) in [(0.0, 0.0), (1e308, 1e308), (-1e308, 0.0), (f64::NAN, 1.0)] {
+        let _ = loc.locate(u, v);
+    }
+    assert_eq!(loc.locate(0.0, 1e307).below, Some(0));
 }
