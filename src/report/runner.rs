@@ -291,9 +291,10 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
         if peers::AVAILABLE {
             // parry's own hull of the same points, within its time budget.
             // Measured growth is worse than linear (32K → 256K points: ×35 time for ×8
-            // points), so predict with the ratio to the power 1.5.
+            // points), so predict with the ratio to the power 1.5 (smaller inputs than the
+            // last one measured are predicted smaller, not skipped after a large build).
             let predicted = last_peer_hull.map(|(m, t)| {
-                t.mul_f64((points.len() as f64 / m.max(1) as f64).max(1.0).powf(1.5))
+                t.mul_f64((points.len() as f64 / m.max(1) as f64).powf(1.5))
             });
             let allowed = peer_hull_left.min(plan.peer_hull_cap);
             if predicted.is_some_and(|p| p > allowed) {
