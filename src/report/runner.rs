@@ -293,9 +293,8 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
             // Measured growth is worse than linear (32K → 256K points: ×35 time for ×8
             // points), so predict with the ratio to the power 1.5 (smaller inputs than the
             // last one measured are predicted smaller, not skipped after a large build).
-            let predicted = last_peer_hull.map(|(m, t)| {
-                t.mul_f64((points.len() as f64 / m.max(1) as f64).powf(1.5))
-            });
+            let predicted = last_peer_hull
+                .map(|(m, t)| t.mul_f64((points.len() as f64 / m.max(1) as f64).powf(1.5)));
             let allowed = peer_hull_left.min(plan.peer_hull_cap);
             if predicted.is_some_and(|p| p > allowed) {
                 let p = predicted.unwrap_or_default();
