@@ -362,6 +362,50 @@ fn color(i: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
+/// Axes, one line (with point markers) per series and the legend, on a chart whose axes are
+/// either logarithmic or linear.
+fn draw_lines<'a, 'b: 'a, X, Y>(
+    mut chart: ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
+    x_label: &str,
+    y_label: &str,
+    series: &[Series],
+    legend: SeriesLabelPosition,
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
+{
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .axis_desc_style(("sans-serif", 16))
+        .label_style(("sans-serif", 13))
+        .x_label_formatter(&|v| format_count(*v))
+        .y_label_formatter(&|v| format_number(*v))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (i, (name, pts)) in series.iter().enumerate() {
+        let c = color(i);
+        chart
+            .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+        chart
+            .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
+            .map_err(|e| e.to_string())?;
+    }
+    chart
+        .configure_series_labels()
+        .position(legend)
+        .label_font(("sans-serif", 13))
+        .border_style(BLACK)
+        .background_style(WHITE.mix(0.85))
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
 /// A line plot with a logarithmic x axis (and y axis when `log_y`), one line per series.
 fn line_plot(
     title: &str,
@@ -384,76 +428,28 @@ fn line_plot(
             .y_label_area_size(80);
         if log_y {
             let (y0, y1) = log_range(ys());
-            let mut chart = builder
+            let chart = builder
                 .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
                 .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc(x_label)
-                .y_desc(y_label)
-                .axis_desc_style(("sans-serif", 16))
-                .label_style(("sans-serif", 13))
-                .x_label_formatter(&|v| format_count(*v))
-                .y_label_formatter(&|v| format_number(*v))
-                .draw()
-                .map_err(|e| e.to_string())?;
-            for (i, (name, pts)) in series.iter().enumerate() {
-                let c = color(i);
-                chart
-                    .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
-                    .map_err(|e| e.to_string())?
-                    .label(name.as_str())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
-                    });
-                chart
-                    .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
-                    .map_err(|e| e.to_string())?;
-            }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .label_font(("sans-serif", 13))
-                .border_style(BLACK)
-                .background_style(WHITE.mix(0.85))
-                .draw()
-                .map_err(|e| e.to_string())?;
+            draw_lines(
+                chart,
+                x_label,
+                y_label,
+                series,
+                SeriesLabelPosition::UpperLeft,
+            )?;
         } else {
             let y1 = ys().fold(0.0f64, f64::max) * 1.25;
-            let mut chart = builder
+            let chart = builder
                 .build_cartesian_2d((x0..x1).log_scale(), 0.0..y1.max(1.0))
                 .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc(x_label)
-                .y_desc(y_label)
-                .axis_desc_style(("sans-serif", 16))
-                .label_style(("sans-serif", 13))
-                .x_label_formatter(&|v| format_count(*v))
-                .y_label_formatter(&|v| format_number(*v))
-                .draw()
-                .map_err(|e| e.to_string())?;
-            for (i, (name, pts)) in series.iter().enumerate() {
-                let c = color(i);
-                chart
-                    .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
-                    .map_err(|e| e.to_string())?
-                    .label(name.as_str())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2))
-                    });
-                chart
-                    .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
-                    .map_err(|e| e.to_string())?;
-            }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
-                .label_font(("sans-serif", 13))
-                .border_style(BLACK)
-                .background_style(WHITE.mix(0.85))
-                .draw()
-                .map_err(|e| e.to_string())?;
+            draw_lines(
+                chart,
+                x_label,
+                y_label,
+                series,
+                SeriesLabelPosition::UpperRight,
+            )?;
         }
         root.present().map_err(|e| e.to_string())?;
     }
