@@ -6,7 +6,7 @@
 //! Where it sits: [`super::writers`] calls [`render_all`] with the finished report and
 //! writes each SVG to a file and inline into `index.html`.
 
-use super::runner::{Family, ResultRow};
+use super::runner::{Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_median_ns};
 use super::{Report, ReportError};
 use plotters::prelude::*;
 
@@ -219,50 +219,11 @@ enum Baseline {
 
 /// Speed-up lines on sphere hulls: baseline median / method median per n.
 fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
-    let pairs: &[(Family, &str, &str)] = match baseline {
-        Baseline::PlainGjk => &[
-            (Family::Intersection, "GJK, linear scan", "GJK, NVM"),
-            (Family::Intersection, "GJK, linear scan", "Nio, NVM"),
-            (Family::Distance, "GJK, linear scan", "GJK, NVM"),
-            (
-                Family::DirectionalPenetration,
-                "Nio, linear scan",
-                "Nio, NVM",
-            ),
-        ],
-        Baseline::Peer => &[
-            (
-                Family::Intersection,
-                "parry3d intersection_test",
-                "Nio, NVM",
-            ),
-            (
-                Family::Intersection,
-                "parry3d intersection_test",
-                "GJK, NVM",
-            ),
-            (
-                Family::DirectionalPenetration,
-                "parry3d GJK ray cast on D",
-                "Nio, NVM",
-            ),
-            (Family::Distance, "parry3d distance", "GJK, NVM"),
-            (Family::TimeOfImpact, "parry3d cast_shapes", "ours, NVM"),
-            (Family::EpaDepth, "parry3d contact", "EPA, NVM"),
-        ],
+    let pairs = match baseline {
+        Baseline::PlainGjk => SPEEDUPS_VS_PLAIN_GJK,
+        Baseline::Peer => SPEEDUPS_VS_PEER,
     };
-    let time = |family: Family, method: &str, n: usize| {
-        rows.iter()
-            .find(|r| {
-                r.source == "sphere"
-                    && r.kind == "synthetic"
-                    && r.vertices == n
-                    && r.query == family.name()
-                    && r.method == method
-            })
-            .and_then(|r| r.median_ns)
-            .filter(|v| v.is_finite() && *v > 0.0)
-    };
+    let time = |family: Family, method: &str, n: usize| sphere_median_ns(rows, family, method, n);
     let mut sizes: Vec<usize> = rows
         .iter()
         .filter(|r| r.source == "sphere")

@@ -130,6 +130,60 @@ pub struct ResultRow {
     pub bytes_per_vertex: Option<f64>,
 }
 
+/// The speed-ups the report shows against plain GJK: (family, baseline method, our method).
+pub(crate) const SPEEDUPS_VS_PLAIN_GJK: &[(Family, &str, &str)] = &[
+    (Family::Intersection, "GJK, linear scan", "GJK, NVM"),
+    (Family::Intersection, "GJK, linear scan", "Nio, NVM"),
+    (Family::Distance, "GJK, linear scan", "GJK, NVM"),
+    (
+        Family::DirectionalPenetration,
+        "Nio, linear scan",
+        "Nio, NVM",
+    ),
+];
+
+/// The speed-ups the report shows against the peer library: (family, peer method, ours).
+pub(crate) const SPEEDUPS_VS_PEER: &[(Family, &str, &str)] = &[
+    (
+        Family::Intersection,
+        "parry3d intersection_test",
+        "Nio, NVM",
+    ),
+    (
+        Family::Intersection,
+        "parry3d intersection_test",
+        "GJK, NVM",
+    ),
+    (
+        Family::DirectionalPenetration,
+        "parry3d GJK ray cast on D",
+        "Nio, NVM",
+    ),
+    (Family::Distance, "parry3d distance", "GJK, NVM"),
+    (Family::TimeOfImpact, "parry3d cast_shapes", "ours, NVM"),
+    (Family::EpaDepth, "parry3d contact", "EPA, NVM"),
+];
+
+/// The positive median time (ns) of `method` for `family` on the synthetic sphere hull of
+/// `n` vertices, when it was measured.
+pub(crate) fn sphere_median_ns(
+    rows: &[ResultRow],
+    family: Family,
+    method: &str,
+    n: usize,
+) -> Option<f64> {
+    rows.iter()
+        .find(|r| {
+            r.source == "sphere"
+                && r.kind == "synthetic"
+                && r.vertices == n
+                && r.query == family.name()
+                && r.method == method
+        })
+        .and_then(|r| r.median_ns)
+        .filter(|v| v.is_finite() && *v > 0.0)
+}
+
 /// What one run measures.
 #[derive(Clone, Debug)]
 pub struct RunPlan {

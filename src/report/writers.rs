@@ -6,7 +6,10 @@
 //! printed as HTML and Markdown. Every file is written atomically.
 
 use super::plots::{self, Plot};
-use super::runner::{AGREEMENT_TOLERANCE, Family, ResultRow};
+use super::runner::{
+    AGREEMENT_TOLERANCE, Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK,
+    sphere_median_ns,
+};
 use super::{Report, ReportError};
 use crate::atomic_file::write_atomically;
 use std::fmt::Write as _;
@@ -174,44 +177,11 @@ pub fn tables(report: &Report) -> Vec<Table> {
             .map(|r| r.vertices),
     );
     if !sphere_sizes.is_empty() {
-        let pairs: [(Family, &str, &str); 9] = [
-            (Family::Intersection, "GJK, linear scan", "GJK, NVM"),
-            (Family::Intersection, "GJK, linear scan", "Nio, NVM"),
-            (Family::Distance, "GJK, linear scan", "GJK, NVM"),
-            (
-                Family::DirectionalPenetration,
-                "Nio, linear scan",
-                "Nio, NVM",
-            ),
-            (
-                Family::Intersection,
-                "parry3d intersection_test",
-                "Nio, NVM",
-            ),
-            (
-                Family::DirectionalPenetration,
-                "parry3d GJK ray cast on D",
-                "Nio, NVM",
-            ),
-            (Family::Distance, "parry3d distance", "GJK, NVM"),
-            (Family::TimeOfImpact, "parry3d cast_shapes", "ours, NVM"),
-            (Family::EpaDepth, "parry3d contact", "EPA, NVM"),
-        ];
-        let time = |f: Family, m: &str, n: usize| {
-            rows.iter()
-                .find(|r| {
-                    r.source == "sphere"
-                        && r.kind == "synthetic"
-                        && r.vertices == n
-                        && r.query == f.name()
-                        && r.method == m
-                })
-                .and_then(|r| r.median_ns)
-        };
+        let pairs = SPEEDUPS_VS_PLAIN_GJK.iter().chain(SPEEDUPS_VS_PEER);
+        let time = |f: Family, m: &str, n: usize| sphere_median_ns(rows, f, m, n);
         let mut header = vec!["query".to_string(), "ours vs baseline".to_string()];
         header.extend(sphere_sizes.iter().map(|n| format!("n = {n}")));
         let body: Vec<Vec<String>> = pairs
-            .iter()
             .filter(|(f, base, ours)| {
                 sphere_sizes
                     .iter()
