@@ -8,32 +8,20 @@
 //! Run: `cargo bench --bench hull`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use polyquery::Point;
 use polyquery::hull::convex_hull;
-use polyquery::{Point, Vector};
+use polyquery::synth::random_direction;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use std::time::Duration;
 
-/// A uniform random unit vector (rejection sampling in the cube).
-fn unit_vector(rng: &mut ChaCha8Rng) -> Vector {
-    loop {
-        let v = Vector::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let n2 = v.norm_squared();
-        if n2 > 1e-4 && n2 <= 1.0 {
-            return v / n2.sqrt();
-        }
-    }
-}
-
 /// `n` points uniform on the unit sphere.
 fn sphere(n: usize, seed: u64) -> Vec<Point> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..n).map(|_| Point::from(unit_vector(&mut rng))).collect()
+    (0..n)
+        .map(|_| Point::from(random_direction(&mut rng)))
+        .collect()
 }
 
 /// `n` points uniform in the unit ball.
@@ -42,7 +30,7 @@ fn ball(n: usize, seed: u64) -> Vec<Point> {
     (0..n)
         .map(|_| {
             let r = rng.random::<f64>().cbrt();
-            Point::from(unit_vector(&mut rng) * r)
+            Point::from(random_direction(&mut rng) * r)
         })
         .collect()
 }

@@ -51,14 +51,13 @@ use polyquery::query::{
     EpaSettings, NioSettings, Outcome, ToiSettings, directional_penetration, intersects,
     penetration_depth, time_of_impact,
 };
-use polyquery::synth::{self, Shape};
+use polyquery::synth::{self, Shape, random_direction, random_rotation};
 use polyquery::{
     LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, Support, SupportMap, Vector,
     VertexId,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rand_distr::StandardNormal;
 use std::cell::Cell;
 use std::hint::black_box;
 use std::path::Path;
@@ -90,30 +89,6 @@ struct PosePair {
     overlapping: bool,
 }
 
-fn unit_vector(rng: &mut ChaCha8Rng) -> Vector {
-    loop {
-        let v = Vector::new(
-            rng.sample(StandardNormal),
-            rng.sample(StandardNormal),
-            rng.sample(StandardNormal),
-        );
-        let n = v.norm();
-        if n > 1e-6 {
-            return v / n;
-        }
-    }
-}
-
-fn rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion<f64> {
-    let q = nalgebra::Quaternion::new(
-        rng.sample(StandardNormal),
-        rng.sample(StandardNormal),
-        rng.sample(StandardNormal),
-        rng.sample(StandardNormal),
-    );
-    UnitQuaternion::from_quaternion(q)
-}
-
 /// The pose that rotates by `r` about `centre` and then moves `centre` to `at`.
 fn pose_about(r: UnitQuaternion<f64>, centre: &Vector, at: &Vector) -> Pose {
     Pose::from_parts(Translation3::from(at - r * centre), r)
@@ -131,10 +106,10 @@ fn pose_pairs(nvm: &NormalVectorMap) -> Vec<PosePair> {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     (0..PAIRS)
         .map(|i| {
-            let ra = rotation(&mut rng);
-            let rb = rotation(&mut rng);
-            let u = unit_vector(&mut rng);
-            let w = unit_vector(&mut rng);
+            let ra = random_rotation(&mut rng);
+            let rb = random_rotation(&mut rng);
+            let u = random_direction(&mut rng);
+            let w = random_direction(&mut rng);
             let a = pose_about(ra, &centre, &Vector::zeros());
             let overlap = |t: f64| {
                 let b = pose_about(rb, &centre, &(u * t));

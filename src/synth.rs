@@ -7,6 +7,7 @@
 //! very flat hull (disk) and a very thin one (needle).
 
 use crate::{Point, Vector};
+use nalgebra::{Quaternion, UnitQuaternion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
@@ -190,6 +191,12 @@ pub fn generate(shape: Shape, n: usize, seed: u64) -> Result<Vec<Point>, SynthEr
 
 /// A point uniform on the unit sphere: a normalised triple of standard Gaussians.
 fn unit_sphere_point(rng: &mut ChaCha8Rng) -> Point {
+    Point::from(random_direction(rng))
+}
+
+/// A unit vector uniform on the sphere of directions: a normalised triple of standard
+/// Gaussians. For random query directions and offsets in tests, benches and the report.
+pub fn random_direction<R: Rng + ?Sized>(rng: &mut R) -> Vector {
     for _ in 0..MAX_ATTEMPTS {
         let v = Vector::new(
             StandardNormal.sample(rng),
@@ -198,13 +205,30 @@ fn unit_sphere_point(rng: &mut ChaCha8Rng) -> Point {
         );
         let norm = v.norm();
         // A triple this short has probability ≈ 1e-36; rejecting it keeps the division exact
-        // enough for |p| = 1 to within rounding.
+        // enough for |v| = 1 to within rounding.
         if norm > 1e-12 {
-            return Point::from(v / norm);
+            return v / norm;
         }
     }
-    // Unreachable in practice (probability ≈ 1e-7200); still a point on the sphere.
-    Point::new(1.0, 0.0, 0.0)
+    // Unreachable in practice (probability ≈ 1e-7200); still a unit vector.
+    Vector::x()
+}
+
+/// A rotation uniform over SO(3): a normalised quadruple of standard Gaussians as a unit
+/// quaternion. For random poses in tests, benches and the report.
+pub fn random_rotation<R: Rng + ?Sized>(rng: &mut R) -> UnitQuaternion<f64> {
+    for _ in 0..MAX_ATTEMPTS {
+        let q = Quaternion::new(
+            StandardNormal.sample(rng),
+            StandardNormal.sample(rng),
+            StandardNormal.sample(rng),
+            StandardNormal.sample(rng),
+        );
+        if q.norm() > 1e-12 {
+            return UnitQuaternion::from_quaternion(q);
+        }
+    }
+    UnitQuaternion::identity()
 }
 
 /// A point uniform by area on the ellipsoid with semi-axes `axes`: a uniform sphere point `u`

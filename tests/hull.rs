@@ -8,6 +8,7 @@
 
 use polyquery::hull::{HullError, convex_hull, convex_hull_with_sources};
 use polyquery::mesh::Mesh;
+use polyquery::synth::random_direction;
 use polyquery::{Point, Polytope, Vector, VertexId};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -242,29 +243,17 @@ fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
-fn unit_vector(r: &mut ChaCha8Rng) -> Vector {
-    loop {
-        let v = Vector::new(
-            r.random_range(-1.0..1.0),
-            r.random_range(-1.0..1.0),
-            r.random_range(-1.0..1.0),
-        );
-        let n2 = v.norm_squared();
-        if n2 > 1e-4 && n2 <= 1.0 {
-            return v / n2.sqrt();
-        }
-    }
-}
-
 fn sphere(n: usize, seed: u64) -> Vec<Point> {
     let mut r = rng(seed);
-    (0..n).map(|_| Point::from(unit_vector(&mut r))).collect()
+    (0..n)
+        .map(|_| Point::from(random_direction(&mut r)))
+        .collect()
 }
 
 fn ball(n: usize, seed: u64) -> Vec<Point> {
     let mut r = rng(seed);
     (0..n)
-        .map(|_| Point::from(unit_vector(&mut r) * r.random::<f64>().cbrt()))
+        .map(|_| Point::from(random_direction(&mut r) * r.random::<f64>().cbrt()))
         .collect()
 }
 
@@ -461,7 +450,7 @@ fn needle() {
     let mut r = rng(11);
     let pts: Vec<Point> = (0..3000)
         .map(|_| {
-            let v = unit_vector(&mut r);
+            let v = random_direction(&mut r);
             Point::new(v.x * 1e-4, v.y * 1e-4, r.random_range(0.0..100.0))
         })
         .collect();

@@ -11,12 +11,12 @@ use super::peers::{self, PeerShape};
 use crate::hull::convex_hull;
 use crate::query::oracle::MinkowskiDifference;
 use crate::query::{self, EpaSettings, NioSettings, ToiSettings, gjk};
+use crate::synth::{random_direction, random_rotation};
 use crate::{HillClimb, LinearScan, NormalVectorMap, Point, Pose, Posed, SupportMap, Vector};
 use indicatif::ProgressBar;
-use nalgebra::{Translation3, UnitQuaternion, Vector4};
+use nalgebra::{Translation3, UnitQuaternion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rand_distr::StandardNormal;
 use serde::Serialize;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -489,30 +489,6 @@ fn seed_of(name: &str, n: usize) -> u64 {
     })
 }
 
-fn random_unit(rng: &mut ChaCha8Rng) -> Vector {
-    loop {
-        let v = Vector::new(
-            rng.sample(StandardNormal),
-            rng.sample(StandardNormal),
-            rng.sample(StandardNormal),
-        );
-        let n = v.norm();
-        if n > 1e-6 {
-            return v / n;
-        }
-    }
-}
-
-fn random_rotation(rng: &mut ChaCha8Rng) -> UnitQuaternion<f64> {
-    let q = Vector4::new(
-        rng.sample(StandardNormal),
-        rng.sample(StandardNormal),
-        rng.sample(StandardNormal),
-        rng.sample(StandardNormal),
-    );
-    UnitQuaternion::from_quaternion(nalgebra::Quaternion::from_vector(q))
-}
-
 /// `x ↦ R·(x − centre) + t`.
 fn pose_about(centre: &Vector, rotation: UnitQuaternion<f64>, t: Vector) -> Pose {
     let shift = t - rotation * centre;
@@ -532,18 +508,18 @@ fn draw_cases(p: &Prepared, count: usize, seed: u64) -> Vec<Case> {
             break;
         }
         let pose_a = pose_about(&p.centre, random_rotation(&mut rng), Vector::zeros());
-        let offset = random_unit(&mut rng) * (rng.random::<f64>() * 2.2 * r);
+        let offset = random_direction(&mut rng) * (rng.random::<f64>() * 2.2 * r);
         let pose_b = pose_about(&p.centre, random_rotation(&mut rng), offset);
         let a = Posed::new(&p.nvm, pose_a);
         let b = Posed::new(&p.nvm, pose_b);
         let Ok(verdict) = gjk::intersects(&a, &b, &gjk::GjkSettings::default()) else {
             continue;
         };
-        let wobble = random_unit(&mut rng) * 0.3 * offset.norm();
+        let wobble = random_direction(&mut rng) * 0.3 * offset.norm();
         let case = Case {
             pose_a,
             pose_b,
-            direction: random_unit(&mut rng),
+            direction: random_direction(&mut rng),
             velocity: -offset + wobble,
             reach: 2.0 * (offset.norm() + 2.0 * r) + r,
             overlapping: verdict.intersecting,
