@@ -312,16 +312,7 @@ fn hull(points: &[Point]) -> Polytope {
 }
 
 fn cuboid(lo: [f64; 3], hi: [f64; 3]) -> Polytope {
-    let pts: Vec<Point> = (0..8)
-        .map(|i| {
-            Point::new(
-                if i & 1 == 0 { lo[0] } else { hi[0] },
-                if i & 2 == 0 { lo[1] } else { hi[1] },
-                if i & 4 == 0 { lo[2] } else { hi[2] },
-            )
-        })
-        .collect();
-    hull(&pts)
+    Polytope::axis_aligned_box(Point::from(lo), Point::from(hi)).expect("a proper box")
 }
 
 fn rotation() -> impl Strategy<Value = UnitQuaternion<f64>> {
