@@ -341,19 +341,13 @@ impl Display for InfoReport {
         writeln!(
             f,
             "created          {} by polyquery {}",
-            utc_date_time(m.created_unix_s),
+            polyquery::report::machine::utc_date_time(
+                std::time::UNIX_EPOCH + std::time::Duration::from_secs(m.created_unix_s),
+            ),
             m.polyquery_version
         )?;
         writeln!(f, "load time        {:.3} ms", self.load_ms)
     }
-}
-
-/// `YYYY-MM-DD hh:mm:ss UTC` of a Unix time.
-fn utc_date_time(unix_s: u64) -> String {
-    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(unix_s);
-    // RFC 3339 `YYYY-MM-DDThh:mm:ssZ`, shown with a space and "UTC".
-    let rfc = humantime::format_rfc3339_seconds(t).to_string();
-    format!("{} UTC", rfc.trim_end_matches('Z').replacen('T', " ", 1))
 }
 
 fn yes_no(b: bool) -> &'static str {

@@ -68,7 +68,7 @@ impl MachineInfo {
             os: format!("{pretty} ({kernel})"),
             git_commit: command_output("git", &["rev-parse", "HEAD"])
                 .unwrap_or_else(|| "unknown".into()),
-            date: utc_now(),
+            date: utc_date_time(std::time::SystemTime::now()),
             polyquery_version: env!("CARGO_PKG_VERSION").to_string(),
             peer: super::peers::description(),
         }
@@ -85,8 +85,8 @@ fn command_output(program: &str, args: &[&str]) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
-/// The current UTC time as `YYYY-MM-DD HH:MM:SS UTC`.
-fn utc_now() -> String {
-    let rfc = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+/// `YYYY-MM-DD hh:mm:ss UTC` of a point in time (RFC 3339 with a space and "UTC").
+pub fn utc_date_time(t: std::time::SystemTime) -> String {
+    let rfc = humantime::format_rfc3339_seconds(t).to_string();
     format!("{} UTC", rfc.trim_end_matches('Z').replacen('T', " ", 1))
 }
