@@ -345,11 +345,18 @@ impl NormalVectorMap {
 }
 
 impl SupportMap for NormalVectorMap {
+    #[inline]
     fn support(&self, d: &Vector) -> Support {
+        // Small maps scan: go straight there (no stats, no wrappers), as this path is
+        // measured against the plain linear scan on the smallest meshes.
+        if self.linear {
+            return LinearScan::new(&self.polytope).support(d);
+        }
         self.support_with_stats(d).0
     }
 
     /// The hint is ignored: the located start is already within a step of the answer.
+    #[inline]
     fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
         let _ = hint;
         self.support(d)

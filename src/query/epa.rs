@@ -22,11 +22,11 @@
 use super::array_serde;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
 use super::nio::{Verdict, intersection_verdict};
+use super::orientation::orient3d;
 use super::portal::Work;
 use super::simplex::closest_to_origin;
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
-use robust::{Coord3D, orient3d};
 use serde::Serialize;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -104,14 +104,6 @@ struct Face {
     normal: Vector,
     offset: f64,
     alive: bool,
-}
-
-fn coord(p: &DiffPoint) -> Coord3D<f64> {
-    Coord3D {
-        x: p.point.x,
-        y: p.point.y,
-        z: p.point.z,
-    }
 }
 
 fn make_face(points: &[DiffPoint], v: [usize; 3]) -> Face {
@@ -200,12 +192,8 @@ fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     };
     for (i, j, k, l) in [(0, 1, 2, 3), (0, 3, 1, 2), (1, 3, 2, 0), (0, 2, 3, 1)] {
         // orient3d > 0: p_l below (i, j, k) seen counter-clockwise from above: outward.
-        let o = orient3d(
-            coord(&points[i]),
-            coord(&points[j]),
-            coord(&points[k]),
-            coord(&points[l]),
-        );
+        let c = |m: usize| points[m].point.coords;
+        let o = orient3d(&c(i), &c(j), &c(k), &c(l));
         let v = if o > 0.0 { [i, j, k] } else { [i, k, j] };
         add(&mut faces, &mut edges, &mut queue, &points, v);
     }

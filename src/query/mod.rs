@@ -21,6 +21,7 @@ pub mod gjk;
 pub mod minkowski_support;
 pub mod nio;
 pub mod oracle;
+mod orientation;
 mod portal;
 pub mod raycast;
 pub mod simplex;

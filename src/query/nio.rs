@@ -231,22 +231,30 @@ pub(crate) fn intersection_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Size
     ms: &MinkowskiSupport<'_, A, B>,
     work: &mut Work,
 ) -> Result<Verdict, QueryError> {
-    // 1. A first inscribed triangle: S(a), S(−a), and the support towards the origin
-    //    across the segment between them. Every support is also a separation test.
+    // 1. A first inscribed triangle: p1 = S(x); p3 = the support towards the origin from
+    //    p1 (GJK's first step: the sharpest cheap separation test); then the support
+    //    towards the origin across the segment p1 p3. Every support is also a separation
+    //    test.
     let separated = |dir: Vector, p: &DiffPoint| dir.dot(&p.point.coords) < 0.0;
-    let a = Vector::x();
+    let x = Vector::x();
     work.tick()?;
-    let p1 = work.support(ms, &a)?;
-    if separated(a, &p1) {
+    let p1 = work.support(ms, &x)?;
+    if separated(x, &p1) {
         return Ok(Verdict::Plane {
-            normal: a,
+            normal: x,
             support: p1,
         });
     }
-    let p3 = work.support(ms, &-a)?;
-    if separated(-a, &p3) {
+    let r1 = p1.point.coords.norm();
+    let a = if r1 > 1e-9 * work.size && r1.is_finite() {
+        -p1.point.coords / r1
+    } else {
+        -x
+    };
+    let p3 = work.support(ms, &a)?;
+    if separated(a, &p3) {
         return Ok(Verdict::Plane {
-            normal: -a,
+            normal: a,
             support: p3,
         });
     }

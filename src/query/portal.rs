@@ -9,7 +9,7 @@
 //! about the line through the origin with direction exactly `d`). A triangle `(p1, p2, p3)`
 //! is kept counter-clockwise seen from `+∞·d`, so its normal `n = (p2 − p1) × (p3 − p1)` has
 //! `n · d > 0`; "`x` above the triangle" means on the `+n` side. Signs that decide topology
-//! are exact (`robust::orient3d`):
+//! are exact (`robust::orient3d` behind an inlined filter, [`super::orientation`]):
 //!
 //! * `turn(a, b) = d · (a × b)`: the origin's projection is left of `a → b` (seen from
 //!   `+d`) when `> 0`, right when `< 0`;
@@ -21,8 +21,8 @@
 
 use super::QueryError;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
+use super::orientation::orient3d;
 use crate::{SupportMap, Vector};
-use robust::{Coord3D, orient3d};
 
 /// Tolerances, bounds and the counted work shared by one query's portal runs.
 #[derive(Debug)]
@@ -96,23 +96,11 @@ impl Work {
     }
 }
 
-fn coord(v: &Vector) -> Coord3D<f64> {
-    Coord3D {
-        x: v.x,
-        y: v.y,
-        z: v.z,
-    }
-}
-
-const ORIGIN: Coord3D<f64> = Coord3D {
-    x: 0.0,
-    y: 0.0,
-    z: 0.0,
-};
+const ORIGIN: Vector = Vector::new(0.0, 0.0, 0.0);
 
 /// The exact sign of `x · (y × z)` (as a value with that sign).
 pub(crate) fn triple(x: &Vector, y: &Vector, z: &Vector) -> f64 {
-    orient3d(coord(x), coord(y), coord(z), ORIGIN)
+    orient3d(x, y, z, &ORIGIN)
 }
 
 /// `turn(a, b) = d · (a × b)`, exact sign: `< 0` ⟺ the origin's projection along `d` is
@@ -125,27 +113,27 @@ pub(crate) fn turn(d: &Vector, a: &DiffPoint, b: &DiffPoint) -> f64 {
 /// above it (on the side its counter-clockwise order is seen from).
 pub(crate) fn origin_side(t: &[DiffPoint; 3]) -> f64 {
     orient3d(
-        coord(&t[0].point.coords),
-        coord(&t[1].point.coords),
-        coord(&t[2].point.coords),
-        ORIGIN,
+        &t[0].point.coords,
+        &t[1].point.coords,
+        &t[2].point.coords,
+        &ORIGIN,
     )
 }
 
 /// Whether the closed tetrahedron `t` holds the origin, exactly; a tetrahedron of zero
 /// volume never does (it proves nothing).
 pub(crate) fn tetrahedron_holds_origin(t: &[Vector; 4]) -> bool {
-    let c: Vec<Coord3D<f64>> = t.iter().map(coord).collect();
-    let volume = orient3d(c[0], c[1], c[2], c[3]);
+    let c = t;
+    let volume = orient3d(&c[0], &c[1], &c[2], &c[3]);
     if volume == 0.0 || volume.is_nan() {
         return false;
     }
     let s = volume.signum();
     let faces = [
-        orient3d(ORIGIN, c[1], c[2], c[3]),
-        orient3d(c[0], ORIGIN, c[2], c[3]),
-        orient3d(c[0], c[1], ORIGIN, c[3]),
-        orient3d(c[0], c[1], c[2], ORIGIN),
+        orient3d(&ORIGIN, &c[1], &c[2], &c[3]),
+        orient3d(&c[0], &ORIGIN, &c[2], &c[3]),
+        orient3d(&c[0], &c[1], &ORIGIN, &c[3]),
+        orient3d(&c[0], &c[1], &c[2], &ORIGIN),
     ];
     faces.iter().all(|&f| f * s >= 0.0)
 }
@@ -312,6 +300,11 @@ pub(crate) enum Refined {
     },
 }
 
+/// Exit faces whose unit normal has `n̂ · d` at or below this are "steep": the exact
+/// one-predicate test for the origin in the tetrahedron is then not trusted to the rounded
+/// face choice, and the full test runs instead.
+const STEEP_FACE: f64 = 1e-3;
+
 /// Step 4 of DESIGN §5 with its correction: from a triangle crossed by `L` (counter-clockwise
 /// seen from `+d`), repeatedly take `p4 = S(D, n)` and keep the face of the tetrahedron
 /// `(p1, p2, p3, p4)` through which `L` leaves it, decided by the exact `turn` signs of the
@@ -338,32 +331,6 @@ pub(crate) fn refine<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         if stops.separated && n.dot(&p4.point.coords) < 0.0 {
             return Ok(Refined::Separated { normal: n, p4 });
         }
-        if stops.reached {
-            let tet = [tri[0], tri[1], tri[2], p4].map(|p| p.point.coords);
-            if tetrahedron_holds_origin(&tet) {
-                return Ok(Refined::Reached {
-                    tetrahedron: [tri[0], tri[1], tri[2], p4],
-                });
-            }
-        }
-        let top = tri
-            .iter()
-            .map(|p| n.dot(&p.point.coords))
-            .fold(f64::NEG_INFINITY, f64::max);
-        let gap = n.dot(&p4.point.coords) - top;
-        let above = orient3d(
-            coord(&tri[0].point.coords),
-            coord(&tri[1].point.coords),
-            coord(&tri[2].point.coords),
-            coord(&p4.point.coords),
-        ) < 0.0;
-        if tri.iter().any(|p| p.same_vertex(&p4)) || gap <= work.tolerance() || !above {
-            return Ok(Refined::Converged {
-                triangle: tri,
-                normal: n,
-                p4,
-            });
-        }
         // The face L leaves through: F_i = (p_i, p_{i+1}, p4) holds the origin's projection
         // when c_i ≥ 0 and c_{i+1} ≤ 0 with c_i = turn(p4, p_i). Among several (L through
         // an edge or p4), keep the one facing d most squarely.
@@ -388,6 +355,39 @@ pub(crate) fn refine<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                     best = Some((face, score));
                 }
             }
+        }
+        if stops.reached {
+            // The origin is on L and not below the triangle (it is above the first one, and
+            // each later one is a face it was strictly above), so it is in the tetrahedron
+            // exactly when it is not strictly above the exit face: one exact predicate per
+            // step. A steep exit face (or none) could be misjudged by the rounded score, so
+            // then the full test decides; a claim is always confirmed by the full test.
+            let trigger = match best {
+                Some((face, score)) if score > STEEP_FACE => origin_side(&face) >= 0.0,
+                _ => true,
+            };
+            let tetrahedron = [tri[0], tri[1], tri[2], p4];
+            if trigger && tetrahedron_holds_origin(&tetrahedron.map(|p| p.point.coords)) {
+                return Ok(Refined::Reached { tetrahedron });
+            }
+        }
+        let top = tri
+            .iter()
+            .map(|p| n.dot(&p.point.coords))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let gap = n.dot(&p4.point.coords) - top;
+        let above = orient3d(
+            &tri[0].point.coords,
+            &tri[1].point.coords,
+            &tri[2].point.coords,
+            &p4.point.coords,
+        ) < 0.0;
+        if tri.iter().any(|p| p.same_vertex(&p4)) || gap <= work.tolerance() || !above {
+            return Ok(Refined::Converged {
+                triangle: tri,
+                normal: n,
+                p4,
+            });
         }
         match best {
             Some((face, score)) if score > 0.0 => tri = face,

@@ -17,8 +17,9 @@
 //! come from Shewchuk's exact orientation predicates (`robust` crate), so containment of the
 //! origin in a (closed) tetrahedron of given floating-point points is decided exactly.
 
+use super::orientation::orient3d;
 use crate::Vector;
-use robust::{Coord, Coord3D, orient2d, orient3d};
+use robust::{Coord, orient2d};
 
 /// The closest point of a simplex to the origin, as weights on the simplex's points.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -190,11 +191,6 @@ fn triangle(p: &[Vector; 4], t: [usize; 3]) -> ClosestPoint {
 
 /// Tetrahedron `p[0..4]`.
 fn tetrahedron(p: &[Vector; 4]) -> ClosestPoint {
-    let c3 = |x: &Vector| Coord3D {
-        x: x.x,
-        y: x.y,
-        z: x.z,
-    };
     let all_finite = p.iter().all(|x| x.iter().all(|c| c.is_finite()));
     let faces = |only: [bool; 4]| {
         // Face opposite corner k: the other three, in increasing index order.
@@ -217,18 +213,13 @@ fn tetrahedron(p: &[Vector; 4]) -> ClosestPoint {
     if !all_finite {
         return faces([true; 4]);
     }
-    let o = Coord3D {
-        x: 0.0,
-        y: 0.0,
-        z: 0.0,
-    };
-    let q = [c3(&p[0]), c3(&p[1]), c3(&p[2]), c3(&p[3])];
-    let mu = orient3d(q[0], q[1], q[2], q[3]);
+    let o = Vector::zeros();
+    let mu = orient3d(&p[0], &p[1], &p[2], &p[3]);
     let cs = [
-        orient3d(o, q[1], q[2], q[3]),
-        orient3d(q[0], o, q[2], q[3]),
-        orient3d(q[0], q[1], o, q[3]),
-        orient3d(q[0], q[1], q[2], o),
+        orient3d(&o, &p[1], &p[2], &p[3]),
+        orient3d(&p[0], &o, &p[2], &p[3]),
+        orient3d(&p[0], &p[1], &o, &p[3]),
+        orient3d(&p[0], &p[1], &p[2], &o),
     ];
     if mu == 0.0 {
         return faces([true; 4]);
