@@ -108,11 +108,11 @@ pub mod shapes {
             CloudKind::RandomBox => (random_box, stretch)
                 .prop_map(move |(pts, s)| stretched(&from_box(&pts), s))
                 .boxed(),
-            // `kind` in 0..14: the first `Shape::ALL.len()` (7) values pick a shape.
+            // A pick in 0..14: the first `Shape::ALL.len()` (7) values name a shape.
             CloudKind::RandomBoxOrSynthetic => (random_box, stretch, 0usize..14, any::<u64>())
-                .prop_map(move |(pts, s, kind, seed)| {
-                    let raw: Vec<Point> = if kind < Shape::ALL.len() {
-                        let shape = Shape::ALL[kind];
+                .prop_map(move |(pts, s, pick, seed)| {
+                    let raw: Vec<Point> = if pick < Shape::ALL.len() {
+                        let shape = Shape::ALL[pick];
                         let n = (shape.minimum_points() + (seed as usize % max)).min(max);
                         generate(shape, n.max(shape.minimum_points()), seed)
                             .expect("synthetic shape")
@@ -250,7 +250,7 @@ pub mod shapes {
 }
 
 pub mod binary {
-    //! Running the built `polyquery` binary and reading what it printed.
+    //! Running the built `polyquery` binary and reading what it printed and wrote.
 
     use serde_json::Value;
     use std::ffi::OsStr;
@@ -302,7 +302,7 @@ pub mod binary {
         String::from_utf8_lossy(&out.stderr).into_owned()
     }
 
-    /// Asserts that the run exited with `code` (0 for success), showing both streams if not.
+    /// Asserts that the run exited with `code` (0: success), showing both streams if not.
     pub fn assert_exit(out: &Output, code: i32) {
         assert_eq!(
             out.status.code(),
@@ -314,27 +314,44 @@ pub mod binary {
         );
     }
 
-    /// Asserts that the run succeeded, showing both streams if not.
-    pub fn assert_success(out: &Output) {
-        assert!(
-            out.status.success(),
-            "status {:?}\nstdout: {}\nstderr: {}",
-            out.status,
-            stdout(out),
-            stderr(out)
-        );
+    /// Runs the binary with `args` and expects exit status `code` (0: success), whatever it
+    /// printed; returns the output.
+    pub fn exits_with<I, S>(args: I, code: i32) -> Output
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let out = polyquery(args);
+        assert_exit(&out, code);
+        out
     }
 
-    /// Parses output with one JSON value per line.
-    pub fn json_lines(text: &str) -> Vec<Value> {
-        text.lines()
+    /// Runs the binary with `args` and expects success; returns the output.
+    pub fn succeeds<I, S>(args: I) -> Output
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        exits_with(args, 0)
+    }
+
+    /// Standard output parsed as one JSON value per line; it must be valid UTF-8.
+    pub fn stdout_json_lines(out: &Output) -> Vec<Value> {
+        std::str::from_utf8(&out.stdout)
+            .expect("UTF-8 stdout")
+            .lines()
             .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
             .collect()
     }
 
-    /// Standard output parsed as JSON lines; the bytes must be valid UTF-8.
-    pub fn stdout_json_lines(out: &Output) -> Vec<Value> {
-        json_lines(std::str::from_utf8(&out.stdout).expect("UTF-8 stdout"))
+    /// The names of the entries of `dir`, sorted.
+    pub fn files_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
     }
 
     /// `path` as a command-line argument.
