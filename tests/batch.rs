@@ -3,6 +3,9 @@
 //! input order with 1 and 2 threads, bad lines reported by line while the others run, each
 //! file loaded once, and atomic `--out`.
 
+mod common;
+
+use common::binary::{exits_with, f, files_in, s, stderr, stdout_json_lines, succeeds, triple};
 use polyquery::batch::{Batch, BatchResult, Body};
 use polyquery::mesh::write_obj;
 use polyquery::query::epa::{EpaSettings, penetration_depth};
@@ -14,18 +17,6 @@ use polyquery::query::verify;
 use polyquery::{Point, Polytope, Pose, Posed, Vector};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn polyquery(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polyquery"))
-        .args(args)
-        .output()
-        .expect("the polyquery binary runs")
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
-}
 
 /// Writes the box `[lo, hi]³` as an OBJ file.
 fn write_box(dir: &Path, name: &str, lo: f64, hi: f64) -> PathBuf {
@@ -43,13 +34,6 @@ fn write_jsonl(path: &Path, lines: &[Value]) {
     std::fs::write(path, text).unwrap();
 }
 
-/// Parses JSONL output.
-fn results(text: &str) -> Vec<Value> {
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
-
 /// Runs the batch in-process (library), on the global rayon pool.
 fn run_library(jsonl: &Path) -> (Vec<Value>, usize) {
     let bytes = std::fs::read(jsonl).unwrap();
@@ -61,15 +45,6 @@ fn run_library(jsonl: &Path) -> (Vec<Value>, usize) {
         .map(|r| serde_json::to_value(r).unwrap())
         .collect();
     (values, outcome.loads)
-}
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-fn triple(v: &Value) -> [f64; 3] {
-    let a = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
-    [f(&a[0]), f(&a[1]), f(&a[2])]
 }
 
 fn translation(t: [f64; 3]) -> Pose {
@@ -124,9 +99,7 @@ fn every_op_on_two_unit_boxes_matches_known_answers_and_direct_calls() {
     ];
     let jsonl = dir.path().join("q.jsonl");
     write_jsonl(&jsonl, &lines);
-    let out = polyquery(&["batch", &s(&jsonl), "--quiet"]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let r = results(&String::from_utf8(out.stdout).unwrap());
+    let r = stdout_json_lines(&succeeds(["batch", &s(&jsonl), "--quiet"]));
     assert_eq!(r.len(), lines.len());
     for (line, want) in r.iter().zip(&lines) {
         assert_eq!(line["id"], want["id"]);
@@ -396,14 +369,12 @@ fn output_keeps_input_order_with_one_and_two_threads() {
     write_jsonl(&jsonl, &lines);
     let mut outputs = Vec::new();
     for threads in ["1", "2"] {
-        let out = polyquery(&["batch", &s(&jsonl), "--threads", threads, "--quiet"]);
-        assert_eq!(out.status.code(), Some(0), "{out:?}");
-        let text = String::from_utf8(out.stdout).unwrap();
-        let r = results(&text);
+        let out = succeeds(["batch", &s(&jsonl), "--threads", threads, "--quiet"]);
+        let r = stdout_json_lines(&out);
         let ids: Vec<&Value> = r.iter().map(|l| &l["id"]).collect();
         let want: Vec<&Value> = lines.iter().map(|l| &l["id"]).collect();
         assert_eq!(ids, want);
-        outputs.push(text);
+        outputs.push(out.stdout);
     }
     assert_eq!(outputs[0], outputs[1]);
 }
@@ -436,11 +407,10 @@ fn bad_lines_are_reported_by_line_and_the_rest_run() {
     .join("\n");
     let jsonl = dir.path().join("bad.jsonl");
     std::fs::write(&jsonl, text).unwrap();
-    let out = polyquery(&["batch", &s(&jsonl)]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("15 queries, 12 failed"), "{stderr}");
-    let r = results(&String::from_utf8(out.stdout).unwrap());
+    let out = exits_with(["batch", &s(&jsonl)], 2);
+    let summary = stderr(&out);
+    assert!(summary.contains("15 queries, 12 failed"), "{summary}");
+    let r = stdout_json_lines(&out);
     assert_eq!(r.len(), 15, "{r:?}");
     let failure = |k: usize, line: u64, words: &[&str]| {
         let v = &r[k];
@@ -512,34 +482,25 @@ fn out_is_written_atomically() {
     ];
     let jsonl = dir.path().join("q.jsonl");
     write_jsonl(&jsonl, &lines);
-    let stdout = polyquery(&["batch", &s(&jsonl), "--quiet"]);
-    assert_eq!(stdout.status.code(), Some(0));
+    let to_stdout = succeeds(["batch", &s(&jsonl), "--quiet"]);
     let results_path = dir.path().join("results.jsonl");
-    let out = polyquery(&["batch", &s(&jsonl), "--out", &s(&results_path), "--quiet"]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let out = succeeds(["batch", &s(&jsonl), "--out", &s(&results_path), "--quiet"]);
     assert!(out.stdout.is_empty());
-    assert_eq!(std::fs::read(&results_path).unwrap(), stdout.stdout);
+    assert_eq!(std::fs::read(&results_path).unwrap(), to_stdout.stdout);
 
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
     // The destination is a folder: cannot be replaced by a file.
     let blocked = out_dir.join("taken");
     std::fs::create_dir(&blocked).unwrap();
-    let out = polyquery(&["batch", &s(&jsonl), "--out", &s(&blocked), "--quiet"]);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let listing: Vec<String> = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(listing, ["taken"], "no temporary file left");
+    exits_with(["batch", &s(&jsonl), "--out", &s(&blocked), "--quiet"], 1);
+    assert_eq!(files_in(&out_dir), ["taken"], "no temporary file left");
     assert!(std::fs::read_dir(&blocked).unwrap().next().is_none());
     let missing = dir.path().join("no_such_folder").join("r.jsonl");
-    let out = polyquery(&["batch", &s(&jsonl), "--out", &s(&missing), "--quiet"]);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    exits_with(["batch", &s(&jsonl), "--out", &s(&missing), "--quiet"], 1);
     assert!(!missing.exists());
     // An unreadable batch file is bad input.
-    let out = polyquery(&["batch", &s(&dir.path().join("nope.jsonl")), "--quiet"]);
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    exits_with(["batch", &s(&dir.path().join("nope.jsonl")), "--quiet"], 2);
 }
 
 /// A `.nvm` file works wherever a mesh does, and gives the same answers.
@@ -548,8 +509,7 @@ fn nvm_files_are_bodies_too() {
     let dir = tempfile::tempdir().unwrap();
     let cube = write_box(dir.path(), "cube.obj", 0.0, 1.0);
     let nvm = dir.path().join("cube.nvm");
-    let out = polyquery(&["preprocess", &s(&cube), "-o", &s(&nvm)]);
-    assert!(out.status.success(), "{out:?}");
+    succeeds(["preprocess", &s(&cube), "-o", &s(&nvm)]);
     let mk = |a: &str| json!({"op": "penetration", "a": a, "b": "cube.obj", "pose_b": {"translation": [0.5, 0.25, 0]}, "direction": [1, 0, 0]});
     let jsonl = dir.path().join("q.jsonl");
     write_jsonl(&jsonl, &[mk("cube.obj"), mk("cube.nvm")]);

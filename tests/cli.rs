@@ -1,97 +1,62 @@
 //! The `polyquery` binary end to end: help, gen, hull, query, bad input and exit codes, and
 //! that a failed command leaves no output file.
 
+mod common;
+
+use common::binary::{
+    assert_exit, exits_with, f, files_in, polyquery_with_stdin, s, stderr, stdout,
+    stdout_json_lines, succeeds, triple,
+};
 use polyquery::mesh::Mesh;
 use polyquery::synth::Shape;
 use serde_json::Value;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn polyquery<I, S>(args: I) -> Output
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<std::ffi::OsStr>,
-{
-    Command::new(env!("CARGO_BIN_EXE_polyquery"))
-        .args(args)
-        .output()
-        .expect("the polyquery binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// Runs and expects success; returns stdout.
 fn ok<I, S>(args: I) -> String
 where
     I: IntoIterator<Item = S>,
-    S: AsRef<std::ffi::OsStr>,
+    S: AsRef<OsStr>,
 {
-    let out = polyquery(args);
-    assert!(
-        out.status.success(),
-        "status {:?}\nstdout: {}\nstderr: {}",
-        out.status,
-        stdout(&out),
-        stderr(&out)
-    );
-    stdout(&out)
+    stdout(&succeeds(args))
 }
 
 /// Runs with `--json` appended and expects success; returns the parsed object.
-fn ok_json(args: &[&str]) -> Value {
-    let mut all: Vec<&str> = args.to_vec();
-    all.push("--json");
+fn ok_json<I, S>(args: I) -> Value
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut all: Vec<OsString> = args.into_iter().map(|a| a.as_ref().into()).collect();
+    all.push("--json".into());
     let text = ok(&all);
     let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     assert!(value.is_object(), "{text}");
     value
 }
 
-/// Runs and expects failure with `code`, and stderr `error: …`; returns stderr.
+/// Runs and expects failure with `code`, nothing on stdout and stderr `error: …`; returns
+/// stderr.
 fn fails<I, S>(args: I, code: i32) -> String
 where
     I: IntoIterator<Item = S>,
-    S: AsRef<std::ffi::OsStr>,
+    S: AsRef<OsStr>,
 {
-    let out = polyquery(args);
+    let out = exits_with(args, code);
     let err = stderr(&out);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout: {}\nstderr: {err}",
-        stdout(&out)
-    );
     assert!(err.starts_with("error: "), "{err}");
     assert!(out.stdout.is_empty(), "stdout: {}", stdout(&out));
     err
 }
 
+/// The path of a bundled mesh in `data/`.
 fn data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data")
         .join(name)
         .display()
         .to_string()
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
-}
-
-fn f(v: &Value) -> f64 {
-    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-fn triple(v: &Value) -> [f64; 3] {
-    let a = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
-    assert_eq!(a.len(), 3);
-    [f(&a[0]), f(&a[1]), f(&a[2])]
 }
 
 /// Writes an OBJ with the 8 corners of `[lo, hi]³` (points only).
@@ -104,15 +69,6 @@ fn write_cube(dir: &Path, name: &str, lo: f64, hi: f64) -> PathBuf {
     }
     std::fs::write(&path, text).unwrap();
     path
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]
@@ -154,8 +110,7 @@ fn help_of_every_command() {
 
 #[test]
 fn no_command_or_unknown_command_is_a_usage_error() {
-    let out = polyquery::<[&str; 0], &str>([]);
-    assert_eq!(out.status.code(), Some(2));
+    exits_with([] as [&str; 0], 2);
     fails(["frobnicate"], 2);
 }
 
@@ -165,7 +120,7 @@ fn gen_writes_each_shape() {
     for shape in Shape::ALL {
         let out = dir.path().join(format!("{shape}.obj"));
         let n = 57;
-        let report = ok_json(&[
+        let report = ok_json([
             "gen",
             shape.name(),
             "--n",
@@ -228,7 +183,7 @@ fn hull_of_data_meshes_matches_the_manifest() {
         ("panda_link1_collision.obj", 152, 152, 300),
         ("ur5_forearm_collision.obj", 537, 220, 436),
     ] {
-        let report = ok_json(&["hull", &data(name)]);
+        let report = ok_json(["hull", &data(name)]);
         assert_eq!(report["input_points"], points, "{name}");
         assert_eq!(report["vertices"], vertices, "{name}");
         // Faces are merged coplanar triangles; triangulated, any polytope has 2V − 4
@@ -273,7 +228,7 @@ fn hull_of_generated_shapes() {
         "--out",
         &s(&points),
     ]);
-    let report = ok_json(&["hull", &s(&points), "--out", &s(&hull_out)]);
+    let report = ok_json(["hull", &s(&points), "--out", &s(&hull_out)]);
     assert_eq!(report["input_points"], 2000);
     assert_eq!(report["vertices"], 8);
     assert_eq!(report["edges"], 12);
@@ -293,7 +248,7 @@ fn hull_of_generated_shapes() {
     // A 32-gon prism: 64 vertices, 32 quads and 2 caps.
     let cylinder = dir.path().join("cylinder.obj");
     ok(["gen", "cylinder", "--n", "64", "--out", &s(&cylinder)]);
-    let report = ok_json(&["hull", &s(&cylinder)]);
+    let report = ok_json(["hull", &s(&cylinder)]);
     assert_eq!(report["vertices"], 64);
     assert_eq!(report["faces"], 34);
 }
@@ -304,7 +259,7 @@ fn query_two_translated_unit_cubes() {
     let dir = tempfile::tempdir().unwrap();
     let cube = s(&write_cube(dir.path(), "cube.obj", 0.0, 1.0));
     for support in ["linear", "hill", "nvm"] {
-        let r = ok_json(&[
+        let r = ok_json([
             "query",
             "distance",
             &cube,
@@ -342,7 +297,7 @@ fn query_two_translated_unit_cubes() {
         assert_eq!(r["a"]["hull_vertices"], 8);
         assert_eq!(triple(&r["b"]["pose"]["translation"]), [3.0, 0.0, 0.0]);
 
-        let r = ok_json(&[
+        let r = ok_json([
             "query",
             "intersect",
             &cube,
@@ -365,7 +320,7 @@ fn query_two_translated_unit_cubes() {
         let min_b = corners.iter().map(|p| dot(p, 3.0)).fold(f64::MAX, f64::min);
         assert!(max_a < min_b, "{r}");
 
-        let r = ok_json(&[
+        let r = ok_json([
             "query",
             "intersect",
             &cube,
@@ -379,7 +334,7 @@ fn query_two_translated_unit_cubes() {
         assert!(r["normal"].is_null());
         assert_eq!(r["algorithm"], "nio");
         assert_eq!(r["certificate"]["kind"], "tetrahedron");
-        let r = ok_json(&[
+        let r = ok_json([
             "query",
             "distance",
             &cube,
@@ -402,7 +357,7 @@ fn query_with_a_rotated_pose() {
     let pose = format!("3, 0, 0, {cos}, 0, 0, {sin}");
     let want = 2.5 - std::f64::consts::FRAC_1_SQRT_2;
     for support in ["linear", "hill", "nvm"] {
-        let r = ok_json(&[
+        let r = ok_json([
             "query",
             "distance",
             &cube,
@@ -428,7 +383,7 @@ fn query_with_a_rotated_pose() {
         assert!(text.contains(word), "{word} missing:\n{text}");
     }
     // A negative first coordinate is a pose, not an option.
-    let r = ok_json(&["query", "distance", &cube, &cube, "--pose-a", "-3,0,0"]);
+    let r = ok_json(["query", "distance", &cube, &cube, "--pose-a", "-3,0,0"]);
     assert!((f(&r["value"]) - 2.0).abs() < 1e-9, "{r}");
 }
 
@@ -575,7 +530,7 @@ fn query_penetration_depth_toi_and_raycast() {
     let dir = tempfile::tempdir().unwrap();
     let cube = s(&write_cube(dir.path(), "cube.obj", 0.0, 1.0));
     let near = |v: &Value, want: f64| (f(v) - want).abs() < 1e-9;
-    let r = ok_json(&[
+    let r = ok_json([
         "query",
         "penetration",
         &cube,
@@ -587,10 +542,10 @@ fn query_penetration_depth_toi_and_raycast() {
     ]);
     assert!(near(&r["value"], 0.5) && r["intersects"] == true, "{r}");
     assert_eq!(r["certificate"]["kind"], "support_triangle");
-    let r = ok_json(&["query", "depth", &cube, &cube, "--pose-b", "0.5,0.25,0"]);
+    let r = ok_json(["query", "depth", &cube, &cube, "--pose-b", "0.5,0.25,0"]);
     assert!(near(&r["value"], 0.5), "{r}");
     assert_eq!(r["algorithm"], "epa");
-    let r = ok_json(&[
+    let r = ok_json([
         "query",
         "toi",
         &cube,
@@ -601,7 +556,7 @@ fn query_penetration_depth_toi_and_raycast() {
         "-1,0,0",
     ]);
     assert!(near(&r["value"], 4.0), "{r}");
-    let r = ok_json(&[
+    let r = ok_json([
         "query",
         "raycast",
         &cube,
@@ -612,7 +567,7 @@ fn query_penetration_depth_toi_and_raycast() {
     ]);
     assert!(near(&r["value"], 5.0), "{r}");
     assert!(r.get("b").is_none(), "{r}");
-    let r = ok_json(&[
+    let r = ok_json([
         "query", "raycast", &cube, "--origin", "-5,3,0.5", "--dir", "1,0,0",
     ]);
     assert!(r["value"].is_null() && r["intersects"] == false, "{r}");
@@ -795,7 +750,7 @@ fn preprocess_one_mesh_then_info_text_and_json() {
     ] {
         assert!(info.contains(word), "{word} missing from:\n{info}");
     }
-    let v = ok_json(&["info", &s(&out)]);
+    let v = ok_json(["info", &s(&out)]);
     assert_eq!(v["format_version"], 2);
     assert_eq!(v["vertices"], 319);
     assert_eq!(v["faces"], 634);
@@ -829,9 +784,8 @@ fn preprocess_several_meshes_into_a_folder() {
     ];
     let mut args = vec!["preprocess".to_string()];
     args.extend(meshes.iter().map(|m| data(m)));
-    args.extend(["--out-dir".into(), s(&maps), "--json".into()]);
-    let text = ok(&args);
-    let v: Value = serde_json::from_str(&text).unwrap();
+    args.extend(["--out-dir".into(), s(&maps)]);
+    let v = ok_json(&args);
     let files = v["files"].as_array().unwrap();
     assert_eq!(files.len(), 3);
     assert_eq!(
@@ -845,7 +799,7 @@ fn preprocess_several_meshes_into_a_folder() {
     // Hull vertex counts from data/MANIFEST.tsv.
     for (file, vertices) in files.iter().zip([18, 152, 220]) {
         assert_eq!(file["hull_vertices"], vertices, "{file}");
-        let info = ok_json(&["info", file["output"].as_str().unwrap()]);
+        let info = ok_json(["info", file["output"].as_str().unwrap()]);
         assert_eq!(info["vertices"], vertices);
     }
     // Several meshes need --out-dir.
@@ -908,12 +862,8 @@ fn support_json_stdin_summary_and_bad_directions() {
     let nvm = preprocess_to(&data("bunny_npm.obj"), &dir.path().join("bunny.nvm"));
     let dirs_path = dir.path().join("dirs.txt");
     let dirs = write_directions(&dirs_path, 20);
-    let out = polyquery(["support", &s(&nvm), "--dirs", &s(&dirs_path), "--json"]);
-    assert!(out.status.success());
-    let lines: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let out = succeeds(["support", &s(&nvm), "--dirs", &s(&dirs_path), "--json"]);
+    let lines = stdout_json_lines(&out);
     assert_eq!(lines.len(), dirs.len());
     for (line, d) in lines.iter().zip(&dirs) {
         // serde_json's default float parser may be off by an ulp: compare to 1e-15.
@@ -932,22 +882,11 @@ fn support_json_stdin_summary_and_bad_directions() {
     assert!(summary.contains("per query"), "{summary}");
 
     // stdin, and --quiet silences the summary.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_polyquery"))
-        .args(["support", &s(&nvm), "--dirs", "-", "--quiet"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"1 0 0\n# comment\n0,0,-1\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
+    let out = polyquery_with_stdin(
+        ["support", &s(&nvm), "--dirs", "-", "--quiet"],
+        b"1 0 0\n# comment\n0,0,-1\n",
+    );
+    assert_exit(&out, 0);
     assert_eq!(stdout(&out).lines().count(), 2);
     assert!(out.stderr.is_empty());
 
@@ -969,8 +908,8 @@ fn support_json_stdin_summary_and_bad_directions() {
 fn hull_and_query_take_nvm_files() {
     let dir = tempfile::tempdir().unwrap();
     let nvm = preprocess_to(&data("bunny_npm.obj"), &dir.path().join("bunny.nvm"));
-    let from_obj = ok_json(&["hull", &data("bunny_npm.obj")]);
-    let from_nvm = ok_json(&["hull", &s(&nvm)]);
+    let from_obj = ok_json(["hull", &data("bunny_npm.obj")]);
+    let from_nvm = ok_json(["hull", &s(&nvm)]);
     assert_eq!(from_nvm["input_format"], "nvm");
     assert_eq!(f(&from_nvm["build_ms"]), 0.0);
     for key in [
@@ -986,9 +925,9 @@ fn hull_and_query_take_nvm_files() {
     // Told by the magic bytes, not the extension.
     let disguised = dir.path().join("disguised.obj");
     std::fs::copy(&nvm, &disguised).unwrap();
-    assert_eq!(ok_json(&["hull", &s(&disguised)])["input_format"], "nvm");
+    assert_eq!(ok_json(["hull", &s(&disguised)])["input_format"], "nvm");
 
-    let both = ok_json(&[
+    let both = ok_json([
         "query",
         "distance",
         &s(&nvm),
@@ -997,7 +936,7 @@ fn hull_and_query_take_nvm_files() {
         "20,0,0",
     ]);
     assert_eq!(both["support"], "nvm", "the default support map");
-    let linear = ok_json(&[
+    let linear = ok_json([
         "query",
         "distance",
         &data("bunny_npm.obj"),
@@ -1011,7 +950,7 @@ fn hull_and_query_take_nvm_files() {
     // The same GJK on exact support answers: equal up to GJK's own tolerance (1e-9 relative).
     let (a, b) = (f(&both["value"]), f(&linear["value"]));
     assert!((a - b).abs() <= 1e-9 * a.max(1.0), "{a} vs {b}");
-    let mixed = ok_json(&[
+    let mixed = ok_json([
         "query",
         "intersect",
         &s(&nvm),
@@ -1084,14 +1023,16 @@ fn bad_nvm_files_are_bad_input_and_leave_nothing_behind() {
     fails(["preprocess", &s(&flat), "-o", &s(&out)], 2);
     assert!(!out.exists());
     let maps = dir.path().join("maps");
-    let batch = polyquery([
-        "preprocess",
-        &s(&flat),
-        &data("panda_finger_collision.obj"),
-        "--out-dir",
-        &s(&maps),
-    ]);
-    assert_eq!(batch.status.code(), Some(2));
+    let batch = exits_with(
+        [
+            "preprocess",
+            &s(&flat),
+            &data("panda_finger_collision.obj"),
+            "--out-dir",
+            &s(&maps),
+        ],
+        2,
+    );
     assert!(stderr(&batch).contains("flat.obj"), "{}", stderr(&batch));
     assert_eq!(files_in(&maps), vec!["panda_finger_collision.nvm"]);
     assert!(!hull_out.exists());

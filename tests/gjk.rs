@@ -26,13 +26,17 @@
 //!   combination of at most four vertices rounds by a few ulps of `size`; 1e-12 leaves
 //!   ~1000× margin, while a wrong witness is off by the shapes' feature size).
 
-use nalgebra::{Quaternion, Translation3, UnitQuaternion};
-use polyquery::hull::convex_hull;
+mod common;
+
+use common::shapes::{
+    CloudKind, Pair, cuboid, direction, extent, hull, pair_draw, pose_within, random_pair,
+    rotation, sample, size,
+};
+use nalgebra::{Translation3, UnitQuaternion};
 use polyquery::query::gjk::{self, GjkDistance, GjkSettings};
 use polyquery::query::oracle::{MinkowskiDifference, max_separation};
 use polyquery::{HillClimb, LinearScan, Point, Polytope, Pose, Posed, SupportMap, Vector};
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 
 /// Verdict band, relative to `size` (see the module docs).
@@ -42,36 +46,12 @@ const DISTANCE_TOL: f64 = 1e-9;
 /// Slack for "on or inside the polytope" and for `‖a − b‖ = distance`, relative to `size`.
 const WITNESS_TOL: f64 = 1e-12;
 
-/// The two posed polytopes' common magnitude (see the module docs).
-fn size(p: &Polytope, pose_p: &Pose, q: &Polytope, pose_q: &Pose) -> f64 {
-    let magnitude = |poly: &Polytope, pose: &Pose| {
-        poly.points()
-            .iter()
-            .map(|x| (pose * x).coords.amax())
-            .fold(0.0, f64::max)
-    };
-    p.scale()
-        .max(q.scale())
-        .max(magnitude(p, pose_p))
-        .max(magnitude(q, pose_q))
-}
-
 /// The largest violation of `point` against the posed face planes of `poly`.
 fn outside_by(poly: &Polytope, pose: &Pose, point: &Point) -> f64 {
     let local = pose.inverse_transform_point(point);
     poly.face_ids()
         .map(|f| poly.face_normal(f).dot(&local.coords) - poly.face_offset(f))
         .fold(f64::NEG_INFINITY, f64::max)
-}
-
-/// `[min, max]` of `n · x` over the posed vertices.
-fn extent(poly: &Polytope, pose: &Pose, n: &Vector) -> (f64, f64) {
-    poly.points()
-        .iter()
-        .map(|x| n.dot(&(pose * x).coords))
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        })
 }
 
 /// What one pair's queries returned, for the caller's own extra checks.
@@ -236,15 +216,6 @@ fn check_pair(
 // ---------------------------------------------------------------------------------------
 // Shapes and poses.
 
-fn hull(points: &[Point]) -> Polytope {
-    convex_hull(points).expect("hull of test points")
-}
-
-/// The box `[lo, hi]`.
-fn cuboid(lo: [f64; 3], hi: [f64; 3]) -> Polytope {
-    Polytope::axis_aligned_box(Point::from(lo), Point::from(hi)).expect("a proper box")
-}
-
 /// A `k`-gon prism: radius `r`, from `z = −h/2` to `z = h/2` (a disk when `h ≪ r`, a
 /// needle along z when `r ≪ h`).
 fn prism(k: usize, r: f64, h: f64) -> Polytope {
@@ -276,84 +247,10 @@ fn sphere(n: usize, stretch: Vector) -> Polytope {
     hull(&pts)
 }
 
-fn rotation() -> impl Strategy<Value = UnitQuaternion<f64>> {
-    prop::array::uniform4(-1.0f64..1.0)
-        .prop_filter("quaternion away from zero", |q| {
-            q.iter().map(|c| c * c).sum::<f64>() > 0.01
-        })
-        .prop_map(|[w, x, y, z]| UnitQuaternion::from_quaternion(Quaternion::new(w, x, y, z)))
-}
-
-fn direction() -> impl Strategy<Value = Vector> {
-    prop::array::uniform3(-1.0f64..1.0)
-        .prop_filter("direction away from zero", |d| {
-            d.iter().map(|c| c * c).sum::<f64>() > 0.01
-        })
-        .prop_map(|[x, y, z]| Vector::new(x, y, z).normalize())
-}
-
-/// 4–40 random points in a box stretched by 0.1…2 per axis.
-fn cloud() -> impl Strategy<Value = Vec<Point>> {
-    (
-        prop::collection::vec(prop::array::uniform3(-1.0f64..1.0), 4..=40),
-        prop::array::uniform3(0.1f64..2.0),
-    )
-        .prop_map(|(pts, s)| {
-            pts.iter()
-                .map(|c| Point::new(c[0] * s[0], c[1] * s[1], c[2] * s[2]))
-                .collect()
-        })
-}
-
-/// The circumradius about the local origin.
-fn radius(p: &Polytope) -> f64 {
-    p.points()
-        .iter()
-        .map(|x| x.coords.norm())
-        .fold(0.0, f64::max)
-}
-
-/// A random pair: two clouds, two rotations, and B's centre at `factor · (r_A + r_B)` from
-/// A's along a random direction, `factor ∈ [0, 1.1]` (about half the pairs overlap; the
-/// test `random_pairs_are_about_half_overlapping` measures it).
-#[derive(Clone, Debug)]
-struct Pair {
-    p: Polytope,
-    pose_p: Pose,
-    q: Polytope,
-    pose_q: Pose,
-}
-
-fn pair_from(
-    cloud_p: &[Point],
-    cloud_q: &[Point],
-    rot_p: UnitQuaternion<f64>,
-    rot_q: UnitQuaternion<f64>,
-    dir: Vector,
-    factor: f64,
-) -> Option<Pair> {
-    let p = convex_hull(cloud_p).ok()?;
-    let q = convex_hull(cloud_q).ok()?;
-    let offset = dir * factor * (radius(&p) + radius(&q));
-    Some(Pair {
-        pose_p: Pose::from_parts(Translation3::identity(), rot_p),
-        pose_q: Pose::from_parts(Translation3::from(offset), rot_q),
-        p,
-        q,
-    })
-}
-
-fn random_pair() -> impl Strategy<Value = Option<Pair>> {
-    (
-        cloud(),
-        cloud(),
-        rotation(),
-        rotation(),
-        direction(),
-        0.0f64..1.1,
-    )
-        .prop_map(|(a, b, ra, rb, d, f)| pair_from(&a, &b, ra, rb, d, f))
-}
+/// The random pairs of this file: two clouds of 4–40 random points in a stretched box
+/// (see [`random_pair`]); about half the pairs overlap (the test
+/// `random_pairs_are_about_half_overlapping` measures it).
+const PAIR_POINTS: usize = 40;
 
 // ---------------------------------------------------------------------------------------
 // Random pairs.
@@ -363,7 +260,7 @@ proptest! {
 
     /// GJK against SAT and the Minkowski oracle on 2,000 random pairs.
     #[test]
-    fn random_pairs_agree_with_oracles(pair in random_pair()) {
+    fn random_pairs_agree_with_oracles(pair in random_pair(PAIR_POINTS, CloudKind::RandomBox)) {
         // A random cloud of ≥ 4 points is coplanar with probability 0; skip if it happens.
         prop_assume!(pair.is_some());
         let Pair { p, pose_p, q, pose_q } = pair.unwrap();
@@ -388,9 +285,7 @@ proptest! {
     ) {
         let p = sphere(n_p, Vector::from(stretch_p));
         let q = sphere(n_q, Vector::from(stretch_q));
-        let offset = dir * factor * (radius(&p) + radius(&q));
-        let pose_p = Pose::from_parts(Translation3::identity(), rot_p);
-        let pose_q = Pose::from_parts(Translation3::from(offset), rot_q);
+        let Pair { p, pose_p, q, pose_q } = Pair::place(p, q, rot_p, rot_q, dir, factor);
         check_pair(&p, &pose_p, &q, &pose_q, true);
     }
 }
@@ -399,10 +294,10 @@ proptest! {
 #[test]
 fn random_pairs_are_about_half_overlapping() {
     let mut runner = TestRunner::deterministic();
-    let strategy = random_pair();
+    let strategy = random_pair(PAIR_POINTS, CloudKind::RandomBox);
     let (mut overlapping, mut total) = (0, 0);
     for _ in 0..400 {
-        let Some(pair) = strategy.new_tree(&mut runner).unwrap().current() else {
+        let Some(pair) = sample(&strategy, &mut runner) else {
             continue;
         };
         total += 1;
@@ -513,9 +408,9 @@ fn far_apart() {
     let b = prism(12, 0.3, 2.0);
     let mut runner = TestRunner::deterministic();
     for _ in 0..20 {
-        let dir = direction().new_tree(&mut runner).unwrap().current();
-        let rot_a = rotation().new_tree(&mut runner).unwrap().current();
-        let rot_b = rotation().new_tree(&mut runner).unwrap().current();
+        let dir = sample(direction(), &mut runner);
+        let rot_a = sample(rotation(), &mut runner);
+        let rot_b = sample(rotation(), &mut runner);
         let pose_a = Pose::from_parts(Translation3::identity(), rot_a);
         let pose_b = Pose::from_parts(Translation3::from(dir * 1e6), rot_b);
         let r = check_pair(&a, &pose_a, &b, &pose_b, true);
@@ -528,19 +423,11 @@ fn far_apart() {
 #[test]
 fn tiny_and_huge_scales() {
     let mut runner = TestRunner::deterministic();
-    let strategy = (
-        cloud(),
-        cloud(),
-        rotation(),
-        rotation(),
-        direction(),
-        0.0f64..1.1,
-    );
+    let strategy = pair_draw(PAIR_POINTS, CloudKind::RandomBox);
     for _ in 0..60 {
-        let (a, b, ra, rb, d, f) = strategy.new_tree(&mut runner).unwrap().current();
+        let draw = sample(&strategy, &mut runner);
         for k in [1e-6, 1e6] {
-            let scale = |pts: &[Point]| -> Vec<Point> { pts.iter().map(|x| x * k).collect() };
-            let Some(pair) = pair_from(&scale(&a), &scale(&b), ra, rb, d, f) else {
+            let Some(pair) = draw.scaled(k).build() else {
                 continue;
             };
             check_pair(&pair.p, &pair.pose_p, &pair.q, &pair.pose_q, true);
@@ -576,10 +463,7 @@ fn flat_disks() {
     }
     let mut runner = TestRunner::deterministic();
     for _ in 0..40 {
-        let rot = rotation().new_tree(&mut runner).unwrap().current();
-        let dir = direction().new_tree(&mut runner).unwrap().current();
-        let f = (0.0f64..1.0).new_tree(&mut runner).unwrap().current();
-        let pose = Pose::from_parts(Translation3::from(dir * 2.0 * f), rot);
+        let pose = pose_within(2.0, &mut runner);
         check_pair(&disk, &id, &disk, &pose, true);
     }
 }
@@ -610,10 +494,7 @@ fn needles() {
     }
     let mut runner = TestRunner::deterministic();
     for _ in 0..40 {
-        let rot = rotation().new_tree(&mut runner).unwrap().current();
-        let dir = direction().new_tree(&mut runner).unwrap().current();
-        let f = (0.0f64..1.0).new_tree(&mut runner).unwrap().current();
-        let pose = Pose::from_parts(Translation3::from(dir * 1.2 * f), rot);
+        let pose = pose_within(1.2, &mut runner);
         check_pair(&needle, &id, &needle, &pose, true);
         check_pair(&cube, &id, &needle, &pose, true);
     }

@@ -22,6 +22,12 @@
 //!   of grazing `D` (the clipped chord is shorter than BAND·size): there the exit/entry
 //!   point itself is ill-conditioned.
 
+mod common;
+
+use common::shapes::{
+    CloudKind, Pair, cloud, cuboid, direction, extent, hull, pair_draw, pose_within, random_pair,
+    rotation, sample, size,
+};
 use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
 use polyquery::query::oracle::{MinkowskiDifference, max_separation};
@@ -34,7 +40,6 @@ use polyquery::{
     HillClimb, LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, SupportMap, Vector,
 };
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 
 const BAND: f64 = 1e-9;
@@ -53,28 +58,6 @@ fn support_maps<'a>(p: &'a Polytope, pose: Pose) -> Vec<(&'static str, Box<dyn S
             )),
         ),
     ]
-}
-
-fn size(p: &Polytope, pose_p: &Pose, q: &Polytope, pose_q: &Pose) -> f64 {
-    let magnitude = |poly: &Polytope, pose: &Pose| {
-        poly.points()
-            .iter()
-            .map(|x| (pose * x).coords.amax())
-            .fold(0.0, f64::max)
-    };
-    p.scale()
-        .max(q.scale())
-        .max(magnitude(p, pose_p))
-        .max(magnitude(q, pose_q))
-}
-
-fn extent(poly: &Polytope, pose: &Pose, n: &Vector) -> (f64, f64) {
-    poly.points()
-        .iter()
-        .map(|x| n.dot(&(pose * x).coords))
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        })
 }
 
 /// Which checks to run on a pair (the expensive ones on fewer pairs).
@@ -307,93 +290,16 @@ fn check_pair(
 // ---------------------------------------------------------------------------------------
 // Shapes and poses.
 
-fn hull(points: &[Point]) -> Polytope {
-    convex_hull(points).expect("hull of test points")
-}
-
-fn cuboid(lo: [f64; 3], hi: [f64; 3]) -> Polytope {
-    Polytope::axis_aligned_box(Point::from(lo), Point::from(hi)).expect("a proper box")
-}
-
-fn rotation() -> impl Strategy<Value = UnitQuaternion<f64>> {
-    prop::array::uniform4(-1.0f64..1.0)
-        .prop_filter("quaternion away from zero", |q| {
-            q.iter().map(|c| c * c).sum::<f64>() > 0.01
-        })
-        .prop_map(|[w, x, y, z]| UnitQuaternion::from_quaternion(Quaternion::new(w, x, y, z)))
-}
-
-fn direction() -> impl Strategy<Value = Vector> {
-    prop::array::uniform3(-1.0f64..1.0)
-        .prop_filter("direction away from zero", |d| {
-            d.iter().map(|c| c * c).sum::<f64>() > 0.01
-        })
-        .prop_map(|[x, y, z]| Vector::new(x, y, z).normalize())
-}
-
-/// A point set: 4–`max` random points in a stretched box, or a synthetic shape (sphere …
-/// needle, flat disks included) of up to `max` points, stretched.
-fn cloud(max: usize) -> impl Strategy<Value = Vec<Point>> {
+/// A random [`Pair`] of clouds of 4–`max` points, half of them synthetic shapes (flat
+/// disks and needles included), with a seed for the pair's directions and extra checks.
+fn seeded_pair(max: usize) -> impl Strategy<Value = (Option<Pair>, u64)> {
     (
-        prop::collection::vec(prop::array::uniform3(-1.0f64..1.0), 4..=max),
-        prop::array::uniform3(0.1f64..2.0),
-        0usize..14,
+        random_pair(max, CloudKind::RandomBoxOrSynthetic),
         any::<u64>(),
     )
-        .prop_map(move |(pts, s, kind, seed)| {
-            let raw: Vec<Point> = if kind < Shape::ALL.len() {
-                let shape = Shape::ALL[kind];
-                let n = (shape.minimum_points() + (seed as usize % max)).min(max);
-                generate(shape, n.max(shape.minimum_points()), seed).expect("synthetic shape")
-            } else {
-                pts.iter().map(|c| Point::new(c[0], c[1], c[2])).collect()
-            };
-            raw.iter()
-                .map(|c| Point::new(c.x * s[0], c.y * s[1], c.z * s[2]))
-                .collect()
-        })
 }
 
-fn radius(p: &Polytope) -> f64 {
-    p.points()
-        .iter()
-        .map(|x| x.coords.norm())
-        .fold(0.0, f64::max)
-}
-
-#[derive(Clone, Debug)]
-struct Pair {
-    p: Polytope,
-    pose_p: Pose,
-    q: Polytope,
-    pose_q: Pose,
-    seed: u64,
-}
-
-fn random_pair(max: usize) -> impl Strategy<Value = Option<Pair>> {
-    (
-        cloud(max),
-        cloud(max),
-        rotation(),
-        rotation(),
-        direction(),
-        0.0f64..1.1,
-        any::<u64>(),
-    )
-        .prop_map(|(a, b, ra, rb, d, f, seed)| {
-            let p = convex_hull(&a).ok()?;
-            let q = convex_hull(&b).ok()?;
-            let offset = d * f * (radius(&p) + radius(&q));
-            Some(Pair {
-                pose_p: Pose::from_parts(Translation3::identity(), ra),
-                pose_q: Pose::from_parts(Translation3::from(offset), rb),
-                p,
-                q,
-                seed,
-            })
-        })
-}
-
+/// `k` deterministic unit directions for `seed` (see [`unit`]).
 fn dirs(seed: u64, k: usize) -> Vec<Vector> {
     (0..k).map(|i| unit(seed, i)).collect()
 }
@@ -408,9 +314,9 @@ proptest! {
     /// directions) with both support maps; every fifth pair also EPA, time of impact and
     /// GJK distance.
     #[test]
-    fn random_pairs_agree_with_oracles(pair in random_pair(50)) {
+    fn random_pairs_agree_with_oracles((pair, seed) in seeded_pair(50)) {
         prop_assume!(pair.is_some());
-        let Pair { p, pose_p, q, pose_q, seed } = pair.unwrap();
+        let Pair { p, pose_p, q, pose_q } = pair.unwrap();
         let all = seed % 5 == 0;
         check_pair(&p, &pose_p, &q, &pose_q, &dirs(seed, 2), Checks { all });
     }
@@ -421,9 +327,9 @@ proptest! {
 
     /// 100 larger pairs (up to 300 points each) with every query.
     #[test]
-    fn large_pairs_agree_with_oracles(pair in random_pair(300)) {
+    fn large_pairs_agree_with_oracles((pair, seed) in seeded_pair(300)) {
         prop_assume!(pair.is_some());
-        let Pair { p, pose_p, q, pose_q, seed } = pair.unwrap();
+        let Pair { p, pose_p, q, pose_q } = pair.unwrap();
         check_pair(&p, &pose_p, &q, &pose_q, &dirs(seed, 2), Checks { all: true });
     }
 }
@@ -433,10 +339,10 @@ proptest! {
 #[test]
 fn random_pairs_exercise_every_check() {
     let mut runner = TestRunner::deterministic();
-    let strategy = random_pair(50);
+    let strategy = seeded_pair(50);
     let mut total = Seen::default();
     for _ in 0..300 {
-        let Some(pair) = strategy.new_tree(&mut runner).unwrap().current() else {
+        let (Some(pair), seed) = sample(&strategy, &mut runner) else {
             continue;
         };
         let s = check_pair(
@@ -444,7 +350,7 @@ fn random_pairs_exercise_every_check() {
             &pair.pose_p,
             &pair.q,
             &pair.pose_q,
-            &dirs(pair.seed, 2),
+            &dirs(seed, 2),
             Checks { all: true },
         );
         total.intersecting += s.intersecting;
@@ -548,10 +454,7 @@ fn identical_nested_flat_and_needle_pairs() {
     // Flat disks and needles at random poses, overlapping and apart.
     let mut runner = TestRunner::deterministic();
     for i in 0..40 {
-        let rot = rotation().new_tree(&mut runner).unwrap().current();
-        let dir = direction().new_tree(&mut runner).unwrap().current();
-        let f = (0.0f64..1.0).new_tree(&mut runner).unwrap().current();
-        let pose = Pose::from_parts(Translation3::from(dir * 2.0 * f), rot);
+        let pose = pose_within(2.0, &mut runner);
         check_pair(&disk, &Pose::identity(), &disk, &pose, &dirs(i, 3), all);
         check_pair(&needle, &Pose::identity(), &needle, &pose, &dirs(i, 3), all);
         check_pair(&boxy, &Pose::identity(), &needle, &pose, &dirs(i, 3), all);
@@ -563,24 +466,19 @@ fn identical_nested_flat_and_needle_pairs() {
 #[test]
 fn tiny_and_huge_scales() {
     let mut runner = TestRunner::deterministic();
-    let strategy = (
-        cloud(30),
-        cloud(30),
-        rotation(),
-        rotation(),
-        direction(),
-        0.0f64..1.1,
-    );
+    let strategy = pair_draw(30, CloudKind::RandomBoxOrSynthetic);
     for i in 0..60 {
-        let (a, b, ra, rb, d, f) = strategy.new_tree(&mut runner).unwrap().current();
+        let draw = sample(&strategy, &mut runner);
         for k in [1e-6, 1e6] {
-            let scale = |pts: &[Point]| -> Vec<Point> { pts.iter().map(|x| x * k).collect() };
-            let (Ok(p), Ok(q)) = (convex_hull(&scale(&a)), convex_hull(&scale(&b))) else {
+            let Some(Pair {
+                p,
+                pose_p,
+                q,
+                pose_q,
+            }) = draw.scaled(k).build()
+            else {
                 continue;
             };
-            let offset = d * f * (radius(&p) + radius(&q));
-            let pose_p = Pose::from_parts(Translation3::identity(), ra);
-            let pose_q = Pose::from_parts(Translation3::from(offset), rb);
             check_pair(&p, &pose_p, &q, &pose_q, &dirs(i, 2), Checks { all: true });
         }
     }
@@ -611,14 +509,14 @@ fn clip_ray(p: &Polytope, pose: &Pose, origin: &Point, u: &Vector) -> Option<(f6
 fn ray_casts_agree_with_face_clipping() {
     let mut runner = TestRunner::deterministic();
     let strategy = (
-        cloud(60),
+        cloud(60, CloudKind::RandomBoxOrSynthetic),
         rotation(),
         direction(),
         prop::array::uniform3(-3.0f64..3.0),
     );
     let mut hits = 0;
     for _ in 0..400 {
-        let (pts, rot, u, o) = strategy.new_tree(&mut runner).unwrap().current();
+        let (pts, rot, u, o) = sample(&strategy, &mut runner);
         let Ok(p) = convex_hull(&pts) else { continue };
         let pose = Pose::from_parts(Translation3::new(0.2, -0.1, 0.3), rot);
         let origin = Point::new(o[0], o[1], o[2]);
@@ -757,9 +655,9 @@ fn support_calls_grow_logarithmically() {
         let runs = 60;
         let (mut inter_calls, mut pen_calls, mut pens) = (0u64, 0u64, 0u64);
         for i in 0..runs {
-            let rot_p = rotation().new_tree(&mut runner).unwrap().current();
-            let rot_q = rotation().new_tree(&mut runner).unwrap().current();
-            let dir = direction().new_tree(&mut runner).unwrap().current();
+            let rot_p = sample(rotation(), &mut runner);
+            let rot_q = sample(rotation(), &mut runner);
+            let dir = sample(direction(), &mut runner);
             // Centres 0.2…1.8 apart (overlapping) or 2.2…3.8 apart (disjoint).
             let gap = if i % 2 == 0 { 0.2 } else { 2.2 } + 1.6 * (i as f64 / runs as f64);
             let a = Posed::new(

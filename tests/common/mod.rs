@@ -1,0 +1,373 @@
+//! Helpers shared by the integration tests: random shapes, poses and pairs of posed hulls
+//! for the query tests (`gjk`, `queries`), and running the built `polyquery` binary for the
+//! command-line tests (`cli`, `batch`).
+//!
+//! Each test file is its own crate and uses only part of this module (`mod common;`).
+#![allow(dead_code)] // Each test binary uses a different subset of these helpers.
+
+pub mod shapes {
+    //! Polytopes, poses and proptest strategies for random posed pairs. The strategies draw
+    //! exactly what the query tests drew when each had its own copy, in the same order, so
+    //! deterministic runners still see the same cases.
+
+    use nalgebra::{Quaternion, Translation3, UnitQuaternion};
+    use polyquery::hull::convex_hull;
+    use polyquery::synth::{Shape, generate};
+    use polyquery::{Point, Polytope, Pose, Vector};
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+
+    /// The convex hull of `points`, which the test knows to be full-dimensional.
+    pub fn hull(points: &[Point]) -> Polytope {
+        convex_hull(points).expect("hull of test points")
+    }
+
+    /// The box `[lo, hi]`.
+    pub fn cuboid(lo: [f64; 3], hi: [f64; 3]) -> Polytope {
+        Polytope::axis_aligned_box(Point::from(lo), Point::from(hi)).expect("a proper box")
+    }
+
+    /// The circumradius about the local origin.
+    pub fn radius(p: &Polytope) -> f64 {
+        p.points()
+            .iter()
+            .map(|x| x.coords.norm())
+            .fold(0.0, f64::max)
+    }
+
+    /// The two posed polytopes' common magnitude: the largest of their bounding-box
+    /// diagonals and of the absolute coordinates of their posed vertices. Rounding of posed
+    /// vertices and of their differences is a few ulps of it, so the query tests state
+    /// their tolerances relative to it.
+    pub fn size(p: &Polytope, pose_p: &Pose, q: &Polytope, pose_q: &Pose) -> f64 {
+        let magnitude = |poly: &Polytope, pose: &Pose| {
+            poly.points()
+                .iter()
+                .map(|x| (pose * x).coords.amax())
+                .fold(0.0, f64::max)
+        };
+        p.scale()
+            .max(q.scale())
+            .max(magnitude(p, pose_p))
+            .max(magnitude(q, pose_q))
+    }
+
+    /// `[min, max]` of `n · x` over the posed vertices.
+    pub fn extent(poly: &Polytope, pose: &Pose, n: &Vector) -> (f64, f64) {
+        poly.points()
+            .iter()
+            .map(|x| n.dot(&(pose * x).coords))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            })
+    }
+
+    /// A random rotation: a quaternion with coordinates in `[-1, 1)` and norm above 0.1,
+    /// normalised.
+    pub fn rotation() -> impl Strategy<Value = UnitQuaternion<f64>> {
+        prop::array::uniform4(-1.0f64..1.0)
+            .prop_filter("quaternion away from zero", |q| {
+                q.iter().map(|c| c * c).sum::<f64>() > 0.01
+            })
+            .prop_map(|[w, x, y, z]| UnitQuaternion::from_quaternion(Quaternion::new(w, x, y, z)))
+    }
+
+    /// A random unit direction: a vector with coordinates in `[-1, 1)` and norm above 0.1,
+    /// normalised.
+    pub fn direction() -> impl Strategy<Value = Vector> {
+        prop::array::uniform3(-1.0f64..1.0)
+            .prop_filter("direction away from zero", |d| {
+                d.iter().map(|c| c * c).sum::<f64>() > 0.01
+            })
+            .prop_map(|[x, y, z]| Vector::new(x, y, z).normalize())
+    }
+
+    /// What a [`cloud`] is made of.
+    #[derive(Clone, Copy, Debug)]
+    pub enum CloudKind {
+        /// Uniform random points in `[-1, 1)³`.
+        RandomBox,
+        /// Half the time uniform random points in `[-1, 1)³`, half the time a synthetic
+        /// shape (sphere … needle, flat disks included; the kind and the point count drawn
+        /// at random).
+        RandomBoxOrSynthetic,
+    }
+
+    /// A random point set of 4–`max` points of `kind`, stretched by 0.1…2 per axis.
+    pub fn cloud(max: usize, kind: CloudKind) -> BoxedStrategy<Vec<Point>> {
+        let random_box = prop::collection::vec(prop::array::uniform3(-1.0f64..1.0), 4..=max);
+        let stretch = prop::array::uniform3(0.1f64..2.0);
+        let stretched = |raw: &[Point], s: [f64; 3]| -> Vec<Point> {
+            raw.iter()
+                .map(|c| Point::new(c.x * s[0], c.y * s[1], c.z * s[2]))
+                .collect()
+        };
+        let from_box = |pts: &[[f64; 3]]| -> Vec<Point> { pts.iter().map(|&c| c.into()).collect() };
+        match kind {
+            CloudKind::RandomBox => (random_box, stretch)
+                .prop_map(move |(pts, s)| stretched(&from_box(&pts), s))
+                .boxed(),
+            // A pick in 0..14: the first `Shape::ALL.len()` (7) values name a shape.
+            CloudKind::RandomBoxOrSynthetic => (random_box, stretch, 0usize..14, any::<u64>())
+                .prop_map(move |(pts, s, pick, seed)| {
+                    let raw: Vec<Point> = if pick < Shape::ALL.len() {
+                        let shape = Shape::ALL[pick];
+                        let n = (shape.minimum_points() + (seed as usize % max)).min(max);
+                        generate(shape, n.max(shape.minimum_points()), seed)
+                            .expect("synthetic shape")
+                    } else {
+                        from_box(&pts)
+                    };
+                    stretched(&raw, s)
+                })
+                .boxed(),
+        }
+    }
+
+    /// Two hulls, A at the origin and B placed relative to it, each rotated.
+    #[derive(Clone, Debug)]
+    pub struct Pair {
+        /// Polytope A.
+        pub p: Polytope,
+        /// A's pose: a rotation about the origin.
+        pub pose_p: Pose,
+        /// Polytope B.
+        pub q: Polytope,
+        /// B's pose.
+        pub pose_q: Pose,
+    }
+
+    impl Pair {
+        /// A rotated by `rot_p` about the origin, and B rotated by `rot_q` with its origin
+        /// `factor · (r_A + r_B)` away along the unit `dir` (`r` the [`radius`]): the pair
+        /// overlaps for small factors and is apart beyond 1.
+        pub fn place(
+            p: Polytope,
+            q: Polytope,
+            rot_p: UnitQuaternion<f64>,
+            rot_q: UnitQuaternion<f64>,
+            dir: Vector,
+            factor: f64,
+        ) -> Pair {
+            let offset = dir * factor * (radius(&p) + radius(&q));
+            Pair {
+                pose_p: Pose::from_parts(Translation3::identity(), rot_p),
+                pose_q: Pose::from_parts(Translation3::from(offset), rot_q),
+                p,
+                q,
+            }
+        }
+    }
+
+    /// The random draws behind a [`Pair`], before any hull is built.
+    #[derive(Clone, Debug)]
+    pub struct PairDraw {
+        /// A's points.
+        pub cloud_p: Vec<Point>,
+        /// B's points.
+        pub cloud_q: Vec<Point>,
+        /// A's rotation.
+        pub rot_p: UnitQuaternion<f64>,
+        /// B's rotation.
+        pub rot_q: UnitQuaternion<f64>,
+        /// The unit direction from A's origin to B's.
+        pub dir: Vector,
+        /// How far B is placed from A, in units of `r_A + r_B` (see [`Pair::place`]).
+        pub factor: f64,
+    }
+
+    impl PairDraw {
+        /// The same draw with both point sets scaled by `k` about the origin.
+        pub fn scaled(&self, k: f64) -> PairDraw {
+            let scale = |pts: &[Point]| -> Vec<Point> { pts.iter().map(|x| x * k).collect() };
+            PairDraw {
+                cloud_p: scale(&self.cloud_p),
+                cloud_q: scale(&self.cloud_q),
+                ..self.clone()
+            }
+        }
+
+        /// The hulls, [placed](Pair::place); `None` when a point set has no 3D hull.
+        pub fn build(&self) -> Option<Pair> {
+            let p = convex_hull(&self.cloud_p).ok()?;
+            let q = convex_hull(&self.cloud_q).ok()?;
+            Some(Pair::place(
+                p,
+                q,
+                self.rot_p,
+                self.rot_q,
+                self.dir,
+                self.factor,
+            ))
+        }
+    }
+
+    /// A random pair's draws: two [`cloud`]s of up to `max` points of `kind`, two
+    /// [`rotation`]s, a [`direction`] and `factor ∈ [0, 1.1)`, so that about half the pairs
+    /// overlap.
+    pub fn pair_draw(max: usize, kind: CloudKind) -> impl Strategy<Value = PairDraw> {
+        (
+            cloud(max, kind),
+            cloud(max, kind),
+            rotation(),
+            rotation(),
+            direction(),
+            0.0f64..1.1,
+        )
+            .prop_map(|(cloud_p, cloud_q, rot_p, rot_q, dir, factor)| PairDraw {
+                cloud_p,
+                cloud_q,
+                rot_p,
+                rot_q,
+                dir,
+                factor,
+            })
+    }
+
+    /// A random [`Pair`] (see [`pair_draw`]); `None` when a point set has no 3D hull, which
+    /// has probability 0 for random boxes.
+    pub fn random_pair(max: usize, kind: CloudKind) -> impl Strategy<Value = Option<Pair>> {
+        pair_draw(max, kind).prop_map(|draw| draw.build())
+    }
+
+    /// One value of `strategy` from `runner` (no shrinking).
+    pub fn sample<S: Strategy>(strategy: S, runner: &mut TestRunner) -> S::Value {
+        strategy
+            .new_tree(runner)
+            .expect("a strategy value")
+            .current()
+    }
+
+    /// A random [`rotation`] and a translation of length up to `reach` along a random
+    /// [`direction`], drawn in that order.
+    pub fn pose_within(reach: f64, runner: &mut TestRunner) -> Pose {
+        let rot = sample(rotation(), runner);
+        let dir = sample(direction(), runner);
+        let f = sample(0.0f64..1.0, runner);
+        Pose::from_parts(Translation3::from(dir * reach * f), rot)
+    }
+}
+
+pub mod binary {
+    //! Running the built `polyquery` binary and reading what it printed and wrote.
+
+    use serde_json::Value;
+    use std::ffi::OsStr;
+    use std::io::Write as _;
+    use std::path::Path;
+    use std::process::{Command, Output, Stdio};
+
+    /// Runs the binary with `args` and returns its output, whatever the exit status.
+    pub fn polyquery<I, S>(args: I) -> Output
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        Command::new(env!("CARGO_BIN_EXE_polyquery"))
+            .args(args)
+            .output()
+            .expect("the polyquery binary runs")
+    }
+
+    /// Runs the binary with `args`, writing `input` to its standard input.
+    pub fn polyquery_with_stdin<I, S>(args: I, input: &[u8]) -> Output
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_polyquery"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the polyquery binary starts");
+        child
+            .stdin
+            .take()
+            .expect("a piped stdin")
+            .write_all(input)
+            .expect("stdin written");
+        child.wait_with_output().expect("the polyquery binary runs")
+    }
+
+    /// Standard output as text (invalid UTF-8 replaced, for messages).
+    pub fn stdout(out: &Output) -> String {
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Standard error as text (invalid UTF-8 replaced, for messages).
+    pub fn stderr(out: &Output) -> String {
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+
+    /// Asserts that the run exited with `code` (0: success), showing both streams if not.
+    pub fn assert_exit(out: &Output, code: i32) {
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "status {:?}\nstdout: {}\nstderr: {}",
+            out.status,
+            stdout(out),
+            stderr(out)
+        );
+    }
+
+    /// Runs the binary with `args` and expects exit status `code` (0: success), whatever it
+    /// printed; returns the output.
+    pub fn exits_with<I, S>(args: I, code: i32) -> Output
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let out = polyquery(args);
+        assert_exit(&out, code);
+        out
+    }
+
+    /// Runs the binary with `args` and expects success; returns the output.
+    pub fn succeeds<I, S>(args: I) -> Output
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        exits_with(args, 0)
+    }
+
+    /// Standard output parsed as one JSON value per line; it must be valid UTF-8.
+    pub fn stdout_json_lines(out: &Output) -> Vec<Value> {
+        std::str::from_utf8(&out.stdout)
+            .expect("UTF-8 stdout")
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect()
+    }
+
+    /// The names of the entries of `dir`, sorted.
+    pub fn files_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// `path` as a command-line argument.
+    pub fn s(path: &Path) -> String {
+        path.display().to_string()
+    }
+
+    /// A JSON number.
+    pub fn f(v: &Value) -> f64 {
+        v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+    }
+
+    /// A JSON array of exactly three numbers.
+    pub fn triple(v: &Value) -> [f64; 3] {
+        let a = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
+        assert_eq!(a.len(), 3);
+        [f(&a[0]), f(&a[1]), f(&a[2])]
+    }
+}
