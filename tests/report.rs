@@ -1,7 +1,8 @@
 //! `polyquery report --quick` through the library entry point, into a temporary folder:
 //! every file is produced and well-formed (HTML skeleton balanced, SVGs with text, CSV rows
-//! complete, JSON one object per row, no NaN anywhere), and every query family has rows for
-//! every method, with the peer's when the `peers` feature is on.
+//! complete, JSON one object per row, no NaN anywhere), the metadata records whether the
+//! working tree was modified, and every query family has rows for every method, with the
+//! peer's when the `peers` feature is on.
 
 use polyquery::report::{self, ReportConfig, writers::CSV_COLUMNS};
 use std::path::Path;
@@ -130,6 +131,25 @@ fn quick_report_writes_every_file_well_formed() {
             assert!(obj.contains_key(c), "row lacks {c}");
         }
     }
+
+    // The metadata says whether the working tree had uncommitted changes (as `git status
+    // --porcelain` sees it now: the report wrote outside the tree), and the HTML and Markdown
+    // show it after the commit.
+    let machine = &json["machine"];
+    let commit = machine["git_commit"].as_str().expect("git_commit");
+    let git_status = std::process::Command::new("git")
+        .args(["status", "--porcelain"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    let dirty = git_status.map(|o| !o.stdout.trim_ascii().is_empty());
+    assert_eq!(machine["git_dirty"], serde_json::json!(dirty), "{machine}");
+    assert_eq!(output.report.machine.git_dirty, dirty);
+    let modified = format!("{commit} (modified)");
+    assert_eq!(html.contains(&modified), dirty == Some(true));
+    assert_eq!(md.contains(&modified), dirty == Some(true));
+    assert!(html.contains(commit) && md.contains(commit));
 
     // Every family × method appears for the sphere at every quick size.
     let has = |query: &str, method: &str| {

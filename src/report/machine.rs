@@ -1,9 +1,11 @@
-//! The machine a report ran on (CPU, cores, memory, OS), the git commit and the date, read
-//! from `/proc`, `/etc/os-release`, `uname` and `git`; anything unreadable is "unknown".
+//! The machine a report ran on (CPU, cores, memory, OS), the git commit (and whether the
+//! working tree had uncommitted changes) and the date, read from `/proc`, `/etc/os-release`,
+//! `uname` and `git`; anything unreadable is "unknown".
 //!
 //! Where it sits: read once by [`super::run`] and printed at the top of every output file.
 
 use serde::Serialize;
+use std::path::Path;
 use std::process::Command;
 
 /// Where and when a report was made.
@@ -19,6 +21,9 @@ pub struct MachineInfo {
     pub os: String,
     /// `git rev-parse HEAD`, or "unknown".
     pub git_commit: String,
+    /// Whether the working tree differed from that commit (`git status --porcelain` printed
+    /// anything, untracked files included); `None` (JSON `null`) when git could not tell.
+    pub git_dirty: Option<bool>,
     /// UTC date and time the report started (`YYYY-MM-DD HH:MM:SS UTC`).
     pub date: String,
     /// The polyquery version.
@@ -60,28 +65,63 @@ impl MachineInfo {
                     .map(|l| l["PRETTY_NAME=".len()..].trim_matches('"').to_string())
             })
             .unwrap_or_else(|| std::env::consts::OS.to_string());
-        let kernel = command_output("uname", &["-srm"]).unwrap_or_else(|| "unknown kernel".into());
+        let kernel = command_output(Command::new("uname").arg("-srm"))
+            .unwrap_or_else(|| "unknown kernel".into());
+        let (git_commit, git_dirty) = git_state(Path::new("."));
         MachineInfo {
             cpu,
             cores,
             memory,
             os: format!("{pretty} ({kernel})"),
-            git_commit: command_output("git", &["rev-parse", "HEAD"])
-                .unwrap_or_else(|| "unknown".into()),
+            git_commit,
+            git_dirty,
             date: utc_date_time(std::time::SystemTime::now()),
             polyquery_version: env!("CARGO_PKG_VERSION").to_string(),
             peer: super::peers::description(),
         }
     }
+
+    /// The commit as the human-readable outputs show it: the hash, then ` (modified)` when
+    /// the working tree had uncommitted changes (or a note when git could not tell).
+    pub fn commit_label(&self) -> String {
+        match self.git_dirty {
+            Some(true) => format!("{} (modified)", self.git_commit),
+            Some(false) => self.git_commit.clone(),
+            None if self.git_commit == "unknown" => self.git_commit.clone(),
+            None => format!("{} (uncommitted changes unknown)", self.git_commit),
+        }
+    }
 }
 
-/// The trimmed stdout of a command that succeeded, else `None`.
-fn command_output(program: &str, args: &[&str]) -> Option<String> {
-    let out = Command::new(program).args(args).output().ok()?;
+/// The commit checked out in `dir` (`git rev-parse HEAD`, else "unknown") and whether its
+/// working tree has uncommitted changes (`git status --porcelain` prints anything; `None`
+/// when git is missing or `dir` is not in a repository).
+fn git_state(dir: &Path) -> (String, Option<bool>) {
+    let git = |args: &[&str]| {
+        let mut command = Command::new("git");
+        command.current_dir(dir).args(args);
+        command
+    };
+    let commit = command_output(&mut git(&["rev-parse", "HEAD"]));
+    let changes = command_stdout(&mut git(&["status", "--porcelain"]));
+    (
+        commit.unwrap_or_else(|| "unknown".into()),
+        changes.map(|c| !c.trim().is_empty()),
+    )
+}
+
+/// The stdout of a command that succeeded (possibly empty), else `None`.
+fn command_stdout(command: &mut Command) -> Option<String> {
+    let out = command.output().ok()?;
     if !out.status.success() {
         return None;
     }
-    let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    String::from_utf8(out.stdout).ok()
+}
+
+/// The trimmed stdout of a command that succeeded, `None` when it failed or printed nothing.
+fn command_output(command: &mut Command) -> Option<String> {
+    let text = command_stdout(command)?.trim().to_string();
     (!text.is_empty()).then_some(text)
 }
 
@@ -89,4 +129,71 @@ fn command_output(program: &str, args: &[&str]) -> Option<String> {
 pub fn utc_date_time(t: std::time::SystemTime) -> String {
     let rfc = humantime::format_rfc3339_seconds(t).to_string();
     format!("{} UTC", rfc.trim_end_matches('Z').replacen('T', " ", 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine(commit: &str, dirty: Option<bool>) -> MachineInfo {
+        MachineInfo {
+            git_commit: commit.into(),
+            git_dirty: dirty,
+            ..MachineInfo::detect()
+        }
+    }
+
+    #[test]
+    fn the_commit_label_says_when_the_tree_was_modified() {
+        let hash = "a7237e4240d5a33fcea92a8a7a8abe5b13f092ef";
+        assert_eq!(machine(hash, Some(false)).commit_label(), hash);
+        assert_eq!(
+            machine(hash, Some(true)).commit_label(),
+            format!("{hash} (modified)")
+        );
+        assert_eq!(
+            machine(hash, None).commit_label(),
+            format!("{hash} (uncommitted changes unknown)")
+        );
+        assert_eq!(machine("unknown", None).commit_label(), "unknown");
+    }
+
+    /// A fresh repository: clean after its first commit, modified after an edit, and
+    /// "unknown" / `None` outside any repository.
+    #[test]
+    fn git_state_sees_uncommitted_changes() {
+        let outside = tempfile::tempdir().expect("temporary folder");
+        assert_eq!(git_state(outside.path()), ("unknown".to_string(), None));
+
+        let repo = tempfile::tempdir().expect("temporary folder");
+        let dir = repo.path();
+        let git = |args: &[&str]| {
+            let out = Command::new("git").current_dir(dir).args(args).output();
+            assert!(out.is_ok_and(|o| o.status.success()), "git {args:?} failed");
+        };
+        git(&["init", "-q"]);
+        std::fs::write(dir.join("a.txt"), "one").expect("write a.txt");
+        git(&["add", "a.txt"]);
+        git(&[
+            "-c",
+            "user.name=polyquery test",
+            "-c",
+            "user.email=test@example.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "commit",
+            "-q",
+            "-m",
+            "one",
+        ]);
+        let (commit, dirty) = git_state(dir);
+        assert_eq!(commit.len(), 40, "a full hash, not {commit:?}");
+        assert_eq!(dirty, Some(false), "just committed");
+
+        std::fs::write(dir.join("a.txt"), "two").expect("edit a.txt");
+        assert_eq!(git_state(dir), (commit.clone(), Some(true)), "edited");
+        git(&["checkout", "-q", "--", "a.txt"]);
+        std::fs::write(dir.join("new.txt"), "untracked").expect("write new.txt");
+        assert_eq!(git_state(dir), (commit, Some(true)), "untracked file");
+    }
 }

@@ -4,13 +4,15 @@
 //! against each other and (for small hulls) the exact oracles, and times each cell.
 //!
 //! Where it sits: [`super::run`] calls [`run_sources`]; its [`ResultRow`]s go to the writers
-//! and plots. The peer (parry3d) enters through [`super::peers`] as ordinary methods.
+//! and plots. The measured methods are the rows of [`METHODS`]; the peer (parry3d) enters
+//! through [`super::peers`] as ordinary methods.
 
 use super::measure::{Timing, TimingBudget, time_passes};
 use super::peers::{self, PeerShape};
 use crate::hull::convex_hull;
+use crate::query::gjk::{self, GjkSettings};
 use crate::query::oracle::MinkowskiDifference;
-use crate::query::{self, EpaSettings, NioSettings, ToiSettings, gjk};
+use crate::query::{self, EpaSettings, NioSettings, ToiSettings};
 use crate::synth::{random_direction, random_rotation};
 use crate::{HillClimb, LinearScan, NormalVectorMap, Point, Pose, Posed, SupportMap, Vector};
 use indicatif::ProgressBar;
@@ -230,6 +232,7 @@ struct Answer {
 }
 
 impl Answer {
+    /// A yes/no answer.
     fn verdict(hit: bool, support_calls: u32, iterations: u32) -> Answer {
         Answer {
             hit,
@@ -240,6 +243,7 @@ impl Answer {
         }
     }
 
+    /// A value, `hit` when there is one.
     fn value(value: Option<f64>, support_calls: u32, iterations: u32) -> Answer {
         Answer {
             hit: value.is_some(),
@@ -249,15 +253,129 @@ impl Answer {
             iterations,
         }
     }
+
+    /// `d·s` of a support point `s` in direction `d`.
+    fn support(d: &Vector, s: &Point, support_calls: u32, iterations: u32) -> Answer {
+        let value = d.dot(&s.coords);
+        Answer::value(Some(value), support_calls, iterations)
+    }
+
+    /// A depth and its direction (EPA families): `hit` when there is one.
+    fn depth(depth: Option<(f64, Vector)>, support_calls: u32, iterations: u32) -> Answer {
+        Answer {
+            normal: depth.map(|(_, normal)| normal),
+            ..Answer::value(depth.map(|(d, _)| d), support_calls, iterations)
+        }
+    }
 }
 
-type MethodFn<'a> = Box<dyn Fn(&Case) -> Result<Answer, String> + 'a>;
+/// Answers one case on a prepared source: what a method's cells check and time.
+type AnswerFn = fn(&Prepared, &Case) -> Result<Answer, String>;
 
-/// A named method of a family; `counted` when it reports support calls and iterations.
-struct Method<'a> {
-    name: &'static str,
-    counted: bool,
-    run: MethodFn<'a>,
+/// The methods of one family's table, each as (`method` column, answer).
+struct FamilyMethods {
+    family: Family,
+    /// Ours, in table order; the first is the reference the others are compared with.
+    ours: &'static [(&'static str, AnswerFn)],
+    /// The peer library's (measured with the `peers` feature), after ours.
+    peer: Option<(&'static str, AnswerFn)>,
+}
+
+/// Every measured method. Each pair query of ours is written once, generic over the support
+/// map both bodies use ([`OnLinearScan`] or [`OnNvm`]). Adding a method is adding a row.
+const METHODS: &[FamilyMethods] = &[
+    FamilyMethods {
+        family: Family::Support,
+        ours: &[
+            ("linear scan", support_by_linear_scan),
+            ("hill-climb (cold)", support_by_hill_climb),
+            ("NVM", support_by_nvm),
+        ],
+        peer: None,
+    },
+    FamilyMethods {
+        family: Family::Intersection,
+        ours: &[
+            ("GJK, linear scan", gjk_intersection::<OnLinearScan>),
+            ("GJK, NVM", gjk_intersection::<OnNvm>),
+            ("Nio, NVM", nio_intersection::<OnNvm>),
+        ],
+        peer: Some(("parry3d intersection_test", parry_intersection)),
+    },
+    FamilyMethods {
+        family: Family::DirectionalPenetration,
+        ours: &[
+            ("Nio, NVM", nio_penetration::<OnNvm>),
+            ("Nio, linear scan", nio_penetration::<OnLinearScan>),
+        ],
+        peer: Some(("parry3d GJK ray cast on D", parry_ray_cast)),
+    },
+    FamilyMethods {
+        family: Family::Distance,
+        ours: &[
+            ("GJK, linear scan", gjk_distance::<OnLinearScan>),
+            ("GJK, NVM", gjk_distance::<OnNvm>),
+        ],
+        peer: Some(("parry3d distance", parry_distance)),
+    },
+    FamilyMethods {
+        family: Family::TimeOfImpact,
+        ours: &[("ours, NVM", time_of_impact::<OnNvm>)],
+        peer: Some(("parry3d cast_shapes", parry_time_of_impact)),
+    },
+    FamilyMethods {
+        family: Family::EpaDepth,
+        ours: &[("EPA, NVM", epa_depth::<OnNvm>)],
+        peer: Some(("parry3d contact", parry_contact)),
+    },
+];
+
+/// The methods of `family` this build measures, in table order: (`method` column, answer,
+/// whether it reports support calls and iterations: ours do, the peer does not).
+fn methods(family: Family) -> impl Iterator<Item = (&'static str, AnswerFn, bool)> {
+    let table = METHODS.iter().find(|t| t.family == family);
+    let ours = table.into_iter().flat_map(|t| t.ours);
+    let peer = table.and_then(|t| t.peer).filter(|_| peers::AVAILABLE);
+    let ours = ours.map(|&(name, answer)| (name, answer, true));
+    ours.chain(peer.map(|(name, answer)| (name, answer, false)))
+}
+
+/// The support map both bodies of our pair queries use (two posed copies of the hull).
+trait SupportChoice {
+    /// The support map.
+    type Map<'a>: SupportMap;
+    /// A and B of `c`.
+    fn posed_pair<'a>(p: &'a Prepared, c: &Case) -> (Posed<Self::Map<'a>>, Posed<Self::Map<'a>>);
+}
+
+/// Every vertex scanned (plain GJK / Nio).
+struct OnLinearScan;
+
+impl SupportChoice for OnLinearScan {
+    type Map<'a> = LinearScan<'a>;
+    fn posed_pair<'a>(p: &'a Prepared, c: &Case) -> (Posed<Self::Map<'a>>, Posed<Self::Map<'a>>) {
+        let poly = p.nvm.polytope();
+        posed(LinearScan::new(poly), LinearScan::new(poly), c)
+    }
+}
+
+/// The normal vector map.
+struct OnNvm;
+
+impl SupportChoice for OnNvm {
+    type Map<'a> = &'a NormalVectorMap;
+    fn posed_pair<'a>(p: &'a Prepared, c: &Case) -> (Posed<Self::Map<'a>>, Posed<Self::Map<'a>>) {
+        posed(&p.nvm, &p.nvm, c)
+    }
+}
+
+/// The settings our queries run with (the defaults, built once per source).
+#[derive(Clone, Copy, Debug, Default)]
+struct QuerySettings {
+    gjk: GjkSettings,
+    nio: NioSettings,
+    toi: ToiSettings,
+    epa: EpaSettings,
 }
 
 /// The preprocessed forms of one source.
@@ -268,6 +386,14 @@ struct Prepared {
     centre: Vector,
     /// Half the bounding-box diagonal: every point is within it of `centre`.
     radius: f64,
+    settings: QuerySettings,
+}
+
+impl Prepared {
+    /// The peer's shape of the hull, or why it could not be built.
+    fn peer_shape(&self) -> Result<&PeerShape, String> {
+        self.peer.as_ref().map_err(Clone::clone)
+    }
 }
 
 /// Runs every source; rows in order source → family → method, then the notes.
@@ -392,6 +518,7 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
             radius: 0.5 * (hi - lo).norm(),
             nvm,
             peer,
+            settings: QuerySettings::default(),
         };
         let cases = draw_cases(&prepared, plan.queries, seed_of(&name, n));
         let overlapping = cases.iter().filter(|c| c.overlapping).count();
@@ -418,8 +545,7 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
 
 /// Methods per source over all families (for the progress bar).
 pub fn methods_per_source() -> usize {
-    let peer = usize::from(peers::AVAILABLE);
-    3 + (3 + peer) + (2 + peer) + (2 + peer) + (1 + peer) + (1 + peer)
+    Family::QUERIES.iter().map(|&f| methods(f).count()).sum()
 }
 
 /// The identifying columns of a source's rows.
@@ -537,256 +663,119 @@ fn draw_cases(p: &Prepared, count: usize, seed: u64) -> Vec<Case> {
     overlap
 }
 
-/// The methods of `family` on the prepared source.
-fn methods<'a>(family: Family, p: &'a Prepared) -> Vec<Method<'a>> {
-    let poly = p.nvm.polytope();
-    let nvm = &p.nvm;
-    let linear = move || LinearScan::new(poly);
-    let gjk_settings = gjk::GjkSettings::default();
-    let nio = NioSettings::default();
-    let mut out: Vec<Method<'a>> = Vec::new();
-    let peer = p.peer.as_ref();
-    match family {
-        Family::Support => {
-            out.push(Method {
-                name: "linear scan",
-                counted: true,
-                run: Box::new(move |c| {
-                    Ok(support_answer(&linear(), &c.direction, poly.num_vertices()))
-                }),
-            });
-            out.push(Method {
-                name: "hill-climb (cold)",
-                counted: true,
-                run: Box::new(move |c| {
-                    let climb = HillClimb::new(poly).climb(&c.direction, crate::VertexId(0));
-                    Ok(Answer {
-                        hit: true,
-                        value: c.direction.dot(&climb.support.point.coords),
-                        normal: None,
-                        support_calls: climb.evaluations,
-                        iterations: climb.steps,
-                    })
-                }),
-            });
-            out.push(Method {
-                name: "NVM",
-                counted: true,
-                run: Box::new(move |c| {
-                    let (s, stats) = nvm.support_with_stats(&c.direction);
-                    Ok(Answer {
-                        hit: true,
-                        value: c.direction.dot(&s.point.coords),
-                        normal: None,
-                        support_calls: 1,
-                        iterations: stats.nodes_visited + stats.polish_steps,
-                    })
-                }),
-            });
-        }
-        Family::Intersection => {
-            out.push(Method {
-                name: "GJK, linear scan",
-                counted: true,
-                run: Box::new(move |c| {
-                    let (a, b) = posed(linear(), linear(), c);
-                    gjk::intersects(&a, &b, &gjk_settings)
-                        .map(|r| Answer::verdict(r.intersecting, r.support_calls, r.iterations))
-                        .map_err(|e| e.to_string())
-                }),
-            });
-            out.push(Method {
-                name: "GJK, NVM",
-                counted: true,
-                run: Box::new(move |c| {
-                    let (a, b) = posed(nvm, nvm, c);
-                    gjk::intersects(&a, &b, &gjk_settings)
-                        .map(|r| Answer::verdict(r.intersecting, r.support_calls, r.iterations))
-                        .map_err(|e| e.to_string())
-                }),
-            });
-            out.push(Method {
-                name: "Nio, NVM",
-                counted: true,
-                run: Box::new(move |c| {
-                    let (a, b) = posed(nvm, nvm, c);
-                    query::intersects(&a, &b, &nio)
-                        .map(|r| Answer::verdict(r.intersecting, r.support_calls, r.iterations))
-                        .map_err(|e| e.to_string())
-                }),
-            });
-            if peers::AVAILABLE {
-                out.push(Method {
-                    name: "parry3d intersection_test",
-                    counted: false,
-                    run: Box::new(move |c| {
-                        let s = peer.map_err(Clone::clone)?;
-                        peers::intersects(s, &c.pose_a, s, &c.pose_b)
-                            .map(|hit| Answer::verdict(hit, 0, 0))
-                    }),
-                });
-            }
-        }
-        Family::DirectionalPenetration => {
-            out.push(Method {
-                name: "Nio, NVM",
-                counted: true,
-                run: Box::new(move |c| {
-                    let (a, b) = posed(nvm, nvm, c);
-                    nio_penetration(&a, &b, c, &nio)
-                }),
-            });
-            out.push(Method {
-                name: "Nio, linear scan",
-                counted: true,
-                run: Box::new(move |c| {
-                    let (a, b) = posed(linear(), linear(), c);
-                    nio_penetration(&a, &b, c, &nio)
-                }),
-            });
-            if peers::AVAILABLE {
-                out.push(Method {
-                    name: "parry3d GJK ray cast on D",
-                    counted: false,
-                    run: Box::new(move |c| {
-                        let s = peer.map_err(Clone::clone)?;
-                        peers::directional_penetration(
-                            s,
-                            &c.pose_a,
-                            s,
-                            &c.pose_b,
-                            &c.direction,
-                            c.reach,
-                        )
-                        .map(|v| Answer::value(v, 0, 0))
-                    }),
-                });
-            }
-        }
-        Family::Distance => {
-            out.push(Method {
-                name: "GJK, linear scan",
-                counted: true,
-                run: Box::new(move |c| {
-                    let (a, b) = posed(linear(), linear(), c);
-                    gjk::distance(&a, &b, &gjk_settings)
-                        .map(|r| Answer::value(Some(r.distance), r.support_calls, r.iterations))
-                        .map_err(|e| e.to_string())
-                }),
-            });
-            out.push(Method {
-                name: "GJK, NVM",
-                counted: true,
-                run: Box::new(move |c| {
-                    let (a, b) = posed(nvm, nvm, c);
-                    gjk::distance(&a, &b, &gjk_settings)
-                        .map(|r| Answer::value(Some(r.distance), r.support_calls, r.iterations))
-                        .map_err(|e| e.to_string())
-                }),
-            });
-            if peers::AVAILABLE {
-                out.push(Method {
-                    name: "parry3d distance",
-                    counted: false,
-                    run: Box::new(move |c| {
-                        let s = peer.map_err(Clone::clone)?;
-                        peers::distance(s, &c.pose_a, s, &c.pose_b)
-                            .map(|d| Answer::value(Some(d), 0, 0))
-                    }),
-                });
-            }
-        }
-        Family::TimeOfImpact => {
-            let settings = ToiSettings::default();
-            out.push(Method {
-                name: "ours, NVM",
-                counted: true,
-                run: Box::new(move |c| {
-                    let (a, b) = posed(nvm, nvm, c);
-                    query::time_of_impact(&a, &b, &c.velocity, &settings)
-                        .map(|r| {
-                            let time = r.answer.map(|i| i.time);
-                            Answer::value(time, r.support_calls, r.iterations)
-                        })
-                        .map_err(|e| e.to_string())
-                }),
-            });
-            if peers::AVAILABLE {
-                out.push(Method {
-                    name: "parry3d cast_shapes",
-                    counted: false,
-                    run: Box::new(move |c| {
-                        let s = peer.map_err(Clone::clone)?;
-                        peers::time_of_impact(s, &c.pose_a, s, &c.pose_b, &c.velocity, 1e3)
-                            .map(|t| Answer::value(t, 0, 0))
-                    }),
-                });
-            }
-        }
-        Family::EpaDepth => {
-            let settings = EpaSettings::default();
-            out.push(Method {
-                name: "EPA, NVM",
-                counted: true,
-                run: Box::new(move |c| {
-                    let (a, b) = posed(nvm, nvm, c);
-                    query::penetration_depth(&a, &b, &settings)
-                        .map(|r| {
-                            let mut answer = Answer::value(
-                                r.answer.map(|k| k.depth),
-                                r.support_calls,
-                                r.iterations,
-                            );
-                            answer.normal = r.answer.map(|k| k.normal);
-                            answer
-                        })
-                        .map_err(|e| e.to_string())
-                }),
-            });
-            if peers::AVAILABLE {
-                out.push(Method {
-                    name: "parry3d contact",
-                    counted: false,
-                    run: Box::new(move |c| {
-                        let s = peer.map_err(Clone::clone)?;
-                        peers::contact_depth(s, &c.pose_a, s, &c.pose_b).map(|d| {
-                            let mut answer = Answer::value(d.map(|(depth, _)| depth), 0, 0);
-                            answer.normal = d.map(|(_, normal)| normal);
-                            answer
-                        })
-                    }),
-                });
-            }
-        }
-        Family::Preprocess => {}
-    }
-    out
-}
-
+/// `a` and `b` in the case's poses.
 fn posed<S: SupportMap>(a: S, b: S, c: &Case) -> (Posed<S>, Posed<S>) {
     (Posed::new(a, c.pose_a), Posed::new(b, c.pose_b))
 }
 
-fn support_answer<S: SupportMap>(s: &S, d: &Vector, scanned: usize) -> Answer {
-    let sup = s.support(d);
-    Answer {
-        hit: true,
-        value: d.dot(&sup.point.coords),
-        normal: None,
-        support_calls: 1,
-        iterations: scanned as u32,
-    }
+/// `S(P, d)` by scanning every vertex.
+fn support_by_linear_scan(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let poly = p.nvm.polytope();
+    let sup = LinearScan::new(poly).support(&c.direction);
+    let scanned = poly.num_vertices() as u32;
+    Ok(Answer::support(&c.direction, &sup.point, 1, scanned))
 }
 
-fn nio_penetration<A: SupportMap, B: SupportMap>(
-    a: &A,
-    b: &B,
-    c: &Case,
-    settings: &NioSettings,
-) -> Result<Answer, String> {
-    query::directional_penetration(a, b, &c.direction, settings)
+/// `S(P, d)` by hill climbing from vertex 0 (no warm start).
+fn support_by_hill_climb(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let climb = HillClimb::new(p.nvm.polytope()).climb(&c.direction, crate::VertexId(0));
+    let (point, steps) = (&climb.support.point, climb.steps);
+    Ok(Answer::support(
+        &c.direction,
+        point,
+        climb.evaluations,
+        steps,
+    ))
+}
+
+/// `S(P, d)` from the normal vector map.
+fn support_by_nvm(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let (s, stats) = p.nvm.support_with_stats(&c.direction);
+    let steps = stats.nodes_visited + stats.polish_steps;
+    Ok(Answer::support(&c.direction, &s.point, 1, steps))
+}
+
+/// GJK's intersection verdict.
+fn gjk_intersection<M: SupportChoice>(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let (a, b) = M::posed_pair(p, c);
+    gjk::intersects(&a, &b, &p.settings.gjk)
+        .map(|r| Answer::verdict(r.intersecting, r.support_calls, r.iterations))
+        .map_err(|e| e.to_string())
+}
+
+/// Nio's intersection verdict.
+fn nio_intersection<M: SupportChoice>(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let (a, b) = M::posed_pair(p, c);
+    query::intersects(&a, &b, &p.settings.nio)
+        .map(|r| Answer::verdict(r.intersecting, r.support_calls, r.iterations))
+        .map_err(|e| e.to_string())
+}
+
+/// Nio's directional penetration depth along the case's direction.
+fn nio_penetration<M: SupportChoice>(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let (a, b) = M::posed_pair(p, c);
+    query::directional_penetration(&a, &b, &c.direction, &p.settings.nio)
         .map(|r| Answer::value(r.answer.map(|p| p.depth), r.support_calls, r.iterations))
         .map_err(|e| e.to_string())
+}
+
+/// GJK's distance.
+fn gjk_distance<M: SupportChoice>(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let (a, b) = M::posed_pair(p, c);
+    gjk::distance(&a, &b, &p.settings.gjk)
+        .map(|r| Answer::value(Some(r.distance), r.support_calls, r.iterations))
+        .map_err(|e| e.to_string())
+}
+
+/// Our time of impact of B moving by the case's velocity.
+fn time_of_impact<M: SupportChoice>(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let (a, b) = M::posed_pair(p, c);
+    query::time_of_impact(&a, &b, &c.velocity, &p.settings.toi)
+        .map(|r| Answer::value(r.answer.map(|i| i.time), r.support_calls, r.iterations))
+        .map_err(|e| e.to_string())
+}
+
+/// EPA's penetration depth and normal.
+fn epa_depth<M: SupportChoice>(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let (a, b) = M::posed_pair(p, c);
+    query::penetration_depth(&a, &b, &p.settings.epa)
+        .map(|r| {
+            let depth = r.answer.map(|k| (k.depth, k.normal));
+            Answer::depth(depth, r.support_calls, r.iterations)
+        })
+        .map_err(|e| e.to_string())
+}
+
+/// parry's `intersection_test`.
+fn parry_intersection(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let s = p.peer_shape()?;
+    peers::intersects(s, &c.pose_a, s, &c.pose_b).map(|hit| Answer::verdict(hit, 0, 0))
+}
+
+/// parry's GJK ray cast on the Minkowski difference along the case's direction.
+fn parry_ray_cast(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let s = p.peer_shape()?;
+    peers::directional_penetration(s, &c.pose_a, s, &c.pose_b, &c.direction, c.reach)
+        .map(|v| Answer::value(v, 0, 0))
+}
+
+/// parry's `distance`.
+fn parry_distance(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let s = p.peer_shape()?;
+    peers::distance(s, &c.pose_a, s, &c.pose_b).map(|d| Answer::value(Some(d), 0, 0))
+}
+
+/// parry's `cast_shapes` (B moving by the case's velocity, up to time 1000).
+fn parry_time_of_impact(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let s = p.peer_shape()?;
+    peers::time_of_impact(s, &c.pose_a, s, &c.pose_b, &c.velocity, 1e3)
+        .map(|t| Answer::value(t, 0, 0))
+}
+
+/// parry's `contact`: depth and normal.
+fn parry_contact(p: &Prepared, c: &Case) -> Result<Answer, String> {
+    let s = p.peer_shape()?;
+    peers::contact_depth(s, &c.pose_a, s, &c.pose_b).map(|d| Answer::depth(d, 0, 0))
 }
 
 /// The exact answer for `family` on `case` from the explicit Minkowski difference (`None`
@@ -878,25 +867,24 @@ fn run_family(
                 })
                 .collect()
         });
-    let methods = methods(family, p);
     let mut reference: Option<Vec<Option<Answer>>> = None;
-    for method in &methods {
+    for (name, answer, counted) in methods(family) {
         progress.set_message(format!(
             "{} ({n} vertices): {}, {}",
             base.source,
             family.name(),
-            method.name
+            name
         ));
-        let mut row = base.row(family, method.name);
+        let mut row = base.row(family, name);
         row.poses = cases.len();
         // Checking pass (also the warm-up).
         let start = Instant::now();
-        let answers: Vec<Result<Answer, String>> = cases.iter().map(|c| (method.run)(c)).collect();
+        let answers: Vec<Result<Answer, String>> = cases.iter().map(|c| answer(p, c)).collect();
         let warm = start.elapsed();
         let failures: Vec<&String> = answers.iter().filter_map(|a| a.as_ref().err()).collect();
         let ok: Vec<Option<Answer>> = answers.iter().map(|a| a.as_ref().ok().copied()).collect();
         let answered = ok.iter().flatten().count();
-        if answered > 0 && method.counted {
+        if answered > 0 && counted {
             row.support_calls = Some(
                 ok.iter()
                     .flatten()
@@ -976,7 +964,7 @@ fn run_family(
             let timing = time_passes(
                 || {
                     for c in &cases {
-                        let _ = black_box((method.run)(black_box(c)));
+                        let _ = black_box(answer(p, black_box(c)));
                     }
                 },
                 cases.len(),

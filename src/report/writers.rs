@@ -393,7 +393,7 @@ fn provenance(report: &Report) -> Vec<(&'static str, String)> {
     vec![
         ("command", report.command.clone()),
         ("date", m.date.clone()),
-        ("git commit", m.git_commit.clone()),
+        ("git commit", m.commit_label()),
         ("polyquery", m.polyquery_version.clone()),
         ("peer", m.peer.clone()),
         ("CPU", m.cpu.clone()),
