@@ -35,11 +35,13 @@ pub struct DiffPoint {
 
 impl DiffPoint {
     /// Whether both ids equal `other`'s (the same vertex of `D`).
+    #[inline]
     pub fn same_vertex(&self, other: &DiffPoint) -> bool {
         self.vertex_a == other.vertex_a && self.vertex_b == other.vertex_b
     }
 
     /// Whether all three positions are finite.
+    #[inline]
     pub fn is_finite(&self) -> bool {
         self.point.iter().all(|c| c.is_finite())
             && self.point_a.iter().all(|c| c.is_finite())

@@ -186,6 +186,7 @@ fn penetration_along<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 /// A separating-plane certificate from a unit `normal` with `max_D normal · x = normal · p`
 /// (`≤ 0` up to tolerance). As `max_D m·x = max_A m·a − min_B m·b`, `normal` already points
 /// from A towards B; the offset is midway between `normal · p_a` and `normal · p_b`.
+#[inline]
 fn plane(normal: Vector, p: &DiffPoint) -> Certificate {
     let offset = 0.5 * (normal.dot(&p.point_a.coords) + normal.dot(&p.point_b.coords));
     Certificate::SeparatingPlane { normal, offset }
@@ -246,7 +247,7 @@ pub(crate) fn intersection_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Size
         });
     }
     let r1 = p1.point.coords.norm();
-    let a = if r1 > 1e-9 * work.size && r1.is_finite() {
+    let a = if r1 > 1e-9 * work.size() && r1.is_finite() {
         -p1.point.coords / r1
     } else {
         -x
@@ -266,10 +267,12 @@ pub(crate) fn intersection_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Size
     } else {
         towards
     };
-    if bdir.norm().is_nan() || bdir.norm() <= 1e-9 * work.size {
+    let mut bn = bdir.norm();
+    if bn.is_nan() || bn <= 1e-9 * work.size() {
         bdir = super::portal::perpendicular(&(e / e.norm().max(f64::MIN_POSITIVE)));
+        bn = bdir.norm();
     }
-    let bdir = bdir / bdir.norm();
+    let bdir = bdir / bn;
     if !bdir.iter().all(|c| c.is_finite()) {
         return Err(work.non_finite());
     }
@@ -285,13 +288,14 @@ pub(crate) fn intersection_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Size
     let n = triangle_normal(&tri);
     let h = (p1.point.coords + p2.point.coords + p3.point.coords) / 3.0;
     let hn = h.norm();
-    let mut d = if hn > 1e-9 * work.size {
+    let nn = n.norm();
+    let mut d = if hn > 1e-9 * work.size() {
         -h / hn
     } else {
-        n / n.norm()
+        n / nn
     };
     let mut start = None;
-    if n.norm() > 0.0 && d.iter().all(|c| c.is_finite()) {
+    if nn > 0.0 && d.iter().all(|c| c.is_finite()) {
         // 3. Counter-clockwise seen from +d; check that L crosses it (exactly).
         let tri = if n.dot(&d) < 0.0 { reversed(&tri) } else { tri };
         let crossed = (0..3).all(|i| turn(&d, &tri[i], &tri[(i + 1) % 3]) >= 0.0);

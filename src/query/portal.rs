@@ -35,8 +35,8 @@ pub(crate) struct Work {
     pub max_iterations: u32,
     /// Iterations run so far (portal steps + refinement steps).
     pub iterations: u32,
-    /// Largest `‖p‖` over the points of `D` seen: the scale of rounding.
-    pub size: f64,
+    /// Largest `‖p‖²` over the points of `D` seen ([`Work::size`] is its root).
+    size_squared: f64,
 }
 
 impl Work {
@@ -46,11 +46,12 @@ impl Work {
             eps,
             max_iterations,
             iterations: 0,
-            size: 0.0,
+            size_squared: 0.0,
         }
     }
 
     /// One more iteration, or the bound's error.
+    #[inline]
     pub(crate) fn tick(&mut self) -> Result<(), QueryError> {
         if self.iterations >= self.max_iterations {
             return Err(QueryError::IterationLimit {
@@ -62,9 +63,16 @@ impl Work {
         Ok(())
     }
 
+    /// Largest `‖p‖` over the points of `D` seen: the scale of rounding.
+    #[inline]
+    pub(crate) fn size(&self) -> f64 {
+        self.size_squared.sqrt()
+    }
+
     /// `ε · size` (never NaN: a NaN tolerance counts as 0).
+    #[inline]
     pub(crate) fn tolerance(&self) -> f64 {
-        let t = self.eps * self.size;
+        let t = self.eps * self.size();
         if t.is_nan() { 0.0 } else { t.max(0.0) }
     }
 
@@ -78,7 +86,7 @@ impl Work {
         if !p.is_finite() {
             return Err(self.non_finite());
         }
-        self.size = self.size.max(p.point.coords.norm());
+        self.size_squared = self.size_squared.max(p.point.coords.norm_squared());
         Ok(p)
     }
 
@@ -99,18 +107,21 @@ impl Work {
 const ORIGIN: Vector = Vector::new(0.0, 0.0, 0.0);
 
 /// The exact sign of `x · (y × z)` (as a value with that sign).
+#[inline]
 pub(crate) fn triple(x: &Vector, y: &Vector, z: &Vector) -> f64 {
     orient3d(x, y, z, &ORIGIN)
 }
 
 /// `turn(a, b) = d · (a × b)`, exact sign: `< 0` ⟺ the origin's projection along `d` is
 /// strictly right of `a → b` (seen from `+d`).
+#[inline]
 pub(crate) fn turn(d: &Vector, a: &DiffPoint, b: &DiffPoint) -> f64 {
     triple(d, &a.point.coords, &b.point.coords)
 }
 
 /// Exact orientation of the origin against triangle `t`: `< 0` ⟺ the origin is strictly
 /// above it (on the side its counter-clockwise order is seen from).
+#[inline]
 pub(crate) fn origin_side(t: &[DiffPoint; 3]) -> f64 {
     orient3d(
         &t[0].point.coords,
@@ -122,6 +133,7 @@ pub(crate) fn origin_side(t: &[DiffPoint; 3]) -> f64 {
 
 /// Whether the closed tetrahedron `t` holds the origin, exactly; a tetrahedron of zero
 /// volume never does (it proves nothing).
+#[inline]
 pub(crate) fn tetrahedron_holds_origin(t: &[Vector; 4]) -> bool {
     let c = t;
     let volume = orient3d(&c[0], &c[1], &c[2], &c[3]);
@@ -139,11 +151,13 @@ pub(crate) fn tetrahedron_holds_origin(t: &[Vector; 4]) -> bool {
 }
 
 /// The unnormalised normal `(p2 − p1) × (p3 − p1)`.
+#[inline]
 pub(crate) fn triangle_normal(t: &[DiffPoint; 3]) -> Vector {
     (t[1].point - t[0].point).cross(&(t[2].point - t[0].point))
 }
 
 /// The same triangle seen from the other side (order reversed).
+#[inline]
 pub(crate) fn reversed(t: &[DiffPoint; 3]) -> [DiffPoint; 3] {
     [t[0], t[2], t[1]]
 }
@@ -151,6 +165,7 @@ pub(crate) fn reversed(t: &[DiffPoint; 3]) -> [DiffPoint; 3] {
 /// Where the line `{s·d}` meets the plane of `t`: the parameter `s`, and the barycentric
 /// weights of the meeting point in `t` (from the projected sub-triangle areas, clamped to
 /// `≥ 0` and normalised; equal weights if they all vanish).
+#[inline]
 pub(crate) fn crossing(t: &[DiffPoint; 3], d: &Vector) -> (f64, [f64; 3]) {
     let n = triangle_normal(t);
     let nd = n.dot(d);
@@ -173,6 +188,7 @@ pub(crate) fn crossing(t: &[DiffPoint; 3], d: &Vector) -> (f64, [f64; 3]) {
 }
 
 /// `Σ wᵢ aᵢ` and `Σ wᵢ bᵢ`: the points of A and B behind a point of `D` given by weights.
+#[inline]
 pub(crate) fn witnesses(t: &[DiffPoint; 3], w: &[f64; 3]) -> (crate::Point, crate::Point) {
     let mut a = Vector::zeros();
     let mut b = Vector::zeros();
@@ -184,6 +200,7 @@ pub(crate) fn witnesses(t: &[DiffPoint; 3], w: &[f64; 3]) -> (crate::Point, crat
 }
 
 /// A unit vector perpendicular to the unit vector `d`.
+#[inline]
 pub(crate) fn perpendicular(d: &Vector) -> Vector {
     let axis = if d.x.abs() <= d.y.abs() && d.x.abs() <= d.z.abs() {
         Vector::x()
