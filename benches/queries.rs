@@ -34,6 +34,12 @@
 //! mean. It also cross-checks: intersection verdicts against the construction, and the
 //! linear-scan and NVM answers (depth, distance, time) against each other.
 //!
+//! **Near-touching pairs.** Each pair also has a second pose of B at `f·t*` with `f` in
+//! `[0.99, 0.999]` (even pairs, overlapping) or `[1.001, 1.01]` (odd, disjoint), drawn from
+//! a separate stream so the pairs above are unchanged. On these the intersection test
+//! cannot exit early and refines to `D`'s boundary as penetration does; the bench prints
+//! the mean support calls and the interleaved cost of both Nio queries on them.
+//!
 //! After the counted pass, *interleaved rounds* (outside criterion) time one pass over the
 //! 64 pairs of each of intersect `gjk_linear`, `gjk_nvm`, `nio_nvm` and penetration
 //! `nio_nvm` in turn, 40 rounds (12 at ≥ 262,144 vertices), and print the median round per
@@ -87,6 +93,9 @@ struct PosePair {
     velocity: Vector,
     /// Overlapping by construction.
     overlapping: bool,
+    /// B's pose near touching: the offset `f·t*` with `f` in `[0.99, 0.999]` (overlapping,
+    /// even pairs) or `[1.001, 1.01]` (disjoint, odd pairs), from a separate random stream.
+    near_b: Pose,
 }
 
 /// The pose that rotates by `r` about `centre` and then moves `centre` to `at`.
@@ -104,6 +113,7 @@ fn pose_pairs(nvm: &NormalVectorMap) -> Vec<PosePair> {
         / poly.num_vertices() as f64;
     let settings = GjkSettings::default();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut near_rng = ChaCha8Rng::seed_from_u64(8);
     (0..PAIRS)
         .map(|i| {
             let ra = random_rotation(&mut rng);
@@ -133,8 +143,14 @@ fn pose_pairs(nvm: &NormalVectorMap) -> Vec<PosePair> {
             } else {
                 rng.random_range(1.05..1.5)
             };
+            let near = if overlapping {
+                near_rng.random_range(0.99..0.999)
+            } else {
+                near_rng.random_range(1.001..1.01)
+            };
             PosePair {
                 a,
+                near_b: pose_about(rb, &centre, &(u * (near * lo))),
                 b: pose_about(rb, &centre, &(u * (f * lo))),
                 direction: u,
                 velocity: -u + 0.3 * w,
@@ -496,6 +512,12 @@ fn interleaved(case: &str, methods: &mut [NamedPass<'_>], rounds: usize) {
         "  interleaved {case} ({rounds} rounds × {PAIRS} pairs, median µs/query): {}",
         cols.join(", ")
     );
+    if let [nn, pn] = medians[..] {
+        eprintln!(
+            "  interleaved {case} ratio: penetration nio_nvm / intersect nio_nvm {:.2}",
+            pn / nn
+        );
+    }
     if let [gl, gn, nn, pn] = medians[..] {
         eprintln!(
             "  interleaved {case} ratios: gjk_linear/gjk_nvm {:.2}, gjk_linear/nio_nvm {:.2}, penetration nio_nvm / intersect nio_nvm {:.2}",
@@ -606,6 +628,46 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
             ),
         ];
         interleaved(case, &mut methods, rounds);
+    }
+
+    // The same two Nio queries on the near-touching pairs, where the intersection test must
+    // also refine to D's boundary (its early exits need a clear gap or overlap).
+    {
+        let near: Vec<_> = pairs
+            .iter()
+            .map(|p| (on_nvm(nvm, &p.a), on_nvm(nvm, &p.near_b)))
+            .collect();
+        let ns = NioSettings::default();
+        let (mut ic, mut pc) = (0u64, 0u64);
+        for ((a, b), d) in near.iter().zip(&dirs) {
+            ic += intersects(a, b, &ns).map_or(0, |r| u64::from(r.support_calls));
+            pc += directional_penetration(a, b, d, &ns).map_or(0, |r| u64::from(r.support_calls));
+        }
+        eprintln!(
+            "  near touching {case}: mean support calls: intersect nio_nvm {:.2}, penetration nio_nvm {:.2}",
+            ic as f64 / PAIRS as f64,
+            pc as f64 / PAIRS as f64
+        );
+        let rounds = if n >= 262_144 { 12 } else { 40 };
+        let mut methods: [NamedPass<'_>; 2] = [
+            (
+                "intersect nio_nvm (near touching)",
+                Box::new(|| {
+                    for (a, b) in &near {
+                        let _ = black_box(intersects(a, b, &ns));
+                    }
+                }),
+            ),
+            (
+                "penetration nio_nvm (near touching)",
+                Box::new(|| {
+                    for ((a, b), d) in near.iter().zip(&dirs) {
+                        let _ = black_box(directional_penetration(a, b, d, &ns));
+                    }
+                }),
+            ),
+        ];
+        interleaved(&format!("{case} near touching"), &mut methods, rounds);
     }
 
     let mut g = c.benchmark_group(format!("queries/intersect/{case}"));
