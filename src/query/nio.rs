@@ -13,14 +13,19 @@
 //! origin (`t₀ > 0`), a second refinement along `−d` from that triangle stops as soon as a
 //! tetrahedron holds the origin (inside) or a support plane separates it (outside).
 //!
-//! **Intersection** follows §4: a first inscribed triangle from three support queries, its
+//! **Intersection** follows §4: a first inscribed triangle from three support queries (we
+//! start as GJK does: `S(x)`, then the support towards the origin from it, then the support
+//! towards the origin across that segment — each also a separation test), its
 //! centroid `h`, and the line from `h` through the origin `g`; then the same refinement,
 //! with the early exits made sound and certifying: *intersecting* as soon as the tetrahedron
 //! `(p1, p2, p3, p4)` holds `g` (exact), *disjoint* as soon as `g` is beyond the support plane
 //! `n · x = n · p4` (the paper's "max < |h − g|" test uses the three new faces' planes,
 //! which are inside `D` and do not prove `g` outside; the support plane does). When `p4`
 //! reaches the triangle's plane without either, `g` is within `ε·size` of `∂D`: touching,
-//! reported as disjoint with that (touching) support plane as certificate.
+//! reported as disjoint with that (touching) support plane as certificate. Each refinement
+//! step decides "`g` is in the tetrahedron" with one exact predicate against the face the
+//! line leaves through (`g` is above the triangle it enters by), and a positive answer is
+//! confirmed by the full test before it is reported.
 //!
 //! **Touching.** Within `ε·size` (`ε` = [`NioSettings::relative_tolerance`], `size` = the
 //! largest `‖p‖` of the points of `D` seen) of contact, either verdict may be given; its
