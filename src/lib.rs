@@ -22,7 +22,7 @@
 //! * [`nvm`] preprocesses a polytope into its normal vector map (Gauss map on a cube map,
 //!   one [`pointloc`] slab locator per chart): [`NormalVectorMap`] answers support queries
 //!   in O(log n).
-//! * [`format`] saves a map with its polytope as a versioned, checksummed `.nvm` file and
+//! * [`format`](mod@format) saves a map with its polytope as a versioned, checksummed `.nvm` file and
 //!   loads it back in O(n) with no rebuilding.
 //! * [`query`] holds the algorithms driven by any support map — GJK, Nio's directional
 //!   penetration and intersection (with certificates), EPA, time of impact, ray casts — and

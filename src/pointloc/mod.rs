@@ -39,7 +39,7 @@
 //!   sphere a cell has ≈ 19 slabs and ≈ 38 nodes, ≈ 23 of them at depth ≤ 1 in some
 //!   version), so a million-segment locator costs about one memory latency per query for
 //!   the cell instead of one per probe and per level. Large arrays are backed by huge pages
-//!   ([`memory_hints`]).
+//!   (`memory_hints`).
 //!
 //! Counted work ([`LocateStats`]): one slab probe for the cell's directory entry, one per
 //! boundary compared in the cell's binary search, and one per tree node visited. It is

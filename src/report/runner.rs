@@ -4,7 +4,7 @@
 //! against each other and (for small hulls) the exact oracles, and times each cell.
 //!
 //! Where it sits: [`super::run`] calls [`run_sources`]; its [`ResultRow`]s go to the writers
-//! and plots. The measured methods are the rows of [`METHODS`]; the peer (parry3d) enters
+//! and plots. The measured methods are the rows of `METHODS`; the peer (parry3d) enters
 //! through [`super::peers`] as ordinary methods.
 
 use super::measure::{Timing, TimingBudget, time_passes};
