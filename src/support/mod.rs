@@ -22,6 +22,7 @@ pub use hill_climb::{Climb, HillClimb};
 pub use linear_scan::LinearScan;
 
 use crate::{Point, Pose, Vector, VertexId};
+use nalgebra::Matrix3;
 
 /// The answer of a support query: a maximising vertex and its position (in the frame the
 /// query was asked in).
@@ -69,24 +70,56 @@ impl<S: SupportMap + ?Sized> SupportMap for &S {
 }
 
 /// A support map placed in the world by a rigid pose: `S(R·P + t, d) = R · S(P, Rᵀ d) + t`.
+///
+/// The rotation is kept as a matrix beside the pose (built once in [`Posed::new`]): every
+/// support query turns the direction into the local frame and the answer back, and a 3×3
+/// product is cheaper than rotating by the quaternion twice.
 #[derive(Clone, Debug)]
 pub struct Posed<S> {
-    /// The shape, in its local frame.
-    pub shape: S,
-    /// Where the shape is: local → world.
-    pub pose: Pose,
+    shape: S,
+    pose: Pose,
+    /// `R` of `pose` as a matrix.
+    rotation: Matrix3<f64>,
 }
 
 impl<S: SupportMap> Posed<S> {
     /// Places `shape` at `pose`.
     pub fn new(shape: S, pose: Pose) -> Self {
-        Posed { shape, pose }
+        let rotation = *pose.rotation.to_rotation_matrix().matrix();
+        Posed {
+            shape,
+            pose,
+            rotation,
+        }
     }
 
+    /// The shape, in its local frame.
+    pub fn shape(&self) -> &S {
+        &self.shape
+    }
+
+    /// Where the shape is: local → world.
+    pub fn pose(&self) -> &Pose {
+        &self.pose
+    }
+
+    #[inline]
+    fn to_local(&self, d: &Vector) -> Vector {
+        self.rotation.tr_mul(d)
+    }
+
+    /// `R·p + t`, the same arithmetic for support answers and for [`SupportMap::vertex`] (a
+    /// certificate compares the two bit for bit).
+    #[inline]
+    fn point_to_world(&self, p: &Point) -> Point {
+        Point::from(self.rotation * p.coords + self.pose.translation.vector)
+    }
+
+    #[inline]
     fn to_world(&self, s: Support) -> Support {
         Support {
             vertex: s.vertex,
-            point: self.pose * s.point,
+            point: self.point_to_world(&s.point),
         }
     }
 }
@@ -94,18 +127,16 @@ impl<S: SupportMap> Posed<S> {
 impl<S: SupportMap> SupportMap for Posed<S> {
     #[inline]
     fn support(&self, d: &Vector) -> Support {
-        let local = self.pose.rotation.inverse_transform_vector(d);
-        self.to_world(self.shape.support(&local))
+        self.to_world(self.shape.support(&self.to_local(d)))
     }
 
     #[inline]
     fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
-        let local = self.pose.rotation.inverse_transform_vector(d);
-        self.to_world(self.shape.support_from(&local, hint))
+        self.to_world(self.shape.support_from(&self.to_local(d), hint))
     }
 
     fn vertex(&self, v: VertexId) -> Option<Point> {
-        self.shape.vertex(v).map(|p| self.pose * p)
+        self.shape.vertex(v).map(|p| self.point_to_world(&p))
     }
 }
 
