@@ -4,7 +4,11 @@
 //! Where it sits: two posed [`SupportMap`]s → [`MinkowskiSupport`] (`D = A ⊖ B`) →
 //! `portal` (portal search and refinement) → **nio** → answers with counted work.
 //!
-//! **Directional penetration** follows DESIGN §5 steps 1–5: the portal search (steps 1–3)
+//! **Directional penetration** first takes `top = S(D, d)`: when `d · top < 0` nothing of
+//! `D` is ahead of the origin, so there is no overlap (one support query); otherwise `top`
+//! serves later as the first refinement step's point, when it lies above the portal
+//! triangle, so the query costs nothing extra. Then it follows DESIGN §5 steps 1–5: the
+//! portal search (steps 1–3)
 //! finds a triangle of `D` crossed by the line `L = {t·d}`; refinement (step 4) takes
 //! `p4 = S(D, n)` and keeps the face of the tetrahedron that `L` actually leaves through (exact
 //! `turn` tests, not the paper's nearest plane); step 5 reads `δ_d = (n · p1)/(n · d)`. The
@@ -35,8 +39,8 @@ use super::array_serde;
 use super::certificate::Certificate;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
 use super::portal::{
-    PortalSearch, Refined, Stops, Work, crossing, origin_side, portal_search, refine, reversed,
-    triangle_normal, turn, witnesses,
+    PortalSearch, Refined, Stops, Work, crossing, origin_side, portal_search, refine,
+    refine_seeded, reversed, triangle_normal, turn, witnesses,
 };
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
@@ -144,6 +148,12 @@ fn penetration_along<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     work: &mut Work,
 ) -> Result<Option<Penetration>, QueryError> {
     let d = *d;
+    // The far end of D along d: a separation test (nothing of D ahead of the origin means
+    // no overlap), and later the first refinement step's point, without another query.
+    let top = work.support(ms, &d)?;
+    if d.dot(&top.point.coords) < 0.0 {
+        return Ok(None);
+    }
     // Steps 1–3.
     let first = match portal_search(ms, &d, work)? {
         PortalSearch::Crossed(t) => t,
@@ -167,7 +177,7 @@ fn penetration_along<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         separated: true,
         reached: false,
     };
-    let triangle = match refine(ms, first, &d, stops, work)? {
+    let triangle = match refine_seeded(ms, first, &d, stops, Some(top), work)? {
         Refined::Separated { .. } => return Ok(None),
         Refined::Converged { triangle, .. } => triangle,
         Refined::Reached { .. } => return Err(work.degenerate("unrequested stop")),

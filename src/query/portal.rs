@@ -328,9 +328,22 @@ const STEEP_FACE: f64 = 1e-3;
 /// edges `p4 → pᵢ`, as portal refinement does. The crossing moves along `+d` each step.
 pub(crate) fn refine<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     ms: &MinkowskiSupport<'_, A, B>,
+    tri: [DiffPoint; 3],
+    d: &Vector,
+    stops: Stops,
+    work: &mut Work,
+) -> Result<Refined, QueryError> {
+    refine_seeded(ms, tri, d, stops, None, work)
+}
+
+/// [`refine`], with a point of `D` already known (`seed`) taken as the first step's `p4`
+/// when it lies strictly above the triangle — a step without a support query.
+pub(crate) fn refine_seeded<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    ms: &MinkowskiSupport<'_, A, B>,
     mut tri: [DiffPoint; 3],
     d: &Vector,
     stops: Stops,
+    mut seed: Option<DiffPoint>,
     work: &mut Work,
 ) -> Result<Refined, QueryError> {
     loop {
@@ -344,8 +357,21 @@ pub(crate) fn refine<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             return Err(work.degenerate("refinement triangle of zero area"));
         }
         let n = n / nn;
-        let p4 = work.support(ms, &n)?;
-        if stops.separated && n.dot(&p4.point.coords) < 0.0 {
+        let seeded = seed.take().filter(|q| {
+            !tri.iter().any(|p| p.same_vertex(q))
+                && orient3d(
+                    &tri[0].point.coords,
+                    &tri[1].point.coords,
+                    &tri[2].point.coords,
+                    &q.point.coords,
+                ) < 0.0
+        });
+        let from_seed = seeded.is_some();
+        let p4 = match seeded {
+            Some(q) => q,
+            None => work.support(ms, &n)?,
+        };
+        if stops.separated && !from_seed && n.dot(&p4.point.coords) < 0.0 {
             return Ok(Refined::Separated { normal: n, p4 });
         }
         // The face L leaves through: F_i = (p_i, p_{i+1}, p4) holds the origin's projection
@@ -399,7 +425,9 @@ pub(crate) fn refine<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             &tri[2].point.coords,
             &p4.point.coords,
         ) < 0.0;
-        if tri.iter().any(|p| p.same_vertex(&p4)) || gap <= work.tolerance() || !above {
+        if !from_seed
+            && (tri.iter().any(|p| p.same_vertex(&p4)) || gap <= work.tolerance() || !above)
+        {
             return Ok(Refined::Converged {
                 triangle: tri,
                 normal: n,
