@@ -23,7 +23,7 @@ use super::array_serde;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
 use super::nio::{Verdict, intersection_verdict};
 use super::orientation::orient3d;
-use super::portal::Work;
+use super::portal::{Work, counted};
 use super::simplex::closest_to_origin;
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
@@ -144,18 +144,14 @@ pub fn penetration_depth<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     settings: &EpaSettings,
 ) -> Result<Outcome<Contact>, QueryError> {
     const ALGORITHM: &str = "EPA";
-    let ms = MinkowskiSupport::new(a, b);
-    let mut work = Work::new(
+    counted(
+        a,
+        b,
         ALGORITHM,
         settings.relative_tolerance,
         settings.max_iterations,
-    );
-    let answer = expand(&ms, &mut work)?;
-    Ok(Outcome {
-        answer,
-        iterations: work.iterations,
-        support_calls: ms.support_calls(),
-    })
+        expand,
+    )
 }
 
 /// The intersection test, then the expansion loop (see the module header).

@@ -38,6 +38,7 @@
 use super::array_serde;
 use super::certificate::Certificate;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
+use super::portal::counted;
 use super::portal::{
     PortalSearch, Refined, Stops, Work, crossing, origin_side, portal_search, refine,
     refine_seeded, reversed, triangle_normal, turn, witnesses,
@@ -127,18 +128,14 @@ pub fn directional_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> Result<Outcome<Penetration>, QueryError> {
     const ALGORITHM: &str = "Nio directional penetration";
     let d = unit_direction(d, ALGORITHM)?;
-    let ms = MinkowskiSupport::new(a, b);
-    let mut work = Work::new(
+    counted(
+        a,
+        b,
         ALGORITHM,
         settings.relative_tolerance,
         settings.max_iterations,
-    );
-    let answer = penetration_along(&ms, &d, &mut work)?;
-    Ok(Outcome {
-        answer,
-        iterations: work.iterations,
-        support_calls: ms.support_calls(),
-    })
+        |ms, work| penetration_along(ms, &d, work),
+    )
 }
 
 /// Steps 1–5 of [`directional_penetration`] along the unit `d`.

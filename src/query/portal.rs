@@ -19,9 +19,9 @@
 //! crossed faces to keep) or decide convergence (`p4` within `ε · size` of the triangle's
 //! plane, `size` = the largest `‖p‖` of the points of `D` seen so far).
 
-use super::QueryError;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
 use super::orientation::orient3d;
+use super::{Outcome, QueryError};
 use crate::{SupportMap, Vector};
 
 /// Tolerances, bounds and the counted work shared by one query's portal runs.
@@ -102,6 +102,30 @@ impl Work {
             what,
         }
     }
+}
+
+/// Runs one query on `D = a ⊖ b` — a fresh [`MinkowskiSupport`] and [`Work`], then `query` —
+/// and returns its answer (or `None`) with the iterations and support calls it took.
+pub(crate) fn counted<A, B, T>(
+    a: &A,
+    b: &B,
+    algorithm: &'static str,
+    eps: f64,
+    max_iterations: u32,
+    query: impl FnOnce(&MinkowskiSupport<'_, A, B>, &mut Work) -> Result<Option<T>, QueryError>,
+) -> Result<Outcome<T>, QueryError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let ms = MinkowskiSupport::new(a, b);
+    let mut work = Work::new(algorithm, eps, max_iterations);
+    let answer = query(&ms, &mut work)?;
+    Ok(Outcome {
+        answer,
+        iterations: work.iterations,
+        support_calls: ms.support_calls(),
+    })
 }
 
 const ORIGIN: Vector = Vector::new(0.0, 0.0, 0.0);

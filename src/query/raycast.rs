@@ -5,9 +5,9 @@
 //! shape), so it is a time of impact with B a point.
 
 use super::array_serde;
-use super::minkowski_support::{MinkowskiSupport, PointShape};
+use super::minkowski_support::PointShape;
 use super::nio::unit_direction;
-use super::portal::Work;
+use super::portal::counted;
 use super::toi::ray_entry;
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
@@ -60,26 +60,24 @@ pub fn cast_ray<S: SupportMap + ?Sized>(
         });
     }
     let start = PointShape(*origin);
-    let ms = MinkowskiSupport::new(shape, &start);
-    let mut work = Work::new(
+    counted(
+        shape,
+        &start,
         ALGORITHM,
         settings.relative_tolerance,
         settings.max_iterations,
-    );
-    let answer = ray_entry(&ms, &u, &mut work)?.map(|entry| {
-        let (point, normal) = match entry.contact {
-            Some((pa, _, n)) => (pa, Some(n)),
-            None => (*origin, None),
-        };
-        RayHit {
-            distance: entry.distance,
-            point,
-            normal,
-        }
-    });
-    Ok(Outcome {
-        answer,
-        iterations: work.iterations,
-        support_calls: ms.support_calls(),
-    })
+        |ms, work| {
+            Ok(ray_entry(ms, &u, work)?.map(|entry| {
+                let (point, normal) = match entry.contact {
+                    Some((pa, _, n)) => (pa, Some(n)),
+                    None => (*origin, None),
+                };
+                RayHit {
+                    distance: entry.distance,
+                    point,
+                    normal,
+                }
+            }))
+        },
+    )
 }

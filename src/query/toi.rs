@@ -16,8 +16,8 @@ use super::array_serde;
 use super::minkowski_support::MinkowskiSupport;
 use super::nio::unit_direction;
 use super::portal::{
-    PortalSearch, Refined, Stops, Work, crossing, origin_side, portal_search, refine, reversed,
-    triangle_normal, witnesses,
+    PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
+    reversed, triangle_normal, witnesses,
 };
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
@@ -137,21 +137,19 @@ pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     const ALGORITHM: &str = "time of impact";
     let d = unit_direction(v, ALGORITHM)?;
     let speed = v.norm();
-    let ms = MinkowskiSupport::new(a, b);
-    let mut work = Work::new(
+    counted(
+        a,
+        b,
         ALGORITHM,
         settings.relative_tolerance,
         settings.max_iterations,
-    );
-    let answer = ray_entry(&ms, &d, &mut work)?.map(|entry| Impact {
-        time: entry.distance / speed,
-        overlapping: entry.overlapping,
-        point: entry.contact.map(|(pa, _, _)| pa),
-        normal: entry.contact.map(|(_, _, n)| n),
-    });
-    Ok(Outcome {
-        answer,
-        iterations: work.iterations,
-        support_calls: ms.support_calls(),
-    })
+        |ms, work| {
+            Ok(ray_entry(ms, &d, work)?.map(|entry| Impact {
+                time: entry.distance / speed,
+                overlapping: entry.overlapping,
+                point: entry.contact.map(|(pa, _, _)| pa),
+                normal: entry.contact.map(|(_, _, n)| n),
+            }))
+        },
+    )
 }
