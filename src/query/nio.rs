@@ -38,9 +38,8 @@
 use super::array_serde;
 use super::certificate::Certificate;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
-use super::portal::counted;
 use super::portal::{
-    PortalSearch, Refined, Stops, Work, crossing, origin_side, portal_search, refine,
+    PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
     refine_seeded, reversed, triangle_normal, turn, witnesses,
 };
 use super::{Outcome, QueryError};

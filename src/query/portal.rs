@@ -341,6 +341,37 @@ pub(crate) enum Refined {
     },
 }
 
+/// The face of the tetrahedron `(tri, p4)` through which `L` leaves it, with its score
+/// `n̂ · d`: `F_i = (p_i, p_{i+1}, p4)` holds the origin's projection when `c_i ≥ 0` and
+/// `c_{i+1} ≤ 0` with `c_i = turn(p4, p_i)` (exact). Among several (`L` through an edge or
+/// `p4`), the one facing `d` most squarely; `None` when no face qualifies.
+#[inline]
+fn exit_face(tri: &[DiffPoint; 3], p4: &DiffPoint, d: &Vector) -> Option<([DiffPoint; 3], f64)> {
+    let c = [
+        turn(d, p4, &tri[0]),
+        turn(d, p4, &tri[1]),
+        turn(d, p4, &tri[2]),
+    ];
+    let mut best: Option<([DiffPoint; 3], f64)> = None;
+    for i in 0..3 {
+        let j = (i + 1) % 3;
+        if c[i] >= 0.0 && c[j] <= 0.0 {
+            let face = [tri[i], tri[j], *p4];
+            let fnorm = triangle_normal(&face);
+            let score = fnorm.dot(d) / fnorm.norm();
+            let score = if score.is_nan() {
+                f64::NEG_INFINITY
+            } else {
+                score
+            };
+            if best.is_none_or(|(_, s)| score > s) {
+                best = Some((face, score));
+            }
+        }
+    }
+    best
+}
+
 /// Exit faces whose unit normal has `n̂ · d` at or below this are "steep": the exact
 /// one-predicate test for the origin in the tetrahedron is then not trusted to the rounded
 /// face choice, and the full test runs instead.
@@ -398,38 +429,15 @@ pub(crate) fn refine_seeded<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         if stops.separated && !from_seed && n.dot(&p4.point.coords) < 0.0 {
             return Ok(Refined::Separated { normal: n, p4 });
         }
-        // The face L leaves through: F_i = (p_i, p_{i+1}, p4) holds the origin's projection
-        // when c_i ≥ 0 and c_{i+1} ≤ 0 with c_i = turn(p4, p_i). Among several (L through
-        // an edge or p4), keep the one facing d most squarely.
-        let c = [
-            turn(d, &p4, &tri[0]),
-            turn(d, &p4, &tri[1]),
-            turn(d, &p4, &tri[2]),
-        ];
-        let mut best: Option<([DiffPoint; 3], f64)> = None;
-        for i in 0..3 {
-            let j = (i + 1) % 3;
-            if c[i] >= 0.0 && c[j] <= 0.0 {
-                let face = [tri[i], tri[j], p4];
-                let fnorm = triangle_normal(&face);
-                let score = fnorm.dot(d) / fnorm.norm();
-                let score = if score.is_nan() {
-                    f64::NEG_INFINITY
-                } else {
-                    score
-                };
-                if best.is_none_or(|(_, s)| score > s) {
-                    best = Some((face, score));
-                }
-            }
-        }
-        if stops.reached {
+        // The exit face is needed before the convergence test only for the "reached" stop.
+        let mut best = stops.reached.then(|| exit_face(&tri, &p4, d));
+        if let Some(exit) = best {
             // The origin is on L and not below the triangle (it is above the first one, and
             // each later one is a face it was strictly above), so it is in the tetrahedron
             // exactly when it is not strictly above the exit face: one exact predicate per
             // step. A steep exit face (or none) could be misjudged by the rounded score, so
             // then the full test decides; a claim is always confirmed by the full test.
-            let trigger = match best {
+            let trigger = match exit {
                 Some((face, score)) if score > STEEP_FACE => origin_side(&face) >= 0.0,
                 _ => true,
             };
@@ -438,27 +446,30 @@ pub(crate) fn refine_seeded<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 return Ok(Refined::Reached { tetrahedron });
             }
         }
-        let top = tri
-            .iter()
-            .map(|p| n.dot(&p.point.coords))
-            .fold(f64::NEG_INFINITY, f64::max);
-        let gap = n.dot(&p4.point.coords) - top;
-        let above = orient3d(
-            &tri[0].point.coords,
-            &tri[1].point.coords,
-            &tri[2].point.coords,
-            &p4.point.coords,
-        ) < 0.0;
-        if !from_seed
-            && (tri.iter().any(|p| p.same_vertex(&p4)) || gap <= work.tolerance() || !above)
-        {
-            return Ok(Refined::Converged {
-                triangle: tri,
-                normal: n,
-                p4,
-            });
+        // A seeded p4 is strictly above the triangle by construction; a queried one is the
+        // support in direction n, so lying on the triangle's plane means converged.
+        if !from_seed {
+            let top = tri
+                .iter()
+                .map(|p| n.dot(&p.point.coords))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let gap = n.dot(&p4.point.coords) - top;
+            let above = orient3d(
+                &tri[0].point.coords,
+                &tri[1].point.coords,
+                &tri[2].point.coords,
+                &p4.point.coords,
+            ) < 0.0;
+            if tri.iter().any(|p| p.same_vertex(&p4)) || gap <= work.tolerance() || !above {
+                return Ok(Refined::Converged {
+                    triangle: tri,
+                    normal: n,
+                    p4,
+                });
+            }
         }
-        match best {
+        let best = best.get_or_insert_with(|| exit_face(&tri, &p4, d));
+        match *best {
             Some((face, score)) if score > 0.0 => tri = face,
             _ => {
                 // Only rounding in a sliver can leave no front face: the triangle is as
