@@ -654,6 +654,7 @@ fn support_calls_grow_logarithmically() {
         let q = hull(&generate(Shape::Sphere, n, 200 + k as u64).unwrap());
         let runs = 60;
         let (mut inter_calls, mut pen_calls, mut pens) = (0u64, 0u64, 0u64);
+        let mut missed_calls = 0u64;
         for i in 0..runs {
             let rot_p = sample(rotation(), &mut runner);
             let rot_q = sample(rotation(), &mut runner);
@@ -677,12 +678,15 @@ fn support_calls_grow_logarithmically() {
             if outcome.answer.is_some() {
                 pen_calls += outcome.support_calls as u64;
                 pens += 1;
+            } else {
+                missed_calls += outcome.support_calls as u64;
             }
         }
         let mi = inter_calls as f64 / runs as f64;
         let mp = pen_calls as f64 / pens.max(1) as f64;
+        let mm = missed_calls as f64 / (runs as u64 - pens).max(1) as f64;
         println!(
-            "n = {n:>6}: mean support calls: intersection {mi:.2}, directional penetration {mp:.2} ({pens} overlapping)"
+            "n = {n:>6}: mean support calls: intersection {mi:.2}, directional penetration {mp:.2} ({pens} overlapping), {mm:.2} on the others"
         );
         means.push((mi, mp));
     }
