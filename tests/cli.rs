@@ -71,6 +71,18 @@ fn write_cube(dir: &Path, name: &str, lo: f64, hi: f64) -> PathBuf {
     path
 }
 
+/// `command --help` names every one of `words`, and `help command` prints the same text.
+fn assert_help_mentions(command: &str, words: &[&str]) {
+    let help = ok([command, "--help"]);
+    for word in words {
+        assert!(
+            help.contains(word),
+            "{word} missing from {command} --help:\n{help}"
+        );
+    }
+    assert_eq!(help, ok(["help", command]), "help {command}");
+}
+
 #[test]
 fn help_of_every_command() {
     let top = ok(["--help"]);
@@ -96,15 +108,7 @@ fn help_of_every_command() {
             ][..],
         ),
     ] {
-        let help = ok([command, "--help"]);
-        for word in words {
-            assert!(
-                help.contains(word),
-                "{word} missing from {command} --help:\n{help}"
-            );
-        }
-        let help2 = ok(["help", command]);
-        assert_eq!(help, help2);
+        assert_help_mentions(command, words);
     }
 }
 
@@ -719,13 +723,7 @@ fn help_of_the_format_commands() {
             ][..],
         ),
     ] {
-        let help = ok([command, "--help"]);
-        for word in words {
-            assert!(
-                help.contains(word),
-                "{word} missing from {command} --help:\n{help}"
-            );
-        }
+        assert_help_mentions(command, words);
     }
     assert!(ok(["query", "--help"]).contains("nvm"));
 }
