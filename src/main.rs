@@ -82,7 +82,6 @@ enum Command {
             coplanar, collinear or identical have no 3D hull: that is an error naming the \
             measured thickness.",
         after_help = "Examples:\n  \
-        polyquery report --out report\n  \
             polyquery hull data/go1_trunk.obj\n  \
             polyquery hull data/bunny_npm.obj --out bunny_hull.obj\n  \
             polyquery hull bunny.nvm --json\n  \
@@ -110,7 +109,6 @@ enum Command {
             (uniform on the ellipsoid with semi-axes 1, 1e-3, 1e-3). The same shape, count and \
             seed give the same points on every machine.",
         after_help = "Examples:\n  \
-        polyquery report --out report\n  \
             polyquery gen sphere --n 100000 --out sphere.obj\n  \
             polyquery gen needle --n 5000 --seed 3 --out needle.obj\n  \
             polyquery gen box --n 1000 --out box.obj --json"
@@ -154,7 +152,6 @@ enum Command {
             algorithm, support map, bodies and query time. `value` is null where there is \
             none (no overlap, no impact, a miss).",
         after_help = "Examples:\n  \
-        polyquery report --out report\n  \
             polyquery query intersect a.obj b.obj --pose-b 0.5,0,0\n  \
             polyquery query intersect a.obj b.obj --pose-b 0.5,0,0 --algorithm gjk --support linear\n  \
             polyquery query penetration a.nvm b.nvm --pose-b 0.5,0,0 --dir 1,0,0\n  \
@@ -226,7 +223,6 @@ enum Command {
             Exit status: 0 when every line succeeded, 2 when any failed (or the file cannot be \
             read), 1 when the output cannot be written (then no output file is left).",
         after_help = "Examples:\n  \
-        polyquery report --out report\n  \
             polyquery batch queries.jsonl\n  \
             polyquery batch queries.jsonl --out results.jsonl --threads 2 --quiet\n\n\
             A line:\n  \
@@ -265,7 +261,6 @@ enum Command {
             leaves no output file; the others are still written, and the exit code says that \
             one failed.",
         after_help = "Examples:\n  \
-        polyquery report --out report\n  \
             polyquery preprocess data/bunny_npm.obj -o bunny.nvm\n  \
             polyquery preprocess data/*.obj --out-dir maps/\n  \
             polyquery preprocess data/go1_trunk.obj --json"
@@ -302,7 +297,6 @@ enum Command {
             mesh and point count, hull and map build times, persistence technique, creation \
             time, polyquery version).",
         after_help = "Examples:\n  \
-        polyquery report --out report\n  \
             polyquery info bunny.nvm\n  \
             polyquery info bunny.nvm --json"
     )]
@@ -329,7 +323,6 @@ enum Command {
             maxima. A summary (queries, total and per-query time of the queries alone) goes \
             to stderr unless --quiet.",
         after_help = "Examples:\n  \
-        polyquery report --out report\n  \
             polyquery support bunny.nvm --dirs dirs.txt\n  \
             polyquery support data/bunny_npm.obj --dirs dirs.txt --method linear --json\n  \
             printf '1 0 0\\n0 0 -1\\n' | polyquery support bunny.nvm --dirs -"
