@@ -8,7 +8,7 @@
 mod cli;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use cli::commands::{self, CliError, EXIT_BAD_INPUT, EXIT_FAILURE, QueryInput, SupportKind};
+use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput, SupportKind};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polyquery::batch;
 use polyquery::pose::parse_pose;
@@ -613,16 +613,15 @@ fn preprocess(
     if !report.files.is_empty() {
         print(&report, json);
     }
-    if jobs.len() == 1 {
-        return errors.into_iter().next().map_or(Ok(()), Err);
-    }
-    // Several failures: each is reported here; the exit code is 2 if any input was bad.
-    let mut code = None;
+    // Each failure is reported here; the exit code is 2 if any input was bad, else 1.
     for err in &errors {
         eprintln!("error: {err}");
-        code = Some(code.unwrap_or(EXIT_FAILURE).max(err.exit_code()));
     }
-    code.map_or(Ok(()), |c| Err(CliError::Reported(c.min(EXIT_BAD_INPUT))))
+    errors
+        .iter()
+        .map(CliError::exit_code)
+        .max()
+        .map_or(Ok(()), |c| Err(CliError::Reported(c)))
 }
 
 /// Prints `report` to stdout as text or as one JSON object. A closed stdout (e.g. piped into
