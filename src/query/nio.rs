@@ -173,9 +173,11 @@ fn penetration_along<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         separated: true,
         reached: false,
     };
-    let triangle = match refine_seeded(ms, first, &d, stops, Some(top), work)? {
+    let (triangle, normal) = match refine_seeded(ms, first, &d, stops, Some(top), work)? {
         Refined::Separated { .. } => return Ok(None),
-        Refined::Converged { triangle, .. } => triangle,
+        Refined::Converged {
+            triangle, normal, ..
+        } => (triangle, normal),
         Refined::Reached { .. } => return Err(work.degenerate("unrequested stop")),
     };
     // Step 5.
@@ -183,11 +185,10 @@ fn penetration_along<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if !t.is_finite() {
         return Err(work.non_finite());
     }
-    let n = triangle_normal(&triangle);
     let (point_a, point_b) = witnesses(&triangle, &weights);
     Ok(Some(Penetration {
         depth: t.max(0.0),
-        normal: n / n.norm(),
+        normal,
         point_a,
         point_b,
         triangle,

@@ -17,7 +17,7 @@ use super::minkowski_support::MinkowskiSupport;
 use super::nio::unit_direction;
 use super::portal::{
     PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
-    reversed, triangle_normal, witnesses,
+    reversed, witnesses,
 };
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
@@ -92,17 +92,18 @@ pub(crate) fn ray_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         };
         match refine(ms, reversed(&first), &back, stops, work)? {
             Refined::Reached { .. } => Ok(Some(overlapping)),
-            Refined::Converged { triangle, .. } => {
+            Refined::Converged {
+                triangle, normal, ..
+            } => {
                 let (s, w) = crossing(&triangle, &back);
                 if !s.is_finite() {
                     return Err(work.non_finite());
                 }
-                let n = triangle_normal(&triangle);
                 let (pa, pb) = witnesses(&triangle, &w);
                 Ok(Some(Entry {
                     distance: (-s).max(0.0),
                     overlapping: -s <= 0.0,
-                    contact: Some((pa, pb, n / n.norm())),
+                    contact: Some((pa, pb, normal)),
                 }))
             }
             Refined::Separated { .. } => Err(work.degenerate("unrequested stop")),
