@@ -56,8 +56,8 @@ fn quick_report_writes_every_file_well_formed() {
     assert!(count(&html, "<svg") >= 10, "the plots are inline");
     assert!(!html.contains("NaN"), "no NaN in the HTML");
     assert!(
-        !html.contains("http://") || !html.contains("<script"),
-        "no scripts from the network"
+        !html.contains("<script"),
+        "no scripts (the page is self-contained)"
     );
     assert!(html.contains("git commit") && html.contains("CPU") && html.contains("memory"));
     assert!(html.contains("polyquery report --quick"));
@@ -112,7 +112,8 @@ fn quick_report_writes_every_file_well_formed() {
         );
     }
     // Every working row has a positive median.
-    for row in rows.iter().filter(|r| r[5] == "ok") {
+    let status = header.iter().position(|h| h == "status").unwrap();
+    for row in rows.iter().filter(|r| r[status] == "ok") {
         let m: f64 = row[median]
             .parse()
             .unwrap_or_else(|_| panic!("median of {row:?}"));
@@ -185,7 +186,10 @@ fn quick_report_writes_every_file_well_formed() {
         .iter()
         .filter(|r| !r.method.starts_with("parry"))
     {
-        assert_ne!(r.status, "failed", "{r:?}");
+        assert!(
+            !matches!(r.status.as_str(), "failed" | "disagrees"),
+            "{r:?}"
+        );
     }
 }
 
