@@ -40,7 +40,7 @@ use super::certificate::Certificate;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
 use super::portal::{
     PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
-    refine_seeded, reversed, triangle_normal, turn, witnesses,
+    refine_seeded, reversed, triangle_normal, turn, unit_direction, witnesses,
 };
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
@@ -99,20 +99,6 @@ pub struct Intersection {
     pub iterations: u32,
     /// Support queries of `D`.
     pub support_calls: u32,
-}
-
-/// `d / ‖d‖`, or the typed error for a zero or non-finite direction.
-pub(crate) fn unit_direction(d: &Vector, algorithm: &'static str) -> Result<Vector, QueryError> {
-    let norm = d.norm();
-    if !d.iter().all(|c| c.is_finite()) || !norm.is_finite() || norm == 0.0 {
-        return Err(QueryError::InvalidDirection { algorithm });
-    }
-    let u = d / norm;
-    if u.iter().all(|c| c.is_finite()) {
-        Ok(u)
-    } else {
-        Err(QueryError::InvalidDirection { algorithm })
-    }
 }
 
 /// `δ_d(A, B)`: how far B must move along `d` so that A and B no longer overlap, i.e. where

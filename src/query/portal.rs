@@ -155,11 +155,22 @@ pub(crate) fn origin_side(t: &[DiffPoint; 3]) -> f64 {
     )
 }
 
+/// Exact: whether `x` is strictly above triangle `t` (on the side its counter-clockwise
+/// order is seen from).
+#[inline]
+pub(crate) fn strictly_above(t: &[DiffPoint; 3], x: &DiffPoint) -> bool {
+    orient3d(
+        &t[0].point.coords,
+        &t[1].point.coords,
+        &t[2].point.coords,
+        &x.point.coords,
+    ) < 0.0
+}
+
 /// Whether the closed tetrahedron `t` holds the origin, exactly; a tetrahedron of zero
 /// volume never does (it proves nothing).
 #[inline]
-pub(crate) fn tetrahedron_holds_origin(t: &[Vector; 4]) -> bool {
-    let c = t;
+pub(crate) fn tetrahedron_holds_origin(c: &[Vector; 4]) -> bool {
     let volume = orient3d(&c[0], &c[1], &c[2], &c[3]);
     if volume == 0.0 || volume.is_nan() {
         return false;
@@ -221,6 +232,16 @@ pub(crate) fn witnesses(t: &[DiffPoint; 3], w: &[f64; 3]) -> (crate::Point, crat
         b += p.point_b.coords * l;
     }
     (crate::Point::from(a), crate::Point::from(b))
+}
+
+/// `d / ‖d‖`, or the typed error for a zero or non-finite direction.
+pub(crate) fn unit_direction(d: &Vector, algorithm: &'static str) -> Result<Vector, QueryError> {
+    let norm = d.norm();
+    if !d.iter().all(|c| c.is_finite()) || !norm.is_finite() || norm == 0.0 {
+        return Err(QueryError::InvalidDirection { algorithm });
+    }
+    // Finite components and 0 < ‖d‖ < ∞: every |dᵢ/‖d‖| ≤ 1 (up to rounding), finite.
+    Ok(d / norm)
 }
 
 /// A unit vector perpendicular to the unit vector `d`.
@@ -412,15 +433,9 @@ pub(crate) fn refine_seeded<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             return Err(work.degenerate("refinement triangle of zero area"));
         }
         let n = n / nn;
-        let seeded = seed.take().filter(|q| {
-            !tri.iter().any(|p| p.same_vertex(q))
-                && orient3d(
-                    &tri[0].point.coords,
-                    &tri[1].point.coords,
-                    &tri[2].point.coords,
-                    &q.point.coords,
-                ) < 0.0
-        });
+        let seeded = seed
+            .take()
+            .filter(|q| !tri.iter().any(|p| p.same_vertex(q)) && strictly_above(&tri, q));
         let from_seed = seeded.is_some();
         let p4 = match seeded {
             Some(q) => q,
@@ -454,12 +469,7 @@ pub(crate) fn refine_seeded<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 .map(|p| n.dot(&p.point.coords))
                 .fold(f64::NEG_INFINITY, f64::max);
             let gap = n.dot(&p4.point.coords) - top;
-            let above = orient3d(
-                &tri[0].point.coords,
-                &tri[1].point.coords,
-                &tri[2].point.coords,
-                &p4.point.coords,
-            ) < 0.0;
+            let above = strictly_above(&tri, &p4);
             if tri.iter().any(|p| p.same_vertex(&p4)) || gap <= work.tolerance() || !above {
                 return Ok(Refined::Converged {
                     triangle: tri,

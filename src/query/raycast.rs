@@ -6,8 +6,8 @@
 
 use super::array_serde;
 use super::minkowski_support::PointShape;
-use super::nio::unit_direction;
 use super::portal::counted;
+use super::portal::unit_direction;
 use super::toi::ray_entry;
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};

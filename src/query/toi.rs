@@ -14,7 +14,7 @@
 
 use super::array_serde;
 use super::minkowski_support::MinkowskiSupport;
-use super::nio::unit_direction;
+use super::portal::unit_direction;
 use super::portal::{
     PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
     reversed, witnesses,
