@@ -154,6 +154,12 @@ fn check_pair(
                     verify(&Certificate::Tetrahedron { points: unknown }, a, b),
                     Err(CertificateError::UnknownVertex { index: 1 })
                 );
+                let mut nan = points;
+                nan[3].point.y = f64::NAN;
+                assert_eq!(
+                    verify(&Certificate::Tetrahedron { points: nan }, a, b),
+                    Err(CertificateError::NonFinite)
+                );
             }
         }
 

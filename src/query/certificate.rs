@@ -125,11 +125,12 @@ pub fn verify<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 let (Some(pa), Some(pb)) = (a.vertex(p.vertex_a), b.vertex(p.vertex_b)) else {
                     return Err(CertificateError::UnknownVertex { index });
                 };
-                if pa != p.point_a || pb != p.point_b || (pa - pb) != p.point.coords {
-                    return Err(CertificateError::PointMismatch { index });
-                }
+                // Finiteness first: a NaN never compares equal, and would read as a mismatch.
                 if !p.is_finite() {
                     return Err(CertificateError::NonFinite);
+                }
+                if pa != p.point_a || pb != p.point_b || (pa - pb) != p.point.coords {
+                    return Err(CertificateError::PointMismatch { index });
                 }
                 *slot = pa - pb;
             }
