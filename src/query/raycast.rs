@@ -39,7 +39,8 @@ pub struct RayHit {
     /// The entry point (the origin itself when it starts inside).
     #[serde(serialize_with = "array_serde::point")]
     pub point: Point,
-    /// The outward unit normal at the entry point; `None` when the ray starts inside.
+    /// The outward unit normal at the entry point; `None` when the ray starts inside (an
+    /// origin on the boundary, within the tolerance, may still carry its normal).
     #[serde(serialize_with = "array_serde::option_vector")]
     pub normal: Option<Vector>,
 }

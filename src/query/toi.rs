@@ -49,11 +49,12 @@ pub struct Impact {
     pub time: f64,
     /// Whether the shapes overlap (or touch) at `t = 0`.
     pub overlapping: bool,
-    /// The contact point on A at time `time` (`None` when already overlapping).
+    /// The contact point on A at time `time`; `None` when already overlapping (a start
+    /// that only touches, within the tolerance, may still carry its contact point).
     #[serde(serialize_with = "array_serde::option_point")]
     pub point: Option<Point>,
     /// The contact normal: unit, outward from A at the contact (so `normal · v < 0`);
-    /// `None` when already overlapping.
+    /// `None` when already overlapping (as for `point`).
     #[serde(serialize_with = "array_serde::option_vector")]
     pub normal: Option<Vector>,
 }
