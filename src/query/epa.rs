@@ -20,7 +20,7 @@
 //! by offset, known vertices in a hash set of id pairs), not a scan of all faces and points.
 
 use super::array_serde;
-use super::minkowski_support::{DiffPoint, MinkowskiSupport};
+use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
 use super::nio::{Verdict, intersection_verdict};
 use super::orientation::orient3d;
 use super::portal::{Work, counted};
@@ -210,14 +210,14 @@ fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         let face = faces[nearest];
         let w = work.support(ms, &face.normal)?;
         let gap = face.normal.dot(&w.point.coords) - face.offset;
-        let on_face = face.v.iter().any(|&i| points[i].same_vertex(&w));
         if gap > work.tolerance() && known.contains(&(w.vertex_a, w.vertex_b)) {
             // Rounding made the polytope slightly non-convex here (w, already a vertex, is
             // above this face): the face supports nothing new; set it aside, keep its edges.
             faces[nearest].offset = f64::INFINITY;
             continue;
         }
-        if on_face || gap <= work.tolerance() {
+        // (A corner of the face found again has gap ≤ 0: the offset is the corners' maximum.)
+        if gap <= work.tolerance() {
             // Coplanar triangles of one face of D tie in offset; the deepest point lies in
             // one of them: keep the tied triangle whose closest point is nearest.
             let tie = face.offset + work.tolerance();
@@ -266,16 +266,11 @@ fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 
 /// The answer from the final nearest face and the weights of the origin's projection on it.
 fn contact(points: &[DiffPoint], face: &Face, w: &[f64; 4]) -> Contact {
-    let mut pa = Vector::zeros();
-    let mut pb = Vector::zeros();
-    for (i, l) in w.iter().take(3).enumerate() {
-        pa += points[face.v[i]].point_a.coords * *l;
-        pb += points[face.v[i]].point_b.coords * *l;
-    }
+    let (point_a, point_b) = witnesses(face.v.iter().map(|&i| &points[i]).zip(w.iter().copied()));
     Contact {
         depth: face.offset.max(0.0),
         normal: face.normal,
-        point_a: Point::from(pa),
-        point_b: Point::from(pb),
+        point_a,
+        point_b,
     }
 }

@@ -27,7 +27,7 @@
 //! ([`SupportMap::support_from`]), which makes hill-climbing support maps warm.
 
 use super::QueryError;
-use super::minkowski_support::{DiffPoint, MinkowskiSupport};
+use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
 use super::simplex::closest_to_origin;
 use crate::{Point, SupportMap, Vector};
 
@@ -215,13 +215,7 @@ impl Simplex {
 
     /// `(Σ λ_i a_i, Σ λ_i b_i)`.
     fn witnesses(&self) -> (Point, Point) {
-        let mut pa = Vector::zeros();
-        let mut pb = Vector::zeros();
-        for (y, &l) in self.active().iter().zip(&self.weights) {
-            pa += y.point_a.coords * l;
-            pb += y.point_b.coords * l;
-        }
-        (Point::from(pa), Point::from(pb))
+        witnesses(self.active().iter().zip(self.weights))
     }
 
     /// Adds `x` and shrinks to the support set of the new closest point. Returns whether the

@@ -49,6 +49,21 @@ impl DiffPoint {
     }
 }
 
+/// `(Σ wᵢ aᵢ, Σ wᵢ bᵢ)`: the points of A and B behind the point `Σ wᵢ pᵢ` of `D`, from
+/// points of `D` with their weights.
+#[inline]
+pub(crate) fn witnesses<'p>(
+    terms: impl IntoIterator<Item = (&'p DiffPoint, f64)>,
+) -> (Point, Point) {
+    let mut a = Vector::zeros();
+    let mut b = Vector::zeros();
+    for (p, l) in terms {
+        a += p.point_a.coords * l;
+        b += p.point_b.coords * l;
+    }
+    (Point::from(a), Point::from(b))
+}
+
 /// The support map of `D = A ⊖ B`, with a warm-start hint and a call counter.
 ///
 /// Not `Sync` (the hint and counter are cells): one view serves one query at a time.

@@ -37,10 +37,10 @@
 
 use super::array_serde;
 use super::certificate::Certificate;
-use super::minkowski_support::{DiffPoint, MinkowskiSupport};
+use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
 use super::portal::{
     PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
-    refine_seeded, reversed, triangle_normal, turn, unit_direction, witnesses,
+    refine_seeded, reversed, triangle_normal, turn, unit_direction,
 };
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
@@ -171,7 +171,7 @@ fn penetration_along<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if !t.is_finite() {
         return Err(work.non_finite());
     }
-    let (point_a, point_b) = witnesses(&triangle, &weights);
+    let (point_a, point_b) = witnesses(triangle.iter().zip(weights));
     Ok(Some(Penetration {
         depth: t.max(0.0),
         normal,

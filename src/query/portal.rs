@@ -222,18 +222,6 @@ pub(crate) fn crossing(t: &[DiffPoint; 3], d: &Vector) -> (f64, [f64; 3]) {
     (s, w)
 }
 
-/// `Σ wᵢ aᵢ` and `Σ wᵢ bᵢ`: the points of A and B behind a point of `D` given by weights.
-#[inline]
-pub(crate) fn witnesses(t: &[DiffPoint; 3], w: &[f64; 3]) -> (crate::Point, crate::Point) {
-    let mut a = Vector::zeros();
-    let mut b = Vector::zeros();
-    for (p, &l) in t.iter().zip(w) {
-        a += p.point_a.coords * l;
-        b += p.point_b.coords * l;
-    }
-    (crate::Point::from(a), crate::Point::from(b))
-}
-
 /// `d / ‖d‖`, or the typed error for a zero or non-finite direction.
 pub(crate) fn unit_direction(d: &Vector, algorithm: &'static str) -> Result<Vector, QueryError> {
     let norm = d.norm();

@@ -13,11 +13,11 @@
 //! A line that misses `D` (or only grazes it within `ε·size`) never hits.
 
 use super::array_serde;
-use super::minkowski_support::MinkowskiSupport;
+use super::minkowski_support::{MinkowskiSupport, witnesses};
 use super::portal::unit_direction;
 use super::portal::{
     PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
-    reversed, witnesses,
+    reversed,
 };
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
@@ -100,7 +100,7 @@ pub(crate) fn ray_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 if !s.is_finite() {
                     return Err(work.non_finite());
                 }
-                let (pa, pb) = witnesses(&triangle, &w);
+                let (pa, pb) = witnesses(triangle.iter().zip(w));
                 Ok(Some(Entry {
                     distance: (-s).max(0.0),
                     overlapping: -s <= 0.0,
