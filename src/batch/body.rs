@@ -15,7 +15,6 @@ use crate::nvm::{NormalVectorMap, NvmError};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A convex body ready for queries: its polytope and the normal vector map built from it
 /// (the map owns the polytope).
@@ -99,43 +98,50 @@ pub fn cache_key(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Bodies by [`cache_key`], each loaded once (successfully or not).
+/// Bodies by [`cache_key`], each loaded once (successfully or not), found by the paths the
+/// requests name: each distinct path is canonicalised once, when the cache is filled.
 #[derive(Debug, Default)]
 pub struct BodyCache {
+    /// Each path as given → its cache key.
+    keys: HashMap<PathBuf, PathBuf>,
+    /// Each distinct cache key → its load's outcome.
     bodies: HashMap<PathBuf, Result<Body, BodyError>>,
-    loads: usize,
 }
 
 impl BodyCache {
-    /// Loads every distinct key of `keys` (duplicates are loaded once), in parallel on the
-    /// current rayon pool.
-    pub fn load_all<I: IntoIterator<Item = PathBuf>>(keys: I) -> BodyCache {
-        let mut distinct: Vec<PathBuf> = keys.into_iter().collect();
-        distinct.sort();
-        distinct.dedup();
-        let loads = AtomicUsize::new(0);
-        let bodies: HashMap<PathBuf, Result<Body, BodyError>> = distinct
+    /// Loads the body behind every path of `paths` (paths naming one file, e.g. `a.obj` and
+    /// `./a.obj`, are loaded once), in parallel on the current rayon pool.
+    pub fn load_all<I: IntoIterator<Item = PathBuf>>(paths: I) -> BodyCache {
+        let mut given: Vec<PathBuf> = paths.into_iter().collect();
+        given.sort();
+        given.dedup();
+        let keys: HashMap<PathBuf, PathBuf> = given
             .into_par_iter()
-            .map(|key| {
-                loads.fetch_add(1, Ordering::Relaxed);
-                let body = Body::load(&key);
-                (key, body)
+            .map(|path| {
+                let key = cache_key(&path);
+                (path, key)
             })
             .collect();
-        BodyCache {
-            bodies,
-            loads: loads.into_inner(),
-        }
+        let mut distinct: Vec<&PathBuf> = keys.values().collect();
+        distinct.sort();
+        distinct.dedup();
+        let bodies = distinct
+            .into_par_iter()
+            .map(|key| (key.clone(), Body::load(key)))
+            .collect();
+        BodyCache { keys, bodies }
     }
 
-    /// The body under `key`: `None` when the key was never loaded, else the load's outcome.
-    pub fn get(&self, key: &Path) -> Option<Result<&Body, &BodyError>> {
+    /// The body behind `path` (as given to [`BodyCache::load_all`]): `None` when the path
+    /// was never given, else the load's outcome.
+    pub fn get(&self, path: &Path) -> Option<Result<&Body, &BodyError>> {
+        let key = self.keys.get(path)?;
         self.bodies.get(key).map(Result::as_ref)
     }
 
-    /// How many times a file was loaded (at most once per distinct key).
+    /// How many times a file was loaded (once per distinct key).
     pub fn loads(&self) -> usize {
-        self.loads
+        self.bodies.len()
     }
 
     /// How many distinct keys the cache holds.

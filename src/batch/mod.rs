@@ -161,20 +161,20 @@ impl Batch {
         self.lines.is_empty()
     }
 
-    /// The cache keys of every body the valid lines name.
-    fn keys(&self) -> Vec<std::path::PathBuf> {
+    /// The paths of every body the valid lines name.
+    fn paths(&self) -> Vec<std::path::PathBuf> {
         self.lines
-            .par_iter()
+            .iter()
             .filter_map(|l| l.as_ref().ok())
-            .flat_map_iter(|r| std::iter::once(&r.a).chain(r.b.as_ref().map(|(p, _)| p)))
-            .map(|p| cache_key(p))
+            .flat_map(|r| std::iter::once(&r.a).chain(r.b.as_ref().map(|(p, _)| p)))
+            .cloned()
             .collect()
     }
 
     /// Loads every distinct body once, then runs every valid line in parallel (on the
     /// current rayon pool), calling `progress` after each line. Results keep input order.
     pub fn run(&self, progress: &(dyn Fn() + Sync)) -> BatchOutcome {
-        let cache = BodyCache::load_all(self.keys());
+        let cache = BodyCache::load_all(self.paths());
         let results = self
             .lines
             .par_iter()
@@ -210,7 +210,7 @@ pub fn run_request(request: &Request, cache: &BodyCache) -> BatchResult {
         })
     };
     let body = |field: &str, path: &Path| -> Result<&Body, String> {
-        match cache.get(&cache_key(path)) {
+        match cache.get(path) {
             Some(Ok(body)) => Ok(body),
             Some(Err(e)) => Err(format!("field `{field}`: {e}")),
             None => Err(format!(
