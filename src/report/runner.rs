@@ -528,12 +528,23 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
                 cases.len()
             ));
         }
+        // The exact oracle's D for each pose pair, built once for every family.
+        let poly = prepared.nvm.polytope();
+        let vertices = poly.num_vertices();
+        let differences: Option<Vec<Option<MinkowskiDifference>>> =
+            (vertices.saturating_mul(vertices) <= ORACLE_LIMIT).then(|| {
+                cases
+                    .iter()
+                    .map(|c| MinkowskiDifference::new(poly, &c.pose_a, poly, &c.pose_b).ok())
+                    .collect()
+            });
         for family in Family::QUERIES {
             run_family(
                 family,
                 &base,
                 &prepared,
                 &cases,
+                differences.as_deref(),
                 &plan.budget,
                 progress,
                 &mut rows,
@@ -826,45 +837,36 @@ fn disagreement(family: Family, x: &Answer, reference: &Answer, scale: f64) -> f
 }
 
 /// Runs, checks and times every method of `family`, appending one row per method.
+/// `differences` holds the exact oracle's `D` for each of `all_cases` (`None` when the
+/// hulls are too large for it).
+#[allow(clippy::too_many_arguments)]
 fn run_family(
     family: Family,
     base: &RowBase,
     p: &Prepared,
     all_cases: &[Case],
+    differences: Option<&[Option<MinkowskiDifference>]>,
     budget: &TimingBudget,
     progress: &ProgressBar,
     rows: &mut Vec<ResultRow>,
 ) {
-    let cases: Vec<Case> = match family {
-        Family::DirectionalPenetration | Family::EpaDepth => all_cases
-            .iter()
-            .filter(|c| c.overlapping)
-            .copied()
-            .collect(),
-        Family::TimeOfImpact => all_cases
-            .iter()
-            .filter(|c| !c.overlapping)
-            .copied()
-            .collect(),
-        _ => all_cases.to_vec(),
+    let wanted = |c: &Case| match family {
+        Family::DirectionalPenetration | Family::EpaDepth => c.overlapping,
+        Family::TimeOfImpact => !c.overlapping,
+        _ => true,
     };
+    let cases: Vec<Case> = all_cases.iter().filter(|c| wanted(c)).copied().collect();
     // D's size: both bodies are the same polytope; values are compared relative to it.
     let scale = (4.0 * p.radius).max(f64::MIN_POSITIVE);
     let n = p.nvm.polytope().num_vertices();
-    let oracle: Option<Vec<Option<Answer>>> =
-        (family != Family::Support && n.saturating_mul(n) <= ORACLE_LIMIT).then(|| {
-            cases
+    let oracle: Option<Vec<Option<Answer>>> = differences
+        .filter(|_| family != Family::Support)
+        .map(|mds| {
+            all_cases
                 .iter()
-                .map(|c| {
-                    let md = MinkowskiDifference::new(
-                        p.nvm.polytope(),
-                        &c.pose_a,
-                        p.nvm.polytope(),
-                        &c.pose_b,
-                    )
-                    .ok()?;
-                    oracle_answer(family, &md, c)
-                })
+                .zip(mds)
+                .filter(|(c, _)| wanted(c))
+                .map(|(c, md)| oracle_answer(family, md.as_ref()?, c))
                 .collect()
         });
     let mut reference: Option<Vec<Option<Answer>>> = None;
