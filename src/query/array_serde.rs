@@ -9,7 +9,7 @@ use serde::Serializer;
 
 /// Writes a point as `[x, y, z]`.
 pub(crate) fn point<S: Serializer>(p: &Point, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq([p.x, p.y, p.z])
+    vector(&p.coords, s)
 }
 
 /// Writes a vector as `[x, y, z]`.
@@ -20,7 +20,7 @@ pub(crate) fn vector<S: Serializer>(v: &Vector, s: S) -> Result<S::Ok, S::Error>
 /// Writes an optional vector as `[x, y, z]` or `null`.
 pub(crate) fn option_vector<S: Serializer>(v: &Option<Vector>, s: S) -> Result<S::Ok, S::Error> {
     match v {
-        Some(v) => s.collect_seq([v.x, v.y, v.z]),
+        Some(v) => vector(v, s),
         None => s.serialize_none(),
     }
 }
@@ -33,7 +33,7 @@ pub(crate) fn vertex<S: Serializer>(v: &VertexId, s: S) -> Result<S::Ok, S::Erro
 /// Writes an optional point as `[x, y, z]` or `null`.
 pub(crate) fn option_point<S: Serializer>(p: &Option<Point>, s: S) -> Result<S::Ok, S::Error> {
     match p {
-        Some(p) => s.collect_seq([p.x, p.y, p.z]),
+        Some(p) => vector(&p.coords, s),
         None => s.serialize_none(),
     }
 }
