@@ -557,15 +557,7 @@ fn run_batch(
     let pool = pool
         .build()
         .map_err(|e| CliError::Usage(format!("cannot start {threads:?} threads: {e}")))?;
-    let target = if quiet || !std::io::stderr().is_terminal() {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    };
-    let bar = ProgressBar::with_draw_target(None, target);
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} queries, {elapsed}") {
-        bar.set_style(style);
-    }
+    let bar = progress_bar(None, "{bar:40} {pos}/{len} queries, {elapsed}", quiet);
     let on_parsed = |n: usize| bar.set_length(n as u64);
     let progress = || bar.inc(1);
     let run = pool.install(|| commands::batch(queries, out, &on_parsed, &progress));
@@ -593,17 +585,11 @@ fn preprocess(
     json: bool,
 ) -> Result<(), CliError> {
     let jobs = commands::plan_preprocess(meshes, out, out_dir)?;
-    let target = if quiet || !std::io::stderr().is_terminal() {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    };
-    let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), target);
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} meshes, {elapsed} {wide_msg}")
-    {
-        bar.set_style(style);
-    }
+    let bar = progress_bar(
+        Some(jobs.len() as u64),
+        "{bar:40} {pos}/{len} meshes, {elapsed} {wide_msg}",
+        quiet,
+    );
     let progress = |job: &commands::PreprocessJob| {
         bar.set_message(job.input.display().to_string());
         bar.inc(1);
@@ -622,6 +608,21 @@ fn preprocess(
         .map(CliError::exit_code)
         .max()
         .map_or(Ok(()), |c| Err(CliError::Reported(c)))
+}
+
+/// A progress bar on stderr with `template`, hidden with `--quiet` or when stderr is not a
+/// terminal.
+fn progress_bar(len: Option<u64>, template: &str, quiet: bool) -> ProgressBar {
+    let target = if quiet || !std::io::stderr().is_terminal() {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let bar = ProgressBar::with_draw_target(len, target);
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// Prints `report` to stdout as text or as one JSON object. A closed stdout (e.g. piped into
