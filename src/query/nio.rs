@@ -140,7 +140,7 @@ fn penetration_along<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let first = match portal_search(ms, &d, work)? {
         PortalSearch::Crossed(t) => t,
         // The line misses D, or grazes it (touching): no overlap to resolve.
-        PortalSearch::Missed { .. } | PortalSearch::Grazing { .. } => return Ok(None),
+        PortalSearch::Missed { .. } => return Ok(None),
     };
     // The first crossing is ahead of the origin: the origin is in D only if L enters D at
     // or behind it. Refine along −d until a tetrahedron holds the origin or a support
@@ -310,8 +310,7 @@ pub(crate) fn intersection_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Size
             }
             match portal_search(ms, &d, work)? {
                 PortalSearch::Crossed(t) => t,
-                PortalSearch::Missed { axis, support }
-                | PortalSearch::Grazing { axis, support } => {
+                PortalSearch::Missed { axis, support } => {
                     return Ok(Verdict::Plane {
                         normal: axis,
                         support,

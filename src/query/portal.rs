@@ -252,10 +252,9 @@ pub(crate) enum PortalSearch {
     /// `L` crosses this triangle (counter-clockwise seen from `+d`; the origin's projection
     /// is in its closed projection).
     Crossed([DiffPoint; 3]),
-    /// `L` misses `D`: `axis ⊥ d` (unit) with `max_D axis · x = axis · support < 0`.
+    /// `L` misses or grazes `D`: `axis ⊥ d` (unit) with `max_D axis · x = axis · support`
+    /// below 0 (missed) or in `[0, ε·size]` (touching).
     Missed { axis: Vector, support: DiffPoint },
-    /// `L` grazes `D`: `max_D axis · x = axis · support ∈ [0, ε·size]` (touching).
-    Grazing { axis: Vector, support: DiffPoint },
 }
 
 /// Steps 1–3 of DESIGN §5: a triangle of `D` whose projection along `d` holds the origin's.
@@ -310,7 +309,7 @@ pub(crate) fn portal_search<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             || p2.same_vertex(&p3)
             || m.dot(&(p2.point - p1.point)) <= work.tolerance()
         {
-            return Ok(PortalSearch::Grazing {
+            return Ok(PortalSearch::Missed {
                 axis: m,
                 support: p2,
             });

@@ -77,7 +77,7 @@ pub(crate) fn ray_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> Result<Option<Entry>, QueryError> {
     let first = match portal_search(ms, d, work)? {
         PortalSearch::Crossed(t) => t,
-        PortalSearch::Missed { .. } | PortalSearch::Grazing { .. } => return Ok(None),
+        PortalSearch::Missed { .. } => return Ok(None),
     };
     let overlapping = Entry {
         distance: 0.0,
