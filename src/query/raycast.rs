@@ -70,7 +70,7 @@ pub fn cast_ray<S: SupportMap + ?Sized>(
         |ms, work| {
             Ok(ray_entry(ms, &u, work)?.map(|entry| {
                 let (point, normal) = match entry.contact {
-                    Some((pa, _, n)) => (pa, Some(n)),
+                    Some((pa, n)) => (pa, Some(n)),
                     None => (*origin, None),
                 };
                 RayHit {

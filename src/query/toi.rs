@@ -65,8 +65,8 @@ pub(crate) struct Entry {
     pub distance: f64,
     /// Already inside (or touching) at distance 0.
     pub overlapping: bool,
-    /// Contact point on A, contact point on B (before the move), outward normal of `D`.
-    pub contact: Option<(Point, Point, Vector)>,
+    /// Contact point on A and the outward normal of `D` there.
+    pub contact: Option<(Point, Vector)>,
 }
 
 /// The entry of the ray `{s·d : s ≥ 0}` (d unit) into `D`, or `None` when it never enters.
@@ -100,11 +100,11 @@ pub(crate) fn ray_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 if !s.is_finite() {
                     return Err(work.non_finite());
                 }
-                let (pa, pb) = witnesses(triangle.iter().zip(w));
+                let (pa, _) = witnesses(triangle.iter().zip(w));
                 Ok(Some(Entry {
                     distance: (-s).max(0.0),
                     overlapping: -s <= 0.0,
-                    contact: Some((pa, pb, normal)),
+                    contact: Some((pa, normal)),
                 }))
             }
             Refined::Separated { .. } => Err(work.degenerate("unrequested stop")),
@@ -149,8 +149,8 @@ pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             Ok(ray_entry(ms, &d, work)?.map(|entry| Impact {
                 time: entry.distance / speed,
                 overlapping: entry.overlapping,
-                point: entry.contact.map(|(pa, _, _)| pa),
-                normal: entry.contact.map(|(_, _, n)| n),
+                point: entry.contact.map(|(pa, _)| pa),
+                normal: entry.contact.map(|(_, n)| n),
             }))
         },
     )
