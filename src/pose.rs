@@ -75,25 +75,30 @@ pub fn parse_pose(text: &str) -> Result<Pose, PoseError> {
     if fields.len() == 3 {
         return Ok(Pose::from_parts(translation, UnitQuaternion::identity()));
     }
-    let q = &values[3..7];
-    // Divide by the largest component first so that tiny (or huge) quaternions normalise
-    // without underflow (or overflow) in the sum of squares.
+    let rotation =
+        unit_quaternion([values[3], values[4], values[5], values[6]]).ok_or_else(|| {
+            PoseError::ZeroQuaternion {
+                text: text.to_string(),
+            }
+        })?;
+    Ok(Pose::from_parts(translation, rotation))
+}
+
+/// The rotation named by the finite quaternion `q = [w, x, y, z]` (scalar first), of any
+/// non-zero length; `None` when `q` is zero. It is divided by its largest component before
+/// normalising, so tiny (or huge) quaternions normalise without underflow (or overflow) in
+/// the sum of squares.
+pub fn unit_quaternion(q: [f64; 4]) -> Option<UnitQuaternion<f64>> {
     let largest = q.iter().fold(0.0f64, |m, c| m.max(c.abs()));
     if largest == 0.0 {
-        return Err(PoseError::ZeroQuaternion {
-            text: text.to_string(),
-        });
+        return None;
     }
-    let scaled = Quaternion::new(
+    Some(UnitQuaternion::from_quaternion(Quaternion::new(
         q[0] / largest,
         q[1] / largest,
         q[2] / largest,
         q[3] / largest,
-    );
-    Ok(Pose::from_parts(
-        translation,
-        UnitQuaternion::from_quaternion(scaled),
-    ))
+    )))
 }
 
 #[cfg(test)]

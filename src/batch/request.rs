@@ -8,8 +8,9 @@
 
 use super::dispatch::Algorithm;
 use super::dispatch::{Operation, ParameterError, Parameters, Query, SupportKind};
+use crate::pose::unit_quaternion;
 use crate::{Point, Pose, Vector};
-use nalgebra::{Quaternion, Translation3, UnitQuaternion};
+use nalgebra::{Translation3, UnitQuaternion};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -37,17 +38,9 @@ impl PoseSpec {
                 if !q.iter().all(|c| c.is_finite()) {
                     return Err("rotation is not finite".to_string());
                 }
-                // Scale by the largest component first: no overflow or underflow in ‖q‖².
-                let largest = q.iter().fold(0.0f64, |m, c| m.max(c.abs()));
-                if largest == 0.0 {
-                    return Err("rotation quaternion is zero and names no rotation".to_string());
-                }
-                UnitQuaternion::from_quaternion(Quaternion::new(
-                    q[0] / largest,
-                    q[1] / largest,
-                    q[2] / largest,
-                    q[3] / largest,
-                ))
+                unit_quaternion(q).ok_or_else(|| {
+                    "rotation quaternion is zero and names no rotation".to_string()
+                })?
             }
         };
         Ok(Pose::from_parts(
