@@ -16,10 +16,24 @@
 //! |---|---|---|
 //! | `v · w > 0` (boolean query only) | the plane `v · x = v · w` separates the origin from `D` | disjoint, axis `−v/‖v‖` |
 //! | `‖v‖² − v · w ≤ ε ‖v‖²` | relative duality gap: `‖v‖ − dist ≤ ε ‖v‖` | distance `‖v‖` |
-//! | `w` already in `W` (same vertex pair) | no new point of `D` can lower `‖v‖` | distance `‖v‖` |
-//! | `‖v‖` did not decrease | rounding-level progress only; keep the previous simplex | distance `‖v‖` |
-//! | `‖v‖ ≤ ε · max ‖y‖, y ∈ W` | the origin is on `D` up to rounding | touching (intersecting) |
+//! | `w` already in `W`, or `‖v‖` did not decrease | rounding has taken over (see below) | distance `‖v‖` if `v · w > 0`, else touching |
+//! | `‖v‖ ≤ 16ε · max ‖y‖, y ∈ W` | the origin is on `D` up to the rounding of `v` | touching (intersecting) |
 //! | `W` is a tetrahedron holding the origin (exact predicate) | `0 ∈ D` | intersecting |
+//!
+//! **Near contact.** Every rule above leans on the *direction* of `v`: the support plane
+//! `−v · x ≤ −v · w` is the separation certificate, and a tilt of angle `α` moves it by
+//! `α · size` across the shapes. So `v` is never formed as the barycentric sum `Σ λ_i y_i`,
+//! which keeps only `ε · max ‖y‖` of absolute accuracy and therefore tilts by
+//! `ε · size / ‖v‖` — at separations of 1e-8 of the size that is a plane off by the separation
+//! itself (a disjoint pair called intersecting, a plane that does not separate). Instead
+//! [`super::simplex`] returns `v` as the projection onto the triangle's plane (direction =
+//! the normal's) or, for a segment, `t × (y_i × y_j) / ‖t‖²` with compensated products:
+//! accurate to a few ε *relative to* `‖v‖`. Then, in exact arithmetic, "`w` in `W`" or "no
+//! progress" imply `v · w ≥ ‖v‖²`; with rounding, `v · w ≤ 0` there can only mean
+//! `‖v‖ = O(ε · size)`, which is touching, and `v · w > 0` means the support plane still
+//! separates. Intersection witnesses come from the enclosing tetrahedron's sub-volumes,
+//! recomputed with compensated triple products (a nearly flat tetrahedron, i.e. the origin
+//! near `∂D`, leaves the filtered predicate's values with no correct digit).
 //!
 //! Every simplex vertex remembers its two source points (and vertex ids), so the witness
 //! points are `Σ λ_i a_i` on A and `Σ λ_i b_i` on B with the barycentric weights `λ` of `v`.
@@ -34,6 +48,10 @@ use crate::{Point, SupportMap, Vector};
 /// The name reported in errors.
 const ALGORITHM: &str = "GJK";
 
+/// The touching rule's factor: `‖v‖ ≤ TOUCHING · max ‖y‖` means `v` is zero up to the
+/// rounding of a convex combination of the simplex's points (a few ulps of `max ‖y‖`).
+const TOUCHING: f64 = 16.0 * f64::EPSILON;
+
 /// Tolerances and bounds of GJK.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GjkSettings {
@@ -47,8 +65,8 @@ pub struct GjkSettings {
     /// pathological run to a few hundred support queries.
     pub max_iterations: u32,
     /// `ε`: the relative tolerance of the duality-gap rule `‖v‖² − v · w ≤ ε ‖v‖²` (so the
-    /// reported distance is within `ε` relative of the true one, up to rounding) and of the
-    /// touching rule `‖v‖ ≤ ε · max ‖y‖`.
+    /// reported distance is within `ε` relative of the true one, up to rounding of a few
+    /// ulps of the shapes' size).
     pub relative_tolerance: f64,
 }
 
@@ -299,7 +317,7 @@ fn run<A: SupportMap, B: SupportMap>(
         if !vv.is_finite() {
             return Err(non_finite);
         }
-        let touching = eps * simplex.max_norm();
+        let touching = TOUCHING * simplex.max_norm();
         if vv <= touching * touching {
             return finish(Stop::Intersecting, simplex, iterations);
         }
@@ -312,24 +330,35 @@ fn run<A: SupportMap, B: SupportMap>(
         if mode == Mode::Boolean && vw > 0.0 {
             return finish(Stop::Separated, simplex, iterations);
         }
-        if simplex.contains(&w) || vv - vw <= eps * vv {
+        if vv - vw <= eps * vv {
             return finish(Stop::Converged, simplex, iterations);
         }
-
+        // Where rounding has taken over, `v` is final: `w` is already in the simplex, or
+        // adding it does not lower `‖v‖`. In exact arithmetic both imply `v · w ≥ ‖v‖²`;
+        // here `v · w` falls short of it by rounding only (`v` is accurate to ε relative,
+        // see `simplex`), so `‖v‖² ≤ ‖v‖² − v · w` + rounding. With `v · w > 0` the support
+        // plane still separates (a certified gap `v · w / ‖v‖`): disjoint at `‖v‖`.
+        // Otherwise `‖v‖` is at rounding level: touching.
+        let stuck = |simplex| {
+            let stop = if vw > 0.0 {
+                Stop::Converged
+            } else {
+                Stop::Intersecting
+            };
+            finish(stop, simplex, iterations)
+        };
+        if simplex.contains(&w) {
+            return stuck(simplex);
+        }
         let previous = simplex;
         match simplex.add_and_reduce(w) {
-            None => {
-                return finish(Stop::Converged, previous, iterations);
-            }
-            Some(true) => {
-                return finish(Stop::Intersecting, simplex, iterations);
-            }
+            None => return stuck(previous),
+            Some(true) => return finish(Stop::Intersecting, simplex, iterations),
             Some(false) => {}
         }
         let new_vv = simplex.v.norm_squared();
         if new_vv.is_nan() || new_vv >= vv {
-            // No progress: rounding has taken over; the previous simplex is the better one.
-            return finish(Stop::Converged, previous, iterations);
+            return stuck(previous);
         }
     }
     Err(QueryError::IterationLimit {

@@ -16,6 +16,7 @@
 
 mod array_serde;
 pub mod certificate;
+mod compensated;
 pub mod epa;
 pub mod gjk;
 pub mod minkowski_support;

@@ -17,6 +17,7 @@
 //! come from Shewchuk's exact orientation predicates (`robust` crate), so containment of the
 //! origin in a (closed) tetrahedron of given floating-point points is decided exactly.
 
+use super::compensated::{cross, triple};
 use super::orientation::orient3d;
 use crate::Vector;
 use robust::{Coord, orient2d};
@@ -126,8 +127,12 @@ fn segment(p: &[Vector; 4], i: usize, j: usize) -> ClosestPoint {
         let mut weights = [0.0; 4];
         weights[i] = 1.0 - s;
         weights[j] = s;
+        // The point itself as `t × (p_i × p_j) / t·t` (= p_i − t (p_i·t)/t·t) with
+        // compensated cross products, not `(1 − s) p_i + s p_j`: near the origin the latter
+        // is a difference of terms of size `‖p‖` and keeps only `ε‖p‖` of absolute accuracy,
+        // which tilts its direction (GJK's separating normal) by `ε‖p‖/‖v‖`.
         ClosestPoint {
-            point: p[i] * (1.0 - s) + p[j] * s,
+            point: cross(&t, &cross(&p[i], &p[j])) / tt,
             weights,
             support_mask: (1 << i) | (1 << j),
             origin_enclosed: false,
@@ -177,7 +182,12 @@ fn triangle(p: &[Vector; 4], t: [usize; 3]) -> ClosestPoint {
         orient2d(fa, fb, fo),
     ];
     if mu != 0.0 && mu.is_finite() && cs.iter().all(|&ci| agrees_or_zero(ci, mu)) {
-        return from_weights(p, &t, &cs);
+        // The weights carry the witnesses; the point is the projection itself, whose
+        // direction is the normal's (accurate to ε relative), not `Σ λ_i p_i`, which near
+        // the origin keeps only `ε‖p‖` of absolute accuracy.
+        let mut answer = from_weights(p, &t, &cs);
+        answer.point = po;
+        return answer;
     }
     if mu == 0.0 || !mu.is_finite() {
         return edges([true; 3]);
@@ -225,8 +235,24 @@ fn tetrahedron(p: &[Vector; 4]) -> ClosestPoint {
         return faces([true; 4]);
     }
     if cs.iter().all(|&ci| agrees_or_zero(ci, mu)) {
-        // The origin is in the closed tetrahedron (exact signs).
-        let mut answer = from_weights(p, &[0, 1, 2, 3], &cs);
+        // The origin is in the closed tetrahedron (exact signs). Its weights are the
+        // sub-volumes `cs`, which the filtered predicate knows only in sign when the
+        // tetrahedron is nearly flat: recompute them accurately (the triple products of
+        // the other three corners, with their orientation's sign) for the witness points.
+        let accurate = [
+            -triple(&p[1], &p[2], &p[3]),
+            triple(&p[0], &p[2], &p[3]),
+            -triple(&p[0], &p[1], &p[3]),
+            triple(&p[0], &p[1], &p[2]),
+        ];
+        let weights = std::array::from_fn::<f64, 4, _>(|k| {
+            if cs[k] == 0.0 || (accurate[k] > 0.0) != (mu > 0.0) {
+                0.0
+            } else {
+                accurate[k]
+            }
+        });
+        let mut answer = from_weights(p, &[0, 1, 2, 3], &weights);
         answer.point = Vector::zeros();
         answer.origin_enclosed = true;
         return answer;
