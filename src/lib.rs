@@ -27,6 +27,8 @@
 //! * [`query`] holds the algorithms driven by any support map — GJK, Nio's directional
 //!   penetration and intersection (with certificates), EPA, time of impact, ray casts — and
 //!   the exact, slow oracles the tests check them against.
+//! * [`magnitude`] states the range of magnitudes in which answers are right
+//!   (coordinates up to 1e60, shapes at least 1e-60 across) and checks inputs against it.
 //! * [`synth`] generates synthetic point sets (spheres, boxes, needles …) for scaling and
 //!   degenerate-shape tests.
 //!
@@ -49,6 +51,7 @@ pub mod batch;
 pub mod error;
 pub mod format;
 pub mod hull;
+pub mod magnitude;
 pub mod mesh;
 pub mod nvm;
 pub mod pointloc;

@@ -110,6 +110,18 @@ pub enum PolytopeError {
     /// More elements than `u32` ids can name.
     #[error("too many elements for 32-bit ids")]
     TooLarge,
+    /// A vertex coordinate is non-finite or larger in magnitude than the supported range
+    /// allows ([`crate::magnitude::MAX_COORDINATE`]).
+    #[error(
+        "vertex {vertex} has coordinate {value:e}, outside the supported range ({})",
+        crate::magnitude::SUPPORTED_RANGE
+    )]
+    CoordinateOutOfRange {
+        /// The offending vertex.
+        vertex: usize,
+        /// The offending coordinate.
+        value: f64,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -174,6 +186,15 @@ impl Polytope {
         let nv = points.len();
         if nv >= u32::MAX as usize / 2 || polygons.len() >= u32::MAX as usize / 2 {
             return Err(PolytopeError::TooLarge);
+        }
+        for (vertex, p) in points.iter().enumerate() {
+            if let Some(&value) = p
+                .coords
+                .iter()
+                .find(|c| !c.is_finite() || c.abs() > crate::magnitude::MAX_COORDINATE)
+            {
+                return Err(PolytopeError::CoordinateOutOfRange { vertex, value });
+            }
         }
         let mut corner_count = 0usize;
         for (fi, poly) in polygons.iter().enumerate() {

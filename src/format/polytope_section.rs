@@ -95,6 +95,15 @@ pub(crate) fn decode_polytope(r: &mut ByteReader<'_>) -> Result<Polytope, Decode
         .collect();
     let face_plane_offsets = r.finite_f64s("face plane offsets")?;
 
+    // Files are an input boundary too: coordinates beyond the supported range (a file
+    // written by another tool, or crafted) are refused, not computed with.
+    if let Some((i, e)) = points.iter().enumerate().find_map(|(i, p)| {
+        crate::magnitude::check_coordinates(p.coords.as_slice())
+            .err()
+            .map(|e| (i, e))
+    }) {
+        return Err(DecodeError::corrupt(format!("vertex {i}: {e}")));
+    }
     let (nv, nf) = (points.len(), face_first.len());
     // A polytope has at least 4 vertices, 6 edges, 4 faces, and V − E + F = 2.
     if nv < 4 || nf < 4 || nh < 12 || nh % 2 != 0 {

@@ -40,6 +40,28 @@ pub enum HullError {
         /// Index of the offending input point.
         index: usize,
     },
+    /// A coordinate is larger in magnitude than the supported range allows
+    /// ([`crate::magnitude::MAX_COORDINATE`]).
+    #[error(
+        "point {index} has coordinate {value:e}, outside the supported range ({})",
+        crate::magnitude::SUPPORTED_RANGE
+    )]
+    CoordinateOutOfRange {
+        /// Index of the offending input point.
+        index: usize,
+        /// The offending coordinate.
+        value: f64,
+    },
+    /// The points span less than the supported range allows
+    /// ([`crate::magnitude::MIN_EXTENT`]).
+    #[error(
+        "the points span only {extent:e} (bounding-box diagonal), below the supported range ({})",
+        crate::magnitude::SUPPORTED_RANGE
+    )]
+    ExtentOutOfRange {
+        /// The bounding-box diagonal.
+        extent: f64,
+    },
     /// Fewer than four distinct points.
     #[error("only {distinct} distinct point(s); a 3D hull needs at least 4 not in one plane")]
     TooFewDistinct {

@@ -8,6 +8,7 @@
 
 use super::predicates::{collinear, coplanar, strictly_above};
 use super::{HullError, MAX_POINTS};
+use crate::magnitude::{MagnitudeError, check_coordinates, check_extent};
 use crate::{Point, Vector};
 
 /// Validates `points` and returns four of their indices spanning a tetrahedron of non-zero
@@ -25,6 +26,14 @@ pub(super) fn initial_simplex(points: &[Point]) -> Result<[u32; 4], HullError> {
         .position(|p| !(p.x.is_finite() && p.y.is_finite() && p.z.is_finite()))
     {
         return Err(HullError::NonFinite { index });
+    }
+    for (index, p) in points.iter().enumerate() {
+        if let Err(MagnitudeError::TooLarge { value }) = check_coordinates(p.coords.as_slice()) {
+            return Err(HullError::CoordinateOutOfRange { index, value });
+        }
+    }
+    if let Err(MagnitudeError::TooSmall { extent }) = check_extent(points) {
+        return Err(HullError::ExtentOutOfRange { extent });
     }
 
     // a, b: the farthest-apart pair among the six axis-extreme points (exactly distinct).
