@@ -63,6 +63,18 @@ fn parse_binary(bytes: &[u8], path: &Path) -> Result<Mesh, MeshError> {
             bytes.len()
         )));
     }
+    // mesh-loader tries a header starting with `solid` as ASCII first and may give up there
+    // rather than fall back: hand it such a file with a blank header (the header holds no
+    // geometry), so that it reads the triangles.
+    let blanked;
+    let bytes = if starts_with_solid(bytes) {
+        let mut copy = bytes.to_vec();
+        copy[..HEADER_BYTES].fill(0);
+        blanked = copy;
+        &blanked[..]
+    } else {
+        bytes
+    };
     let scene = mesh_loader::stl::from_slice(bytes).map_err(|e| malformed(e.to_string()))?;
     let mut mesh = Mesh::default();
     for part in &scene.meshes {
