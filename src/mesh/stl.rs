@@ -27,7 +27,9 @@ fn starts_with_solid(bytes: &[u8]) -> bool {
 
 /// Whether `bytes` have the size of a binary STL whose header counts its triangles.
 fn binary_layout(bytes: &[u8]) -> bool {
-    if bytes.len() < TRIANGLES_START || (bytes.len() - TRIANGLES_START) % TRIANGLE_BYTES != 0 {
+    if bytes.len() < TRIANGLES_START
+        || !(bytes.len() - TRIANGLES_START).is_multiple_of(TRIANGLE_BYTES)
+    {
         return false;
     }
     let mut count = [0u8; 4];
