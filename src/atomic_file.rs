@@ -1,29 +1,176 @@
-//! Writing output files atomically: all or nothing.
+//! Writing output files atomically: all or nothing, and only where a regular file belongs.
 //!
-//! Where it sits: the last step of every command that writes a file (`hull --out`, `gen`).
-//! The content goes to a temporary file in the destination's folder (same file system), which
-//! is flushed, synced and renamed over `path` only when the writer succeeded. On any error
-//! the temporary file is removed and `path` is untouched: either absent, or its old content.
+//! Where it sits: the last step of every command that writes a file (`hull --out`, `gen`,
+//! `batch --out`, `preprocess`, `report`). The destination is checked first
+//! ([`check_target`]): a directory, FIFO, socket or device node is refused (a
+//! [`RefusedTarget`] error, kind [`io::ErrorKind::InvalidInput`]), and a symbolic link is
+//! followed to the regular file it names, which is the file replaced (the link stays a
+//! link). The content goes to a temporary file in the folder of that file (same file
+//! system), which is flushed, given the old file's permission bits (and owner, where the
+//! process may set it; 0644 for a new file), synced and renamed over it only when the writer
+//! succeeded. On any error the temporary file is removed and the destination is untouched:
+//! either absent, or its old content.
 
+use std::fs::{FileType, Metadata};
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Writes `path` through `write`, atomically (a temporary file in the same folder, renamed
-/// into place only when `write` succeeds).
-pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
-where
-    F: FnOnce(&mut dyn Write) -> io::Result<()>,
-{
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
+/// What a destination path names, as far as writing a file there goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetKind {
+    /// Nothing yet: the file will be created.
+    Missing,
+    /// A regular file (possibly through symbolic links): it will be replaced.
+    RegularFile,
+    /// A directory.
+    Directory,
+    /// A named pipe.
+    Fifo,
+    /// A Unix-domain socket.
+    Socket,
+    /// A character device node.
+    CharDevice,
+    /// A block device node.
+    BlockDevice,
+    /// A symbolic link that leads nowhere (or in a loop).
+    DanglingLink,
+    /// Anything else the platform has.
+    Other,
+}
+
+impl TargetKind {
+    /// The kind of a file of type `file_type` (as `std::fs::metadata` reports it, links
+    /// followed).
+    pub fn of(file_type: &FileType) -> TargetKind {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if file_type.is_fifo() {
+                return TargetKind::Fifo;
+            }
+            if file_type.is_socket() {
+                return TargetKind::Socket;
+            }
+            if file_type.is_char_device() {
+                return TargetKind::CharDevice;
+            }
+            if file_type.is_block_device() {
+                return TargetKind::BlockDevice;
+            }
+        }
+        if file_type.is_file() {
+            TargetKind::RegularFile
+        } else if file_type.is_dir() {
+            TargetKind::Directory
+        } else {
+            TargetKind::Other
+        }
+    }
+
+    /// Whether an output file may be written there.
+    pub fn is_writable_target(self) -> bool {
+        matches!(self, TargetKind::Missing | TargetKind::RegularFile)
+    }
+
+    /// A short description, for messages (`a FIFO`, `a directory` …).
+    pub fn describe(self) -> &'static str {
+        match self {
+            TargetKind::Missing => "missing",
+            TargetKind::RegularFile => "a regular file",
+            TargetKind::Directory => "a directory",
+            TargetKind::Fifo => "a FIFO (named pipe)",
+            TargetKind::Socket => "a socket",
+            TargetKind::CharDevice => "a character device",
+            TargetKind::BlockDevice => "a block device",
+            TargetKind::DanglingLink => "a symbolic link to nothing",
+            TargetKind::Other => "not a regular file",
+        }
+    }
+}
+
+/// A destination that is not a regular file (nor missing): the error inside the
+/// [`io::Error`] (kind [`io::ErrorKind::InvalidInput`]) that [`write_atomically`] and
+/// [`check_target`] return for it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{} is {}: output is written only to a regular file (or a symbolic link to one), never replacing anything else",
+    path.display(),
+    kind.describe()
+)]
+pub struct RefusedTarget {
+    /// The path given.
+    pub path: PathBuf,
+    /// What it names.
+    pub kind: TargetKind,
+}
+
+/// Whether `e` is a [`RefusedTarget`] refusal (a bad destination, not a failed write).
+pub fn is_refused_target(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<RefusedTarget>())
+}
+
+/// The file a write to `path` replaces (`path`, or the regular file its symbolic links lead
+/// to) with its metadata (`None`: it does not exist yet).
+fn resolve(path: &Path) -> io::Result<(PathBuf, Option<Metadata>)> {
     if path.file_name().is_none() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!("'{}' does not name a file", path.display()),
         ));
     }
+    let refuse = |kind| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            RefusedTarget {
+                path: path.to_path_buf(),
+                kind,
+            },
+        )
+    };
+    let link = match std::fs::symlink_metadata(path) {
+        Ok(m) => m.file_type().is_symlink(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((path.to_path_buf(), None)),
+        Err(e) => return Err(e),
+    };
+    let metadata = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if link && e.kind() == io::ErrorKind::NotFound => {
+            return Err(refuse(TargetKind::DanglingLink));
+        }
+        Err(e) => return Err(e),
+    };
+    let kind = TargetKind::of(&metadata.file_type());
+    if !kind.is_writable_target() {
+        return Err(refuse(kind));
+    }
+    let target = if link {
+        std::fs::canonicalize(path)?
+    } else {
+        path.to_path_buf()
+    };
+    Ok((target, Some(metadata)))
+}
+
+/// Checks that an output file may be written at `path` (missing, a regular file, or a
+/// symbolic link to one), without writing anything: the error [`write_atomically`] would
+/// give, found before any work is done.
+pub fn check_target(path: &Path) -> io::Result<()> {
+    resolve(path).map(|_| ())
+}
+
+/// Writes `path` through `write`, atomically (a temporary file in the same folder as the
+/// file replaced, renamed into place only when `write` succeeds). A symbolic link is written
+/// through; an existing file keeps its permission bits (and owner where allowed); anything
+/// but a regular file is refused (see the module notes).
+pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
+where
+    F: FnOnce(&mut dyn Write) -> io::Result<()>,
+{
+    let (target, existing) = resolve(path)?;
+    let folder = match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
     // Dropping `temp` on any early return deletes the temporary file.
     let temp = tempfile::Builder::new()
         .prefix(".polyquery-")
@@ -34,15 +181,32 @@ where
         write(&mut out)?;
         out.flush()?;
     }
-    // The temporary file is created owner-only (0600); an output file is an ordinary file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        temp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    // The temporary file is created owner-only (0600): give it the replaced file's mode,
+    // or an ordinary file's for a new one.
+    match &existing {
+        Some(old) => {
+            temp.as_file().set_permissions(old.permissions())?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                // Only root may give a file away; a group change may also be refused. The
+                // content is still written (the owner becomes this user).
+                let _ = std::os::unix::fs::fchown(temp.as_file(), Some(old.uid()), Some(old.gid()));
+                // Ownership changes may clear set-id bits: set the mode again.
+                let _ = temp.as_file().set_permissions(old.permissions());
+            }
+        }
+        None => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                temp.as_file()
+                    .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+            }
+        }
     }
     temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| e.error)?;
+    temp.persist(&target).map_err(|e| e.error)?;
     Ok(())
 }
 
@@ -134,5 +298,141 @@ mod tests {
         assert!(write_atomically(&folder, |w| w.write_all(b"x")).is_err());
         assert_eq!(listing(dir.path()), vec!["sub"]);
         assert!(listing(&folder).is_empty());
+    }
+
+    #[cfg(unix)]
+    fn refused_as(path: &Path, kind: TargetKind) {
+        let err = write_atomically(path, |w| w.write_all(b"x")).unwrap_err();
+        assert!(is_refused_target(&err), "{err}");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        let inner = err
+            .get_ref()
+            .unwrap()
+            .downcast_ref::<RefusedTarget>()
+            .unwrap();
+        assert_eq!(inner.kind, kind);
+        let msg = err.to_string();
+        assert!(msg.contains(&path.display().to_string()), "{msg}");
+        assert!(msg.contains(kind.describe()), "{msg}");
+        assert!(check_target(path).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_and_stays_a_fifo() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo on this system
+        }
+        refused_as(&fifo, TargetKind::Fifo);
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
+        assert_eq!(listing(dir.path()), vec!["pipe"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_socket_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+        refused_as(&path, TargetKind::Socket);
+        assert_eq!(listing(dir.path()), vec!["sock"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_refused_without_being_opened() {
+        // Only the metadata of /dev/null is read: `check_target` never opens its path.
+        let err = check_target(Path::new("/dev/null")).unwrap_err();
+        assert!(is_refused_target(&err), "{err}");
+        assert!(err.to_string().contains("character device"), "{err}");
+        // The classification itself, for every device kind the platform reports.
+        let kind = TargetKind::of(&std::fs::metadata("/dev/null").unwrap().file_type());
+        assert_eq!(kind, TargetKind::CharDevice);
+        assert!(!TargetKind::BlockDevice.is_writable_target());
+        assert!(!TargetKind::CharDevice.is_writable_target());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("sub");
+        std::fs::create_dir(&folder).unwrap();
+        refused_as(&folder, TargetKind::Directory);
+        // A link to the folder too.
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&folder, &link).unwrap();
+        refused_as(&link, TargetKind::Directory);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_link_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
+        refused_as(&link, TargetKind::DanglingLink);
+        assert_eq!(listing(dir.path()), vec!["link"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_written_through_and_stays_a_link() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let real_dir = dir.path().join("real");
+        std::fs::create_dir(&real_dir).unwrap();
+        let target = real_dir.join("data.txt");
+        std::fs::write(&target, "old").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+        // A chain of two links, the first relative.
+        let middle = dir.path().join("middle");
+        std::os::unix::fs::symlink(&target, &middle).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink("middle", &link).unwrap();
+        write_atomically(&link, |w| w.write_all(b"new")).unwrap();
+        for l in [&link, &middle] {
+            assert!(
+                std::fs::symlink_metadata(l)
+                    .unwrap()
+                    .file_type()
+                    .is_symlink()
+            );
+        }
+        assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("middle"));
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o7777, 0o600);
+        // The temporary file was made beside the target and is gone.
+        assert_eq!(listing(&real_dir), vec!["data.txt"]);
+        assert_eq!(listing(dir.path()), vec!["link", "middle", "real"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_file_keeps_its_permission_bits() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        for mode in [0o600, 0o640, 0o755, 0o604, 0o444] {
+            std::fs::write(&path, "old").unwrap_or_else(|_| {
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+                std::fs::write(&path, "old").unwrap();
+            });
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+            write_atomically(&path, |w| w.write_all(b"new")).unwrap();
+            let got = std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+            assert_eq!(got, mode, "mode {mode:o}");
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        }
     }
 }

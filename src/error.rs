@@ -4,8 +4,8 @@
 //! run several stages and report whichever failed.
 
 use crate::{
-    format::FormatError, hull::HullError, mesh::MeshError, pose::PoseError, query::QueryError,
-    synth::SynthError,
+    format::FormatError, hull::HullError, input::InputError, mesh::MeshError, pose::PoseError,
+    query::QueryError, synth::SynthError,
 };
 
 /// Any error polyquery's library functions return.
@@ -26,6 +26,9 @@ pub enum Error {
     /// Saving or loading a `.nvm` file failed.
     #[error(transparent)]
     Format(#[from] FormatError),
+    /// Loading an input (a mesh or a `.nvm` file) failed.
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// Generating a synthetic point set failed.
     #[error(transparent)]
     Synth(#[from] SynthError),

@@ -12,7 +12,9 @@
 //!   query (SupportMap A, pose) × (SupportMap B, pose) ──▶ GJK / Nio / EPA / TOI ──▶ answer + counts
 //! ```
 //!
-//! * [`mesh`] loads and validates Wavefront OBJ files.
+//! * [`input`] reads input files once and bounded in size, and tells a `.nvm` file from a
+//!   mesh.
+//! * [`mesh`] loads and validates meshes: Wavefront OBJ and STL (binary and ASCII).
 //! * [`hull`] builds the exact convex hull of a point set (quickhull with exact orientation
 //!   predicates) and returns a [`Polytope`].
 //! * [`polytope`] is the half-edge representation of a convex polytope with its vertex
@@ -29,6 +31,7 @@
 //!   the exact, slow oracles the tests check them against.
 //! * [`magnitude`] states the range of magnitudes in which answers are right
 //!   (coordinates up to 1e60, shapes at least 1e-60 across) and checks inputs against it.
+//! * [`output`] writes numbers: shortest round-trip text, never `-0`, never NaN or infinity.
 //! * [`synth`] generates synthetic point sets (spheres, boxes, needles …) for scaling and
 //!   degenerate-shape tests.
 //!
@@ -51,9 +54,11 @@ pub mod batch;
 pub mod error;
 pub mod format;
 pub mod hull;
+pub mod input;
 pub mod magnitude;
 pub mod mesh;
 pub mod nvm;
+pub mod output;
 pub mod pointloc;
 pub mod polytope;
 pub mod pose;

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput, SupportKind};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polyquery::batch;
+use polyquery::input::{self, ReadLimits};
 use polyquery::pose::parse_pose;
 use polyquery::synth::Shape;
 use polyquery::{Point, Pose, Vector};
@@ -49,6 +50,16 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The most bytes read from any one input file (mesh, .nvm, batch, directions); a larger
+    /// or endless input (a FIFO, /dev/zero) is an error naming the file and the cap.
+    #[arg(
+        long,
+        global = true,
+        value_name = "BYTES",
+        default_value_t = input::DEFAULT_MAX_INPUT_BYTES,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    max_input_bytes: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -72,7 +83,7 @@ enum Command {
     /// Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.
     #[command(
         long_about = "Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.\n\n\
-            Reads the vertices of a Wavefront OBJ file (faces are ignored: any point cloud \
+            Reads the vertices of a mesh, Wavefront OBJ or STL (binary or ASCII; faces are ignored: any point cloud \
             works) and builds their exact convex hull, merging coplanar triangles into planar \
             polygon faces. A preprocessed .nvm file gives its stored hull without rebuilding \
             it (build time 0). Prints the number of input points, hull vertices, edges, faces \
@@ -88,7 +99,7 @@ enum Command {
             polyquery hull points.obj --json"
     )]
     Hull {
-        /// The mesh (Wavefront OBJ; only `v` lines matter) or a .nvm file.
+        /// The mesh (Wavefront OBJ, only `v` lines matter, or STL) or a .nvm file.
         #[arg(value_name = "MESH.obj")]
         mesh: PathBuf,
         /// Write the hull here as OBJ.
@@ -203,7 +214,7 @@ enum Command {
             \"a\": PATH, \"b\": PATH, \"pose_a\": POSE, \"pose_b\": POSE, \"direction\": [x,y,z],\n   \
             \"velocity\": [x,y,z], \"origin\": [x,y,z], \"support\": \"nvm\"|\"linear\"|\"hill\",\n   \
             \"algorithm\": \"nio\"|\"gjk\"|\"epa\"}\n\
-            PATH is a mesh (.obj) or a .nvm file; a relative PATH is resolved against the \
+            PATH is a mesh (.obj, .stl) or a .nvm file; `id` is any JSON value, echoed exactly as written; a relative PATH is resolved against the \
             folder of QUERIES.jsonl (not the current directory), so a batch moves with its \
             meshes. POSE is {\"translation\": [x,y,z], \"rotation\": [w,x,y,z]} (both optional; \
             the quaternion is scalar first and normalised; a zero one is an error). `b` and \
@@ -236,9 +247,9 @@ enum Command {
         /// Write the results here (atomically) instead of stdout.
         #[arg(long, value_name = "RESULTS.jsonl")]
         out: Option<PathBuf>,
-        /// Worker threads [default: one per core].
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-        threads: Option<u16>,
+        /// Worker threads, 1 to 4 per available core [default: one per core].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        threads: Option<u64>,
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
@@ -266,7 +277,7 @@ enum Command {
             polyquery preprocess data/go1_trunk.obj --json"
     )]
     Preprocess {
-        /// The meshes (Wavefront OBJ).
+        /// The meshes (Wavefront OBJ or STL).
         #[arg(value_name = "MESH.obj", required = true)]
         meshes: Vec<PathBuf>,
         /// The .nvm file to write (one mesh only).
@@ -456,7 +467,8 @@ fn parse_pose_arg(text: &str) -> Result<Pose, polyquery::pose::PoseError> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli.command) {
+    let limits = ReadLimits::new(cli.max_input_bytes);
+    match run(cli.command, &limits) {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Reported(code)) => ExitCode::from(code),
         Err(err) => {
@@ -466,10 +478,10 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command) -> Result<(), CliError> {
+fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
     match command {
         Command::Hull { mesh, out, json } => {
-            print(&commands::hull(&mesh, out.as_deref())?, json);
+            print(&commands::hull(&mesh, out.as_deref(), limits)?, json)?;
         }
         Command::Gen {
             shape,
@@ -477,7 +489,7 @@ fn run(command: Command) -> Result<(), CliError> {
             seed,
             out,
             json,
-        } => print(&commands::generate(shape, n, seed, &out)?, json),
+        } => print(&commands::generate(shape, n, seed, &out)?, json)?,
         Command::Query {
             operation,
             a,
@@ -504,8 +516,9 @@ fn run(command: Command) -> Result<(), CliError> {
                     origin: origin.map(Point::from),
                 },
                 support: support.batch_kind(),
+                limits: *limits,
             };
-            print(&commands::query(&input)?, json);
+            print(&commands::query(&input)?, json)?;
         }
         Command::Report(args) => return cli::report_command::run(&args),
         Command::Batch {
@@ -513,15 +526,24 @@ fn run(command: Command) -> Result<(), CliError> {
             out,
             threads,
             quiet,
-        } => return run_batch(&queries, out.as_deref(), threads, quiet),
+        } => return run_batch(&queries, out.as_deref(), threads, quiet, limits),
         Command::Preprocess {
             meshes,
             out,
             out_dir,
             quiet,
             json,
-        } => return preprocess(&meshes, out.as_deref(), out_dir.as_deref(), quiet, json),
-        Command::Info { file, json } => print(&commands::info(&file)?, json),
+        } => {
+            return preprocess(
+                &meshes,
+                out.as_deref(),
+                out_dir.as_deref(),
+                quiet,
+                json,
+                limits,
+            );
+        }
+        Command::Info { file, json } => print(&commands::info(&file, limits)?, json)?,
         Command::Support {
             input,
             dirs,
@@ -529,8 +551,8 @@ fn run(command: Command) -> Result<(), CliError> {
             json,
             quiet,
         } => {
-            let directions = commands::read_directions(&dirs)?;
-            let outcome = commands::support(&input, &directions, method.kind(), json)?;
+            let directions = commands::read_directions(&dirs, limits)?;
+            let outcome = commands::support(&input, &directions, method.kind(), json, limits)?;
             let _ = std::io::stdout()
                 .lock()
                 .write_all(outcome.output.as_bytes());
@@ -547,12 +569,13 @@ fn run(command: Command) -> Result<(), CliError> {
 fn run_batch(
     queries: &std::path::Path,
     out: Option<&std::path::Path>,
-    threads: Option<u16>,
+    threads: Option<u64>,
     quiet: bool,
+    limits: &ReadLimits,
 ) -> Result<(), CliError> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = threads {
-        pool = pool.num_threads(usize::from(n));
+        pool = pool.num_threads(checked_threads(n)?);
     }
     let pool = pool
         .build()
@@ -560,7 +583,7 @@ fn run_batch(
     let bar = progress_bar(None, "{bar:40} {pos}/{len} queries, {elapsed}", quiet);
     let on_parsed = |n: usize| bar.set_length(n as u64);
     let progress = || bar.inc(1);
-    let run = pool.install(|| commands::batch(queries, out, &on_parsed, &progress));
+    let run = pool.install(|| commands::batch(queries, out, limits, &on_parsed, &progress));
     bar.finish_and_clear();
     let run = run?;
     if !quiet {
@@ -575,6 +598,23 @@ fn run_batch(
     Ok(())
 }
 
+/// Worker threads allowed per available core.
+const THREADS_PER_CORE: usize = 4;
+
+/// `--threads N` checked against [`THREADS_PER_CORE`] × the available cores: more threads
+/// than that only cost memory and switching, and a huge N would exhaust the process's
+/// thread limit.
+fn checked_threads(n: u64) -> Result<usize, CliError> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let most = THREADS_PER_CORE * cores;
+    match usize::try_from(n) {
+        Ok(n) if n <= most => Ok(n),
+        _ => Err(CliError::Usage(format!(
+            "--threads {n} is too many: at most {most} ({THREADS_PER_CORE} per available core, {cores} cores)"
+        ))),
+    }
+}
+
 /// `polyquery preprocess`: plans, runs in parallel with a progress bar, prints the report of
 /// the files written and every failure.
 fn preprocess(
@@ -583,6 +623,7 @@ fn preprocess(
     out_dir: Option<&std::path::Path>,
     quiet: bool,
     json: bool,
+    limits: &ReadLimits,
 ) -> Result<(), CliError> {
     let jobs = commands::plan_preprocess(meshes, out, out_dir)?;
     let bar = progress_bar(
@@ -594,10 +635,10 @@ fn preprocess(
         bar.set_message(job.input.display().to_string());
         bar.inc(1);
     };
-    let (report, errors) = commands::preprocess(&jobs, &progress);
+    let (report, errors) = commands::preprocess(&jobs, limits, &progress);
     bar.finish_and_clear();
     if !report.files.is_empty() {
-        print(&report, json);
+        print(&report, json)?;
     }
     // Each failure is reported here; the exit code is 2 if any input was bad, else 1.
     for err in &errors {
@@ -625,19 +666,20 @@ fn progress_bar(len: Option<u64>, template: &str, quiet: bool) -> ProgressBar {
     bar
 }
 
-/// Prints `report` to stdout as text or as one JSON object. A closed stdout (e.g. piped into
-/// `head`) is not an error worth reporting.
-fn print<R: Serialize + Display>(report: &R, json: bool) {
+/// Prints `report` to stdout as text or as one JSON object; numbers in their shortest
+/// round-trip form, never `-0`. A report holding a NaN or an infinity is an internal error
+/// and nothing is printed. A closed stdout (e.g. piped into `head`) is not an error worth
+/// reporting.
+fn print<R: Serialize + Display>(report: &R, json: bool) -> Result<(), CliError> {
+    polyquery::output::check_finite(report).map_err(CliError::NonFinite)?;
     let text = if json {
-        match serde_json::to_string_pretty(report) {
-            Ok(mut s) => {
-                s.push('\n');
-                s
-            }
-            Err(e) => format!("{{\"error\": \"cannot serialise the report: {e}\"}}\n"),
-        }
+        let mut s = polyquery::output::to_string_pretty(report)
+            .map_err(|e| CliError::Internal(format!("cannot serialise the report: {e}")))?;
+        s.push('\n');
+        s
     } else {
         report.to_string()
     };
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    Ok(())
 }

@@ -1,7 +1,15 @@
-//! Loading meshes (Wavefront OBJ) into `f64` points and polygon faces, with validation;
-//! writing hulls and point sets back out as OBJ.
+//! Loading meshes (Wavefront OBJ, binary and ASCII STL) into `f64` points and polygon faces,
+//! with validation; writing hulls and point sets back out as OBJ.
 //!
-//! Where it sits: OBJ file → **mesh** → `hull` → `Polytope`.
+//! Where it sits: OBJ or STL file → **mesh** → `hull` → `Polytope`.
+//!
+//! The format ([`MeshFormat::detect`]) is told by the extension (`.obj`, `.stl`, any case)
+//! and otherwise by the content (an STL's `solid` keyword or its binary layout, OBJ
+//! statements); anything else is [`MeshError::UnsupportedFormat`]. A UTF-8 byte-order mark
+//! at the start of a text file is skipped. Every number written as text is read with Rust's
+//! correctly rounded `f64::from_str`; a binary STL's `f32` coordinates are converted to
+//! `f64` exactly. Files are read whole, up to [`ReadLimits::max_input_bytes`]
+//! ([`crate::input`]).
 //!
 //! The reader is our own rather than a general OBJ crate because it must read positions as
 //! `f64` (rounding to `f32` moves near-coplanar points and changes the hull's topology), name
@@ -14,9 +22,12 @@
 //! `mtllib`, `l`, `p`, free-form curve statements …) is skipped. A line ending in `\` continues
 //! on the next one. Positive face indices may refer to vertices defined later in the file.
 
+mod stl;
+
+use crate::input::{ReadError, ReadLimits, UTF8_BOM, read_bounded, strip_bom};
+use crate::output::Shortest;
 use crate::{Point, Polytope};
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 /// A loaded mesh: vertex positions and (possibly no) polygon faces as 0-based indices.
@@ -32,7 +43,34 @@ pub struct Mesh {
 /// statement also name its 1-based line (the first line of a `\`-continued statement).
 #[derive(Debug, thiserror::Error)]
 pub enum MeshError {
-    /// The file could not be opened or read.
+    /// The file holds more than the input cap (or never ends).
+    #[error(
+        "{}: input is larger than the limit of {limit} bytes (the input size cap; raise it with --max-input-bytes)",
+        path.display()
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The cap, in bytes.
+        limit: u64,
+    },
+    /// The file is not a mesh in a supported format (OBJ, STL).
+    #[error("{}: unsupported format: {reason}", path.display())]
+    UnsupportedFormat {
+        /// The file.
+        path: PathBuf,
+        /// What was found instead.
+        reason: String,
+    },
+    /// A binary STL file is not well formed (wrong size, a non-finite coordinate).
+    #[error("{}: binary STL: {message}", path.display())]
+    MalformedBinary {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file could not be opened or read (missing, unreadable, a directory …).
     #[error("{}: {source}", path.display())]
     Io {
         /// The file.
@@ -82,24 +120,161 @@ pub enum MeshError {
     },
 }
 
+impl From<ReadError> for MeshError {
+    fn from(e: ReadError) -> Self {
+        match e {
+            ReadError::Io { path, source } => MeshError::Io { path, source },
+            ReadError::TooLarge { path, limit } => MeshError::TooLarge { path, limit },
+        }
+    }
+}
+
 /// A positive face index checked only when the whole file is read (forward references).
 struct PendingIndex {
     index: i64,
     line: usize,
 }
 
-impl Mesh {
-    /// Loads an OBJ file.
-    pub fn load(path: &Path) -> Result<Mesh, MeshError> {
-        let file = File::open(path).map_err(|source| MeshError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Mesh::parse(BufReader::with_capacity(1 << 16, file), path)
+/// The mesh file formats read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeshFormat {
+    /// Wavefront OBJ (text).
+    Obj,
+    /// STL, binary or ASCII.
+    Stl,
+}
+
+/// The statements an OBJ file may start with (after blank lines and `#` comments).
+const OBJ_KEYWORDS: &[&[u8]] = &[
+    b"v",
+    b"vt",
+    b"vn",
+    b"vp",
+    b"f",
+    b"l",
+    b"p",
+    b"o",
+    b"g",
+    b"s",
+    b"usemtl",
+    b"mtllib",
+    b"cstype",
+    b"deg",
+    b"bmat",
+    b"step",
+    b"curv",
+    b"curv2",
+    b"surf",
+    b"parm",
+    b"trim",
+    b"hole",
+    b"scrv",
+    b"sp",
+    b"end",
+    b"con",
+    b"mg",
+    b"bevel",
+    b"c_interp",
+    b"d_interp",
+    b"lod",
+    b"shadow_obj",
+    b"trace_obj",
+    b"ctech",
+    b"stech",
+    b"maplib",
+    b"usemap",
+];
+
+impl MeshFormat {
+    /// The format's name: `obj` or `stl`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MeshFormat::Obj => "obj",
+            MeshFormat::Stl => "stl",
+        }
     }
 
-    /// Parses OBJ text from `reader`; `source` names it in errors.
+    /// The format of the file `path` holding `bytes`: by its extension (`.obj`, `.stl`,
+    /// any case), else by its content (an STL's leading `solid` or binary layout, an OBJ
+    /// statement or comment first, or no text at all). Anything else is
+    /// [`MeshError::UnsupportedFormat`].
+    pub fn detect(path: &Path, bytes: &[u8]) -> Result<MeshFormat, MeshError> {
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match extension.as_deref() {
+            Some("obj") => return Ok(MeshFormat::Obj),
+            Some("stl") => return Ok(MeshFormat::Stl),
+            _ => {}
+        }
+        if stl::looks_like_stl(bytes) {
+            return Ok(MeshFormat::Stl);
+        }
+        let text = strip_bom(bytes);
+        let first_statement = text
+            .split(|&b| b == b'\n')
+            .map(|l| l.trim_ascii())
+            .find(|l| !l.is_empty() && !l.starts_with(b"#"));
+        let looks_like_obj = match first_statement {
+            None => !text.contains(&0),
+            Some(line) => {
+                let keyword = line
+                    .split(|b| b.is_ascii_whitespace())
+                    .next()
+                    .unwrap_or(line);
+                OBJ_KEYWORDS.contains(&keyword) && !text.contains(&0)
+            }
+        };
+        if looks_like_obj {
+            return Ok(MeshFormat::Obj);
+        }
+        let named = match &extension {
+            Some(e) => format!("the extension '.{e}' is none of .obj, .stl, .nvm"),
+            None => "no extension".to_string(),
+        };
+        Err(MeshError::UnsupportedFormat {
+            path: path.to_path_buf(),
+            reason: format!(
+                "{named}, and the content is not an OBJ, STL or .nvm file (supported: .obj, .stl, .nvm)"
+            ),
+        })
+    }
+}
+
+impl Mesh {
+    /// Loads a mesh file (OBJ or STL), reading at most the default input cap
+    /// ([`crate::input::DEFAULT_MAX_INPUT_BYTES`]).
+    pub fn load(path: &Path) -> Result<Mesh, MeshError> {
+        Mesh::load_with(path, &ReadLimits::default())
+    }
+
+    /// Loads a mesh file (OBJ or STL), reading at most `limits.max_input_bytes` bytes.
+    pub fn load_with(path: &Path, limits: &ReadLimits) -> Result<Mesh, MeshError> {
+        let bytes = read_bounded(path, limits)?;
+        Mesh::from_bytes(&bytes, path)
+    }
+
+    /// Parses the content of a mesh file in the format [`MeshFormat::detect`] finds;
+    /// `path` names it in errors.
+    pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Mesh, MeshError> {
+        Mesh::from_bytes_as(bytes, path, MeshFormat::detect(path, bytes)?)
+    }
+
+    /// Parses the content of a mesh file in `format`; `path` names it in errors.
+    pub fn from_bytes_as(bytes: &[u8], path: &Path, format: MeshFormat) -> Result<Mesh, MeshError> {
+        match format {
+            MeshFormat::Obj => Mesh::parse(bytes, path),
+            MeshFormat::Stl => stl::parse(bytes, path),
+        }
+    }
+
+    /// Parses OBJ text from `reader` (a leading UTF-8 byte-order mark is skipped); `source`
+    /// names it in errors.
     pub fn parse<R: BufRead>(mut reader: R, source: &Path) -> Result<Mesh, MeshError> {
+        skip_bom(&mut reader).map_err(|e| MeshError::Io {
+            path: source.to_path_buf(),
+            source: e,
+        })?;
         let mut parser = Parser {
             path: source,
             mesh: Mesh::default(),
@@ -321,14 +496,23 @@ impl Parser<'_> {
     }
 }
 
+/// Consumes a UTF-8 byte-order mark at the start of `reader`, if its first buffer holds
+/// one (every buffered reader's first fill holds at least 3 bytes of a file that long).
+fn skip_bom<R: BufRead>(reader: &mut R) -> io::Result<()> {
+    if reader.fill_buf()?.starts_with(UTF8_BOM) {
+        reader.consume(UTF8_BOM.len());
+    }
+    Ok(())
+}
+
 /// Parses a decimal number (`1`, `-2.5`, `3e-7`, also `nan` and `inf`, which the caller
 /// rejects as non-finite).
-fn parse_number(token: &[u8]) -> Option<f64> {
+pub(crate) fn parse_number(token: &[u8]) -> Option<f64> {
     std::str::from_utf8(token).ok()?.parse::<f64>().ok()
 }
 
 /// Offending text for an error message, shortened and made printable.
-fn quote(text: &[u8]) -> String {
+pub(crate) fn quote(text: &[u8]) -> String {
     let shown = String::from_utf8_lossy(text);
     if shown.chars().count() > QUOTE_LIMIT {
         let head: String = shown.chars().take(QUOTE_LIMIT).collect();
@@ -349,7 +533,7 @@ pub fn write_obj(polytope: &Polytope, w: &mut dyn Write) -> io::Result<()> {
         polytope.num_faces()
     )?;
     for p in polytope.points() {
-        writeln!(w, "v {:?} {:?} {:?}", p.x, p.y, p.z)?;
+        writeln!(w, "v {} {} {}", Shortest(p.x), Shortest(p.y), Shortest(p.z))?;
     }
     for f in polytope.face_ids() {
         w.write_all(b"f")?;
@@ -364,7 +548,7 @@ pub fn write_obj(polytope: &Polytope, w: &mut dyn Write) -> io::Result<()> {
 /// Writes `points` as OBJ `v` lines only (shortest text that reads back as the same `f64`).
 pub fn write_points_obj(points: &[Point], w: &mut dyn Write) -> io::Result<()> {
     for p in points {
-        writeln!(w, "v {:?} {:?} {:?}", p.x, p.y, p.z)?;
+        writeln!(w, "v {} {} {}", Shortest(p.x), Shortest(p.y), Shortest(p.z))?;
     }
     Ok(())
 }

@@ -490,10 +490,20 @@ fn out_is_written_atomically() {
 
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
-    // The destination is a folder: cannot be replaced by a file.
+    // The destination is a folder: refused as a bad argument (exit 2), naming it.
     let blocked = out_dir.join("taken");
     std::fs::create_dir(&blocked).unwrap();
-    exits_with(["batch", &s(&jsonl), "--out", &s(&blocked), "--quiet"], 1);
+    let refused = exits_with(["batch", &s(&jsonl), "--out", &s(&blocked), "--quiet"], 2);
+    assert!(
+        stderr(&refused).contains(&s(&blocked)),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(
+        stderr(&refused).contains("a directory"),
+        "{}",
+        stderr(&refused)
+    );
     assert_eq!(files_in(&out_dir), ["taken"], "no temporary file left");
     assert!(std::fs::read_dir(&blocked).unwrap().next().is_none());
     let missing = dir.path().join("no_such_folder").join("r.jsonl");

@@ -1,7 +1,11 @@
 //! The OBJ reader: every error variant, the statements it must read and skip, a cross-check
 //! against obj-rs on the bundled meshes, and "never panics" on random input.
 
-use polyquery::mesh::{Mesh, MeshError, write_obj, write_points_obj};
+mod common;
+
+use common::files::{ascii_stl, binary_stl};
+use polyquery::input::ReadLimits;
+use polyquery::mesh::{Mesh, MeshError, MeshFormat, write_obj, write_points_obj};
 use polyquery::{Point, Polytope};
 use proptest::prelude::*;
 use std::io::BufReader;
@@ -402,4 +406,177 @@ proptest! {
             prop_assert!(mesh.points.iter().all(|p| p.coords.iter().all(|c| c.is_finite())));
         }
     }
+}
+
+/// A finite `f64` drawn from every binade (subnormals included), or one of the odd textual
+/// forms' values.
+fn any_finite_f64() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        any::<u64>()
+            .prop_map(f64::from_bits)
+            .prop_filter("finite", |x| x.is_finite()),
+        -1e3f64..1e3,
+        Just(0.1),
+        Just(1e-320),
+        Just(-5e-324),
+    ]
+}
+
+/// How a double is written as text: 17 significant digits, 35, or Rust's shortest.
+fn written(x: f64, form: u8) -> String {
+    match form % 3 {
+        0 => format!("{x:.16e}"),
+        1 => format!("{x:.34e}"),
+        _ => format!("{x:?}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Item 6: every OBJ coordinate is the correctly rounded double of its text, whatever
+    /// its form (17 or 35 significant digits, subnormals, the shortest form).
+    #[test]
+    fn obj_numbers_are_read_exactly(
+        xs in prop::collection::vec(any_finite_f64(), 3..30),
+        form in any::<u8>(),
+    ) {
+        let n = xs.len() / 3 * 3;
+        let text: String = xs[..n]
+            .chunks(3)
+            .map(|c| format!("v {} {} {}\n", written(c[0], form), written(c[1], form), written(c[2], form)))
+            .collect();
+        let mesh = parse(&text).unwrap();
+        for (p, c) in mesh.points.iter().zip(xs.chunks(3)) {
+            for k in 0..3 {
+                let expected: f64 = written(c[k], form).parse().unwrap();
+                prop_assert_eq!(p[k].to_bits(), expected.to_bits());
+            }
+        }
+        // A 35-digit form rounds to the same double as the value it was printed from.
+        if form % 3 == 1 {
+            for (p, c) in mesh.points.iter().zip(xs.chunks(3)) {
+                prop_assert_eq!(p.x.to_bits(), c[0].to_bits());
+            }
+        }
+    }
+
+    /// Item 12: a binary STL's `f32` coordinates become exactly the same `f64` (NaN and
+    /// infinities excluded; every other bit pattern, subnormals included), even under a
+    /// header that starts with `solid`.
+    #[test]
+    fn binary_stl_coordinates_are_exact(
+        bits in prop::collection::vec(any::<u32>(), 9..90),
+        solid_header in any::<bool>(),
+    ) {
+        let values: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).filter(|x| x.is_finite()).collect();
+        prop_assume!(values.len() >= 9);
+        let tris: Vec<[[f32; 3]; 3]> = values
+            .chunks_exact(9)
+            .map(|c| [[c[0], c[1], c[2]], [c[3], c[4], c[5]], [c[6], c[7], c[8]]])
+            .collect();
+        let header: &[u8] = if solid_header { b"solid but binary" } else { b"exported" };
+        let bytes = binary_stl(&tris, header);
+        let mesh = Mesh::from_bytes(&bytes, Path::new("part.stl")).unwrap();
+        let flat: Vec<f32> = tris.iter().flatten().flatten().copied().collect();
+        prop_assert_eq!(mesh.points.len() * 3, flat.len());
+        for (p, c) in mesh.points.iter().zip(flat.chunks(3)) {
+            for k in 0..3 {
+                prop_assert_eq!(p[k].to_bits(), f64::from(c[k]).to_bits());
+            }
+        }
+        prop_assert_eq!(mesh.faces.len(), tris.len());
+        // Told by content too, without an extension.
+        prop_assert_eq!(MeshFormat::detect(Path::new("part"), &bytes).unwrap(), MeshFormat::Stl);
+    }
+
+    /// Item 12 with item 6: an ASCII STL's numbers are the correctly rounded doubles of
+    /// their text (not rounded through `f32`).
+    #[test]
+    fn ascii_stl_coordinates_are_exact(
+        xs in prop::collection::vec(any_finite_f64(), 9..90),
+        form in any::<u8>(),
+    ) {
+        let pts: Vec<Point> = xs.chunks_exact(3).map(|c| Point::new(c[0], c[1], c[2])).collect();
+        let tris: Vec<[Point; 3]> = pts.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+        let text = ascii_stl(&tris, |x| written(x, form));
+        let with_bom = [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat();
+        for bytes in [text.as_bytes(), &with_bom[..]] {
+            let mesh = Mesh::from_bytes(bytes, Path::new("part.STL")).unwrap();
+            prop_assert_eq!(mesh.points.len(), tris.len() * 3);
+            for (p, q) in mesh.points.iter().zip(tris.iter().flatten()) {
+                for k in 0..3 {
+                    let expected: f64 = written(q[k], form).parse().unwrap();
+                    prop_assert_eq!(p[k].to_bits(), expected.to_bits());
+                }
+            }
+        }
+    }
+
+    /// Item 12: a UTF-8 byte-order mark before an OBJ keeps every vertex (it used to eat the
+    /// first one), whether parsed from a reader or loaded from a file.
+    #[test]
+    fn a_byte_order_mark_keeps_the_first_vertex(
+        xs in prop::collection::vec(-10.0f64..10.0, 3..30),
+    ) {
+        let n = xs.len() / 3;
+        let body: String = xs.chunks_exact(3).map(|c| format!("v {} {} {}\n", c[0], c[1], c[2])).collect();
+        let text = format!("\u{FEFF}{body}");
+        let mesh = parse(&text).unwrap();
+        prop_assert_eq!(mesh.points.len(), n);
+        prop_assert_eq!(mesh.points[0], Point::new(xs[0], xs[1], xs[2]));
+        let (_dir, _path, loaded) = load_text(&text);
+        prop_assert_eq!(loaded.unwrap().points.len(), n);
+    }
+}
+
+/// Item 12: content that is no supported format is "unsupported format" naming the file,
+/// not "no vertices"; an empty `.obj` still has no vertices.
+#[test]
+fn unknown_formats_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in [
+        ("model.ply", b"ply\nformat ascii 1.0\n".to_vec()),
+        ("image", vec![0x89, b'P', b'N', b'G', 0, 0, 0, 13]),
+        ("model.dae", b"<?xml version=\"1.0\"?><COLLADA/>".to_vec()),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let err = Mesh::load(&path).unwrap_err();
+        assert!(
+            matches!(err, MeshError::UnsupportedFormat { .. }),
+            "{err:?}"
+        );
+        let msg = err.to_string();
+        assert!(
+            msg.contains("unsupported format") && msg.contains(name),
+            "{msg}"
+        );
+    }
+    let (_dir, _path, result) = load_text("# nothing\n");
+    assert!(matches!(result, Err(MeshError::NoVertices { .. })));
+}
+
+/// Item 10: a mesh over the cap is an error naming the file and the cap; one at the cap
+/// loads.
+#[test]
+fn mesh_reads_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.obj");
+    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n";
+    std::fs::write(&path, text).unwrap();
+    let n = text.len() as u64;
+    assert_eq!(
+        Mesh::load_with(&path, &ReadLimits::new(n))
+            .unwrap()
+            .points
+            .len(),
+        4
+    );
+    let err = Mesh::load_with(&path, &ReadLimits::new(n - 1)).unwrap_err();
+    assert!(
+        matches!(err, MeshError::TooLarge { limit, .. } if limit == n - 1),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("m.obj"), "{err}");
 }

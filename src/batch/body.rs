@@ -1,16 +1,17 @@
 //! Bodies (a polytope with its normal vector map) and the cache that loads each file once.
 //!
 //! Where it sits: file ──**body**──▶ [`Body`] ──▶ [`super::dispatch`]. A body is loaded from a
-//! preprocessed `.nvm` file ([`crate::format::load`], nothing rebuilt; told by its extension
-//! or magic bytes, [`crate::format::looks_like_nvm`]) or from a mesh (`.obj`: [`Mesh::load`] →
+//! preprocessed `.nvm` file (nothing rebuilt; told by its extension or magic bytes,
+//! [`crate::input::load`]) or from a mesh (OBJ or STL: [`crate::mesh::Mesh`] →
 //! [`convex_hull`] → [`NormalVectorMap::build`]). The
 //! [`BodyCache`] keys bodies by canonical path, loads the distinct files of a batch in
 //! parallel (each one exactly once, counted), and hands out shared references to the queries.
 
 use crate::Polytope;
-use crate::format::{self, FormatError};
+use crate::format::FormatError;
 use crate::hull::{HullError, convex_hull};
-use crate::mesh::{Mesh, MeshError};
+use crate::input::{self, Input, InputError, ReadLimits};
+use crate::mesh::MeshError;
 use crate::nvm::{NormalVectorMap, NvmError};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -50,6 +51,15 @@ pub enum BodyError {
     },
 }
 
+impl From<InputError> for BodyError {
+    fn from(e: InputError) -> Self {
+        match e {
+            InputError::Mesh(e) => BodyError::Mesh(e),
+            InputError::Format(e) => BodyError::Format(e),
+        }
+    }
+}
+
 impl Body {
     /// Preprocesses `polytope` into a body (builds its normal vector map): O(n log n).
     pub fn from_polytope(polytope: Polytope) -> Result<Body, NvmError> {
@@ -63,13 +73,18 @@ impl Body {
         Body { nvm }
     }
 
-    /// Loads the body in `path`: a `.nvm` file as it is, or a Wavefront OBJ mesh, whose
-    /// points are hulled and preprocessed.
+    /// Loads the body in `path`: a `.nvm` file as it is, or a mesh (OBJ or STL), whose
+    /// points are hulled and preprocessed. At most the default input cap is read.
     pub fn load(path: &Path) -> Result<Body, BodyError> {
-        if format::looks_like_nvm(path) {
-            return Ok(Body::from_nvm(format::load(path)?.map));
-        }
-        let mesh = Mesh::load(path)?;
+        Body::load_with(path, &ReadLimits::default())
+    }
+
+    /// [`Body::load`], reading at most `limits.max_input_bytes` bytes of the file.
+    pub fn load_with(path: &Path, limits: &ReadLimits) -> Result<Body, BodyError> {
+        let mesh = match input::load(path, limits)? {
+            Input::Nvm(saved) => return Ok(Body::from_nvm(saved.map)),
+            Input::Mesh { mesh, .. } => mesh,
+        };
         let polytope = convex_hull(&mesh.points).map_err(|source| BodyError::Hull {
             path: path.to_path_buf(),
             source,
@@ -110,8 +125,18 @@ pub struct BodyCache {
 
 impl BodyCache {
     /// Loads the body behind every path of `paths` (paths naming one file, e.g. `a.obj` and
-    /// `./a.obj`, are loaded once), in parallel on the current rayon pool.
+    /// `./a.obj`, are loaded once), in parallel on the current rayon pool, with the default
+    /// input cap.
     pub fn load_all<I: IntoIterator<Item = PathBuf>>(paths: I) -> BodyCache {
+        BodyCache::load_all_with(paths, &ReadLimits::default())
+    }
+
+    /// [`BodyCache::load_all`], reading at most `limits.max_input_bytes` bytes per file (a
+    /// file over the cap fails alone: only the queries that use it fail).
+    pub fn load_all_with<I: IntoIterator<Item = PathBuf>>(
+        paths: I,
+        limits: &ReadLimits,
+    ) -> BodyCache {
         let mut given: Vec<PathBuf> = paths.into_iter().collect();
         given.sort();
         given.dedup();
@@ -127,7 +152,7 @@ impl BodyCache {
         distinct.dedup();
         let bodies = distinct
             .into_par_iter()
-            .map(|key| (key.clone(), Body::load(key)))
+            .map(|key| (key.clone(), Body::load_with(key, limits)))
             .collect();
         BodyCache { keys, bodies }
     }

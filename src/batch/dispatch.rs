@@ -387,6 +387,10 @@ pub enum RunError {
         /// The operation.
         op: Operation,
     },
+    /// The answer holds a NaN or an infinity (an internal error: finite input never gives
+    /// one); it is never written out.
+    #[error(transparent)]
+    NonFinite(#[from] crate::output::NonFinite),
 }
 
 /// `body` at `pose` as the chosen support map.
@@ -436,7 +440,19 @@ fn from_outcome<T>(outcome: Outcome<T>, found: impl FnOnce(T) -> Answer) -> Answ
 
 /// Runs `query` on A (`a` at `pose_a`) and, for every operation but `raycast`, B, with the
 /// chosen support map. The one dispatcher behind `polyquery query` and `polyquery batch`.
+/// Every number of the answer is finite ([`RunError::NonFinite`] otherwise).
 pub fn run_query(
+    query: &Query,
+    a: (&Body, Pose),
+    b: Option<(&Body, Pose)>,
+    support: SupportKind,
+) -> Result<Answer, RunError> {
+    let answer = answer_query(query, a, b, support)?;
+    crate::output::check_finite(&answer)?;
+    Ok(answer)
+}
+
+fn answer_query(
     query: &Query,
     a: (&Body, Pose),
     b: Option<(&Body, Pose)>,

@@ -27,11 +27,10 @@ pub use dispatch::{
     Algorithm, Answer, Operation, ParameterError, Parameters, Proof, Query, RunError, SupportKind,
     SupportTriangle, run_query,
 };
-pub use request::{BatchQuery, LineError, PoseSpec, Request, parse_request};
+pub use request::{BatchQuery, Id, LineError, PoseSpec, Request, parse_request};
 
 use rayon::prelude::*;
 use serde::{Serialize, Serializer};
-use serde_json::Value;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -47,8 +46,8 @@ fn serialize_false<S: Serializer>(_: &(), s: S) -> Result<S::Ok, S::Error> {
 /// "point_b", "iterations", "support_calls", "certificate"}`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Success {
-    /// The line's `id`.
-    pub id: Value,
+    /// The line's `id`, as written.
+    pub id: Id,
     /// The operation.
     pub op: Operation,
     /// Always `true`.
@@ -62,8 +61,8 @@ pub struct Success {
 /// A failed line: `{"id", "ok": false, "line", "error"}`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Failure {
-    /// The line's `id` (`null` when it could not be read).
-    pub id: Value,
+    /// The line's `id` as written (`null` when it could not be read).
+    pub id: Id,
     /// Always `false`.
     #[serde(serialize_with = "serialize_false")]
     pub ok: (),
@@ -115,7 +114,7 @@ impl BatchOutcome {
     /// Writes the results as JSON lines.
     pub fn write_jsonl(&self, w: &mut dyn Write) -> io::Result<()> {
         for result in &self.results {
-            serde_json::to_writer(&mut *w, result).map_err(io::Error::other)?;
+            crate::output::to_writer(&mut *w, result)?;
             w.write_all(b"\n")?;
         }
         Ok(())
@@ -125,7 +124,9 @@ impl BatchOutcome {
 impl Batch {
     /// Parses the lines of `input` (bytes, so that one line that is not UTF-8 is one error);
     /// relative paths resolve against `base` (the batch file's folder).
+    /// A leading UTF-8 byte-order mark is skipped.
     pub fn parse(input: &[u8], base: &Path) -> Batch {
+        let input = crate::input::strip_bom(input);
         let mut text_lines: Vec<(usize, &[u8])> = Vec::new();
         for (i, raw) in input.split(|&c| c == b'\n').enumerate() {
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
@@ -140,7 +141,7 @@ impl Batch {
                     (
                         line,
                         LineError {
-                            id: Value::Null,
+                            id: Id::null(),
                             message: format!("not UTF-8 (byte {})", e.valid_up_to() + 1),
                         },
                     )
@@ -174,7 +175,17 @@ impl Batch {
     /// Loads every distinct body once, then runs every valid line in parallel (on the
     /// current rayon pool), calling `progress` after each line. Results keep input order.
     pub fn run(&self, progress: &(dyn Fn() + Sync)) -> BatchOutcome {
-        let cache = BodyCache::load_all(self.paths());
+        self.run_with(&crate::input::ReadLimits::default(), progress)
+    }
+
+    /// [`Batch::run`], reading at most `limits.max_input_bytes` bytes of each body's file (a
+    /// body over the cap fails only the lines that use it).
+    pub fn run_with(
+        &self,
+        limits: &crate::input::ReadLimits,
+        progress: &(dyn Fn() + Sync),
+    ) -> BatchOutcome {
+        let cache = BodyCache::load_all_with(self.paths(), limits);
         let results = self
             .lines
             .par_iter()

@@ -11,8 +11,10 @@ use super::dispatch::{Operation, ParameterError, Parameters, Query, SupportKind}
 use crate::pose::unit_quaternion;
 use crate::{Point, Pose, Vector};
 use nalgebra::{Translation3, UnitQuaternion};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// A pose as written in a batch line: both parts optional (identity by default).
@@ -79,11 +81,53 @@ pub struct BatchQuery {
     pub algorithm: Option<Algorithm>,
 }
 
+/// A line's `id`: any JSON value, kept as the exact text it was written as (an integer
+/// beyond 64 bits, a float's digits, an object's key order and spacing), and written back
+/// verbatim in the line's result.
+#[derive(Clone, Debug, Serialize)]
+#[serde(transparent)]
+pub struct Id(Box<RawValue>);
+
+impl Id {
+    /// `null`: the id of a line that has none, or whose id could not be read.
+    pub fn null() -> Id {
+        Id(RawValue::from_string("null".to_string()).expect("`null` is JSON"))
+    }
+
+    /// The id of `text`, which must be one JSON value (else `None`).
+    pub fn from_json(text: &str) -> Option<Id> {
+        RawValue::from_string(text.trim().to_string()).ok().map(Id)
+    }
+
+    /// The id's JSON text, exactly as written.
+    pub fn as_str(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The id as a JSON value (numbers read as `serde_json` reads them).
+    pub fn to_value(&self) -> Value {
+        serde_json::from_str(self.as_str()).unwrap_or(Value::Null)
+    }
+}
+
+impl PartialEq for Id {
+    /// Ids are equal when their texts are.
+    fn eq(&self, other: &Id) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Default for Id {
+    fn default() -> Id {
+        Id::null()
+    }
+}
+
 /// A validated batch line, ready to run once its bodies are loaded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
-    /// The line's `id` (`null` when absent).
-    pub id: Value,
+    /// The line's `id` (`null` when absent), as written.
+    pub id: Id,
     /// 1-based line number in the batch file.
     pub line: usize,
     /// What to compute.
@@ -101,8 +145,8 @@ pub struct Request {
 /// A line that is not a valid request: its id (when it could be read) and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LineError {
-    /// The line's `id`, or `null`.
-    pub id: Value,
+    /// The line's `id` as written, or `null`.
+    pub id: Id,
     /// What is wrong, naming the field.
     pub message: String,
 }
@@ -120,7 +164,10 @@ fn bare_message(e: &serde_json::Error) -> String {
 /// Names the field of `object` that made deserialising it as a [`BatchQuery`] fail: each
 /// field is tried alone (all fields are optional, so a one-field object fails only when
 /// that field is unknown or of the wrong type).
-fn field_error(object: &Map<String, Value>, whole: &serde_json::Error) -> String {
+fn field_error(object: &Value, whole: &serde_json::Error) -> String {
+    let Value::Object(object) = object else {
+        return bare_message(whole);
+    };
     for (key, value) in object {
         let mut single = Map::new();
         single.insert(key.clone(), value.clone());
@@ -144,26 +191,43 @@ fn vector(v: [f64; 3]) -> Vector {
 /// Parses and validates one line (`line` is its 1-based number; relative paths resolve
 /// against `base`).
 pub fn parse_request(text: &str, line: usize, base: &Path) -> Result<Request, LineError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| LineError {
-        id: Value::Null,
+    let malformed = |e: serde_json::Error| LineError {
+        id: Id::null(),
         message: format!(
             "malformed JSON at column {}: {}",
             e.column(),
             bare_message(&e)
         ),
-    })?;
-    let Value::Object(object) = &value else {
+    };
+    // The syntax first (numbers are only scanned here, never converted, so any valid JSON
+    // number is accepted in any field), then the object's fields as raw text.
+    let whole: &RawValue = serde_json::from_str(text).map_err(malformed)?;
+    if !whole.get().starts_with('{') {
         return Err(LineError {
-            id: Value::Null,
+            id: Id::null(),
             message: "expected a JSON object".to_string(),
         });
-    };
-    let id = object.get("id").cloned().unwrap_or(Value::Null);
+    }
+    let mut fields: BTreeMap<String, &RawValue> =
+        serde_json::from_str(whole.get()).map_err(malformed)?;
+    // The id is kept as written; every other field is read as a JSON value (numbers
+    // correctly rounded to `f64`).
+    let id = fields
+        .remove("id")
+        .map(|raw| Id(raw.to_owned()))
+        .unwrap_or_default();
     let fail = |message: String| LineError {
         id: id.clone(),
         message,
     };
-    let raw = BatchQuery::deserialize(&value).map_err(|e| fail(field_error(object, &e)))?;
+    let mut object = Map::new();
+    for (key, raw) in fields {
+        let value: Value = serde_json::from_str(raw.get())
+            .map_err(|e| fail(format!("field `{key}`: {}", bare_message(&e))))?;
+        object.insert(key, value);
+    }
+    let value = Value::Object(object);
+    let raw = BatchQuery::deserialize(&value).map_err(|e| fail(field_error(&value, &e)))?;
     let op = raw
         .op
         .ok_or_else(|| fail("missing field `op`".to_string()))?;

@@ -7,13 +7,14 @@ use super::report::{
     BoundingBox, GenReport, HullReport, InfoReport, PoseReport, PreprocessFileReport,
     PreprocessReport, QueryBodyReport, QueryReport, triple,
 };
-use polyquery::atomic_file::write_atomically;
+use polyquery::atomic_file::{check_target, is_refused_target, write_atomically};
 use polyquery::batch::{
     self, Batch, BodyError, Operation, ParameterError, Parameters, Query, RunError,
 };
 use polyquery::format::{self, Metadata};
 use polyquery::hull::{HullError, convex_hull};
-use polyquery::mesh::{Mesh, write_obj, write_points_obj};
+use polyquery::input::{self, Input, ReadLimits};
+use polyquery::mesh::{MeshFormat, write_obj, write_points_obj};
 use polyquery::nvm::{NvmError, QueryStats};
 use polyquery::synth::{self, Shape};
 use polyquery::{
@@ -73,6 +74,12 @@ pub enum CliError {
         /// What is wrong, quoting the line.
         message: String,
     },
+    /// A report or answer holds a NaN or an infinity (never printed).
+    #[error(transparent)]
+    NonFinite(polyquery::output::NonFinite),
+    /// Something that valid input never causes.
+    #[error("internal error: {0}")]
+    Internal(String),
     /// Errors already printed one by one (a batch); the exit code to return.
     #[error("{0} (errors reported above)")]
     Reported(u8),
@@ -82,14 +89,9 @@ pub enum CliError {
     /// A query's algorithm failed.
     #[error(transparent)]
     Run(RunError),
-    /// The batch file could not be read.
-    #[error("{}: {source}", path.display())]
-    Input {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: io::Error,
-    },
+    /// An input file (the batch, the directions) could not be read or is over the cap.
+    #[error(transparent)]
+    Read(input::ReadError),
     /// An output file could not be written (nothing was written at its path).
     #[error("cannot write {}: {source}", path.display())]
     Output {
@@ -107,7 +109,8 @@ impl CliError {
         match self {
             CliError::Library(E::Mesh(_) | E::Pose(_) | E::Synth(_) | E::Format(_))
             | CliError::Usage(_)
-            | CliError::Input { .. }
+            | CliError::Read(_)
+            | CliError::Library(E::Input(_))
             | CliError::Body(BodyError::Mesh(_) | BodyError::Format(_))
             | CliError::DirectionsIo { .. }
             | CliError::Direction { .. } => EXIT_BAD_INPUT,
@@ -125,7 +128,10 @@ impl CliError {
                     EXIT_BAD_INPUT
                 }
             }
+            CliError::Output { source, .. } if is_refused_target(source) => EXIT_BAD_INPUT,
             CliError::Library(E::Query(_))
+            | CliError::NonFinite(_)
+            | CliError::Internal(_)
             | CliError::Output { .. }
             | CliError::Nvm { .. }
             | CliError::Body(BodyError::Nvm { .. })
@@ -143,8 +149,8 @@ fn elapsed_ms(start: Instant) -> f64 {
 /// What a body was loaded from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputKind {
-    /// A mesh (OBJ): the hull was built.
-    Mesh,
+    /// A mesh (OBJ or STL): the hull was built.
+    Mesh(MeshFormat),
     /// A preprocessed `.nvm` file: nothing was rebuilt.
     Nvm,
 }
@@ -152,7 +158,7 @@ pub enum InputKind {
 impl InputKind {
     fn name(self) -> &'static str {
         match self {
-            InputKind::Mesh => "obj",
+            InputKind::Mesh(format) => format.name(),
             InputKind::Nvm => "nvm",
         }
     }
@@ -210,23 +216,26 @@ impl Loaded {
     }
 }
 
-/// Loads `path`: a `.nvm` file (told by its magic bytes or its extension) as it is, anything
-/// else as a mesh whose hull is built.
-fn load_and_hull(path: &Path) -> Result<Loaded, CliError> {
+/// Loads `path` (read once, at most `limits.max_input_bytes` bytes): a `.nvm` file (told by
+/// its magic bytes or its extension) as it is, anything else as a mesh (OBJ or STL) whose
+/// hull is built.
+fn load_and_hull(path: &Path, limits: &ReadLimits) -> Result<Loaded, CliError> {
     let start = Instant::now();
-    if format::looks_like_nvm(path) {
-        let saved = format::load(path).map_err(polyquery::Error::from)?;
-        return Ok(Loaded {
-            kind: InputKind::Nvm,
-            mesh_points: saved.metadata.input_points as usize,
-            shape: Body::Map(saved.map),
-            metadata: Some(saved.metadata),
-            load_ms: elapsed_ms(start),
-            hull_ms: 0.0,
-            nvm_ms: 0.0,
-        });
-    }
-    let mesh = Mesh::load(path).map_err(polyquery::Error::from)?;
+    let (mesh, format) = match input::load(path, limits).map_err(polyquery::Error::from)? {
+        Input::Mesh { mesh, format } => (mesh, format),
+        Input::Nvm(saved) => {
+            let saved = *saved;
+            return Ok(Loaded {
+                kind: InputKind::Nvm,
+                mesh_points: saved.metadata.input_points as usize,
+                shape: Body::Map(saved.map),
+                metadata: Some(saved.metadata),
+                load_ms: elapsed_ms(start),
+                hull_ms: 0.0,
+                nvm_ms: 0.0,
+            });
+        }
+    };
     let load_ms = elapsed_ms(start);
     let start = Instant::now();
     let polytope = convex_hull(&mesh.points).map_err(|source| CliError::Hull {
@@ -235,7 +244,7 @@ fn load_and_hull(path: &Path) -> Result<Loaded, CliError> {
     })?;
     let hull_ms = elapsed_ms(start);
     Ok(Loaded {
-        kind: InputKind::Mesh,
+        kind: InputKind::Mesh(format),
         mesh_points: mesh.points.len(),
         shape: Body::Hull(polytope),
         metadata: None,
@@ -243,6 +252,26 @@ fn load_and_hull(path: &Path) -> Result<Loaded, CliError> {
         hull_ms,
         nvm_ms: 0.0,
     })
+}
+
+/// Checks, before any work, that an output file may be written at `path` (missing, a
+/// regular file or a link to one): a directory, FIFO, socket or device is refused (exit 2).
+pub fn check_output(path: &Path) -> Result<(), CliError> {
+    check_target(path).map_err(|source| CliError::Output {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Checks that `dir` is a folder or missing (it is created then); anything else is refused.
+pub fn check_output_dir(dir: &Path) -> Result<(), CliError> {
+    match std::fs::metadata(dir) {
+        Ok(m) if !m.is_dir() => Err(CliError::Usage(format!(
+            "{} is not a directory: the output folder must be a directory (created if missing)",
+            dir.display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 fn write_output(
@@ -257,8 +286,11 @@ fn write_output(
 
 /// `polyquery hull`: the hull of `mesh` (or the polytope of a `.nvm` file), optionally
 /// written to `out`.
-pub fn hull(mesh: &Path, out: Option<&Path>) -> Result<HullReport, CliError> {
-    let loaded = load_and_hull(mesh)?;
+pub fn hull(mesh: &Path, out: Option<&Path>, limits: &ReadLimits) -> Result<HullReport, CliError> {
+    if let Some(out) = out {
+        check_output(out)?;
+    }
+    let loaded = load_and_hull(mesh, limits)?;
     let p = loaded.polytope();
     if let Some(out) = out {
         write_output(out, |w| write_obj(p, w))?;
@@ -289,6 +321,7 @@ pub fn hull(mesh: &Path, out: Option<&Path>) -> Result<HullReport, CliError> {
 
 /// `polyquery gen`: `n` points of `shape` from `seed`, written to `out`.
 pub fn generate(shape: Shape, n: usize, seed: u64, out: &Path) -> Result<GenReport, CliError> {
+    check_output(out)?;
     let points = synth::generate(shape, n, seed).map_err(polyquery::Error::from)?;
     write_output(out, |w| write_points_obj(&points, w))?;
     Ok(GenReport {
@@ -338,6 +371,8 @@ pub struct QueryInput<'a> {
     pub params: Parameters,
     /// The support map.
     pub support: batch::SupportKind,
+    /// The input size cap.
+    pub limits: ReadLimits,
 }
 
 /// The command-line flag for a batch field name.
@@ -377,9 +412,9 @@ fn usage(e: &ParameterError) -> CliError {
 }
 
 /// Loads one body for `query`, timed.
-fn load_body(path: &Path) -> Result<(batch::Body, f64), CliError> {
+fn load_body(path: &Path, limits: &ReadLimits) -> Result<(batch::Body, f64), CliError> {
     let start = Instant::now();
-    let body = batch::Body::load(path).map_err(CliError::Body)?;
+    let body = batch::Body::load_with(path, limits).map_err(CliError::Body)?;
     Ok((body, elapsed_ms(start)))
 }
 
@@ -398,8 +433,8 @@ pub fn query(input: &QueryInput<'_>) -> Result<QueryReport, CliError> {
         }
         _ => {}
     }
-    let (a, a_ms) = load_body(input.a)?;
-    let b = input.b.map(load_body).transpose()?;
+    let (a, a_ms) = load_body(input.a, &input.limits)?;
+    let b = input.b.map(|b| load_body(b, &input.limits)).transpose()?;
     let start = Instant::now();
     let answer = batch::run_query(
         &query,
@@ -445,20 +480,21 @@ pub struct BatchRun {
 pub fn batch(
     input: &Path,
     out: Option<&Path>,
+    limits: &ReadLimits,
     on_parsed: &dyn Fn(usize),
     progress: &(dyn Fn() + Sync),
 ) -> Result<BatchRun, CliError> {
-    let bytes = std::fs::read(input).map_err(|source| CliError::Input {
-        path: input.to_path_buf(),
-        source,
-    })?;
+    if let Some(out) = out {
+        check_output(out)?;
+    }
+    let bytes = input::read_bounded(input, limits).map_err(CliError::Read)?;
     let base = match input.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     let parsed = Batch::parse(&bytes, base);
     on_parsed(parsed.len());
-    let outcome = parsed.run(progress);
+    let outcome = parsed.run_with(limits, progress);
     match out {
         Some(out) => write_output(out, |w| outcome.write_jsonl(w))?,
         None => {
@@ -502,6 +538,9 @@ pub fn plan_preprocess(
             inputs.len()
         )));
     }
+    if let Some(dir) = out_dir {
+        check_output_dir(dir)?;
+    }
     let mut jobs = Vec::with_capacity(inputs.len());
     for input in inputs {
         let output = match (out, out_dir) {
@@ -514,7 +553,13 @@ pub fn plan_preprocess(
             }
             (None, None) => input.with_extension(format::EXTENSION),
         };
-        if output == *input {
+        check_output(&output)?;
+        let same_file = |a: &Path, b: &Path| {
+            std::fs::canonicalize(a)
+                .ok()
+                .is_some_and(|a| std::fs::canonicalize(b).ok() == Some(a))
+        };
+        if output == *input || same_file(&output, input) {
             return Err(CliError::Usage(format!(
                 "the output {} would overwrite the input: give -o or --out-dir",
                 output.display()
@@ -543,8 +588,11 @@ pub fn plan_preprocess(
 }
 
 /// Runs one preprocessing job: load, hull, build the map, write the file atomically.
-pub fn preprocess_one(job: &PreprocessJob) -> Result<PreprocessFileReport, CliError> {
-    let loaded = load_and_hull(&job.input)?.with_map(&job.input)?;
+pub fn preprocess_one(
+    job: &PreprocessJob,
+    limits: &ReadLimits,
+) -> Result<PreprocessFileReport, CliError> {
+    let loaded = load_and_hull(&job.input, limits)?.with_map(&job.input)?;
     let metadata = match &loaded.metadata {
         // A `.nvm` input is written again as it is (e.g. to copy or check it).
         Some(m) => m.clone(),
@@ -579,12 +627,13 @@ pub fn preprocess_one(job: &PreprocessJob) -> Result<PreprocessFileReport, CliEr
 /// the report of the files written and the errors of those that failed (which left no file).
 pub fn preprocess(
     jobs: &[PreprocessJob],
+    limits: &ReadLimits,
     progress: &(dyn Fn(&PreprocessJob) + Sync),
 ) -> (PreprocessReport, Vec<CliError>) {
     let results: Vec<Result<PreprocessFileReport, CliError>> = jobs
         .par_iter()
         .map(|job| {
-            let r = preprocess_one(job);
+            let r = preprocess_one(job, limits);
             progress(job);
             r
         })
@@ -601,9 +650,9 @@ pub fn preprocess(
 }
 
 /// `polyquery info`: what a `.nvm` file holds.
-pub fn info(path: &Path) -> Result<InfoReport, CliError> {
+pub fn info(path: &Path, limits: &ReadLimits) -> Result<InfoReport, CliError> {
     let start = Instant::now();
-    let saved = format::load(path).map_err(polyquery::Error::from)?;
+    let saved = format::load_with(path, limits).map_err(polyquery::Error::from)?;
     let load_ms = elapsed_ms(start);
     let map = &saved.map;
     let p = map.polytope();
@@ -670,24 +719,59 @@ pub fn parse_directions(text: &str, name: &str) -> Result<Vec<Vector>, CliError>
     Ok(out)
 }
 
-/// Reads a directions file (`-`: standard input).
-pub fn read_directions(dirs: &Path) -> Result<Vec<Vector>, CliError> {
-    let name = dirs.display().to_string();
-    let text = if name == "-" {
-        let mut text = String::new();
-        io::Read::read_to_string(&mut io::stdin().lock(), &mut text)
-            .map(|_| text)
-            .map_err(|source| CliError::DirectionsIo {
-                name: "<stdin>".into(),
-                source,
-            })?
+/// Reads a directions file (`-`: standard input), at most `limits.max_input_bytes` bytes; a
+/// leading UTF-8 byte-order mark is skipped.
+pub fn read_directions(dirs: &Path, limits: &ReadLimits) -> Result<Vec<Vector>, CliError> {
+    let stdin = dirs.as_os_str() == "-";
+    let name = if stdin {
+        "<stdin>".to_string()
     } else {
-        std::fs::read_to_string(dirs).map_err(|source| CliError::DirectionsIo {
-            name: name.clone(),
-            source,
-        })?
+        dirs.display().to_string()
     };
-    parse_directions(&text, if name == "-" { "<stdin>" } else { &name })
+    let bytes = if stdin {
+        input::read_all_bounded(io::stdin().lock(), Path::new(&name), limits.max_input_bytes)
+    } else {
+        input::read_bounded(dirs, limits)
+    }
+    .map_err(CliError::Read)?;
+    let text = String::from_utf8(input::strip_bom(&bytes).to_vec()).map_err(|e| {
+        CliError::DirectionsIo {
+            name: name.clone(),
+            source: io::Error::new(io::ErrorKind::InvalidData, e.utf8_error()),
+        }
+    })?;
+    parse_directions(&text, &name)
+}
+
+/// One `polyquery support --json` line.
+#[derive(serde::Serialize)]
+struct SupportLine {
+    direction: [f64; 3],
+    vertex: u32,
+    point: [f64; 3],
+    value: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    work: Option<SupportWork>,
+}
+
+/// The counted work of one NVM support query.
+#[derive(serde::Serialize)]
+struct SupportWork {
+    slab_probes: u32,
+    nodes_visited: u32,
+    polish_steps: u32,
+}
+
+/// `x y z` in the shortest round-trip form.
+fn show_plain(v: &[f64; 3]) -> String {
+    use polyquery::output::Shortest;
+    format!("{} {} {}", Shortest(v[0]), Shortest(v[1]), Shortest(v[2]))
+}
+
+/// `x,y,z` of a vector, for messages.
+fn show3(v: &Vector) -> String {
+    use polyquery::output::Shortest;
+    format!("{},{},{}", Shortest(v.x), Shortest(v.y), Shortest(v.z))
 }
 
 /// The answers of `polyquery support`: the lines for stdout and the timing summary.
@@ -704,8 +788,9 @@ pub fn support(
     directions: &[Vector],
     method: SupportKind,
     json: bool,
+    limits: &ReadLimits,
 ) -> Result<SupportOutcome, CliError> {
-    let mut loaded = load_and_hull(input)?;
+    let mut loaded = load_and_hull(input, limits)?;
     if method == SupportKind::Nvm {
         loaded = loaded.with_map(input)?;
     }
@@ -737,25 +822,25 @@ pub fn support(
     for (d, (s, stats)) in directions.iter().zip(&answers) {
         let q = s.point;
         if json {
-            let mut object = serde_json::json!({
-                "direction": [d.x, d.y, d.z],
-                "vertex": s.vertex.0,
-                "point": [q.x, q.y, q.z],
-                "value": d.dot(&q.coords),
-            });
-            if let (Some(st), Some(obj)) = (stats, object.as_object_mut()) {
-                obj.insert(
-                    "work".into(),
-                    serde_json::json!({
-                        "slab_probes": st.slab_probes,
-                        "nodes_visited": st.nodes_visited,
-                        "polish_steps": st.polish_steps,
-                    }),
-                );
-            }
-            let _ = writeln!(output, "{object}");
+            let line = SupportLine {
+                direction: [d.x, d.y, d.z],
+                vertex: s.vertex.0,
+                point: [q.x, q.y, q.z],
+                value: d.dot(&q.coords),
+                work: stats.as_ref().map(|st| SupportWork {
+                    slab_probes: st.slab_probes,
+                    nodes_visited: st.nodes_visited,
+                    polish_steps: st.polish_steps,
+                }),
+            };
+            let text = polyquery::output::to_string(&line).map_err(|e| {
+                CliError::Internal(format!("support answer for direction {}: {e}", show3(d)))
+            })?;
+            let _ = writeln!(output, "{text}");
         } else {
-            let _ = writeln!(output, "{} {} {} {}", s.vertex.0, q.x, q.y, q.z);
+            let point = [q.x, q.y, q.z];
+            polyquery::output::check_finite(&point).map_err(CliError::NonFinite)?;
+            let _ = writeln!(output, "{} {}", s.vertex.0, show_plain(&point));
         }
     }
     let n = directions.len();

@@ -2,6 +2,7 @@
 
 use polyquery::batch::{Answer, Proof};
 use polyquery::format::{Metadata, SectionInfo};
+use polyquery::output::Shortest;
 use polyquery::query::Certificate;
 use polyquery::{Point, Pose, Vector};
 use serde::Serialize;
@@ -34,7 +35,8 @@ pub struct BoundingBox {
 pub struct HullReport {
     /// The input mesh file (or `.nvm` file).
     pub mesh: String,
-    /// `obj` (the hull was built) or `nvm` (read from a preprocessed file, nothing rebuilt).
+    /// `obj` or `stl` (the hull was built) or `nvm` (read from a preprocessed file, nothing
+    /// rebuilt).
     pub input_format: String,
     /// Points read from it (for a `.nvm` file: the original mesh's, from its metadata).
     pub input_points: usize,
@@ -76,7 +78,7 @@ impl Display for HullReport {
             show(&self.bounding_box.min),
             show(&self.bounding_box.max)
         )?;
-        writeln!(f, "volume         {}", self.volume)?;
+        writeln!(f, "volume         {}", Shortest(self.volume))?;
         writeln!(f, "load time      {:.3} ms", self.load_ms)?;
         writeln!(f, "build time     {:.3} ms", self.build_ms)?;
         if let Some(out) = &self.output {
@@ -192,7 +194,7 @@ impl Display for QueryReport {
         writeln!(f, "{verdict} {}", yes_no(a.intersects))?;
         if let Some(label) = value {
             match a.value {
-                Some(v) => writeln!(f, "{label} {v}")?,
+                Some(v) => writeln!(f, "{label} {}", Shortest(v))?,
                 None => writeln!(f, "{label} none")?,
             }
         }
@@ -356,6 +358,6 @@ fn yes_no(b: bool) -> &'static str {
 
 /// `[a, b, c]` with each number in its shortest exact form.
 fn show(values: &[f64]) -> String {
-    let parts: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    let parts: Vec<String> = values.iter().map(|&v| Shortest(v).to_string()).collect();
     format!("[{}]", parts.join(", "))
 }

@@ -47,6 +47,7 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
     if let Some(q) = args.queries {
         config.queries = q;
     }
+    super::commands::check_output_dir(&args.out)?;
     config.out = args.out.clone();
     config.progress = !args.no_progress;
     config.command = std::env::args().collect::<Vec<_>>().join(" ");
@@ -69,6 +70,11 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
             eprintln!("error: {err}");
             Err(CliError::Reported(match err {
                 ReportError::Invalid(_) | ReportError::Meshes { .. } => EXIT_BAD_INPUT,
+                ReportError::Write { source, .. }
+                    if polyquery::atomic_file::is_refused_target(&source) =>
+                {
+                    EXIT_BAD_INPUT
+                }
                 ReportError::Write { .. } | ReportError::Plot { .. } => EXIT_FAILURE,
             }))
         }

@@ -68,6 +68,17 @@ const SECTION_TAGS: [[u8; 4]; 3] = [*b"META", *b"POLY", *b"NVMS"];
 /// Why a `.nvm` file could not be saved or loaded. Every variant names the file.
 #[derive(Debug, Error)]
 pub enum FormatError {
+    /// The file holds more than the input cap (or never ends).
+    #[error(
+        "{}: input is larger than the limit of {limit} bytes (the input size cap; raise it with --max-input-bytes)",
+        path.display()
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The cap, in bytes.
+        limit: u64,
+    },
     /// The file could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
@@ -241,6 +252,16 @@ pub fn encode(map: &NormalVectorMap, metadata: &Metadata) -> Vec<u8> {
     bytes
 }
 
+impl From<crate::input::ReadError> for FormatError {
+    fn from(e: crate::input::ReadError) -> Self {
+        use crate::input::ReadError;
+        match e {
+            ReadError::Io { path, source } => FormatError::Io { path, source },
+            ReadError::TooLarge { path, limit } => FormatError::TooLarge { path, limit },
+        }
+    }
+}
+
 /// Writes `map` to `path` atomically: the file appears complete, or not at all (an existing
 /// file is replaced only on success).
 pub fn save(path: &Path, map: &NormalVectorMap, metadata: &Metadata) -> Result<u64, FormatError> {
@@ -253,16 +274,14 @@ pub fn save(path: &Path, map: &NormalVectorMap, metadata: &Metadata) -> Result<u
 }
 
 /// Loads a `.nvm` file: O(file size), nothing rebuilt, everything checked (see the module
-/// notes).
+/// notes). At most the default input cap is read ([`crate::input::DEFAULT_MAX_INPUT_BYTES`]).
 pub fn load(path: &Path) -> Result<SavedMap, FormatError> {
-    let io_error = |source| FormatError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(io_error)?;
+    load_with(path, &crate::input::ReadLimits::default())
+}
+
+/// [`load`], reading at most `limits.max_input_bytes` bytes.
+pub fn load_with(path: &Path, limits: &crate::input::ReadLimits) -> Result<SavedMap, FormatError> {
+    let bytes = crate::input::read_bounded(path, limits)?;
     decode(&bytes, path)
 }
 

@@ -72,9 +72,9 @@ pub fn write_all(report: &Report, out: &Path) -> Result<Vec<PathBuf>, ReportErro
         write(&plot.file, &plot.svg)?;
     }
     write("results.csv", &csv(&report.rows))?;
-    let json = serde_json::to_string_pretty(report).map_err(|e| ReportError::Write {
+    let json = crate::output::to_string_pretty(report).map_err(|source| ReportError::Write {
         path: out.join("results.json"),
-        source: std::io::Error::other(e),
+        source,
     })?;
     write("results.json", &json)?;
     write("report.md", &markdown(report, &tables, &plots))?;
@@ -341,7 +341,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
 pub fn csv(rows: &[ResultRow]) -> String {
     let mut s = CSV_COLUMNS.join(",");
     s.push('\n');
-    let num = |v: Option<f64>| optional(v, |x| format!("{x}"));
+    let num = |v: Option<f64>| optional(v, |x| crate::output::Shortest(x).to_string());
     for r in rows {
         let cells = [
             quote(&r.source),

@@ -1,0 +1,186 @@
+//! Reading input files: bounded in size, read once, their format told by magic bytes and
+//! extension.
+//!
+//! Where it sits: the first step of every load. A file is read whole into memory by
+//! [`read_bounded`], which stops at [`ReadLimits::max_input_bytes`] (so a file that never
+//! ends, such as `/dev/zero` or an endless FIFO, fails with [`ReadError::TooLarge`] instead
+//! of exhausting memory), and is read exactly once (a FIFO cannot be read twice). [`load`]
+//! then tells a preprocessed `.nvm` file ([`crate::format`]) from a mesh (OBJ or STL,
+//! [`crate::mesh`]) and decodes it.
+//!
+//! The cap is a setting of the caller (the command line's `--max-input-bytes`); its default
+//! [`DEFAULT_MAX_INPUT_BYTES`] is 1 GiB.
+
+use crate::format::{self, FormatError, SavedMap};
+use crate::mesh::{Mesh, MeshError, MeshFormat};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// The default cap on the size of one input file: 1 GiB.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// The UTF-8 byte-order mark, which some editors write at the start of text files.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Limits on what is read from one input file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// The most bytes one input file (mesh, `.nvm` file, batch file, directions file) may
+    /// hold; a larger or endless one is an error. Default [`DEFAULT_MAX_INPUT_BYTES`].
+    pub max_input_bytes: u64,
+}
+
+impl Default for ReadLimits {
+    fn default() -> Self {
+        ReadLimits {
+            max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
+        }
+    }
+}
+
+impl ReadLimits {
+    /// Limits with a cap of `max_input_bytes` per file.
+    pub fn new(max_input_bytes: u64) -> ReadLimits {
+        ReadLimits { max_input_bytes }
+    }
+}
+
+/// Why an input file could not be read. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be opened or read (missing, unreadable, a directory …).
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// The file holds more than the cap (or never ends).
+    #[error(
+        "{}: input is larger than the limit of {limit} bytes (the input size cap; raise it with --max-input-bytes)",
+        path.display()
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The cap, in bytes.
+        limit: u64,
+    },
+}
+
+/// Reads all of `reader` (named `path` in errors), failing once more than `limit` bytes
+/// come: at most `limit + 1` bytes are ever read, so an endless source is cut short.
+pub fn read_all_bounded<R: Read>(reader: R, path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|source| ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Reads the file at `path` whole, bounded by `limits` (a regular file larger than the cap
+/// fails before anything is read; anything else — a FIFO, a device — is read up to the cap
+/// plus one byte). A directory is an error.
+pub fn read_bounded(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>, ReadError> {
+    let io_error = |source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io_error)?;
+    let metadata = file.metadata().map_err(io_error)?;
+    if metadata.is_dir() {
+        return Err(io_error(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "is a directory, not a file",
+        )));
+    }
+    if metadata.is_file() && metadata.len() > limits.max_input_bytes {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            limit: limits.max_input_bytes,
+        });
+    }
+    read_all_bounded(file, path, limits.max_input_bytes)
+}
+
+/// `bytes` without a leading UTF-8 byte-order mark.
+pub fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
+}
+
+/// A loaded input: a mesh (OBJ or STL) or a preprocessed `.nvm` file.
+#[derive(Debug)]
+pub enum Input {
+    /// A mesh, whose hull is still to be built.
+    Mesh {
+        /// The mesh.
+        mesh: Mesh,
+        /// The format it was read from.
+        format: MeshFormat,
+    },
+    /// A `.nvm` file: the hull and its normal vector map, nothing to rebuild.
+    Nvm(Box<SavedMap>),
+}
+
+/// Why an input could not be loaded (the message names the file).
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// The file could not be read, is not a mesh in a supported format, or is malformed.
+    #[error(transparent)]
+    Mesh(#[from] MeshError),
+    /// The `.nvm` file is truncated, of another version or corrupt.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+}
+
+/// Loads `path`, reading it once and at most `limits.max_input_bytes` bytes: a `.nvm` file
+/// (told by its magic bytes, or by its extension) is decoded as it is; anything else is a
+/// mesh (OBJ or STL, see [`Mesh::from_bytes`]).
+pub fn load(path: &Path, limits: &ReadLimits) -> Result<Input, InputError> {
+    let bytes = read_bounded(path, limits).map_err(MeshError::from)?;
+    let by_extension = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(format::EXTENSION));
+    if by_extension || format::has_magic(&bytes) {
+        return Ok(Input::Nvm(Box::new(format::decode(&bytes, path)?)));
+    }
+    let format = MeshFormat::detect(path, &bytes)?;
+    let mesh = Mesh::from_bytes_as(&bytes, path, format)?;
+    Ok(Input::Mesh { mesh, format })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_endless_reader_stops_one_byte_past_the_cap() {
+        let err = read_all_bounded(io::repeat(0), Path::new("zeros"), 1000).unwrap_err();
+        assert!(matches!(err, ReadError::TooLarge { limit: 1000, .. }));
+        let msg = err.to_string();
+        assert!(msg.contains("zeros") && msg.contains("1000 bytes"), "{msg}");
+    }
+
+    #[test]
+    fn a_reader_at_the_cap_is_read_whole() {
+        let bytes = read_all_bounded(&[7u8; 1000][..], Path::new("x"), 1000).unwrap();
+        assert_eq!(bytes.len(), 1000);
+    }
+
+    #[test]
+    fn the_bom_is_stripped_once() {
+        assert_eq!(strip_bom(b"\xEF\xBB\xBFv 1"), b"v 1");
+        assert_eq!(strip_bom(b"v 1"), b"v 1");
+    }
+}
