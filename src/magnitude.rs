@@ -61,8 +61,9 @@ pub fn check_coordinates(x: &[f64]) -> Result<(), MagnitudeError> {
     }
 }
 
-/// `Ok` when the points' bounding box is at least [`MIN_EXTENT`] across (an empty or
-/// non-finite set passes: those are the callers' own errors).
+/// `Ok` when the points' bounding box is at least [`MIN_EXTENT`] across (an empty,
+/// non-finite or single-position set passes: those are the callers' own, more specific
+/// errors).
 pub fn check_extent(points: &[Point]) -> Result<(), MagnitudeError> {
     let Some(first) = points.first() else {
         return Ok(());
@@ -70,12 +71,22 @@ pub fn check_extent(points: &[Point]) -> Result<(), MagnitudeError> {
     let (lo, hi) = points
         .iter()
         .fold((*first, *first), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
-    let extent = (hi - lo).norm();
-    if extent < MIN_EXTENT {
+    let extent = norm(&(hi - lo));
+    if extent > 0.0 && extent < MIN_EXTENT {
         Err(MagnitudeError::TooSmall { extent })
     } else {
         Ok(())
     }
+}
+
+/// `‖v‖` without underflow or overflow in the sum of squares (`v` scaled by its largest
+/// component first): right for any finite `v`, 1e-320 or 1e308 long.
+pub fn norm(v: &Vector) -> f64 {
+    let largest = v.amax();
+    if largest == 0.0 || !largest.is_finite() {
+        return largest;
+    }
+    largest * (v / largest).norm()
 }
 
 /// `d / ‖d‖` for any finite, non-zero `d`, however long or short: `d` is first divided by

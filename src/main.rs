@@ -194,7 +194,7 @@ enum Command {
         #[arg(long, value_name = "X,Y,Z", value_parser = parse_vector, allow_hyphen_values = true)]
         velocity: Option<Vector>,
         /// The ray's origin `x,y,z` (raycast).
-        #[arg(long, value_name = "X,Y,Z", value_parser = parse_vector, allow_hyphen_values = true)]
+        #[arg(long, value_name = "X,Y,Z", value_parser = parse_position, allow_hyphen_values = true)]
         origin: Option<Vector>,
         /// The support map the algorithm runs on.
         #[arg(long, value_enum, default_value_t = SupportArg::Nvm)]
@@ -458,6 +458,13 @@ fn parse_vector(text: &str) -> Result<Vector, String> {
             .filter(|x| x.is_finite())
             .ok_or_else(|| format!("'{text}': '{field}' is not a finite number"))?;
     }
+    Ok(v)
+}
+
+/// `x,y,z`: a position, within the supported range of coordinates.
+fn parse_position(text: &str) -> Result<Vector, String> {
+    let v = parse_vector(text)?;
+    polyquery::magnitude::check_coordinates(v.as_slice()).map_err(|e| format!("'{text}': {e}"))?;
     Ok(v)
 }
 

@@ -25,6 +25,7 @@
 mod stl;
 
 use crate::input::{ReadError, ReadLimits, UTF8_BOM, read_bounded, strip_bom};
+use crate::magnitude::MagnitudeError;
 use crate::output::Shortest;
 use crate::{Point, Polytope};
 use std::io::{self, BufRead, Write};
@@ -101,6 +102,21 @@ pub enum MeshError {
         path: PathBuf,
         /// 1-based line number.
         line: usize,
+    },
+    /// A vertex has a coordinate larger in magnitude than the supported range allows
+    /// ([`crate::magnitude::MAX_COORDINATE`]).
+    #[error(
+        "{}:{line}: vertex coordinate {value:e} is outside the supported range ({})",
+        path.display(),
+        crate::magnitude::SUPPORTED_RANGE
+    )]
+    CoordinateOutOfRange {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// The offending coordinate.
+        value: f64,
     },
     /// A face refers to a vertex that does not exist (0, beyond the last, or too far back).
     #[error(
@@ -404,6 +420,15 @@ impl Parser<'_> {
             return Err(MeshError::NonFinite {
                 path: self.path.to_path_buf(),
                 line,
+            });
+        }
+        if let Err(MagnitudeError::TooLarge { value }) =
+            crate::magnitude::check_coordinates(&numbers[..3])
+        {
+            return Err(MeshError::CoordinateOutOfRange {
+                path: self.path.to_path_buf(),
+                line,
+                value,
             });
         }
         if self.mesh.points.len() >= u32::MAX as usize {

@@ -36,6 +36,17 @@ pub enum PoseError {
         /// The offending field (trimmed).
         field: String,
     },
+    /// A translation component is larger in magnitude than the supported range allows.
+    #[error(
+        "pose '{text}': translation '{field}' is outside the supported range ({})",
+        crate::magnitude::SUPPORTED_RANGE
+    )]
+    OutOfRange {
+        /// The whole pose text.
+        text: String,
+        /// The offending field.
+        field: String,
+    },
     /// The quaternion `(qw, qx, qy, qz)` is zero, so it names no rotation.
     #[error("pose '{text}': the quaternion (qw,qx,qy,qz) is zero and names no rotation")]
     ZeroQuaternion {
@@ -70,6 +81,16 @@ pub fn parse_pose(text: &str) -> Result<Pose, PoseError> {
             });
         }
         *slot = value;
+    }
+    if let Some(field) = fields[..3].iter().zip(&values).find_map(|(field, v)| {
+        crate::magnitude::check_coordinates(&[*v])
+            .err()
+            .map(|_| field)
+    }) {
+        return Err(PoseError::OutOfRange {
+            text: text.to_string(),
+            field: field.to_string(),
+        });
     }
     let translation = Translation3::new(values[0], values[1], values[2]);
     if fields.len() == 3 {

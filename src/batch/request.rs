@@ -34,6 +34,9 @@ impl PoseSpec {
         if !t.iter().all(|c| c.is_finite()) {
             return Err("translation is not finite".to_string());
         }
+        if let Err(e) = crate::magnitude::check_coordinates(&t) {
+            return Err(format!("translation: {e}"));
+        }
         let rotation = match self.rotation {
             None => UnitQuaternion::identity(),
             Some(q) => {
@@ -257,6 +260,12 @@ pub fn parse_request(text: &str, line: usize, base: &Path) -> Result<Request, Li
         }
         None
     };
+    if let Some(e) = raw
+        .origin
+        .and_then(|o| crate::magnitude::check_coordinates(&o).err())
+    {
+        return Err(fail(format!("field `origin`: {e}")));
+    }
     let params = Parameters {
         algorithm: raw.algorithm,
         direction: raw.direction.map(vector),

@@ -797,6 +797,15 @@ pub fn support(
     let p = loaded.polytope();
     // Answer every direction first (timed), then format: the time is the queries' alone.
     let start = Instant::now();
+    // Query with unit directions (any finite non-zero direction, 1e-300 or 1e300 long,
+    // normalises exactly): the maps compare `d · p`, which must neither underflow nor
+    // overflow. The value printed is `d · p` for the direction as given.
+    let units: Vec<Vector> = directions
+        .iter()
+        .map(|d| polyquery::magnitude::unit_direction(d).unwrap_or(*d))
+        .collect();
+    let directions_given = directions;
+    let directions = &units;
     let answers: Vec<(Support, Option<QueryStats>)> = match (method, loaded.map()) {
         (SupportKind::Nvm, Some(map)) => directions
             .iter()
@@ -819,7 +828,7 @@ pub fn support(
     };
     let total_ms = elapsed_ms(start);
     let mut output = String::with_capacity(directions.len() * 64);
-    for (d, (s, stats)) in directions.iter().zip(&answers) {
+    for (d, (s, stats)) in directions_given.iter().zip(&answers) {
         let q = s.point;
         if json {
             let line = SupportLine {

@@ -13,6 +13,7 @@
 use super::{Mesh, MeshError, parse_number, quote};
 use crate::Point;
 use crate::input::strip_bom;
+use crate::magnitude::MagnitudeError;
 use std::path::Path;
 
 const HEADER_BYTES: usize = 80;
@@ -147,6 +148,15 @@ fn parse_ascii(bytes: &[u8], path: &Path) -> Result<Mesh, MeshError> {
                     return Err(MeshError::NonFinite {
                         path: path.to_path_buf(),
                         line,
+                    });
+                }
+                if let Err(MagnitudeError::TooLarge { value }) =
+                    crate::magnitude::check_coordinates(&xyz)
+                {
+                    return Err(MeshError::CoordinateOutOfRange {
+                        path: path.to_path_buf(),
+                        line,
+                        value,
                     });
                 }
                 let index = u32::try_from(mesh.points.len()).map_err(|_| {
