@@ -22,7 +22,7 @@
 use super::array_serde;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
 use super::nio::{Verdict, intersection_verdict};
-use super::orientation::orient3d;
+use super::orientation::{orient3d, triangle_normal};
 use super::portal::{Work, counted};
 use super::simplex::closest_to_origin;
 use super::{Outcome, QueryError};
@@ -108,7 +108,7 @@ struct Face {
 
 fn make_face(points: &[DiffPoint], v: [usize; 3]) -> Face {
     let (a, b, c) = (points[v[0]].point, points[v[1]].point, points[v[2]].point);
-    let n = (b - a).cross(&(c - a));
+    let n = triangle_normal(&a.coords, &b.coords, &c.coords);
     let len = n.norm();
     if len > 0.0 && len.is_finite() {
         let normal = n / len;
