@@ -987,3 +987,90 @@ fn epa_converges_on_near_concentric_large_spheres() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// EPA's bounded answer (issue 11, item 4).
+
+/// EPA never gives up on overlapping input. Near-concentric sphere hulls (150 vertices,
+/// centres 1e-4 … 1e-3 of the diameter apart, random rotations): certifying the minimum of
+/// the almost constant `h_D` takes many steps, and a step bound of 6 … 768 (log-uniform)
+/// stops most runs early. Every run answers, with every support map: `lower_bound ≤ true depth ≤
+/// upper_bound = depth` against the oracle's smallest face offset, `h_D(normal) = depth`
+/// (exact linear-scan support) and `point_a − point_b = depth·normal`; converged runs match
+/// the oracle to `TOL·size`. Slack: 1e-12·size, the rounding of offsets and support values
+/// (~1e-16·size) with a wide margin.
+#[test]
+fn epa_answers_with_certified_bounds_when_stopped_early() {
+    let mut runner = TestRunner::new_with_rng(
+        proptest::test_runner::Config::default(),
+        proptest::test_runner::TestRng::from_seed(
+            proptest::test_runner::RngAlgorithm::ChaCha,
+            &[41; 32],
+        ),
+    );
+    let (mut stopped, mut converged) = (0, 0);
+    for i in 0..16u64 {
+        let p = hull(&generate(Shape::Sphere, 150, 300 + i).unwrap());
+        let q = hull(&generate(Shape::Sphere, 150, 400 + i).unwrap());
+        let rot_p = sample(rotation(), &mut runner);
+        let rot_q = sample(rotation(), &mut runner);
+        let dir = sample(direction(), &mut runner);
+        let offset = 2.0 * 10f64.powf(sample(-4.0f64..-3.0, &mut runner));
+        let bound = (6.0 * 2f64.powf(sample(0.0f64..7.0, &mut runner))) as u32;
+        let pose_p = Pose::from_parts(Translation3::identity(), rot_p);
+        let pose_q = Pose::from_parts(Translation3::from(dir * offset), rot_q);
+        let size = size(&p, &pose_p, &q, &pose_q);
+        let slack = 1e-12 * size;
+        let diff = MinkowskiDifference::new(&p, &pose_p, &q, &pose_q).expect("Minkowski hull");
+        let (want, _) = diff
+            .penetration_depth()
+            .expect("near-concentric spheres overlap");
+        let la = Posed::new(LinearScan::new(&p), pose_p);
+        let lb = Posed::new(LinearScan::new(&q), pose_q);
+        let h = |u: &Vector| u.dot(&(la.support(u).point - lb.support(&-u).point));
+        let settings = EpaSettings {
+            max_iterations: bound,
+            ..EpaSettings::default()
+        };
+        for ((name, a), (_, b)) in support_maps(&p, pose_p)
+            .iter()
+            .zip(&support_maps(&q, pose_q))
+        {
+            let ctx = format!("{name}, pair {i}, bound {bound}, true depth {want:e}");
+            let c = penetration_depth(a.as_ref(), b.as_ref(), &settings)
+                .unwrap_or_else(|e| panic!("EPA gave up: {e}: {ctx}"))
+                .answer
+                .unwrap_or_else(|| panic!("EPA: no contact: {ctx}"));
+            let ctx = format!("{ctx}: {c:?}");
+            assert!(
+                c.lower_bound <= want + slack,
+                "lower bound above the depth: {ctx}"
+            );
+            assert!(
+                want <= c.upper_bound + slack,
+                "upper bound below the depth: {ctx}"
+            );
+            assert!(
+                c.lower_bound <= c.depth && c.depth <= c.upper_bound,
+                "{ctx}"
+            );
+            assert!(
+                (h(&c.normal) - c.depth).abs() <= slack || c.converged,
+                "{ctx}"
+            );
+            let off = (c.point_a - c.point_b - c.normal * c.depth).norm();
+            assert!(off <= 1e-9 * size, "witnesses off by {off:e}: {ctx}");
+            if c.converged {
+                assert!((c.depth - want).abs() <= TOL * size, "{ctx}");
+                converged += 1;
+            } else {
+                assert_eq!(c.upper_bound, c.depth, "{ctx}");
+                stopped += 1;
+            }
+        }
+    }
+    assert!(
+        stopped >= 20 && converged >= 3,
+        "stopped {stopped}, converged {converged}"
+    );
+}
