@@ -92,6 +92,11 @@ pub mod shapes {
         /// shape (sphere … needle, flat disks included; the kind and the point count drawn
         /// at random).
         RandomBoxOrSynthetic,
+        /// A thin body: a needle (two axes squashed) or a plate (one axis squashed) by a
+        /// factor log-uniform in `[1e-10, 1e-2]` — a `k`-gon prism (`k` = 3…12, needle
+        /// cross-section or plate outline, at a random angle) or uniform random points of
+        /// `[-1, 1)³` squashed the same way.
+        Thin,
     }
 
     /// A random point set of 4–`max` points of `kind`, stretched by 0.1…2 per axis.
@@ -120,6 +125,36 @@ pub mod shapes {
                         from_box(&pts)
                     };
                     stretched(&raw, s)
+                })
+                .boxed(),
+            CloudKind::Thin => (
+                random_box,
+                0usize..4,
+                3usize..=12,
+                -10.0f64..-2.0,
+                0.0f64..1.0,
+            )
+                .prop_map(|(pts, form, k, log_aspect, turn)| {
+                    let a = 10f64.powf(log_aspect);
+                    let needle = form % 2 == 0;
+                    // (x, y) squashed for a needle, z for a plate.
+                    let squash = if needle { [a, a, 1.0] } else { [1.0, 1.0, a] };
+                    if form < 2 {
+                        let (r, h) = if needle { (a, 1.0) } else { (1.0, a) };
+                        (0..k)
+                            .flat_map(|i| {
+                                let t = std::f64::consts::TAU * (i as f64 + turn) / k as f64;
+                                let (s, c) = t.sin_cos();
+                                [Point::new(r * c, r * s, -h), Point::new(r * c, r * s, h)]
+                            })
+                            .collect()
+                    } else {
+                        pts.iter()
+                            .map(|c| {
+                                Point::new(c[0] * squash[0], c[1] * squash[1], c[2] * squash[2])
+                            })
+                            .collect()
+                    }
                 })
                 .boxed(),
         }

@@ -1,0 +1,160 @@
+//! Timing harness for EPA on the small robot meshes (issue 11, item 5): the minimum
+//! penetration depth on the NVM support of `panda_finger_collision` and `bunny_npm`, on 2,000
+//! random overlapping poses per mesh, one thread; with Nio's intersection test and
+//! directional penetration on the same poses, to watch that they do not slow down.
+//!
+//! Run: `cargo run --release --example epa_timing [-- ROUNDS]` (default 15 rounds;
+//! `EPA_TIMING_MESH=bunny_npm` runs one mesh).
+//!
+//! Poses: both copies of the hull are centred on the mean of its vertices; A gets a random
+//! rotation, B another random rotation plus the offset `f·t*·u` along a random unit `u`,
+//! where `t*` is the touching offset (bisection with Nio's intersection test, outside
+//! timing) and `f` is uniform in `[0.2, 0.9]`: 2,000 distinct overlapping poses (seeded
+//! ChaCha8), so support caches and branch predictors do not see one pose repeated. Each
+//! round runs every query once per pose; the figure printed is the median round's mean time
+//! per query, in microseconds. On a shared machine, count instructions instead (exact,
+//! load-independent): `valgrind --tool=callgrind --toggle-collect='*epa_pass*'
+//! target/release/examples/epa_timing 1` (one round: 2,000 queries per mesh, both meshes).
+
+use nalgebra::Translation3;
+use polyquery::hull::convex_hull;
+use polyquery::mesh::Mesh;
+use polyquery::query::{
+    EpaSettings, NioSettings, directional_penetration, intersects, penetration_depth,
+};
+use polyquery::synth::{random_direction, random_rotation};
+use polyquery::{NormalVectorMap, Pose, Posed, Vector};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Instant;
+
+const POSES: usize = 2_000;
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(15);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let only = std::env::var("EPA_TIMING_MESH").ok();
+    for name in ["panda_finger_collision", "bunny_npm"] {
+        if only.as_deref().is_some_and(|m| m != name) {
+            continue;
+        }
+        let mesh = Mesh::load(&dir.join(format!("{name}.obj"))).expect("mesh");
+        let poly = convex_hull(&mesh.points).expect("hull");
+        let nv = poly.num_vertices();
+        let nvm = NormalVectorMap::build(poly).expect("nvm");
+        let poly = nvm.polytope();
+        let centre = poly
+            .points()
+            .iter()
+            .fold(Vector::zeros(), |s, p| s + p.coords)
+            / poly.num_vertices() as f64;
+        let about = |r: nalgebra::UnitQuaternion<f64>, offset: Vector| {
+            Pose::from_parts(Translation3::from(centre - r * centre + offset), r)
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let ns = NioSettings::default();
+        let es = EpaSettings::default();
+        let poses: Vec<(Pose, Pose, Vector)> = (0..POSES)
+            .map(|_| {
+                let a = about(random_rotation(&mut rng), Vector::zeros());
+                let rb = random_rotation(&mut rng);
+                let u = random_direction(&mut rng);
+                let overlap = |t: f64| {
+                    let b = about(rb, u * t);
+                    intersects(&Posed::new(&nvm, a), &Posed::new(&nvm, b), &ns)
+                        .expect("setup")
+                        .intersecting
+                };
+                let (mut lo, mut hi) = (0.0, 2.5 * poly.scale());
+                for _ in 0..48 {
+                    let mid = 0.5 * (lo + hi);
+                    if overlap(mid) {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                let f = rng.random_range(0.2..0.9);
+                (a, about(rb, u * (f * lo)), u)
+            })
+            .collect();
+        let posed: Vec<_> = poses
+            .iter()
+            .map(|(a, b, u)| (Posed::new(&nvm, *a), Posed::new(&nvm, *b), *u))
+            .collect();
+        // Sanity and counted work, outside timing.
+        let (mut iters, mut calls, mut bad) = (0u64, 0u64, 0);
+        for (a, b, _) in &posed {
+            match penetration_depth(a, b, &es) {
+                Ok(o) if o.answer.is_some() => {
+                    iters += o.iterations as u64;
+                    calls += o.support_calls as u64;
+                }
+                _ => bad += 1,
+            }
+        }
+        let mut epa = Vec::new();
+        let mut inter = Vec::new();
+        let mut pen = Vec::new();
+        for _ in 0..rounds {
+            epa.push(time_pass(|| epa_pass(&posed, &es)));
+            inter.push(time_pass(|| intersection_pass(&posed, &ns)));
+            pen.push(time_pass(|| penetration_pass(&posed, &ns)));
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        println!(
+            "{name} ({nv} hull vertices): EPA {:.2} µs (mean {:.1} iterations, {:.1} support calls, {bad} without answer), intersection {:.2} µs, directional penetration {:.2} µs",
+            median(&mut epa),
+            iters as f64 / POSES as f64,
+            calls as f64 / POSES as f64,
+            median(&mut inter),
+            median(&mut pen),
+        );
+    }
+}
+
+/// The posed pairs and B's offset direction.
+type Posed2<'a> = [(
+    Posed<&'a NormalVectorMap>,
+    Posed<&'a NormalVectorMap>,
+    Vector,
+)];
+
+/// Mean microseconds per pose of one pass.
+fn time_pass(pass: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    pass();
+    t.elapsed().as_secs_f64() / POSES as f64 * 1e6
+}
+
+// The passes are out of line so that `valgrind --tool=callgrind --toggle-collect='*epa_pass*'`
+// counts one query's instructions exactly (the machine's load does not enter).
+
+#[inline(never)]
+fn epa_pass(posed: &Posed2<'_>, es: &EpaSettings) {
+    for (a, b, _) in posed {
+        black_box(penetration_depth(a, b, es).ok());
+    }
+}
+
+#[inline(never)]
+fn intersection_pass(posed: &Posed2<'_>, ns: &NioSettings) {
+    for (a, b, _) in posed {
+        black_box(intersects(a, b, ns).ok());
+    }
+}
+
+#[inline(never)]
+fn penetration_pass(posed: &Posed2<'_>, ns: &NioSettings) {
+    for (a, b, u) in posed {
+        black_box(directional_penetration(a, b, u, ns).ok());
+    }
+}
