@@ -51,6 +51,7 @@
 
 pub mod atomic_file;
 pub mod batch;
+pub(crate) mod compensated;
 pub mod error;
 pub mod format;
 pub mod hull;

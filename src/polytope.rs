@@ -668,17 +668,18 @@ pub fn bounding_box(points: &[Point]) -> (Point, Point) {
 /// Newell's polygon normal (twice the vector area) and the polygon's centroid of corners.
 fn newell_normal(points: &[Point], poly: &[u32]) -> (Vector, Point) {
     let k = poly.len();
-    let c = poly
-        .iter()
-        .fold(Vector::zeros(), |acc, &v| acc + points[v as usize].coords)
-        / k as f64;
-    let mut n = Vector::zeros();
-    for i in 0..k {
-        let a = points[poly[i] as usize].coords - c;
-        let b = points[poly[(i + 1) % k] as usize].coords - c;
-        n += a.cross(&b);
-    }
-    (n, Point::from(c))
+    let corners: Vec<Vector> = poly.iter().map(|&v| points[v as usize].coords).collect();
+    let c = corners.iter().sum::<Vector>() / k as f64;
+    // Twice the vector area, accurate to a few ulps even for a sliver face (a thin body's
+    // long sides), where summing rounded cross products cancels to nothing or points
+    // anywhere. The area does not depend on the origin: taken relative to the first corner
+    // (differences of nearby coordinates are exact or nearly), a small face far from the
+    // origin does not cancel against its position either.
+    let relative: Vec<Vector> = corners.iter().map(|p| p - corners[0]).collect();
+    (
+        crate::compensated::polygon_normal(&relative),
+        Point::from(c),
+    )
 }
 
 #[cfg(test)]

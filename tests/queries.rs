@@ -613,6 +613,16 @@ fn check_identical(p: &Polytope, pose: &Pose, dirs: &[Vector]) {
             "EPA depth {:e}: {ctx}",
             epa.depth
         );
+        // GJK too: intersecting, at distance 0, with witnesses that coincide.
+        let settings = polyquery::query::gjk::GjkSettings::default();
+        let boolean = polyquery::query::gjk::intersects(&a, &b, &settings).expect("GJK");
+        assert!(boolean.intersecting, "GJK boolean: {ctx}: {boolean:?}");
+        let g = polyquery::query::gjk::distance(&a, &b, &settings).expect("GJK distance");
+        assert!(g.intersecting && g.distance == 0.0, "GJK: {ctx}: {g:?}");
+        assert!(
+            (g.point_a - g.point_b).norm() <= TOL * size,
+            "GJK witnesses apart: {ctx}: {g:?}"
+        );
     }
 }
 

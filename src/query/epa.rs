@@ -36,10 +36,11 @@
 use super::array_serde;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
 use super::nio::{Verdict, intersection_verdict};
-use super::orientation::{orient3d, triangle_normal};
+use super::orientation::orient3d;
 use super::portal::{Work, counted};
 use super::simplex::closest_to_origin;
 use super::{Outcome, QueryError};
+use crate::compensated::triangle_normal;
 use crate::{Point, SupportMap, Vector};
 use serde::Serialize;
 use std::cmp::{Ordering, Reverse};

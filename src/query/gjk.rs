@@ -27,12 +27,12 @@
 //! `ε · size / ‖v‖` — at separations of 1e-8 of the size that is a plane off by the separation
 //! itself (a disjoint pair called intersecting, a plane that does not separate). Instead
 //! [`super::simplex`] returns `v` as the projection onto the triangle's plane (direction =
-//! the normal's) or, for a segment, `t × (y_i × y_j) / ‖t‖²` with compensated products:
-//! accurate to a few ε *relative to* `‖v‖`. Then, in exact arithmetic, "`w` in `W`" or "no
+//! the normal's) or, for a segment, `t × (y_i × y_j) / ‖t‖²` (the inner product accurate
+//! even for nearly parallel `y_i`, `y_j`): accurate to a few ε *relative to* `‖v‖`. Then, in exact arithmetic, "`w` in `W`" or "no
 //! progress" imply `v · w ≥ ‖v‖²`; with rounding, `v · w ≤ 0` there can only mean
 //! `‖v‖ = O(ε · size)`, which is touching, and `v · w > 0` means the support plane still
 //! separates. Intersection witnesses come from the enclosing tetrahedron's sub-volumes,
-//! recomputed with compensated triple products (a nearly flat tetrahedron, i.e. the origin
+//! recomputed as triple products accurate to a few ulps (a nearly flat tetrahedron, i.e. the origin
 //! near `∂D`, leaves the filtered predicate's values with no correct digit).
 //!
 //! Every simplex vertex remembers its two source points (and vertex ids), so the witness
@@ -51,6 +51,13 @@ const ALGORITHM: &str = "GJK";
 /// The touching rule's factor: `‖v‖ ≤ TOUCHING · max ‖y‖` means `v` is zero up to the
 /// rounding of a convex combination of the simplex's points (a few ulps of `max ‖y‖`).
 const TOUCHING: f64 = 16.0 * f64::EPSILON;
+
+/// A step whose `‖v‖²` grows by at most this relative amount is flat (rounding), not
+/// a step back.
+const FLAT: f64 = 64.0 * f64::EPSILON;
+
+/// How many flat steps one query may take before rounding is taken to have won.
+const MAX_FLAT_STEPS: u32 = 8;
 
 /// Tolerances and bounds of GJK.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,14 +89,23 @@ impl Default for GjkSettings {
 /// The distance between two shapes and where it is attained.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GjkDistance {
-    /// Euclidean distance `min ‖a − b‖` (0 when the shapes overlap or touch).
+    /// Euclidean distance `min ‖a − b‖` (0 when the shapes overlap or touch): `‖point_b −
+    /// point_a‖`, so an upper bound attained by the witnesses.
     pub distance: f64,
+    /// A certified lower bound on the distance: the gap between A and B along `normal`,
+    /// measured by a support query. `distance − lower_bound ≤ ε · distance` (the settings'
+    /// relative tolerance) when GJK converged; where rounding stopped it first (near contact,
+    /// distances below ~1e-8 of the shapes' size) the band can be wider, and it is reported
+    /// here rather than hidden. 0 when intersecting.
+    pub lower_bound: f64,
     /// Closest point on A (when intersecting: a point of A at the common point).
     pub point_a: Point,
     /// Closest point on B (when intersecting: a point of B at the common point).
     pub point_b: Point,
-    /// Unit vector from A's witness towards B's witness, when `distance > 0`. The plane
-    /// through `point_a` with this normal separates the shapes.
+    /// When `distance > 0`: the unit separating axis, from A towards B, along which the
+    /// shapes are `lower_bound` apart: `max_{a∈A} n·a + lower_bound ≤ min_{b∈B} n·b` (up to
+    /// the rounding of the support values, ~ε·size). When GJK converged it is the direction
+    /// from `point_a` to `point_b`.
     pub normal: Option<Vector>,
     /// Whether the shapes overlap or touch (within the relative tolerance).
     pub intersecting: bool,
@@ -124,6 +140,7 @@ pub fn distance<A: SupportMap, B: SupportMap>(
     Ok(match run.stop {
         Stop::Intersecting => GjkDistance {
             distance: 0.0,
+            lower_bound: 0.0,
             point_a,
             point_b,
             normal: None,
@@ -132,13 +149,14 @@ pub fn distance<A: SupportMap, B: SupportMap>(
             support_calls: run.support_calls,
         },
         Stop::Converged | Stop::Separated => {
-            let v = run.simplex.v;
-            let distance = v.norm();
+            let distance = run.simplex.v.norm();
+            let (lower_bound, axis) = run.lower_bound;
             GjkDistance {
                 distance,
+                lower_bound: lower_bound.clamp(0.0, distance),
                 point_a,
                 point_b,
-                normal: Some(-v / distance),
+                normal: Some(axis),
                 intersecting: false,
                 iterations: run.iterations,
                 support_calls: run.support_calls,
@@ -277,6 +295,10 @@ impl Simplex {
 struct Run {
     stop: Stop,
     simplex: Simplex,
+    /// The best certified lower bound on the distance seen, `max v·w / ‖v‖` over the
+    /// iterations (a support query measured that gap), and its unit axis `−v/‖v‖` (from A
+    /// towards B); `(−∞, x)` when no iteration ran.
+    lower_bound: (f64, Vector),
     iterations: u32,
     support_calls: u32,
 }
@@ -301,10 +323,13 @@ fn run<A: SupportMap, B: SupportMap>(
     }
     let mut simplex = Simplex::single(first);
     let mut iterations = 0u32;
-    let finish = |stop, simplex, iterations| {
+    let mut lower_bound = (f64::NEG_INFINITY, Vector::x());
+    let mut flat_steps = 0u32;
+    let finish = |stop, simplex, lower_bound, iterations| {
         Ok(Run {
             stop,
             simplex,
+            lower_bound,
             iterations,
             support_calls: diff.support_calls(),
         })
@@ -319,7 +344,7 @@ fn run<A: SupportMap, B: SupportMap>(
         }
         let touching = TOUCHING * simplex.max_norm();
         if vv <= touching * touching {
-            return finish(Stop::Intersecting, simplex, iterations);
+            return finish(Stop::Intersecting, simplex, lower_bound, iterations);
         }
 
         let w = diff.support(&-v);
@@ -327,11 +352,15 @@ fn run<A: SupportMap, B: SupportMap>(
             return Err(non_finite);
         }
         let vw = v.dot(&w.point.coords);
+        let gap = vw / vv.sqrt();
+        if gap > lower_bound.0 {
+            lower_bound = (gap, -v / vv.sqrt());
+        }
         if mode == Mode::Boolean && vw > 0.0 {
-            return finish(Stop::Separated, simplex, iterations);
+            return finish(Stop::Separated, simplex, lower_bound, iterations);
         }
         if vv - vw <= eps * vv {
-            return finish(Stop::Converged, simplex, iterations);
+            return finish(Stop::Converged, simplex, lower_bound, iterations);
         }
         // Where rounding has taken over, `v` is final: `w` is already in the simplex, or
         // adding it does not lower `‖v‖`. In exact arithmetic both imply `v · w ≥ ‖v‖²`;
@@ -345,7 +374,7 @@ fn run<A: SupportMap, B: SupportMap>(
             } else {
                 Stop::Intersecting
             };
-            finish(stop, simplex, iterations)
+            finish(stop, simplex, lower_bound, iterations)
         };
         if simplex.contains(&w) {
             return stuck(simplex);
@@ -353,12 +382,23 @@ fn run<A: SupportMap, B: SupportMap>(
         let previous = simplex;
         match simplex.add_and_reduce(w) {
             None => return stuck(previous),
-            Some(true) => return finish(Stop::Intersecting, simplex, iterations),
+            Some(true) => return finish(Stop::Intersecting, simplex, lower_bound, iterations),
             Some(false) => {}
         }
         let new_vv = simplex.v.norm_squared();
-        if new_vv.is_nan() || new_vv >= vv {
+        if new_vv.is_nan() || new_vv > vv * (1.0 + FLAT) {
             return stuck(previous);
+        }
+        if new_vv >= vv {
+            // `‖v‖` did not decrease beyond rounding, yet the step may still be real: near
+            // contact, turning `v` by an angle `φ` lowers `‖v‖` only by `φ²/2` relative (a
+            // segment almost through the origin swapped for a triangle around it), while the
+            // support plane moves by `φ · size`. A few such flat steps are allowed before
+            // rounding is taken to have won.
+            flat_steps += 1;
+            if flat_steps > MAX_FLAT_STEPS {
+                return stuck(previous);
+            }
         }
     }
     Err(QueryError::IterationLimit {

@@ -16,7 +16,6 @@
 
 mod array_serde;
 pub mod certificate;
-mod compensated;
 pub mod epa;
 pub mod gjk;
 pub mod minkowski_support;

@@ -20,8 +20,9 @@
 //! plane, `size` = the largest `‖p‖` of the points of `D` seen so far).
 
 use super::minkowski_support::{DiffPoint, MinkowskiSupport};
-use super::orientation::{self, orient3d};
+use super::orientation::orient3d;
 use super::{Outcome, QueryError};
+use crate::compensated;
 use crate::{SupportMap, Vector};
 
 /// Tolerances, bounds and the counted work shared by one query's portal runs.
@@ -186,12 +187,12 @@ pub(crate) fn tetrahedron_holds_origin(c: &[Vector; 4]) -> bool {
 }
 
 /// The unnormalised normal `(p2 − p1) × (p3 − p1)`, its direction accurate to a few ulps
-/// even for a sliver (see [`super::orientation::triangle_normal`]): the planes the
+/// even for a sliver (see [`crate::compensated::triangle_normal`]): the planes the
 /// refinement's convergence and support steps use are then those of the actual triangles,
 /// whatever their aspect.
 #[inline]
 pub(crate) fn triangle_normal(t: &[DiffPoint; 3]) -> Vector {
-    orientation::triangle_normal(&t[0].point.coords, &t[1].point.coords, &t[2].point.coords)
+    compensated::triangle_normal(&t[0].point.coords, &t[1].point.coords, &t[2].point.coords)
 }
 
 /// The same triangle seen from the other side (order reversed).
@@ -211,9 +212,9 @@ pub(crate) fn crossing(t: &[DiffPoint; 3], d: &Vector) -> (f64, [f64; 3]) {
     let p = |i: usize| t[i].point.coords;
     // Accurate values: for a sliver seen along d the rounded triple products cancel.
     let mut w = [
-        orientation::triple_value(d, &p(1), &p(2)).max(0.0),
-        orientation::triple_value(d, &p(2), &p(0)).max(0.0),
-        orientation::triple_value(d, &p(0), &p(1)).max(0.0),
+        compensated::triple_value(d, &p(1), &p(2)).max(0.0),
+        compensated::triple_value(d, &p(2), &p(0)).max(0.0),
+        compensated::triple_value(d, &p(0), &p(1)).max(0.0),
     ];
     let sum: f64 = w.iter().sum();
     if sum > 0.0 && sum.is_finite() {
@@ -291,7 +292,7 @@ pub(crate) fn portal_search<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     loop {
         work.tick()?;
         // Accurate even when p1 → p3 is nearly parallel to d (a needle seen end-on).
-        let m = orientation::edge_cross(&p1.point.coords, &p3.point.coords, d);
+        let m = compensated::edge_cross(&p1.point.coords, &p3.point.coords, d);
         let mn = m.norm();
         if !mn.is_finite() {
             return Err(work.non_finite());

@@ -4,23 +4,25 @@
 //! on its current simplex of Minkowski-difference points; the weights carry the witness
 //! points back to the two shapes, and the vertices with zero weight are dropped.
 //!
-//! The method is the signed-volumes sub-algorithm of Montanari, Petrinic and Barbieri
+//! The method follows the signed-volumes sub-algorithm of Montanari, Petrinic and Barbieri
 //! (ACM TOG 2017): instead of Johnson's Gram determinants, the origin is located by signed
-//! volumes (tetrahedron) or signed areas in the projection plane where the triangle has the
-//! largest area (triangle), or along the axis where a segment is longest (segment). A
-//! negative (or zero) sub-volume names a face the origin lies beyond; the routine recurses
-//! into exactly those faces and keeps the closest answer, so degenerate simplices (repeated,
-//! collinear or coplanar points) fall back to their lower-dimensional faces instead of
-//! dividing by a vanishing determinant.
+//! volumes (tetrahedron), by the barycentric weights of its projection on the plane
+//! (triangle), or along a segment. A negative (or zero) sub-volume or weight names a face the
+//! origin lies beyond; the routine recurses into exactly those faces and keeps the closest
+//! answer, so degenerate simplices (repeated, collinear or coplanar points) fall back to their
+//! lower-dimensional faces instead of dividing by a vanishing determinant.
 //!
-//! The signs that decide "origin inside the tetrahedron" and "projection inside the triangle"
-//! come from Shewchuk's exact orientation predicates (`robust` crate), so containment of the
-//! origin in a (closed) tetrahedron of given floating-point points is decided exactly.
+//! "Origin inside the tetrahedron" is decided with Shewchuk's exact orientation predicate,
+//! so containment of the origin in a (closed) tetrahedron of given floating-point points is
+//! exact. Everything whose *value* matters — the closest point's direction (GJK's separating
+//! normal) and the weights (the witness points) — is formed so that it stays accurate to a
+//! few ulps near the origin and on slivers (thin bodies): the triangle's normal and the
+//! weights as accurate triple products, the closest point as the projection along the
+//! normal, never as a barycentric sum of far-away corners (see each function).
 
-use super::compensated::{cross, triple};
 use super::orientation::orient3d;
 use crate::Vector;
-use robust::{Coord, orient2d};
+use crate::compensated::{triangle_normal, triple_value};
 
 /// The closest point of a simplex to the origin, as weights on the simplex's points.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,12 +129,14 @@ fn segment(p: &[Vector; 4], i: usize, j: usize) -> ClosestPoint {
         let mut weights = [0.0; 4];
         weights[i] = 1.0 - s;
         weights[j] = s;
-        // The point itself as `t × (p_i × p_j) / t·t` (= p_i − t (p_i·t)/t·t) with
-        // compensated cross products, not `(1 − s) p_i + s p_j`: near the origin the latter
-        // is a difference of terms of size `‖p‖` and keeps only `ε‖p‖` of absolute accuracy,
-        // which tilts its direction (GJK's separating normal) by `ε‖p‖/‖v‖`.
+        // The point itself as `t × (p_i × p_j) / t·t` (= p_i − t (p_i·t)/t·t), not
+        // `(1 − s) p_i + s p_j`: near the origin the latter is a difference of terms of size
+        // `‖p‖` and keeps only `ε‖p‖` of absolute accuracy, which tilts its direction (GJK's
+        // separating normal) by `ε‖p‖/‖v‖`. `p_i × p_j` (the normal of the triangle with
+        // the origin) is computed accurately when `p_i`, `p_j` are nearly parallel; the
+        // second cross product is of perpendicular vectors and cannot cancel.
         ClosestPoint {
-            point: cross(&t, &cross(&p[i], &p[j])) / tt,
+            point: t.cross(&triangle_normal(&Vector::zeros(), &p[i], &p[j])) / tt,
             weights,
             support_mask: (1 << i) | (1 << j),
             origin_enclosed: false,
@@ -149,7 +153,9 @@ fn agrees_or_zero(c: f64, mu: f64) -> bool {
 /// Triangle `p[t0] p[t1] p[t2]`.
 fn triangle(p: &[Vector; 4], t: [usize; 3]) -> ClosestPoint {
     let (a, b, c) = (p[t[0]], p[t[1]], p[t[2]]);
-    let n = (b - a).cross(&(c - a));
+    // The normal's direction is the closest point's: accurate even for a sliver (thin
+    // bodies make them), where the plain cross product of two long edges is not.
+    let n = triangle_normal(&a, &b, &c);
     let nn = n.norm_squared();
     let edges = |only: [bool; 3]| {
         // Edge opposite corner k is (t[k+1], t[k+2]).
@@ -168,20 +174,22 @@ fn triangle(p: &[Vector; 4], t: [usize; 3]) -> ClosestPoint {
     if nn.is_nan() || nn <= 0.0 || !nn.is_finite() {
         return edges([true; 3]);
     }
-    // Projection of the origin on the triangle's plane.
-    let po = n * (n.dot(&a) / nn);
-    // Drop the axis where the normal is largest: the projected area is largest there.
-    let axis = n.iamax();
-    let (u, w) = ((axis + 1) % 3, (axis + 2) % 3);
-    let flat = |x: &Vector| Coord { x: x[u], y: x[w] };
-    let (fa, fb, fc, fo) = (flat(&a), flat(&b), flat(&c), flat(&po));
-    let mu = orient2d(fa, fb, fc);
+    // Projection of the origin on the triangle's plane, `n (n · a) / ‖n‖²`, with
+    // `n · a = det[a b c]` as an accurate triple product: the plain dot product would
+    // carry `ε‖a‖` of absolute error, which near contact is most of `‖po‖`.
+    let po = n * (triple_value(&a, &b, &c) / nn);
+    // Its barycentric weights: the sub-triangles' vector areas against the normal,
+    // `λ_a ∝ n · ((b − po) × (c − po))`, and likewise for `b`, `c` (they sum to `‖n‖²`).
+    // The sub-areas are accurate to a few ulps even for slivers (thin bodies make them),
+    // and being parallel to `n` they do not cancel against its rounding; signed areas of
+    // projected corners, or `n · (b × c)` with its large cross product, would lose every
+    // digit there, and the witness points with them.
     let cs = [
-        orient2d(fo, fb, fc),
-        orient2d(fa, fo, fc),
-        orient2d(fa, fb, fo),
+        n.dot(&triangle_normal(&po, &b, &c)),
+        n.dot(&triangle_normal(&a, &po, &c)),
+        n.dot(&triangle_normal(&a, &b, &po)),
     ];
-    if mu != 0.0 && mu.is_finite() && cs.iter().all(|&ci| agrees_or_zero(ci, mu)) {
+    if cs.iter().all(|&ci| ci >= 0.0) {
         // The weights carry the witnesses; the point is the projection itself, whose
         // direction is the normal's (accurate to ε relative), not `Σ λ_i p_i`, which near
         // the origin keeps only `ε‖p‖` of absolute accuracy.
@@ -189,14 +197,11 @@ fn triangle(p: &[Vector; 4], t: [usize; 3]) -> ClosestPoint {
         answer.point = po;
         return answer;
     }
-    if mu == 0.0 || !mu.is_finite() {
+    if !cs.iter().all(|ci| ci.is_finite()) {
         return edges([true; 3]);
     }
-    edges([
-        !agrees_or_zero(cs[0], mu),
-        !agrees_or_zero(cs[1], mu),
-        !agrees_or_zero(cs[2], mu),
-    ])
+    // The projection is beyond the edges whose opposite weight is negative.
+    edges([cs[0] < 0.0, cs[1] < 0.0, cs[2] < 0.0])
 }
 
 /// Tetrahedron `p[0..4]`.
@@ -237,13 +242,13 @@ fn tetrahedron(p: &[Vector; 4]) -> ClosestPoint {
     if cs.iter().all(|&ci| agrees_or_zero(ci, mu)) {
         // The origin is in the closed tetrahedron (exact signs). Its weights are the
         // sub-volumes `cs`, which the filtered predicate knows only in sign when the
-        // tetrahedron is nearly flat: recompute them accurately (the triple products of
-        // the other three corners, with their orientation's sign) for the witness points.
+        // tetrahedron is nearly flat: take them accurate to a few ulps (the triple products
+        // of the other three corners, with their orientation's sign) for the witness points.
         let accurate = [
-            -triple(&p[1], &p[2], &p[3]),
-            triple(&p[0], &p[2], &p[3]),
-            -triple(&p[0], &p[1], &p[3]),
-            triple(&p[0], &p[1], &p[2]),
+            -triple_value(&p[1], &p[2], &p[3]),
+            triple_value(&p[0], &p[2], &p[3]),
+            -triple_value(&p[0], &p[1], &p[3]),
+            triple_value(&p[0], &p[1], &p[2]),
         ];
         let weights = std::array::from_fn::<f64, 4, _>(|k| {
             if cs[k] == 0.0 || (accurate[k] > 0.0) != (mu > 0.0) {

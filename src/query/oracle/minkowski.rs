@@ -173,29 +173,11 @@ pub struct LineClip {
 }
 
 impl MinkowskiDifference {
-    /// The outward unit normal `n` and offset `c` of face `f` (`D ⊆ {n · x ≤ c}`), with the
-    /// normal from the face's vector area summed accurately (not the polytope's rounded
-    /// Newell normal: a face of a thin `D` — a needle's side, 2L long and `r·L` wide — is a
-    /// sliver whose rounded normal may be off by `ε/r`, 10⁻⁶ rad at `r = 10⁻¹⁰`) and the
-    /// offset the largest `n · p` over its corners.
+    /// The outward unit normal `n` and offset `c` of face `f` (`D ⊆ {n · x ≤ c}`): the
+    /// polytope's own, whose normals are accurate to a few ulps even for the sliver faces of
+    /// a thin `D` (a needle's side, 2L long and `r·L` wide).
     fn face_plane(&self, f: crate::FaceId) -> (Vector, f64) {
-        let p = &self.polytope;
-        let corners: Vec<Vector> = p
-            .face_vertices(f)
-            .iter()
-            .map(|&v| p.point(v).coords)
-            .collect();
-        let n = super::super::orientation::polygon_normal(&corners);
-        let len = n.norm();
-        if !(len > 0.0 && len.is_finite()) {
-            return (p.face_normal(f), p.face_offset(f));
-        }
-        let n = n / len;
-        let c = corners
-            .iter()
-            .map(|x| n.dot(x))
-            .fold(f64::NEG_INFINITY, f64::max);
-        (n, c)
+        (self.polytope.face_normal(f), self.polytope.face_offset(f))
     }
 
     /// Clips the line `{t·d}` (any non-zero `d`) against `D`'s face planes; `None` when it

@@ -1,24 +1,28 @@
-//! Timing harness for EPA on the small robot meshes (issue 11, item 5): the minimum
-//! penetration depth on the NVM support of `panda_finger_collision` and `bunny_npm`, on 2,000
-//! random overlapping poses per mesh, one thread; with Nio's intersection test and
-//! directional penetration on the same poses, to watch that they do not slow down.
+//! Timing harness for the small robot meshes, the robots' hot path (issue 11, item 5): GJK
+//! distance and EPA depth on the NVM support of `panda_finger_collision` and `bunny_npm`, on
+//! 2,000 random poses per mesh, one thread — the setting of the coal comparison in the issue;
+//! with Nio's intersection test and directional penetration on the overlapping poses, to
+//! watch that they do not slow down.
 //!
-//! Run: `cargo run --release --example epa_timing [-- ROUNDS]` (default 15 rounds;
-//! `EPA_TIMING_MESH=bunny_npm` runs one mesh).
+//! Run: `cargo run --release --example small_hulls [-- ROUNDS]` (default 15 rounds;
+//! `SMALL_HULLS_MESH=bunny_npm` runs one mesh).
 //!
 //! Poses: both copies of the hull are centred on the mean of its vertices; A gets a random
 //! rotation, B another random rotation plus the offset `f·t*·u` along a random unit `u`,
 //! where `t*` is the touching offset (bisection with Nio's intersection test, outside
 //! timing) and `f` is uniform in `[0.2, 0.9]`: 2,000 distinct overlapping poses (seeded
-//! ChaCha8), so support caches and branch predictors do not see one pose repeated. Each
+//! ChaCha8), so support caches and branch predictors do not see one pose repeated. GJK
+//! distance runs on a second set of 2,000 poses with `f` uniform in `[0.5, 1.5]` (about half
+//! overlapping, half apart). Each
 //! round runs every query once per pose; the figure printed is the median round's mean time
 //! per query, in microseconds. On a shared machine, count instructions instead (exact,
 //! load-independent): `valgrind --tool=callgrind --toggle-collect='*epa_pass*'
-//! target/release/examples/epa_timing 1` (one round: 2,000 queries per mesh, both meshes).
+//! target/release/examples/small_hulls 1` (one round: 2,000 queries per mesh, both meshes).
 
 use nalgebra::Translation3;
 use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
+use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::{
     EpaSettings, NioSettings, directional_penetration, intersects, penetration_depth,
 };
@@ -38,7 +42,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(15);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let only = std::env::var("EPA_TIMING_MESH").ok();
+    let only = std::env::var("SMALL_HULLS_MESH").ok();
     for name in ["panda_finger_collision", "bunny_npm"] {
         if only.as_deref().is_some_and(|m| m != name) {
             continue;
@@ -59,7 +63,7 @@ fn main() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let ns = NioSettings::default();
         let es = EpaSettings::default();
-        let poses: Vec<(Pose, Pose, Vector)> = (0..POSES)
+        let poses: Vec<(Pose, Pose, Vector, Pose)> = (0..POSES)
             .map(|_| {
                 let a = about(random_rotation(&mut rng), Vector::zeros());
                 let rb = random_rotation(&mut rng);
@@ -80,13 +84,19 @@ fn main() {
                     }
                 }
                 let f = rng.random_range(0.2..0.9);
-                (a, about(rb, u * (f * lo)), u)
+                let g = rng.random_range(0.5..1.5);
+                (a, about(rb, u * (f * lo)), u, about(rb, u * (g * lo)))
             })
             .collect();
         let posed: Vec<_> = poses
             .iter()
-            .map(|(a, b, u)| (Posed::new(&nvm, *a), Posed::new(&nvm, *b), *u))
+            .map(|(a, b, u, _)| (Posed::new(&nvm, *a), Posed::new(&nvm, *b), *u))
             .collect();
+        let mixed: Vec<_> = poses
+            .iter()
+            .map(|(a, _, u, b)| (Posed::new(&nvm, *a), Posed::new(&nvm, *b), *u))
+            .collect();
+        let gs = GjkSettings::default();
         // Sanity and counted work, outside timing.
         let (mut iters, mut calls, mut bad) = (0u64, 0u64, 0);
         for (a, b, _) in &posed {
@@ -101,7 +111,9 @@ fn main() {
         let mut epa = Vec::new();
         let mut inter = Vec::new();
         let mut pen = Vec::new();
+        let mut dist = Vec::new();
         for _ in 0..rounds {
+            dist.push(time_pass(|| distance_pass(&mixed, &gs)));
             epa.push(time_pass(|| epa_pass(&posed, &es)));
             inter.push(time_pass(|| intersection_pass(&posed, &ns)));
             pen.push(time_pass(|| penetration_pass(&posed, &ns)));
@@ -111,7 +123,8 @@ fn main() {
             v[v.len() / 2]
         };
         println!(
-            "{name} ({nv} hull vertices): EPA {:.2} µs (mean {:.1} iterations, {:.1} support calls, {bad} without answer), intersection {:.2} µs, directional penetration {:.2} µs",
+            "{name} ({nv} hull vertices): GJK distance {:.2} µs, EPA {:.2} µs (mean {:.1} iterations, {:.1} support calls, {bad} without answer), intersection {:.2} µs, directional penetration {:.2} µs",
+            median(&mut dist),
             median(&mut epa),
             iters as f64 / POSES as f64,
             calls as f64 / POSES as f64,
@@ -156,5 +169,12 @@ fn intersection_pass(posed: &Posed2<'_>, ns: &NioSettings) {
 fn penetration_pass(posed: &Posed2<'_>, ns: &NioSettings) {
     for (a, b, u) in posed {
         black_box(directional_penetration(a, b, u, ns).ok());
+    }
+}
+
+#[inline(never)]
+fn distance_pass(posed: &Posed2<'_>, gs: &GjkSettings) {
+    for (a, b, _) in posed {
+        black_box(gjk::distance(a, b, gs).expect("GJK distance"));
     }
 }
