@@ -1,15 +1,20 @@
 //! Reading input files: bounded in size, read once, their format told by magic bytes and
 //! extension.
 //!
-//! Where it sits: the first step of every load. A file is read whole into memory by
+//! Where it sits: the first step of every load. A mesh is read whole into memory by
 //! [`read_bounded`], which stops at [`ReadLimits::max_input_bytes`] (so a file that never
 //! ends, such as `/dev/zero` or an endless FIFO, fails with [`ReadError::TooLarge`] instead
 //! of exhausting memory), and is read exactly once (a FIFO cannot be read twice). [`load`]
-//! then tells a preprocessed `.nvm` file ([`crate::format`]) from a mesh (OBJ or STL,
-//! [`crate::mesh`]) and decodes it.
+//! tells a preprocessed `.nvm` file ([`crate::format`]) from a mesh (OBJ or STL,
+//! [`crate::mesh`]) by its first bytes and decodes it; a `.nvm` file is not read whole but
+//! streamed straight into its map's arrays.
 //!
 //! The cap is a setting of the caller (the command line's `--max-input-bytes`); its default
-//! [`DEFAULT_MAX_INPUT_BYTES`] is 1 GiB.
+//! [`DEFAULT_MAX_INPUT_BYTES`] is 1 GiB. It applies to every input file's size, `.nvm` files
+//! included: a loaded map takes about as much memory as its file (see [`crate::format`]), so
+//! the cap bounds the memory a load may take either way. A regular file larger than the cap
+//! is refused before anything is read; a pipe or device is read up to the cap (a `.nvm`
+//! stream is refused as soon as its header declares more).
 
 use crate::format::{self, FormatError, SavedMap};
 use crate::mesh::{Mesh, MeshError, MeshFormat};
@@ -89,10 +94,14 @@ pub fn read_all_bounded<R: Read>(reader: R, path: &Path, limit: u64) -> Result<V
     Ok(bytes)
 }
 
-/// Reads the file at `path` whole, bounded by `limits` (a regular file larger than the cap
-/// fails before anything is read; anything else — a FIFO, a device — is read up to the cap
-/// plus one byte). A directory is an error.
-pub fn read_bounded(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>, ReadError> {
+/// Opens the file at `path` for a bounded read: a directory is an error, and a regular file
+/// larger than the cap fails before anything is read ([`ReadError::TooLarge`]). Returns the
+/// file and, for a regular file, its length (`None` for a pipe or a device, whose length is
+/// unknown: read those with the cap, as [`read_all_bounded`] does).
+pub fn open_bounded(
+    path: &Path,
+    limits: &ReadLimits,
+) -> Result<(std::fs::File, Option<u64>), ReadError> {
     let io_error = |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
@@ -111,6 +120,15 @@ pub fn read_bounded(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>, ReadErr
             limit: limits.max_input_bytes,
         });
     }
+    let len = metadata.is_file().then_some(metadata.len());
+    Ok((file, len))
+}
+
+/// Reads the file at `path` whole, bounded by `limits` (a regular file larger than the cap
+/// fails before anything is read; anything else — a FIFO, a device — is read up to the cap
+/// plus one byte). A directory is an error.
+pub fn read_bounded(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>, ReadError> {
+    let (file, _) = open_bounded(path, limits)?;
     read_all_bounded(file, path, limits.max_input_bytes)
 }
 
@@ -145,16 +163,40 @@ pub enum InputError {
 }
 
 /// Loads `path`, reading it once and at most `limits.max_input_bytes` bytes: a `.nvm` file
-/// (told by its magic bytes, or by its extension) is decoded as it is; anything else is a
-/// mesh (OBJ or STL, see [`Mesh::from_bytes`]).
+/// (told by its magic bytes, or by its extension) is streamed straight into its map
+/// ([`format::load_with`]'s rules; never held whole in memory); anything else is read whole
+/// and parsed as a mesh (OBJ or STL, see [`Mesh::from_bytes`]).
 pub fn load(path: &Path, limits: &ReadLimits) -> Result<Input, InputError> {
-    let bytes = read_bounded(path, limits).map_err(MeshError::from)?;
+    let read_error = |source| {
+        MeshError::from(ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
+    };
+    let (mut file, len) = open_bounded(path, limits).map_err(MeshError::from)?;
+    // The first bytes tell a `.nvm` file; they are read once and put back in front of the
+    // rest (a pipe cannot be read twice).
+    let mut head = [0u8; format::MAGIC.len()];
+    let mut got = 0;
+    while got < head.len() {
+        match file.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(read_error(e).into()),
+        }
+    }
+    let head = &head[..got];
     let by_extension = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case(format::EXTENSION));
-    if by_extension || format::has_magic(&bytes) {
-        return Ok(Input::Nvm(Box::new(format::decode(&bytes, path)?)));
+    if by_extension || format::has_magic(head) {
+        let rest = io::BufReader::with_capacity(format::STREAM_BUFFER_BYTES, file);
+        let saved = format::decode_reader(head.chain(rest), len, limits.max_input_bytes, path)?;
+        return Ok(Input::Nvm(Box::new(saved)));
     }
+    let bytes = read_all_bounded(head.chain(file), path, limits.max_input_bytes)
+        .map_err(MeshError::from)?;
     let format = MeshFormat::detect(path, &bytes)?;
     let mesh = Mesh::from_bytes_as(&bytes, path, format)?;
     Ok(Input::Mesh { mesh, format })

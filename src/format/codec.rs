@@ -1,5 +1,5 @@
-//! Little-endian byte encoding of numbers and arrays, with reads that check every length
-//! against the bytes left **before** allocating.
+//! Little-endian byte encoding of numbers and arrays, with streamed reads that check every
+//! length against the bytes left **before** allocating and read arrays straight into place.
 //!
 //! Where it sits: the leaf of [`crate::format`]. The section encoders
 //! ([`crate::format`]'s polytope section, `nvm::encode`, `pointloc::encode`) write and read
@@ -8,8 +8,15 @@
 //!
 //! An array is stored as its element count (`u64`) followed by the elements, each in
 //! little-endian byte order (`f64` as its IEEE-754 bits, so values round-trip bit for bit).
+//! Records (a tree node, a slab …) are stored as their `#[repr(C)]` fields in order, with
+//! no padding, so that on a little-endian machine an array's bytes on disk are its bytes in
+//! memory and [`ByteReader::array`] reads them from the stream straight into the final
+//! `Vec` (on a big-endian machine each element's fields are then byte-swapped in place).
 
+use crate::pointloc::memory_hints::advise_huge_pages;
+use std::io::{self, Read};
 use thiserror::Error;
+use zerocopy::{FromBytes, FromZeros, Immutable, IntoBytes, KnownLayout};
 
 /// Why bytes could not be decoded (the loader adds the file's name).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -30,6 +37,16 @@ pub enum DecodeError {
     Corrupt {
         /// What is wrong.
         what: String,
+    },
+    /// The stream failed while `what` was read.
+    #[error("{what}: {message}")]
+    Io {
+        /// What was being read.
+        what: String,
+        /// The kind of the I/O error.
+        kind: io::ErrorKind,
+        /// Its message.
+        message: String,
     },
 }
 
@@ -124,32 +141,97 @@ impl ByteWriter {
     }
 }
 
-/// Reads little-endian numbers and arrays from a byte slice, checking every length first.
-#[derive(Clone, Debug)]
-pub struct ByteReader<'a> {
-    bytes: &'a [u8],
-    position: usize,
+/// The elements of the arrays read straight into place: plain numbers and `#[repr(C)]`
+/// records of them with no padding, whose in-memory bytes on a little-endian machine are
+/// their on-disk bytes (`zerocopy` checks the layout at compile time, so no byte pattern is
+/// invalid for them and reading into them needs no `unsafe`).
+pub trait Element: FromBytes + IntoBytes + KnownLayout + Immutable + Copy {
+    /// Turns the element's fields from little-endian into this machine's byte order (only
+    /// called on big-endian machines; on little-endian ones they already are).
+    fn swap_from_le(&mut self);
 }
 
-impl<'a> ByteReader<'a> {
-    /// A reader at the start of `bytes`.
-    pub fn new(bytes: &'a [u8]) -> ByteReader<'a> {
-        ByteReader { bytes, position: 0 }
+impl Element for u32 {
+    fn swap_from_le(&mut self) {
+        *self = u32::from_le(*self);
+    }
+}
+
+impl Element for f64 {
+    fn swap_from_le(&mut self) {
+        *self = f64::from_bits(u64::from_le(self.to_bits()));
+    }
+}
+
+impl<T: Element, const N: usize> Element for [T; N] {
+    fn swap_from_le(&mut self) {
+        self.iter_mut().for_each(Element::swap_from_le);
+    }
+}
+
+/// Bytes a read fills at a time: each piece is hashed right after it arrives, while it is
+/// still in cache.
+const CHUNK_BYTES: usize = 1 << 20;
+
+/// Reads little-endian numbers and arrays from a byte stream (a file, a slice), hashing every
+/// byte it reads (CRC-32) and checking every count against the bytes left in the current
+/// window (a section) **before** allocating.
+///
+/// Arrays are read straight into their final `Vec` ([`ByteReader::array`]): the stream's
+/// bytes land in place, piece by piece, and nothing is held twice.
+#[derive(Debug)]
+pub struct ByteReader<R> {
+    inner: R,
+    hasher: crc32fast::Hasher,
+    position: u64,
+    end: u64,
+}
+
+impl<R: Read> ByteReader<R> {
+    /// A reader of `inner` that may read `end` bytes (the window's end).
+    pub fn new(inner: R, end: u64) -> ByteReader<R> {
+        ByteReader {
+            inner,
+            hasher: crc32fast::Hasher::new(),
+            position: 0,
+            end,
+        }
     }
 
-    /// Bytes not yet read.
-    pub fn remaining(&self) -> usize {
-        self.bytes.len() - self.position
+    /// Bytes left in the window.
+    pub fn remaining(&self) -> u64 {
+        self.end.saturating_sub(self.position)
     }
 
     /// Bytes read so far.
-    pub fn position(&self) -> usize {
+    pub fn position(&self) -> u64 {
         self.position
     }
 
-    /// The next `n` bytes, for `what`.
-    pub fn take(&mut self, n: u64, what: &str) -> Result<&'a [u8], DecodeError> {
-        let available = self.remaining() as u64;
+    /// The end of the window.
+    pub fn end(&self) -> u64 {
+        self.end
+    }
+
+    /// Moves the end of the window to `end` (for a section: its position plus its length).
+    pub fn set_end(&mut self, end: u64) {
+        self.end = end;
+    }
+
+    /// The CRC-32 of every byte read so far.
+    pub fn crc(&self) -> u32 {
+        self.hasher.clone().finalize()
+    }
+
+    /// Gives the stream back.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// Fills `buf` from the stream, for `what`, checking first that the window holds it.
+    fn fill(&mut self, buf: &mut [u8], what: &str) -> Result<(), DecodeError> {
+        let n = buf.len() as u64;
+        let available = self.remaining();
         if n > available {
             return Err(DecodeError::Truncated {
                 what: what.to_string(),
@@ -157,31 +239,77 @@ impl<'a> ByteReader<'a> {
                 available,
             });
         }
-        let start = self.position;
-        // n ≤ remaining ≤ usize::MAX, so the cast and the sum cannot overflow.
-        self.position += n as usize;
-        Ok(&self.bytes[start..self.position])
+        let mut got = 0u64;
+        for chunk in buf.chunks_mut(CHUNK_BYTES) {
+            if let Err(e) = self.inner.read_exact(chunk) {
+                // How much of the chunk arrived is unknown after a failed `read_exact`: the
+                // chunks before it did.
+                self.position += got;
+                return Err(if e.kind() == io::ErrorKind::UnexpectedEof {
+                    DecodeError::Truncated {
+                        what: format!("{what} (the stream ended early)"),
+                        needed: n,
+                        available: got,
+                    }
+                } else {
+                    DecodeError::Io {
+                        what: what.to_string(),
+                        kind: e.kind(),
+                        message: e.to_string(),
+                    }
+                });
+            }
+            self.hasher.update(chunk);
+            got += chunk.len() as u64;
+        }
+        self.position += n;
+        Ok(())
     }
 
-    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], DecodeError> {
+    /// The next `n` bytes, for `what` (checked against the window before allocating).
+    pub fn bytes(&mut self, n: u64, what: &str) -> Result<Vec<u8>, DecodeError> {
+        if n > self.remaining() {
+            return Err(DecodeError::Truncated {
+                what: what.to_string(),
+                needed: n,
+                available: self.remaining(),
+            });
+        }
+        let mut out = vec![0u8; n as usize];
+        self.fill(&mut out, what)?;
+        Ok(out)
+    }
+
+    /// Reads (and hashes) the rest of the window, keeping nothing.
+    pub fn skip_rest(&mut self, what: &str) -> Result<(), DecodeError> {
+        let mut buf = vec![0u8; CHUNK_BYTES.min(self.remaining() as usize)];
+        while self.remaining() > 0 {
+            let n = buf.len().min(self.remaining() as usize);
+            let slot = buf.get_mut(..n).unwrap_or_default();
+            self.fill(slot, what)?;
+        }
+        Ok(())
+    }
+
+    fn word<const N: usize>(&mut self, what: &str) -> Result<[u8; N], DecodeError> {
         let mut out = [0u8; N];
-        out.copy_from_slice(self.take(N as u64, what)?);
+        self.fill(&mut out, what)?;
         Ok(out)
     }
 
     /// One byte.
     pub fn u8(&mut self, what: &str) -> Result<u8, DecodeError> {
-        Ok(self.array::<1>(what)?[0])
+        Ok(self.word::<1>(what)?[0])
     }
 
     /// A little-endian `u32`.
     pub fn u32(&mut self, what: &str) -> Result<u32, DecodeError> {
-        Ok(u32::from_le_bytes(self.array(what)?))
+        Ok(u32::from_le_bytes(self.word(what)?))
     }
 
     /// A little-endian `u64`.
     pub fn u64(&mut self, what: &str) -> Result<u64, DecodeError> {
-        Ok(u64::from_le_bytes(self.array(what)?))
+        Ok(u64::from_le_bytes(self.word(what)?))
     }
 
     /// An `f64` from its little-endian bits.
@@ -203,9 +331,11 @@ impl<'a> ByteReader<'a> {
     /// must fit before anything is allocated for it.
     pub fn count(&mut self, element_bytes: u64, what: &str) -> Result<usize, DecodeError> {
         let n = self.u64(&format!("{what} count"))?;
-        let available = self.remaining() as u64;
+        let available = self.remaining();
         match n.checked_mul(element_bytes) {
-            Some(needed) if needed <= available => Ok(n as usize),
+            Some(needed) if needed <= available && usize::try_from(needed).is_ok() => {
+                Ok(n as usize)
+            }
             needed => Err(DecodeError::Truncated {
                 what: format!("{what} ({n} elements of {element_bytes} bytes)"),
                 needed: needed.unwrap_or(u64::MAX),
@@ -214,14 +344,25 @@ impl<'a> ByteReader<'a> {
         }
     }
 
+    /// An array written as its count then its elements (`T`'s bytes, little-endian), read
+    /// straight into a `Vec` of exactly that length: the count is checked against the
+    /// window first, then the stream's bytes land in place.
+    pub fn array<T: Element>(&mut self, what: &str) -> Result<Vec<T>, DecodeError> {
+        let n = self.count(std::mem::size_of::<T>() as u64, what)?;
+        let mut out = <T as FromZeros>::new_vec_zeroed(n).map_err(|_| {
+            DecodeError::corrupt(format!("{what}: {n} elements do not fit in memory"))
+        })?;
+        advise_huge_pages(&out);
+        self.fill(out.as_mut_slice().as_mut_bytes(), what)?;
+        if cfg!(target_endian = "big") {
+            out.iter_mut().for_each(Element::swap_from_le);
+        }
+        Ok(out)
+    }
+
     /// `[u32]` written by [`ByteWriter::put_u32s`].
     pub fn u32s(&mut self, what: &str) -> Result<Vec<u32>, DecodeError> {
-        let n = self.count(4, what)?;
-        let bytes = self.take(n as u64 * 4, what)?;
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
+        self.array(what)
     }
 
     /// `[u32]` whose every element is below `bound` or equal to `sentinel` (when given).
@@ -238,25 +379,13 @@ impl<'a> ByteReader<'a> {
 
     /// `[f64]` written by [`ByteWriter::put_f64s`], every element finite.
     pub fn finite_f64s(&mut self, what: &str) -> Result<Vec<f64>, DecodeError> {
-        let n = self.count(8, what)?;
-        let bytes = self.take(n as u64 * 8, what)?;
-        let xs: Vec<f64> = bytes
-            .chunks_exact(8)
-            .map(|c| {
-                f64::from_bits(u64::from_le_bytes([
-                    c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-                ]))
-            })
-            .collect();
-        if let Some(i) = xs.iter().position(|x| !x.is_finite()) {
-            return Err(DecodeError::corrupt(format!(
-                "{what}: element {i} is not finite"
-            )));
-        }
+        let xs: Vec<f64> = self.array(what)?;
+        check_finite(&xs, what)?;
         Ok(xs)
     }
 
-    /// Checks that every byte was read (a section with bytes left over is corrupt).
+    /// Checks that every byte of the window was read (a section with bytes left over is
+    /// corrupt).
     pub fn finish(&self, what: &str) -> Result<(), DecodeError> {
         match self.remaining() {
             0 => Ok(()),
@@ -264,6 +393,18 @@ impl<'a> ByteReader<'a> {
                 "{what}: {n} unexpected bytes after its end"
             ))),
         }
+    }
+}
+
+/// Checks that every number in `xs` is finite (for arrays of triples, pass
+/// `xs.as_flattened()`).
+pub fn check_finite(xs: &[f64], what: &str) -> Result<(), DecodeError> {
+    match xs.iter().position(|x| !x.is_finite()) {
+        None => Ok(()),
+        Some(i) => Err(DecodeError::corrupt(format!(
+            "{what}: number {i} is not finite ({})",
+            xs[i]
+        ))),
     }
 }
 
@@ -325,7 +466,7 @@ mod tests {
         w.put_f64s(&[0.1, -2.5]);
         w.put_u8(7);
         let bytes = w.into_bytes();
-        let mut r = ByteReader::new(&bytes);
+        let mut r = ByteReader::new(&bytes[..], bytes.len() as u64);
         assert_eq!(r.u32s("a").unwrap(), vec![1, 2, 3]);
         assert_eq!(r.finite_f64s("b").unwrap(), vec![0.1, -2.5]);
         assert_eq!(r.u8("c").unwrap(), 7);
@@ -335,7 +476,7 @@ mod tests {
         let mut w = ByteWriter::new();
         w.put_u64(1 << 61);
         let bytes = w.into_bytes();
-        let err = ByteReader::new(&bytes).u32s("huge").unwrap_err();
+        let err = ByteReader::new(&bytes[..], 8).u32s("huge").unwrap_err();
         assert!(
             matches!(err, DecodeError::Truncated { available: 0, .. }),
             "{err}"
@@ -343,7 +484,9 @@ mod tests {
         let mut w = ByteWriter::new();
         w.put_u64(u64::MAX);
         let bytes = w.into_bytes();
-        let err = ByteReader::new(&bytes).finite_f64s("overflow").unwrap_err();
+        let err = ByteReader::new(&bytes[..], 8)
+            .finite_f64s("overflow")
+            .unwrap_err();
         assert!(
             matches!(
                 err,

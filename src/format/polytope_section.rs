@@ -8,9 +8,12 @@
 //! `face_corners: [u32]` · `face_first: [u32]` · `face_normals: count, then x y z f64 each` ·
 //! `face_plane_offsets: [f64]`.
 
-use super::codec::{ByteReader, ByteWriter, DecodeError, check_indices, check_offsets};
+use super::codec::{
+    ByteReader, ByteWriter, DecodeError, check_finite, check_indices, check_offsets,
+};
 use crate::polytope::PolytopeRawParts;
 use crate::{Point, Polytope, Vector};
+use std::io::Read;
 
 /// Appends `polytope`'s arrays to `w`.
 pub(crate) fn encode_polytope(polytope: &Polytope, w: &mut ByteWriter) {
@@ -42,20 +45,6 @@ pub(crate) fn encode_polytope(polytope: &Polytope, w: &mut ByteWriter) {
     w.put_f64s(&parts.face_plane_offsets);
 }
 
-/// Reads three finite `f64` per element.
-fn triples(r: &mut ByteReader<'_>, what: &str) -> Result<Vec<[f64; 3]>, DecodeError> {
-    let n = r.count(24, what)?;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        out.push([
-            r.finite_f64(what)?,
-            r.finite_f64(what)?,
-            r.finite_f64(what)?,
-        ]);
-    }
-    Ok(out)
-}
-
 /// Fails with "`what`: n entries, expected m" unless `n == m`.
 fn expect_len(n: usize, m: usize, what: &str) -> Result<(), DecodeError> {
     if n == m {
@@ -67,46 +56,35 @@ fn expect_len(n: usize, m: usize, what: &str) -> Result<(), DecodeError> {
     }
 }
 
-/// Reads a polytope written by [`encode_polytope`], checking all lengths, CSR offsets and
-/// ids (O(size)); no hull is built.
-pub(crate) fn decode_polytope(r: &mut ByteReader<'_>) -> Result<Polytope, DecodeError> {
-    let points: Vec<Point> = triples(r, "vertex positions")?
-        .into_iter()
-        .map(|[x, y, z]| Point::new(x, y, z))
-        .collect();
-    let nh = r.count(12, "half-edges")?;
-    let mut half_edges = Vec::with_capacity(nh);
-    for _ in 0..nh {
-        half_edges.push([
-            r.u32("half-edge origin")?,
-            r.u32("half-edge next")?,
-            r.u32("half-edge face")?,
-        ]);
-    }
+/// Reads a polytope written by [`encode_polytope`], each array straight into place, then
+/// checks all lengths, CSR offsets and ids (O(size)); no hull is built.
+pub(crate) fn decode_polytope<R: Read>(r: &mut ByteReader<R>) -> Result<Polytope, DecodeError> {
+    let points: Vec<[f64; 3]> = r.array("vertex positions")?;
+    check_finite(points.as_flattened(), "vertex positions")?;
+    let half_edges: Vec<[u32; 3]> = r.array("half-edges")?;
+    let nh = half_edges.len();
     let vertex_out = r.u32s("vertex outgoing half-edges")?;
     let neighbor_offsets = r.u32s("neighbour offsets")?;
     let neighbors = r.u32s("neighbours")?;
     let face_offsets = r.u32s("face corner offsets")?;
     let face_corners = r.u32s("face corners")?;
     let face_first = r.u32s("face first half-edges")?;
-    let face_normals: Vec<Vector> = triples(r, "face normals")?
-        .into_iter()
-        .map(|[x, y, z]| Vector::new(x, y, z))
-        .collect();
+    let face_normals: Vec<[f64; 3]> = r.array("face normals")?;
+    check_finite(face_normals.as_flattened(), "face normals")?;
     let face_plane_offsets = r.finite_f64s("face plane offsets")?;
 
     // Files are an input boundary too: coordinates beyond the supported range (a file
     // written by another tool, or crafted) are refused, not computed with.
-    if let Some((i, e)) = points.iter().enumerate().find_map(|(i, p)| {
-        crate::magnitude::check_coordinates(p.coords.as_slice())
-            .err()
-            .map(|e| (i, e))
-    }) {
+    if let Some((i, e)) = points
+        .iter()
+        .enumerate()
+        .find_map(|(i, p)| crate::magnitude::check_coordinates(p).err().map(|e| (i, e)))
+    {
         return Err(DecodeError::corrupt(format!("vertex {i}: {e}")));
     }
     let (nv, nf) = (points.len(), face_first.len());
     // A polytope has at least 4 vertices, 6 edges, 4 faces, and V − E + F = 2.
-    if nv < 4 || nf < 4 || nh < 12 || nh % 2 != 0 {
+    if nv < 4 || nf < 4 || nh < 12 || !nh.is_multiple_of(2) {
         return Err(DecodeError::corrupt(format!(
             "polytope counts: {nv} vertices, {nh} half-edges, {nf} faces"
         )));
@@ -153,7 +131,8 @@ pub(crate) fn decode_polytope(r: &mut ByteReader<'_>) -> Result<Polytope, Decode
     expect_len(face_normals.len(), nf, "face normals")?;
     expect_len(face_plane_offsets.len(), nf, "face plane offsets")?;
     Ok(Polytope::from_raw_parts(PolytopeRawParts {
-        points,
+        // Same size and alignment: collected in place, no second array.
+        points: points.into_iter().map(Point::from).collect(),
         half_edges,
         vertex_out,
         neighbor_offsets,
@@ -161,7 +140,7 @@ pub(crate) fn decode_polytope(r: &mut ByteReader<'_>) -> Result<Polytope, Decode
         face_offsets,
         face_corners,
         face_first,
-        face_normals,
+        face_normals: face_normals.into_iter().map(Vector::from).collect(),
         face_plane_offsets,
     }))
 }

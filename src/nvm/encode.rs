@@ -7,10 +7,11 @@
 //! [`crate::format::FORMAT_VERSION`]).
 //!
 //! Layout (little-endian): `num_segments: u64` · `linear: u8` (1: answers by a linear scan) ·
-//! `records: count u64, then per entry point: [f64; 3], vertex: u32, link: u32` (32 bytes) ·
+//! `records: count u64, then per entry point: [f64; 3], vertex: u32, link: u32` (32 bytes,
+//! [`RecordEntry`]'s `#[repr(C)]` layout, so the array is read straight into place) ·
 //! `charts: u32` (always 6) · per chart its point locator.
 //!
-//! A load checks the records against the (already checked) polytope entry by entry: vertex
+//! A load reads the records into place, then checks them against the (already checked) polytope entry by entry: vertex
 //! `w`'s record is its head `{point of w, w, degree}` followed by `{point of q, q, record
 //! start of q}` for each neighbour `q` in the polytope's order, records of vertices `0, 1, …`
 //! back to back. So the polish, which trusts the records, climbs the real polytope. Every
@@ -19,12 +20,17 @@
 use super::chart::NUM_CHARTS;
 use super::{NormalVectorMap, RecordEntry};
 use crate::Polytope;
-use crate::format::codec::{ByteReader, ByteWriter, DecodeError};
+use crate::format::codec::{ByteReader, ByteWriter, DecodeError, Element};
 use crate::pointloc::PointLocator;
-use crate::pointloc::memory_hints::advise_huge_pages;
+use std::io::Read;
 
-/// Bytes of one record entry on disk.
-const RECORD_DISK_BYTES: u64 = 3 * 8 + 2 * 4;
+impl Element for RecordEntry {
+    fn swap_from_le(&mut self) {
+        self.point.swap_from_le();
+        self.vertex.swap_from_le();
+        self.link.swap_from_le();
+    }
+}
 
 impl NormalVectorMap {
     /// Appends the records and the charts (not the polytope) to `w`.
@@ -49,9 +55,9 @@ impl NormalVectorMap {
     /// them to `polytope`, checking the records against it and every locator index and
     /// payload, so no later query can index out of bounds or climb a wrong adjacency.
     /// O(size); nothing is rebuilt.
-    pub(crate) fn decode_search(
+    pub(crate) fn decode_search<R: Read>(
         polytope: Polytope,
-        r: &mut ByteReader<'_>,
+        r: &mut ByteReader<R>,
     ) -> Result<NormalVectorMap, DecodeError> {
         let num_segments = usize::try_from(r.u64("segment count")?)
             .map_err(|_| DecodeError::corrupt("segment count does not fit in memory"))?;
@@ -90,9 +96,9 @@ impl NormalVectorMap {
 
 /// Reads the polish records and checks them entry by entry against `polytope` (see the
 /// module notes); also returns which entries are record starts.
-fn decode_records(
+fn decode_records<R: Read>(
     polytope: &Polytope,
-    r: &mut ByteReader<'_>,
+    r: &mut ByteReader<R>,
 ) -> Result<(Vec<RecordEntry>, Vec<bool>), DecodeError> {
     // The record start of every vertex, from the polytope's degrees (as the build does).
     let mut record_of = Vec::with_capacity(polytope.num_vertices());
@@ -101,7 +107,8 @@ fn decode_records(
         record_of.push(total);
         total += 1 + polytope.neighbors(w).len();
     }
-    let count = r.count(RECORD_DISK_BYTES, "polish records")?;
+    let records: Vec<RecordEntry> = r.array("polish records")?;
+    let count = records.len();
     if count != total {
         return Err(DecodeError::corrupt(format!(
             "polish records: {count} entries, the polytope needs {total}"
@@ -112,12 +119,10 @@ fn decode_records(
             "polish records: {total} entries exceed the 32-bit index range"
         )));
     }
-    let mut records = Vec::with_capacity(count);
-    advise_huge_pages(&records);
     let mut is_head = vec![false; count];
+    let mut at = 0;
     for w in polytope.vertex_ids() {
         let nbrs = polytope.neighbors(w);
-        let at = records.len();
         if let Some(h) = is_head.get_mut(at) {
             *h = true;
         }
@@ -126,16 +131,11 @@ fn decode_records(
                 .map(|&q| (q, record_of.get(q.index()).copied().unwrap_or(usize::MAX))),
         );
         for (k, (q, link)) in expected.enumerate() {
-            let e = RecordEntry {
-                point: [
-                    r.f64("polish record point")?,
-                    r.f64("polish record point")?,
-                    r.f64("polish record point")?,
-                ],
-                vertex: r.u32("polish record vertex")?,
-                link: r.u32("polish record link")?,
-            };
             let index = at + k;
+            // `count == total`, the sum of these records' lengths: always in range.
+            let Some(e) = records.get(index) else {
+                return Err(DecodeError::corrupt("polish records: too few entries"));
+            };
             if e.vertex != q.0 {
                 return Err(DecodeError::corrupt(format!(
                     "polish record entry {index}: vertex {} where the polytope has {}",
@@ -162,8 +162,8 @@ fn decode_records(
                     }
                 )));
             }
-            records.push(e);
         }
+        at += 1 + nbrs.len();
     }
     Ok((records, is_head))
 }
@@ -182,6 +182,15 @@ fn prefix(e: DecodeError, context: &str) -> DecodeError {
         },
         DecodeError::Corrupt { what } => DecodeError::Corrupt {
             what: format!("{context}{what}"),
+        },
+        DecodeError::Io {
+            what,
+            kind,
+            message,
+        } => DecodeError::Io {
+            what: format!("{context}{what}"),
+            kind,
+            message,
         },
     }
 }

@@ -96,7 +96,15 @@ pub struct NormalVectorMap {
 /// One entry of a polish record (32 bytes). A record is `1 + degree` consecutive entries:
 /// the head `{ point of w, w, degree }`, then per neighbour `q` `{ point of q, q, record of q }`.
 /// A polish that does not move reads one record, a few consecutive cache lines.
-#[derive(Clone, Copy, Debug)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
 #[repr(C)]
 struct RecordEntry {
     point: [f64; 3],

@@ -11,7 +11,8 @@
 //! `cells: count, then per cell first_slab, first_node: u32` (8 bytes, `k² + 1` cells) ·
 //! `slabs: count, then per slab end: f64, root, owner: u32` (16 bytes) ·
 //! `nodes: count, then per node a, b: f64, upper, lower, left, right, spare, spare_stamp: u32`
-//! (40 bytes).
+//! (40 bytes). Each record is its struct's `#[repr(C)]` layout, with no padding, so each
+//! array is read from the stream straight into its final `Vec` and then checked.
 //!
 //! What a load checks (so that no later query can index out of range or loop unboundedly, and
 //! every payload it reports is one the caller accepts): `1 ≤ k ≤ MAX_CELLS_PER_SIDE`, a finite
@@ -23,19 +24,44 @@
 //! node line finite; every payload (node `upper`/`lower`, slab owner) accepted by the
 //! caller, owners also `NO_OWNER`.
 
-use super::memory_hints::advise_huge_pages;
 use super::{
     Cell, Grid, MAX_CELLS_PER_SIDE, NIL, NO_OWNER, NO_SPARE, Node, Persistence, PointLocator,
     RIGHT_BIT, Slab,
 };
-use crate::format::codec::{ByteReader, ByteWriter, DecodeError};
+use crate::format::codec::{ByteReader, ByteWriter, DecodeError, Element};
+use std::io::Read;
 
-/// Bytes of one cell on disk.
-const CELL_DISK_BYTES: u64 = 2 * 4;
-/// Bytes of one slab on disk.
-const SLAB_DISK_BYTES: u64 = 8 + 2 * 4;
-/// Bytes of one node on disk.
-const NODE_DISK_BYTES: u64 = 2 * 8 + 6 * 4;
+impl Element for Cell {
+    fn swap_from_le(&mut self) {
+        self.first_slab.swap_from_le();
+        self.first_node.swap_from_le();
+    }
+}
+
+impl Element for Slab {
+    fn swap_from_le(&mut self) {
+        self.end.swap_from_le();
+        self.root.swap_from_le();
+        self.owner.swap_from_le();
+    }
+}
+
+impl Element for Node {
+    fn swap_from_le(&mut self) {
+        self.a.swap_from_le();
+        self.b.swap_from_le();
+        for x in [
+            &mut self.upper,
+            &mut self.lower,
+            &mut self.left,
+            &mut self.right,
+            &mut self.spare,
+            &mut self.spare_stamp,
+        ] {
+            x.swap_from_le();
+        }
+    }
+}
 
 impl PointLocator {
     /// Appends the grid and the frozen arrays to `w` (see the module notes for the layout).
@@ -75,10 +101,10 @@ impl PointLocator {
     }
 
     /// Reads a locator written by [`PointLocator::encode`], checking every length before
-    /// allocating and every index, end and payload (`is_payload`) as the module notes list.
+    /// allocating, then every index, end and payload (`is_payload`) as the module notes list.
     /// O(size); nothing is rebuilt.
-    pub(crate) fn decode(
-        r: &mut ByteReader<'_>,
+    pub(crate) fn decode<R: Read>(
+        r: &mut ByteReader<R>,
         is_payload: &dyn Fn(u32) -> bool,
     ) -> Result<PointLocator, DecodeError> {
         let persistence = match r.u8("locator persistence kind")? {
@@ -94,7 +120,8 @@ impl PointLocator {
             .map_err(|_| DecodeError::corrupt("locator segment count does not fit in memory"))?;
         let grid = decode_grid(r)?;
 
-        let num_cells = r.count(CELL_DISK_BYTES, "grid cells")?;
+        let cells: Vec<Cell> = r.array("grid cells")?;
+        let num_cells = cells.len();
         if num_cells != grid.k * grid.k + 1 {
             return Err(DecodeError::corrupt(format!(
                 "grid cells: {num_cells} entries for a {0} × {0} grid (expected {1})",
@@ -102,49 +129,30 @@ impl PointLocator {
                 grid.k * grid.k + 1
             )));
         }
-        let mut cells = Vec::with_capacity(num_cells);
-        for _ in 0..num_cells {
-            cells.push(Cell {
-                first_slab: r.u32("grid cell first slab")?,
-                first_node: r.u32("grid cell first node")?,
-            });
-        }
 
-        let num_slabs = r.count(SLAB_DISK_BYTES, "slabs")?;
+        let slabs: Vec<Slab> = r.array("slabs")?;
+        let num_slabs = slabs.len();
         if num_slabs >= (RIGHT_BIT - 2) as usize {
             return Err(DecodeError::corrupt(format!(
                 "{num_slabs} slabs exceed the 31-bit version range"
             )));
         }
-        let mut slabs = Vec::with_capacity(num_slabs);
-        advise_huge_pages(&slabs);
-        for _ in 0..num_slabs {
-            slabs.push(Slab {
-                end: r.f64("slab end")?,
-                root: r.u32("slab root")?,
-                owner: r.u32("slab owner")?,
-            });
-        }
 
-        let num_nodes = r.count(NODE_DISK_BYTES, "tree nodes")?;
+        let nodes: Vec<Node> = r.array("tree nodes")?;
+        let num_nodes = nodes.len();
         if num_nodes >= (RIGHT_BIT - 1) as usize {
             return Err(DecodeError::corrupt(format!(
                 "{num_nodes} tree nodes exceed the 31-bit index range"
             )));
         }
-        let mut nodes = Vec::with_capacity(num_nodes);
-        advise_huge_pages(&nodes);
-        for _ in 0..num_nodes {
-            nodes.push(Node {
-                a: r.finite_f64("tree node line slope")?,
-                b: r.finite_f64("tree node line offset")?,
-                upper: r.u32("tree node upper payload")?,
-                lower: r.u32("tree node lower payload")?,
-                left: r.u32("tree node left child")?,
-                right: r.u32("tree node right child")?,
-                spare: r.u32("tree node spare child")?,
-                spare_stamp: r.u32("tree node spare stamp")?,
-            });
+        if let Some(i) = nodes
+            .iter()
+            .position(|n| !(n.a.is_finite() && n.b.is_finite()))
+        {
+            return Err(DecodeError::corrupt(format!(
+                "tree node {i}: line is not finite (v = {}·u + {})",
+                nodes[i].a, nodes[i].b
+            )));
         }
 
         check_cells(&cells, num_slabs, num_nodes)?;
@@ -201,7 +209,7 @@ impl PointLocator {
 
 /// Reads and checks the grid: a finite origin, positive finite scales, `1 ≤ k ≤
 /// MAX_CELLS_PER_SIDE` (so `k²` cannot overflow and a query's clamp `k − 1` is defined).
-fn decode_grid(r: &mut ByteReader<'_>) -> Result<Grid, DecodeError> {
+fn decode_grid<R: Read>(r: &mut ByteReader<R>) -> Result<Grid, DecodeError> {
     let u_lo = r.finite_f64("grid origin u")?;
     let v_lo = r.finite_f64("grid origin v")?;
     let u_scale = r.finite_f64("grid scale u")?;

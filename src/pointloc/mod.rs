@@ -151,7 +151,15 @@ pub struct Location {
 }
 /// One stored tree node (40 bytes): the segment's line `v = a·u + b`, the payloads of the
 /// regions above and below it, two children and one spare child slot (node copying).
-#[derive(Clone, Copy, Debug)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
 #[repr(C)]
 struct Node {
     a: f64,
@@ -202,7 +210,15 @@ const PREFETCH_NODES: usize = 16;
 const MAX_CELLS_PER_SIDE: usize = 2048;
 
 /// One slab of one grid cell (16 bytes): where it ends and what answers in it.
-#[derive(Clone, Copy, Debug)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
 #[repr(C)]
 struct Slab {
     /// The slab's right boundary `u_k`; `+∞` for the cell's last slab.
@@ -214,7 +230,15 @@ struct Slab {
 }
 
 /// Where one grid cell's slabs and tree nodes start (8 bytes).
-#[derive(Clone, Copy, Debug)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+)]
 #[repr(C)]
 struct Cell {
     first_slab: u32,
