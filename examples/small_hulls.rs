@@ -5,7 +5,8 @@
 //! watch that they do not slow down.
 //!
 //! Run: `cargo run --release --example small_hulls [-- ROUNDS]` (default 15 rounds;
-//! `SMALL_HULLS_MESH=bunny_npm` runs one mesh).
+//! `SMALL_HULLS_MESH=bunny_npm` runs one mesh; `SMALL_HULLS_POSES=DIR` also writes the poses
+//! to `DIR/<mesh>.poses.txt` for `benches/coal_small_hulls.py`, which times coal on them).
 //!
 //! Poses: both copies of the hull are centred on the mean of its vertices; A gets a random
 //! rotation, B another random rotation plus the offset `f·t*·u` along a random unit `u`,
@@ -97,6 +98,9 @@ fn main() {
             .map(|(a, _, u, b)| (Posed::new(&nvm, *a), Posed::new(&nvm, *b), *u))
             .collect();
         let gs = GjkSettings::default();
+        if let Ok(dump) = std::env::var("SMALL_HULLS_POSES") {
+            write_poses(Path::new(&dump), name, &poses).expect("write the poses");
+        }
         // Sanity and counted work, outside timing.
         let (mut iters, mut calls, mut bad) = (0u64, 0u64, 0);
         for (a, b, _) in &posed {
@@ -177,4 +181,26 @@ fn distance_pass(posed: &Posed2<'_>, gs: &GjkSettings) {
     for (a, b, _) in posed {
         black_box(gjk::distance(a, b, gs).expect("GJK distance"));
     }
+}
+
+/// Writes the poses for a side-by-side run of another library (`benches/coal_small_hulls.py`):
+/// `DIR/NAME.poses.txt`, one line per pose, `overlapping` or `mixed`, then A's and B's
+/// translation and quaternion `x y z qx qy qz qw` (ROS order), shortest round-trip numbers.
+fn write_poses(
+    dir: &Path,
+    name: &str,
+    poses: &[(Pose, Pose, Vector, Pose)],
+) -> std::io::Result<()> {
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    let pose = |p: &Pose| {
+        let (t, q) = (p.translation.vector, p.rotation.quaternion());
+        format!("{} {} {} {} {} {} {}", t.x, t.y, t.z, q.i, q.j, q.k, q.w)
+    };
+    for (a, b, _, mixed_b) in poses {
+        let _ = writeln!(text, "overlapping {} {}", pose(a), pose(b));
+        let _ = writeln!(text, "mixed {} {}", pose(a), pose(mixed_b));
+    }
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(format!("{name}.poses.txt")), text)
 }

@@ -47,6 +47,14 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
     (s, e)
 }
 
+/// `a − b` when the floating-point subtraction is exact (its rounding error, found by
+/// [`two_sum`], is zero), else `None`. By Sterbenz's lemma it is whenever `b/2 ≤ a ≤ 2b`.
+#[inline]
+pub fn exact_difference(a: f64, b: f64) -> Option<f64> {
+    let (d, error) = two_sum(a, -b);
+    (error == 0.0).then_some(d)
+}
+
 /// A sum of products accumulated as in Ogita, Rump and Oishi's `Dot2` ("Accurate sum and
 /// dot product", SIAM J. Sci. Comput. 2005): the result is as accurate as if computed in
 /// twice the working precision and then rounded, `|res − Σ| ≤ ε|Σ| + γ_n² Σ|aᵢbᵢ|`.

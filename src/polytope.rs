@@ -670,16 +670,22 @@ fn newell_normal(points: &[Point], poly: &[u32]) -> (Vector, Point) {
     let k = poly.len();
     let corners: Vec<Vector> = poly.iter().map(|&v| points[v as usize].coords).collect();
     let c = corners.iter().sum::<Vector>() / k as f64;
-    // Twice the vector area, accurate to a few ulps even for a sliver face (a thin body's
-    // long sides), where summing rounded cross products cancels to nothing or points
-    // anywhere. The area does not depend on the origin: taken relative to the first corner
-    // (differences of nearby coordinates are exact or nearly), a small face far from the
-    // origin does not cancel against its position either.
-    let relative: Vec<Vector> = corners.iter().map(|p| p - corners[0]).collect();
-    (
-        crate::compensated::polygon_normal(&relative),
-        Point::from(c),
-    )
+    // Twice the vector area, `Σ pᵢ × pᵢ₊₁` summed accurately: right to a few ulps even for a
+    // sliver face (a thin body's long sides), where summing rounded cross products cancels
+    // to nothing or points anywhere. The area does not depend on the origin, and relative to
+    // the first corner a small face far from the origin does not cancel against its
+    // position; but those differences must then be exact (they are when the corners are
+    // within a factor 2 of each other, Sterbenz's lemma: a face small against its distance
+    // from the origin). When one is not, the absolute coordinates are summed instead.
+    let relative: Option<Vec<Vector>> = corners
+        .iter()
+        .map(|p| {
+            let d = |k: usize| crate::compensated::exact_difference(p[k], corners[0][k]);
+            Some(Vector::new(d(0)?, d(1)?, d(2)?))
+        })
+        .collect();
+    let area = crate::compensated::polygon_normal(relative.as_deref().unwrap_or(&corners));
+    (area, Point::from(c))
 }
 
 #[cfg(test)]

@@ -31,7 +31,9 @@ pub mod chart;
 mod encode;
 
 use crate::pointloc::memory_hints::advise_huge_pages;
-use crate::pointloc::{LocateStats, Persistence, PointLocError, PointLocator, Segment};
+use crate::pointloc::{
+    LocateStats, NoTally, Persistence, PointLocError, PointLocator, Segment, Tally,
+};
 use crate::support::{HillClimb, LinearScan, Support, SupportMap};
 use crate::{Point, Polytope, Vector, VertexId};
 use chart::{NUM_CHARTS, chart_axes, chart_of, clip_arc, project, unproject};
@@ -228,8 +230,8 @@ impl NormalVectorMap {
     }
 
     /// The record start of the located (unpolished) candidate vertex, with the location work.
-    #[inline]
-    fn candidate(&self, d: &Vector, stats: &mut QueryStats) -> u32 {
+    #[inline(always)]
+    fn candidate<T: Tally>(&self, d: &Vector, tally: &mut T) -> u32 {
         let Some(c) = chart_of(d) else {
             return 0;
         };
@@ -237,10 +239,7 @@ impl NormalVectorMap {
             return 0;
         };
         let (u, v) = project(c, d);
-        let mut ls = LocateStats::default();
-        let loc = locator.locate_with_stats(u, v, &mut ls);
-        stats.slab_probes += ls.slab_probes;
-        stats.nodes_visited += ls.nodes_visited;
+        let loc = locator.locate_tallied(u, v, tally);
         loc.below.or(loc.above).or(loc.owner).unwrap_or(0)
     }
 
@@ -291,11 +290,32 @@ impl NormalVectorMap {
     /// `S(P, d)` with the counted work of the query (all zero below
     /// [`LINEAR_SCAN_BELOW`] vertices, where the map scans).
     pub fn support_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
-        let mut stats = QueryStats::default();
+        let mut located = LocateStats::default();
+        let (support, polish_steps) = self.answer(d, &mut located);
+        let stats = QueryStats {
+            slab_probes: located.slab_probes,
+            nodes_visited: located.nodes_visited,
+            polish_steps,
+        };
+        (support, stats)
+    }
+
+    /// `S(P, d)` by location and polish, counting nothing: out of line, so that
+    /// [`SupportMap::support`] stays small enough to inline into its callers (on small maps
+    /// it is a linear scan, and the call would cost as much as the scan).
+    #[inline(never)]
+    fn located_support(&self, d: &Vector) -> Support {
+        self.answer(d, &mut NoTally).0
+    }
+
+    /// `S(P, d)` and the polish steps, the location's work told to `tally` (nothing is
+    /// counted on the hot path, [`SupportMap::support`]).
+    #[inline(always)]
+    fn answer<T: Tally>(&self, d: &Vector, tally: &mut T) -> (Support, u32) {
         if self.linear {
-            return (LinearScan::new(&self.polytope).support(d), stats);
+            return (LinearScan::new(&self.polytope).support(d), 0);
         }
-        let record = self.candidate(d, &mut stats);
+        let record = self.candidate(d, tally);
         if !(d.x.is_finite() && d.y.is_finite() && d.z.is_finite()) {
             let support = self.records.get(record as usize).map_or(
                 Support {
@@ -307,11 +327,9 @@ impl NormalVectorMap {
                     point: Point::new(e.point[0], e.point[1], e.point[2]),
                 },
             );
-            return (support, stats);
+            return (support, 0);
         }
-        let (support, steps) = self.polish(d, record);
-        stats.polish_steps = steps;
-        (support, stats)
+        self.polish(d, record)
     }
 
     /// Number of segments over all charts (before vertical ones are dropped).
@@ -360,7 +378,7 @@ impl SupportMap for NormalVectorMap {
         if self.linear {
             return LinearScan::new(&self.polytope).support(d);
         }
-        self.support_with_stats(d).0
+        self.located_support(d)
     }
 
     /// The hint is ignored: the located start is already within a step of the answer.

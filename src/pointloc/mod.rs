@@ -136,6 +136,36 @@ pub struct LocateStats {
     pub nodes_visited: u32,
 }
 
+/// Where a location's counted work goes: into [`LocateStats`], or nowhere on the hot path
+/// ([`PointLocator::locate`] compiles without the counting).
+pub(crate) trait Tally {
+    /// One slab (or grid directory) read.
+    fn probe(&mut self);
+    /// One tree node visited.
+    fn node(&mut self);
+}
+
+impl Tally for LocateStats {
+    #[inline(always)]
+    fn probe(&mut self) {
+        self.slab_probes += 1;
+    }
+    #[inline(always)]
+    fn node(&mut self) {
+        self.nodes_visited += 1;
+    }
+}
+
+/// Counts nothing.
+pub(crate) struct NoTally;
+
+impl Tally for NoTally {
+    #[inline(always)]
+    fn probe(&mut self) {}
+    #[inline(always)]
+    fn node(&mut self) {}
+}
+
 /// The answer of [`PointLocator::locate`]: the slab and the segments just below and above.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Location {
@@ -605,16 +635,23 @@ impl PointLocator {
     ///
     /// A point on a segment's line counts as above that segment. Non-finite input gets some
     /// answer and never panics.
+    #[inline]
     pub fn locate(&self, u: f64, v: f64) -> Location {
-        self.locate_with_stats(u, v, &mut LocateStats::default())
+        self.locate_tallied(u, v, &mut NoTally)
     }
 
     /// [`PointLocator::locate`], adding the counted work to `stats`.
     #[inline]
     pub fn locate_with_stats(&self, u: f64, v: f64, stats: &mut LocateStats) -> Location {
+        self.locate_tallied(u, v, stats)
+    }
+
+    /// [`PointLocator::locate`], telling `tally` about every read.
+    #[inline(always)]
+    pub(crate) fn locate_tallied<T: Tally>(&self, u: f64, v: f64, stats: &mut T) -> Location {
         let mut loc = Location::default();
         let cell = self.grid.row(v) * self.grid.k + self.grid.col(u);
-        stats.slab_probes += 1;
+        stats.probe();
         let (Some(this), Some(next)) = (self.cells.get(cell), self.cells.get(cell + 1)) else {
             return loc;
         };
@@ -646,7 +683,7 @@ impl PointLocator {
         let (mut lo, mut hi) = (0usize, m);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            stats.slab_probes += 1;
+            stats.probe();
             if slabs[mid].end <= u {
                 lo = mid + 1;
             } else {
@@ -673,7 +710,7 @@ impl PointLocator {
             let Some(n) = self.nodes.get(node as usize) else {
                 break;
             };
-            stats.nodes_visited += 1;
+            stats.node();
             let right = v >= n.a * u + n.b;
             if right {
                 loc.below = Some(n.upper);

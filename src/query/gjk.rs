@@ -42,7 +42,7 @@
 
 use super::QueryError;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
-use super::simplex::closest_to_origin;
+use super::simplex::{ClosestPoint, closest_to_origin};
 use crate::{Point, SupportMap, Vector};
 
 /// The name reported in errors.
@@ -241,11 +241,11 @@ impl Simplex {
         self.active().iter().any(|y| y.same_vertex(x))
     }
 
-    /// `max ‖y‖` over the simplex's points: the scale of rounding in `v`.
-    fn max_norm(&self) -> f64 {
+    /// `max ‖y‖²` over the simplex's points: the square of the scale of rounding in `v`.
+    fn max_norm_squared(&self) -> f64 {
         self.active()
             .iter()
-            .map(|y| y.point.coords.norm())
+            .map(|y| y.point.coords.norm_squared())
             .fold(0.0, f64::max)
     }
 
@@ -254,40 +254,36 @@ impl Simplex {
         witnesses(self.active().iter().zip(self.weights))
     }
 
-    /// Adds `x` and shrinks to the support set of the new closest point. Returns whether the
-    /// origin is enclosed, or `None` when no vertex kept a positive weight (only possible
-    /// with non-finite input; the simplex is then unusable).
-    fn add_and_reduce(&mut self, x: DiffPoint) -> Option<bool> {
+    /// The closest point to the origin of the simplex with `x` added, without changing
+    /// the simplex (the loop decides whether to take it); `None` when the simplex is full
+    /// (the loop stops on enclosure first, so this does not happen) or no point kept a
+    /// positive weight (only possible with non-finite input).
+    fn closest_with(&self, x: &DiffPoint) -> Option<ClosestPoint> {
         if self.len >= 4 {
-            // A full simplex never survives reduction (the loop stops on enclosure), so
-            // this is unreachable; refuse rather than index out of range.
             return None;
         }
-        self.vertices[self.len] = x;
-        self.len += 1;
-        let mut points = [Vector::zeros(); 4];
+        let mut points = [x.point.coords; 4];
         for (p, y) in points.iter_mut().zip(self.active()) {
             *p = y.point.coords;
         }
-        let closest = closest_to_origin(&points[..self.len]);
-        let mut kept = self.vertices;
-        let mut weights = [0.0; 4];
+        let closest = closest_to_origin(&points[..=self.len]);
+        (closest.support_mask != 0).then_some(closest)
+    }
+
+    /// Adds `x` and keeps the support set of `closest` (from [`Simplex::closest_with`]).
+    fn commit(&mut self, x: DiffPoint, closest: &ClosestPoint) {
+        let all = self.len + 1;
+        self.vertices[self.len] = x;
         let mut n = 0;
-        for i in 0..self.len {
+        for i in 0..all {
             if closest.support_mask & (1 << i) != 0 {
-                kept[n] = self.vertices[i];
-                weights[n] = closest.weights[i];
+                self.vertices[n] = self.vertices[i];
+                self.weights[n] = closest.weights[i];
                 n += 1;
             }
         }
-        if n == 0 {
-            return None;
-        }
-        self.vertices = kept;
-        self.weights = weights;
         self.len = n;
         self.v = closest.point;
-        Some(closest.origin_enclosed)
     }
 }
 
@@ -342,8 +338,7 @@ fn run<A: SupportMap, B: SupportMap>(
         if !vv.is_finite() {
             return Err(non_finite);
         }
-        let touching = TOUCHING * simplex.max_norm();
-        if vv <= touching * touching {
+        if vv <= TOUCHING * TOUCHING * simplex.max_norm_squared() {
             return finish(Stop::Intersecting, simplex, lower_bound, iterations);
         }
 
@@ -379,15 +374,16 @@ fn run<A: SupportMap, B: SupportMap>(
         if simplex.contains(&w) {
             return stuck(simplex);
         }
-        let previous = simplex;
-        match simplex.add_and_reduce(w) {
-            None => return stuck(previous),
-            Some(true) => return finish(Stop::Intersecting, simplex, lower_bound, iterations),
-            Some(false) => {}
+        let Some(closest) = simplex.closest_with(&w) else {
+            return stuck(simplex);
+        };
+        if closest.origin_enclosed {
+            simplex.commit(w, &closest);
+            return finish(Stop::Intersecting, simplex, lower_bound, iterations);
         }
-        let new_vv = simplex.v.norm_squared();
+        let new_vv = closest.norm_squared();
         if new_vv.is_nan() || new_vv > vv * (1.0 + FLAT) {
-            return stuck(previous);
+            return stuck(simplex);
         }
         if new_vv >= vv {
             // `‖v‖` did not decrease beyond rounding, yet the step may still be real: near
@@ -397,9 +393,10 @@ fn run<A: SupportMap, B: SupportMap>(
             // rounding is taken to have won.
             flat_steps += 1;
             if flat_steps > MAX_FLAT_STEPS {
-                return stuck(previous);
+                return stuck(simplex);
             }
         }
+        simplex.commit(w, &closest);
     }
     Err(QueryError::IterationLimit {
         algorithm: ALGORITHM,

@@ -177,18 +177,46 @@ fn triangle(p: &[Vector; 4], t: [usize; 3]) -> ClosestPoint {
     // Projection of the origin on the triangle's plane, `n (n · a) / ‖n‖²`, with
     // `n · a = det[a b c]` as an accurate triple product: the plain dot product would
     // carry `ε‖a‖` of absolute error, which near contact is most of `‖po‖`.
-    let po = n * (triple_value(&a, &b, &c) / nn);
+    let det = {
+        // The plain `n · a` is within ~3ε‖n‖‖a‖ of the truth; when the plane is not close
+        // to the origin relative to `‖a‖` (`|cos| ≥ 1/4`) that is ≤ 12ε of it, enough.
+        let plain = n.dot(&a);
+        if plain * plain >= 0.0625 * nn * a.norm_squared() {
+            plain
+        } else {
+            triple_value(&a, &b, &c)
+        }
+    };
+    let po = n * (det / nn);
     // Its barycentric weights: the sub-triangles' vector areas against the normal,
     // `λ_a ∝ n · ((b − po) × (c − po))`, and likewise for `b`, `c` (they sum to `‖n‖²`).
     // The sub-areas are accurate to a few ulps even for slivers (thin bodies make them),
     // and being parallel to `n` they do not cancel against its rounding; signed areas of
     // projected corners, or `n · (b × c)` with its large cross product, would lose every
     // digit there, and the witness points with them.
-    let cs = [
-        n.dot(&triangle_normal(&po, &b, &c)),
-        n.dot(&triangle_normal(&a, &po, &c)),
-        n.dot(&triangle_normal(&a, &b, &po)),
+    let (ra, rb, rc) = (a - po, b - po, c - po);
+    let mut cs = [
+        n.dot(&rb.cross(&rc)),
+        n.dot(&rc.cross(&ra)),
+        n.dot(&ra.cross(&rb)),
     ];
+    // The rounded sub-areas are off by at most ~8ε‖n‖·r² (r the farthest corner from `po`)
+    // against a total of ‖n‖²: the weights are then right to 1e-13 (the witnesses to 1e-13
+    // of the size) when ‖n‖ ≥ 8ε·r²·1e13 — a triangle that is no sliver — and their signs
+    // when each clears the bound. Otherwise recompute them accurately.
+    let r2 = ra
+        .norm_squared()
+        .max(rb.norm_squared())
+        .max(rc.norm_squared());
+    let bound = 8.0 * f64::EPSILON * r2;
+    let sliver = nn < (bound * 1e13) * (bound * 1e13);
+    if sliver || cs.iter().any(|&ci| ci * ci <= bound * bound * nn) {
+        cs = [
+            n.dot(&triangle_normal(&po, &b, &c)),
+            n.dot(&triangle_normal(&a, &po, &c)),
+            n.dot(&triangle_normal(&a, &b, &po)),
+        ];
+    }
     if cs.iter().all(|&ci| ci >= 0.0) {
         // The weights carry the witnesses; the point is the projection itself, whose
         // direction is the normal's (accurate to ε relative), not `Σ λ_i p_i`, which near
