@@ -261,3 +261,30 @@ fn directions_of_any_length_give_the_same_support() {
         );
     }
 }
+
+/// Directions and velocities of any finite length give the same answers: δ along a
+/// direction 1e-300 or 1e300 long, the time of impact scaled by the velocity's length.
+#[test]
+fn query_directions_of_any_length() {
+    let cube = convex_hull(&cube_points(1.0)).unwrap();
+    let map = NormalVectorMap::build_located(cube).unwrap();
+    let a = Posed::new(&map, Pose::identity());
+    let over = Posed::new(&map, Pose::translation(0.5, 0.25, 0.125));
+    let apart = Posed::new(&map, Pose::translation(3.0, 0.5, 0.25));
+    let ns = NioSettings::default();
+    for k in [1e-300, 1e-160, 1e-20, 1.0, 1e20, 1e160, 1e300] {
+        let d = Vector::new(k, 0.0, 0.0);
+        let pen = directional_penetration(&a, &over, &d, &ns)
+            .expect("Nio")
+            .answer
+            .expect("overlap");
+        assert!(close(pen.depth, 0.5, 1.0), "{k:e}: {pen:?}");
+        let v = Vector::new(-k, 0.0, 0.0);
+        let hit = time_of_impact(&a, &apart, &v, &ToiSettings::default())
+            .expect("TOI")
+            .answer
+            .expect("an impact");
+        // t in units of v: 2 / k.
+        assert!(close(hit.time * k, 2.0, 1.0), "{k:e}: {hit:?}");
+    }
+}

@@ -229,12 +229,9 @@ pub(crate) fn crossing(t: &[DiffPoint; 3], d: &Vector) -> (f64, [f64; 3]) {
 
 /// `d / ‖d‖`, or the typed error for a zero or non-finite direction.
 pub(crate) fn unit_direction(d: &Vector, algorithm: &'static str) -> Result<Vector, QueryError> {
-    let norm = d.norm();
-    if !d.iter().all(|c| c.is_finite()) || !norm.is_finite() || norm == 0.0 {
-        return Err(QueryError::InvalidDirection { algorithm });
-    }
-    // Finite components and 0 < ‖d‖ < ∞: every |dᵢ/‖d‖| ≤ 1 (up to rounding), finite.
-    Ok(d / norm)
+    // Any finite non-zero length, 1e-300 or 1e300: rescaled before normalising, so the
+    // sum of squares neither underflows nor overflows (crate::magnitude).
+    crate::magnitude::unit_direction(d).ok_or(QueryError::InvalidDirection { algorithm })
 }
 
 /// A unit vector perpendicular to the unit vector `d`.

@@ -138,7 +138,7 @@ pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> Result<Outcome<Impact>, QueryError> {
     const ALGORITHM: &str = "time of impact";
     let d = unit_direction(v, ALGORITHM)?;
-    let speed = v.norm();
+    let speed = crate::magnitude::norm(v);
     counted(
         a,
         b,
