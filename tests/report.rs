@@ -102,7 +102,7 @@ fn quick_report_writes_every_file_well_formed() {
     assert_eq!(header, CSV_COLUMNS.to_vec());
     let rows: Vec<Vec<String>> = lines.map(split_csv).collect();
     assert_eq!(rows.len(), output.report.rows.len());
-    let median = header.iter().position(|h| h == "median_ns").unwrap();
+    let median = header.iter().position(|h| h == "mean_ns").unwrap();
     for row in &rows {
         assert_eq!(row.len(), header.len(), "incomplete row {row:?}");
         assert!(!row[median].is_empty(), "empty median in {row:?}");

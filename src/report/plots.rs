@@ -6,7 +6,7 @@
 //! Where it sits: [`super::writers`] calls [`render_all`] with the finished report and
 //! writes each SVG to a file and inline into `index.html`.
 
-use super::runner::{Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_median_ns};
+use super::runner::{Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns};
 use super::{Report, ReportError};
 use plotters::prelude::*;
 
@@ -141,7 +141,7 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             svg,
         });
     }
-    let times = preprocess_series(rows, false, |r| r.median_ns.map(|ns| ns / 1e3));
+    let times = preprocess_series(rows, false, |r| r.mean_ns.map(|ns| ns / 1e3));
     if times.iter().any(|(_, pts)| pts.len() >= 2) {
         let title = "Preprocessing time against n";
         let file = "preprocess_time.svg";
@@ -168,7 +168,7 @@ fn method_series(rows: &[ResultRow], shape: &str, family: Family) -> Vec<Series>
         .iter()
         .filter(|r| r.kind == "synthetic" && r.source == shape && r.query == family.name())
     {
-        let Some(ns) = r.median_ns.filter(|v| v.is_finite() && *v > 0.0) else {
+        let Some(ns) = r.mean_ns.filter(|v| v.is_finite() && *v > 0.0) else {
             continue;
         };
         let point = (r.vertices as f64, ns / 1e3);
@@ -223,7 +223,7 @@ fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
         Baseline::PlainGjk => SPEEDUPS_VS_PLAIN_GJK,
         Baseline::Peer => SPEEDUPS_VS_PEER,
     };
-    let time = |family: Family, method: &str, n: usize| sphere_median_ns(rows, family, method, n);
+    let time = |family: Family, method: &str, n: usize| sphere_mean_ns(rows, family, method, n);
     let mut sizes: Vec<usize> = rows
         .iter()
         .filter(|r| r.source == "sphere")
@@ -278,7 +278,7 @@ fn mesh_bars(
                             format!("{} ({})", r.source.trim_end_matches(".obj"), r.vertices) == *m
                                 && r.method == *method
                         })
-                        .and_then(|r| r.median_ns)
+                        .and_then(|r| r.mean_ns)
                         .filter(|v| v.is_finite() && *v > 0.0)
                         .map(|ns| ns / 1e3)
                 })
