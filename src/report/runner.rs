@@ -1130,3 +1130,8 @@ fn run_family(
         progress.inc(1);
     }
 }
+
+/// The method names of `family` this build measures, in table order.
+pub fn method_names(family: Family) -> Vec<&'static str> {
+    methods(family).map(|(name, ..)| name).collect()
+}
