@@ -213,7 +213,7 @@ pub struct RunPlan {
     pub directions: usize,
     /// Timing budget per cell.
     pub budget: TimingBudget,
-    /// How long a [`Sampling::Capped`] method (a slow baseline or the peer) may spend on its
+    /// How long a capped method (a slow baseline or the peer) may spend on its
     /// checking pass before it stops early; its time is then the mean over the inputs it
     /// answered (at least `min_samples`), and the row says how many.
     pub sample_budget: Duration,

@@ -137,7 +137,7 @@ pub fn group(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -319,14 +319,14 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
                         .iter()
                         .filter_map(|&n| Some((n, at(family, other, n)? > at(family, ours, n)?)))
                         .collect();
-                    if let Some(first_win) = crossover(&wins) {
-                        if first_win != wins[0].0 {
-                            line.push_str(&format!(
-                                "; faster than {} from n = {} up",
-                                prose(other),
-                                group(first_win)
-                            ));
-                        }
+                    if let Some(first_win) = crossover(&wins)
+                        && first_win != wins[0].0
+                    {
+                        line.push_str(&format!(
+                            "; faster than {} from n = {} up",
+                            prose(other),
+                            group(first_win)
+                        ));
                     }
                 }
             }

@@ -371,7 +371,8 @@ fn mesh_speedups(rows: &[ResultRow]) -> Option<Table> {
             .filter(|t| *t > 0.0)
     };
     // Columns that have data somewhere.
-    let mut columns: Vec<(String, Box<dyn Fn(&str) -> String + '_>)> = Vec::new();
+    type Cell<'a> = Box<dyn Fn(&str) -> String + 'a>;
+    let mut columns: Vec<(String, Cell<'_>)> = Vec::new();
     for &(family, ours, plain, peer) in HEADLINES {
         if !meshes
             .iter()
