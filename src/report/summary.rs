@@ -170,13 +170,13 @@ fn faster(b: f64, o: f64, other: &str) -> String {
 }
 
 /// A method's table name as prose: `Nio, NVM` → `Nio on the NVM`, `GJK, linear scan` →
-/// `plain GJK (linear scan)`.
+/// `plain GJK`.
 pub fn prose(method: &str) -> String {
     match method {
         "NVM" => "the NVM".into(),
         "linear scan" => "the linear scan".into(),
         "hill-climb (cold)" => "cold hill-climbing".into(),
-        "GJK, linear scan" => "plain GJK (linear scan)".into(),
+        "GJK, linear scan" => "plain GJK".into(),
         "ours, NVM" => "ours on the NVM".into(),
         m => match m.strip_suffix(", NVM") {
             Some(algorithm) => format!("{algorithm} on the NVM"),
@@ -695,7 +695,7 @@ mod tests {
         assert_eq!(faster(1.0, 2.0, "X"), "2.0× slower than X");
         assert_eq!(faster(1.0, 1.01, "X"), "about as fast as X");
         assert_eq!(prose("Nio, NVM"), "Nio on the NVM");
-        assert_eq!(prose("GJK, linear scan"), "plain GJK (linear scan)");
+        assert_eq!(prose("GJK, linear scan"), "plain GJK");
         assert_eq!(format_time(5_712.0), "5.71 µs");
         assert_eq!(format_time(61.2), "61.2 ns");
         assert_eq!(
