@@ -72,8 +72,11 @@ enum Command {
             support, intersection, directional penetration, distance, time of impact and EPA \
             depth with every support map (linear scan, hill-climb, NVM) and against parry3d on \
             the same poses, checks the answers against each other and the exact oracle, and \
-            writes index.html (self-contained), report.md, results.csv, results.json and SVG \
-            plots into --out.",
+            writes index.html (self-contained, its first screen the conclusion in plain words), \
+            report.md, results.csv, results.json and SVG plots into --out (default report/, \
+            report-quick/ with --quick). Support is timed on 100,000 random directions and the \
+            pair queries on 2,000 random pose pairs per hull; the meshes are the bundled data/ \
+            (found from any working directory) or --data DIR.",
         after_help = "Examples:\n  \
         polyquery report --out report\n  \
             polyquery report --quick\n  \

@@ -102,7 +102,7 @@ fn quick_report_writes_every_file_well_formed() {
     assert_eq!(header, CSV_COLUMNS.to_vec());
     let rows: Vec<Vec<String>> = lines.map(split_csv).collect();
     assert_eq!(rows.len(), output.report.rows.len());
-    let median = header.iter().position(|h| h == "median_ns").unwrap();
+    let median = header.iter().position(|h| h == "mean_ns").unwrap();
     for row in &rows {
         assert_eq!(row.len(), header.len(), "incomplete row {row:?}");
         assert!(!row[median].is_empty(), "empty median in {row:?}");
@@ -179,6 +179,58 @@ fn quick_report_writes_every_file_well_formed() {
         );
         assert!(html.contains(report::peers::PARRY_VERSION));
     }
+    // Timings do not flatter: support on every one of the distinct random directions, the
+    // pair queries of ours on every pose pair of their kind; a row timed on fewer (a slow
+    // baseline or the peer) says so in its note and its cell.
+    let defaults = ReportConfig::defaults(false);
+    assert!(defaults.directions >= 100_000 && defaults.queries / 2 >= 1_000);
+    for r in output
+        .report
+        .rows
+        .iter()
+        .filter(|r| r.query != "preprocess")
+    {
+        if r.query == "support" {
+            assert_eq!(r.poses_drawn, config.directions, "{r:?}");
+        } else if matches!(r.query.as_str(), "intersection" | "distance") {
+            assert_eq!(r.poses_drawn, config.queries, "{r:?}");
+        }
+        if r.method.ends_with("NVM") {
+            assert_eq!(r.poses, r.poses_drawn, "ours on every input: {r:?}");
+        }
+        if r.poses < r.poses_drawn {
+            assert!(
+                r.note.contains(&format!("timed on {} of", r.poses)),
+                "{r:?}"
+            );
+            let cell = format!(
+                "({} of {})",
+                report::summary::group(r.poses),
+                report::summary::group(r.poses_drawn)
+            );
+            assert!(html.contains(&cell), "{cell} not in the tables");
+        }
+        assert!(r.passes >= 1 && r.repetitions >= r.poses, "{r:?}");
+    }
+    // The first screen: the conclusion, then the glossary, before any table.
+    let summary = html.find("id=\"summary\"").expect("a summary");
+    let glossary = html.find("<h2>Glossary</h2>").expect("a glossary");
+    assert!(summary < glossary && glossary < html.find("<table").expect("tables"));
+    for term in [
+        "normal vector map",
+        "Nio",
+        "D = A ⊖ B",
+        "δ_d",
+        "hill-climb (cold)",
+        "EPA",
+        "GJK",
+        "support query",
+        "pose pair",
+    ] {
+        assert!(html[glossary..].contains(term), "glossary lacks {term}");
+    }
+    assert!(html.contains("Real meshes: our time per query and speed-ups"));
+
     // Our methods agree with each other and with the exact oracle on the quick run.
     for r in output
         .report
@@ -224,4 +276,240 @@ fn full_default_report() {
         output.report.elapsed_seconds,
         output.report.rows.len()
     );
+}
+
+/// Headless Chromium: `$POLYQUERY_CHROMIUM`, or `chromium` / `chromium-browser` /
+/// `google-chrome` on the `PATH`.
+fn find_chromium() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("POLYQUERY_CHROMIUM") {
+        return Some(p.into());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| {
+            ["chromium", "chromium-browser", "google-chrome"].map(|name| dir.join(name))
+        })
+        .find(|p| p.is_file())
+}
+
+/// Runs headless Chromium at a 1280-px-wide window with `args`, returning its stdout.
+fn chromium(browser: &Path, profile: &Path, args: &[String]) -> String {
+    let out = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1280,2000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("chromium runs");
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The `--quick` report in a real browser, 1280 px wide: a screenshot is produced, the page
+/// is no wider than the window (every wide table scrolls inside its own box), and the
+/// conclusion's first list ("In short") ends within the first screen (720 px). The layout is
+/// measured by a copy of the page with one script added (the report itself has none).
+/// Needs headless Chromium (`apt-get install -y chromium`; CI installs it): the test fails
+/// without it, unless `POLYQUERY_SKIP_BROWSER=1` says to skip it.
+#[test]
+fn quick_report_fits_a_1280_px_browser_window() {
+    if std::env::var("POLYQUERY_SKIP_BROWSER").is_ok_and(|v| v == "1") {
+        eprintln!("skipped: POLYQUERY_SKIP_BROWSER=1");
+        return;
+    }
+    let browser = find_chromium().expect(
+        "headless Chromium is needed for this test (apt-get install -y chromium, or set \
+         POLYQUERY_CHROMIUM); POLYQUERY_SKIP_BROWSER=1 skips it",
+    );
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let out = dir.path().join("report-quick");
+    let mut config = ReportConfig::defaults(true);
+    config.meshes = Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("data"));
+    config.out = out.clone();
+    config.command = "polyquery report --quick".into();
+    report::run(&config).expect("the quick report runs");
+    let index = out.join("index.html");
+    let profile = dir.path().join("profile");
+
+    // The screenshot: a PNG 1280 px wide.
+    let shot = dir.path().join("shot.png");
+    chromium(
+        &browser,
+        &profile,
+        &[
+            format!("--screenshot={}", shot.display()),
+            format!("file://{}", index.display()),
+        ],
+    );
+    let png = std::fs::read(&shot).expect("chromium wrote the screenshot");
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+    assert_eq!(width, 1280, "screenshot width");
+    assert!(png.len() > 20_000, "a blank page? {} bytes", png.len());
+
+    // The layout, measured in the browser.
+    let html = std::fs::read_to_string(&index).expect("index.html");
+    let script = "<script>var e=document.documentElement;\
+        var s=document.querySelector('#summary ul');\
+        document.body.setAttribute('data-probe',[e.scrollWidth,e.clientWidth,\
+        Math.round(s.getBoundingClientRect().bottom)].join(','));</script></body>";
+    let probe = out.join("probe.html");
+    std::fs::write(&probe, html.replace("</body>", script)).expect("probe page");
+    let dom = chromium(
+        &browser,
+        &profile,
+        &[
+            "--virtual-time-budget=5000".into(),
+            "--dump-dom".into(),
+            format!("file://{}", probe.display()),
+        ],
+    );
+    let at = dom.find("data-probe=\"").expect("the probe ran") + "data-probe=\"".len();
+    let values: Vec<i64> = dom[at..at + dom[at..].find('"').expect("closing quote")]
+        .split(',')
+        .map(|v| v.parse().expect("a number"))
+        .collect();
+    let (scroll_width, client_width, summary_bottom) = (values[0], values[1], values[2]);
+    assert!(
+        client_width <= 1280 && scroll_width <= client_width,
+        "the page is {scroll_width} px wide in a {client_width} px window: something overflows"
+    );
+    assert!(
+        summary_bottom <= 720,
+        "the conclusion ends at {summary_bottom} px, below the first screen"
+    );
+}
+
+/// Runs the `polyquery` binary in `cwd`; returns (exit code, stdout, stderr).
+fn polyquery(cwd: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyquery"))
+        .args(args)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("polyquery runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A tiny report's arguments (one size, few inputs) after `extra`.
+fn tiny<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "report",
+        "--quick",
+        "--no-progress",
+        "--sizes",
+        "64",
+        "--queries",
+        "4",
+        "--directions",
+        "50",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// From a working directory far from the checkout, the report still finds the bundled
+/// meshes (every one the manifest lists), and `--quick` writes `report-quick/`, not `report/`.
+#[test]
+fn report_finds_the_bundled_meshes_from_any_directory() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&[]));
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(!dir.path().join("report").exists(), "--quick wrote report/");
+    let csv = std::fs::read_to_string(dir.path().join("report-quick/results.csv"))
+        .expect("report-quick/results.csv");
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/MANIFEST.tsv"))
+            .expect("data/MANIFEST.tsv");
+    let listed: Vec<&str> = manifest
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').next())
+        .collect();
+    assert_eq!(listed.len(), 9, "the nine bundled meshes");
+    for mesh in listed {
+        assert!(
+            csv.lines().any(|l| l.starts_with(&format!("{mesh},mesh,"))),
+            "{mesh} missing from the report"
+        );
+    }
+}
+
+/// A mesh the manifest lists but the folder lacks is an error (exit 2) naming it, and
+/// `--meshes` is still accepted as the same option as `--data`.
+#[test]
+fn a_missing_mesh_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).expect("data folder");
+    std::fs::write(
+        data.join("MANIFEST.tsv"),
+        "file\tsource\ntetra.obj\thand-made\ngone.obj\thand-made\n",
+    )
+    .expect("manifest");
+    std::fs::write(
+        data.join("tetra.obj"),
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\n",
+    )
+    .expect("mesh");
+    for option in ["--data", "--meshes"] {
+        let data_arg = data.to_string_lossy().into_owned();
+        let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&[option, &data_arg]));
+        assert_eq!(code, 2, "{option}: {stdout}\n{stderr}");
+        assert!(stderr.contains("gone.obj"), "{option}: {stderr}");
+        assert!(
+            !dir.path().join("report-quick").exists(),
+            "a report was written"
+        );
+    }
+    // With the missing mesh gone from the manifest, the same folder works.
+    std::fs::write(
+        data.join("MANIFEST.tsv"),
+        "file\tsource\ntetra.obj\thand-made\n",
+    )
+    .expect("manifest");
+    let data_arg = data.to_string_lossy().into_owned();
+    let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&["--data", &data_arg]));
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+}
+
+/// `--quick` never overwrites a full report, even when pointed at its folder.
+#[test]
+fn quick_never_overwrites_a_full_report() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let full = dir.path().join("report");
+    std::fs::create_dir(&full).expect("folder");
+    let json = "{\"quick\": false, \"rows\": []}";
+    std::fs::write(full.join("results.json"), json).expect("results.json");
+    let (code, _, stderr) = polyquery(dir.path(), &tiny(&["--out", "report"]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("full report"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(full.join("results.json")).expect("still there"),
+        json
+    );
+    // A quick report's folder may be rewritten by another quick report.
+    let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&[]));
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&[]));
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
 }

@@ -9,37 +9,51 @@ use std::path::PathBuf;
 /// The arguments of `polyquery report`.
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Folder of OBJ meshes to include (every `.obj` in it). Default: the bundled `data/`.
-    #[arg(long, value_name = "DIR")]
-    pub meshes: Option<PathBuf>,
+    /// Folder of OBJ meshes to include (every `.obj` in it, and every file its MANIFEST.tsv
+    /// lists; a missing one is an error). Default: the bundled `data/` next to the crate,
+    /// found from any working directory. `--meshes` is the same option.
+    #[arg(long, value_name = "DIR", alias = "meshes")]
+    pub data: Option<PathBuf>,
     /// Hull sizes of the synthetic sphere and ellipsoid, comma-separated.
     /// Default 64,512,4096,32768,262144,1048576 (64,512,4096 with --quick).
     #[arg(long, value_name = "N,N,...", value_delimiter = ',')]
     pub sizes: Option<Vec<usize>>,
-    /// Pose pairs per hull (half overlapping, half disjoint). Default 16 (8 with --quick).
+    /// Random pose pairs per hull (half overlapping, half disjoint). Default 2000, so that
+    /// every pair query is timed on at least 1,000 (200 with --quick).
     #[arg(long, value_name = "N")]
     pub queries: Option<usize>,
+    /// Distinct random unit directions per hull for the support queries. Default 100000
+    /// (10000 with --quick).
+    #[arg(long, value_name = "N")]
+    pub directions: Option<usize>,
     /// Small sizes and short timing budgets: finishes in seconds.
     #[arg(long)]
     pub quick: bool,
-    /// Output folder (created if missing).
-    #[arg(long, value_name = "DIR", default_value = "report")]
-    pub out: PathBuf,
+    /// Output folder (created if missing). Default `report`, or `report-quick` with --quick
+    /// (a --quick report never overwrites a full one).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// No progress bars on stderr.
     #[arg(long)]
     pub no_progress: bool,
 }
 
 /// Runs the report and prints where it went. An error is printed here and returned as
-/// [`CliError::Reported`]: exit code 2 for bad settings or an unreadable meshes folder, 1 when
-/// an output file cannot be written.
+/// [`CliError::Reported`]: exit code 2 for bad settings, a missing or unreadable mesh, no
+/// meshes folder found, or a --quick report aimed at a full one; 1 when an output file cannot
+/// be written.
 pub fn run(args: &ReportArgs) -> Result<(), CliError> {
     let mut config = ReportConfig::defaults(args.quick);
-    if let Some(dir) = &args.meshes {
-        config.meshes = Some(dir.clone());
-    } else if !config.meshes.as_ref().is_some_and(|d| d.is_dir()) {
-        // Outside the source tree there is no `data/`: measure the synthetic hulls only.
-        config.meshes = None;
+    match &args.data {
+        Some(dir) => config.meshes = Some(dir.clone()),
+        None if config.meshes.is_none() => {
+            eprintln!(
+                "error: cannot find the bundled meshes (a data/ folder with MANIFEST.tsv next to \
+                 the crate, in the working directory, or above the executable): pass --data DIR"
+            );
+            return Err(CliError::Reported(EXIT_BAD_INPUT));
+        }
+        None => {}
     }
     if let Some(sizes) = &args.sizes {
         config.sizes = sizes.clone();
@@ -47,8 +61,13 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
     if let Some(q) = args.queries {
         config.queries = q;
     }
-    super::commands::check_output_dir(&args.out)?;
-    config.out = args.out.clone();
+    if let Some(d) = args.directions {
+        config.directions = d;
+    }
+    if let Some(out) = &args.out {
+        config.out = out.clone();
+    }
+    super::commands::check_output_dir(&config.out)?;
     config.progress = !args.no_progress;
     config.command = std::env::args().collect::<Vec<_>>().join(" ");
     match report::run(&config) {
@@ -69,7 +88,10 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
         Err(err) => {
             eprintln!("error: {err}");
             Err(CliError::Reported(match err {
-                ReportError::Invalid(_) | ReportError::Meshes { .. } => EXIT_BAD_INPUT,
+                ReportError::Invalid(_)
+                | ReportError::Meshes { .. }
+                | ReportError::Mesh { .. }
+                | ReportError::WouldOverwriteFull { .. } => EXIT_BAD_INPUT,
                 ReportError::Write { source, .. }
                     if polyquery::atomic_file::is_refused_target(&source) =>
                 {

@@ -41,6 +41,16 @@ impl Timing {
         self.batches * self.queries_per_batch
     }
 
+    /// One pass over `queries` inputs taking `elapsed` in all: their mean, no spread.
+    pub fn single_pass(elapsed: Duration, queries: usize) -> Timing {
+        Timing {
+            median_ns: elapsed.as_secs_f64() * 1e9 / queries.max(1) as f64,
+            spread_ns: 0.0,
+            batches: 1,
+            queries_per_batch: queries.max(1),
+        }
+    }
+
     /// A one-shot measurement (preprocessing): one repetition, no spread.
     pub fn single(elapsed: Duration) -> Timing {
         Timing {

@@ -11,6 +11,7 @@
 //! * [`runner`]: sources, poses, methods, checks; one [`ResultRow`] per cell.
 //! * [`peers`]: parry3d behind plain `f64` arrays.
 //! * [`plots`]: the SVG plots (plotters, SVG backend only).
+//! * [`summary`]: the first screen's conclusion in plain words, and the glossary.
 //! * [`writers`]: HTML, Markdown, CSV and JSON.
 //! * [`machine`]: CPU, cores, memory, OS, git commit, date.
 
@@ -19,6 +20,7 @@ pub mod measure;
 pub mod peers;
 pub mod plots;
 pub mod runner;
+pub mod summary;
 pub mod writers;
 
 pub use machine::MachineInfo;
@@ -35,18 +37,34 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_SIZES: [usize; 6] = [64, 512, 4_096, 32_768, 262_144, 1_048_576];
 /// The `--quick` sizes.
 pub const QUICK_SIZES: [usize; 3] = [64, 512, 4_096];
-/// Pose pairs per source by default.
-pub const DEFAULT_QUERIES: usize = 16;
+/// Pose pairs per source by default: 1,000 overlapping and 1,000 disjoint, so every pair
+/// query family is timed on at least 1,000 (penetration and EPA on the overlapping ones, time
+/// of impact on the disjoint ones, intersection and distance on all).
+pub const DEFAULT_QUERIES: usize = 2_000;
+/// Pose pairs per source with `--quick`.
+pub const QUICK_QUERIES: usize = 200;
+/// Distinct random unit directions per source for the support queries by default.
+pub const DEFAULT_DIRECTIONS: usize = 100_000;
+/// Directions per source with `--quick`.
+pub const QUICK_DIRECTIONS: usize = 10_000;
+/// The output folder of a full report.
+pub const DEFAULT_OUT: &str = "report";
+/// The output folder of a `--quick` report (never the full report's).
+pub const QUICK_OUT: &str = "report-quick";
 
 /// What to measure and where to write it.
 #[derive(Clone, Debug)]
 pub struct ReportConfig {
-    /// Folder of `.obj` meshes (all of them are used); `None` for no meshes.
+    /// Folder of `.obj` meshes; `None` for no meshes. Every `.obj` in it is used, and when it
+    /// has a `MANIFEST.tsv` (as the bundled `data/` does) every file the manifest lists must
+    /// be there: a missing or unreadable mesh is an error, never a shorter report.
     pub meshes: Option<PathBuf>,
     /// Hull sizes of the synthetic sphere and ellipsoid.
     pub sizes: Vec<usize>,
     /// Pose pairs per source (half overlapping, half disjoint).
     pub queries: usize,
+    /// Distinct random unit directions per source for the support queries.
+    pub directions: usize,
     /// Short timing budgets (and the quick defaults the CLI picks).
     pub quick: bool,
     /// The output folder (created if missing).
@@ -58,18 +76,28 @@ pub struct ReportConfig {
 }
 
 impl ReportConfig {
-    /// The defaults of `polyquery report` (`quick` picks the `--quick` sizes).
+    /// The defaults of `polyquery report` (`quick` picks the `--quick` sizes, counts and
+    /// folder); the meshes are the bundled ones ([`bundled_data_dir`]) when found.
     pub fn defaults(quick: bool) -> ReportConfig {
         ReportConfig {
-            meshes: Some(PathBuf::from("data")),
+            meshes: bundled_data_dir(),
             sizes: if quick {
                 QUICK_SIZES.to_vec()
             } else {
                 DEFAULT_SIZES.to_vec()
             },
-            queries: if quick { 8 } else { DEFAULT_QUERIES },
+            queries: if quick {
+                QUICK_QUERIES
+            } else {
+                DEFAULT_QUERIES
+            },
+            directions: if quick {
+                QUICK_DIRECTIONS
+            } else {
+                DEFAULT_DIRECTIONS
+            },
             quick,
-            out: PathBuf::from("report"),
+            out: PathBuf::from(if quick { QUICK_OUT } else { DEFAULT_OUT }),
             command: "polyquery report".into(),
             progress: false,
         }
@@ -89,6 +117,23 @@ pub enum ReportError {
         path: PathBuf,
         /// The cause.
         source: std::io::Error,
+    },
+    /// A mesh the folder's `MANIFEST.tsv` lists is not there, or a mesh cannot be loaded.
+    #[error("mesh {}: {reason}", path.display())]
+    Mesh {
+        /// The mesh file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// `--quick` was pointed at a folder that holds a full report.
+    #[error(
+        "{} holds a full report (its results.json says \"quick\": false); a --quick report never overwrites one: choose another --out",
+        path.display()
+    )]
+    WouldOverwriteFull {
+        /// The output folder.
+        path: PathBuf,
     },
     /// An output file could not be written.
     #[error("cannot write {}: {source}", path.display())]
@@ -117,8 +162,14 @@ pub struct Report {
     pub command: String,
     /// Hull sizes asked for.
     pub sizes: Vec<usize>,
-    /// Pose pairs per source.
+    /// Pose pairs drawn per source (half overlapping, half disjoint).
     pub queries: usize,
+    /// Distinct random directions per source for the support queries.
+    pub directions: usize,
+    /// Seconds a slow baseline or the peer may spend on one cell before it stops sampling.
+    pub sample_budget_seconds: f64,
+    /// Fewest inputs a slow baseline or the peer is timed on.
+    pub min_samples: usize,
     /// Whether `--quick` budgets were used.
     pub quick: bool,
     /// Relative tolerance for "agrees".
@@ -149,6 +200,14 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
             "--queries must be at least 2 (half overlapping, half disjoint)".into(),
         ));
     }
+    if config.directions == 0 {
+        return Err(ReportError::Invalid(
+            "--directions must be at least 1".into(),
+        ));
+    }
+    if config.quick {
+        refuse_to_overwrite_full(&config.out)?;
+    }
     if let Some(bad) = config.sizes.iter().find(|&&n| n < 4) {
         return Err(ReportError::Invalid(format!(
             "size {bad} is below 4, the fewest points of a 3D hull"
@@ -156,7 +215,7 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
     }
     let mut notes = Vec::new();
     let meshes = match &config.meshes {
-        Some(dir) => load_meshes(dir, &mut notes)?,
+        Some(dir) => load_meshes(dir)?,
         None => Vec::new(),
     };
     if config.sizes.is_empty() && meshes.is_empty() {
@@ -165,10 +224,19 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
         ));
     }
     let machine = MachineInfo::detect();
+    let sample_budget = if config.quick {
+        Duration::from_millis(40)
+    } else {
+        Duration::from_millis(400)
+    };
+    let min_samples = if config.quick { 8 } else { 16 };
     let plan = runner::RunPlan {
         sizes: config.sizes.clone(),
         meshes,
         queries: config.queries,
+        directions: config.directions,
+        sample_budget,
+        min_samples,
         budget: if config.quick {
             TimingBudget {
                 per_cell: Duration::from_millis(12),
@@ -217,6 +285,9 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
         command: config.command.clone(),
         sizes: config.sizes.clone(),
         queries: config.queries,
+        directions: config.directions,
+        sample_budget_seconds: sample_budget.as_secs_f64(),
+        min_samples,
         quick: config.quick,
         agreement_tolerance: runner::AGREEMENT_TOLERANCE,
         oracle_limit: runner::ORACLE_LIMIT,
@@ -228,11 +299,69 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
     Ok(ReportOutput { report, files })
 }
 
-/// Loads every `.obj` in `dir` (sorted by name); a mesh that fails to load becomes a note.
-fn load_meshes(
-    dir: &Path,
-    notes: &mut Vec<String>,
-) -> Result<Vec<(String, Vec<crate::Point>)>, ReportError> {
+/// The bundled meshes folder (`data/`, recognised by its `MANIFEST.tsv`), wherever the
+/// program runs from: first next to the crate that was built (the ancestors of its
+/// `CARGO_MANIFEST_DIR`, fixed at build time, so a workspace member finds the root's
+/// `data/`), then `./data`, then the ancestors of the running executable (a
+/// `target/release/polyquery` finds the checkout's `data/`). `None` when none has it.
+pub fn bundled_data_dir() -> Option<PathBuf> {
+    let built = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exe = std::env::current_exe().ok();
+    let candidates = built
+        .ancestors()
+        .map(Path::to_path_buf)
+        .chain(std::iter::once(PathBuf::from(".")))
+        .chain(
+            exe.iter()
+                .flat_map(|e| e.ancestors().skip(1).map(Path::to_path_buf)),
+        );
+    candidates
+        .map(|dir| dir.join("data"))
+        .find(|data| data.join("MANIFEST.tsv").is_file())
+}
+
+/// Fails when `out` holds a full (not `--quick`) report: its `results.json` says
+/// `"quick": false`.
+fn refuse_to_overwrite_full(out: &Path) -> Result<(), ReportError> {
+    let Ok(text) = std::fs::read_to_string(out.join("results.json")) else {
+        return Ok(());
+    };
+    let full = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v.get("quick").and_then(serde_json::Value::as_bool))
+        == Some(false);
+    if full {
+        Err(ReportError::WouldOverwriteFull {
+            path: out.to_path_buf(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// The mesh files a `MANIFEST.tsv` lists (its first column, after the header line).
+fn manifest_files(dir: &Path) -> Result<Vec<String>, ReportError> {
+    let path = dir.join("MANIFEST.tsv");
+    if !path.is_file() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(&path).map_err(|source| ReportError::Meshes {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(text
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split('\t').next())
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(String::from)
+        .collect())
+}
+
+/// Loads every `.obj` in `dir` and every mesh its `MANIFEST.tsv` lists, sorted by name. A
+/// listed mesh that is missing, or any mesh that cannot be loaded, is an error naming it.
+fn load_meshes(dir: &Path) -> Result<Vec<(String, Vec<crate::Point>)>, ReportError> {
     let entries = std::fs::read_dir(dir).map_err(|source| ReportError::Meshes {
         path: dir.to_path_buf(),
         source,
@@ -241,6 +370,21 @@ fn load_meshes(
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("obj")))
         .collect();
+    for listed in manifest_files(dir)? {
+        let path = dir.join(&listed);
+        if !path.is_file() {
+            return Err(ReportError::Mesh {
+                path,
+                reason: format!(
+                    "listed in {} but missing",
+                    dir.join("MANIFEST.tsv").display()
+                ),
+            });
+        }
+        if !paths.contains(&path) {
+            paths.push(path);
+        }
+    }
     paths.sort();
     let mut meshes = Vec::new();
     for path in paths {
@@ -248,10 +392,11 @@ fn load_meshes(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        match Mesh::load(&path) {
-            Ok(mesh) => meshes.push((name, mesh.points)),
-            Err(e) => notes.push(format!("mesh {name} skipped: {e}")),
-        }
+        let mesh = Mesh::load(&path).map_err(|e| ReportError::Mesh {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        meshes.push((name, mesh.points));
     }
     Ok(meshes)
 }

@@ -6,7 +6,7 @@
 //! Where it sits: [`super::writers`] calls [`render_all`] with the finished report and
 //! writes each SVG to a file and inline into `index.html`.
 
-use super::runner::{Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_median_ns};
+use super::runner::{Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns};
 use super::{Report, ReportError};
 use plotters::prelude::*;
 
@@ -23,11 +23,110 @@ pub struct Plot {
     pub svg: String,
 }
 
-/// A named line: `(x, y)` points, both positive.
-type Series = (String, Vec<(f64, f64)>);
+/// How a series is drawn: its colour comes from its method ([`method_color`]), the marker
+/// tells query families apart where one plot holds several (the speed-up plots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marker {
+    Circle,
+    Triangle,
+    Square,
+    Cross,
+    Diamond,
+}
 
-const WIDTH: u32 = 860;
-const HEIGHT: u32 = 520;
+/// A named line: its colour, its marker, and `(x, y)` points, both positive.
+#[derive(Clone, Debug)]
+struct Series {
+    name: String,
+    color: RGBColor,
+    marker: Marker,
+    points: Vec<(f64, f64)>,
+}
+
+impl Series {
+    fn new(name: String, color: RGBColor, marker: Marker) -> Series {
+        Series {
+            name,
+            color,
+            marker,
+            points: Vec::new(),
+        }
+    }
+}
+
+/// What an axis shows, for its tick labels: every logarithmic axis has its ticks at the
+/// powers of ten and labels them in one format per quantity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quantity {
+    /// Hull vertices: `10`, `100`, `1K`, `10K`, `100K`, `1M`.
+    Count,
+    /// Nanoseconds, labelled `10 ns`, `1 µs`, `100 ms`, `1 s`.
+    Time,
+    /// A speed-up: `0.1×`, `1×`, `10×`, `1,000×`.
+    Ratio,
+    /// Bytes (a linear axis).
+    Bytes,
+}
+
+impl Quantity {
+    fn label(self, v: f64) -> String {
+        match self {
+            Quantity::Count => format_count(v),
+            Quantity::Time => format_decade_time(v),
+            Quantity::Ratio => {
+                if v >= 1.0 {
+                    format!("{}×", super::summary::group(v.round() as usize))
+                } else {
+                    format!("{}×", format_fraction(v))
+                }
+            }
+            Quantity::Bytes => format!("{v:.0}"),
+        }
+    }
+}
+
+/// The fixed colour of every method, the same in every plot (Okabe–Ito colours, which
+/// colour-blind readers tell apart): ours on the NVM blue (GJK on the NVM sky blue), linear
+/// scan orange, cold hill-climbing green, parry3d vermilion; preprocessing: our hull black,
+/// the NVM build blue, parry's hull vermilion, our hull handed to parry reddish purple.
+pub fn method_color(method: &str) -> RGBColor {
+    const BLUE: RGBColor = RGBColor(0, 114, 178);
+    const SKY: RGBColor = RGBColor(86, 180, 233);
+    const ORANGE: RGBColor = RGBColor(230, 159, 0);
+    const GREEN: RGBColor = RGBColor(0, 158, 115);
+    const VERMILION: RGBColor = RGBColor(213, 94, 0);
+    const PURPLE: RGBColor = RGBColor(204, 121, 167);
+    const GREY: RGBColor = RGBColor(110, 110, 110);
+    match method {
+        "GJK, NVM" => SKY,
+        "hill-climb (cold)" => GREEN,
+        "hull (ours)" | "half-edge polytope" => BLACK,
+        "our hull into parry3d (from_convex_mesh)" => PURPLE,
+        m if m.starts_with("parry3d") || m.starts_with("hull (parry3d") => VERMILION,
+        m if m.ends_with("linear scan") => ORANGE,
+        m if m.ends_with("NVM") || m.starts_with("normal vector map") || m.starts_with("NVM") => {
+            BLUE
+        }
+        _ => GREY,
+    }
+}
+
+/// The marker of a query family in the speed-up plots.
+fn family_marker(family: Family) -> Marker {
+    match family {
+        Family::Support | Family::Preprocess => Marker::Circle,
+        Family::Intersection => Marker::Circle,
+        Family::DirectionalPenetration => Marker::Triangle,
+        Family::Distance => Marker::Square,
+        Family::TimeOfImpact => Marker::Diamond,
+        Family::EpaDepth => Marker::Cross,
+    }
+}
+
+const WIDTH: u32 = 1000;
+const HEIGHT: u32 = 480;
+/// Width of the legend column right of the plot area (legends never cover data).
+const LEGEND_WIDTH: u32 = 300;
 
 /// Every plot the report's rows allow (families without data are left out).
 pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
@@ -36,17 +135,16 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
     for shape in ["sphere", "ellipsoid"] {
         for family in Family::QUERIES {
             let series = method_series(rows, shape, family);
-            if series.iter().all(|(_, pts)| pts.len() < 2) {
+            if series.iter().all(|s| s.points.len() < 2) {
                 continue;
             }
             let title = format!("{} on {shape} hulls: time per query", family.name());
             let file = format!("time_{}_{shape}.svg", family.slug());
             let svg = line_plot(
                 &title,
-                "hull vertices per body (n)",
-                "median time per query (µs)",
+                ("hull vertices per body (n)", Quantity::Count),
+                ("mean time per query", Quantity::Time),
                 &series,
-                true,
             )
             .map_err(|reason| ReportError::Plot {
                 name: file.clone(),
@@ -73,15 +171,14 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
         ),
     ] {
         let series = speedup_series(rows, baseline);
-        if series.iter().all(|(_, pts)| pts.len() < 2) {
+        if series.iter().all(|s| s.points.len() < 2) {
             continue;
         }
         let svg = line_plot(
             title,
-            "hull vertices per body (n)",
-            "speed-up (baseline time / our time, ×)",
+            ("hull vertices per body (n)", Quantity::Count),
+            ("speed-up (their time / ours)", Quantity::Ratio),
             &series,
-            true,
         )
         .map_err(|reason| ReportError::Plot {
             name: file.into(),
@@ -101,17 +198,12 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
         }
         let title = format!("{} on the real meshes: time per query", family.name());
         let file = format!("meshes_{}.svg", family.slug());
-        let svg = bar_plot(
-            &title,
-            "median time per query (µs)",
-            &meshes,
-            &methods,
-            &values,
-        )
-        .map_err(|reason| ReportError::Plot {
-            name: file.clone(),
-            reason,
-        })?;
+        let svg = bar_plot(&title, "mean time per query", &meshes, &methods, &values).map_err(
+            |reason| ReportError::Plot {
+                name: file.clone(),
+                reason,
+            },
+        )?;
         plots.push(Plot {
             file,
             title,
@@ -120,15 +212,14 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
         });
     }
     let bytes = preprocess_series(rows, true, |r| r.bytes_per_vertex);
-    if bytes.iter().any(|(_, pts)| pts.len() >= 2) {
+    if bytes.iter().any(|s| s.points.len() >= 2) {
         let title = "Memory per hull vertex against n";
         let file = "bytes_per_vertex.svg";
         let svg = line_plot(
             title,
-            "hull vertices (n)",
-            "bytes per hull vertex (B)",
+            ("hull vertices (n)", Quantity::Count),
+            ("bytes per hull vertex", Quantity::Bytes),
             &bytes,
-            false,
         )
         .map_err(|reason| ReportError::Plot {
             name: file.into(),
@@ -141,16 +232,20 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             svg,
         });
     }
-    let times = preprocess_series(rows, false, |r| r.median_ns.map(|ns| ns / 1e3));
-    if times.iter().any(|(_, pts)| pts.len() >= 2) {
+    let times = preprocess_series(rows, false, |r| r.mean_ns);
+    if times.iter().any(|s| s.points.len() >= 2) {
         let title = "Preprocessing time against n";
         let file = "preprocess_time.svg";
-        let svg = line_plot(title, "hull vertices (n)", "build time (µs)", &times, true).map_err(
-            |reason| ReportError::Plot {
-                name: file.into(),
-                reason,
-            },
-        )?;
+        let svg = line_plot(
+            title,
+            ("hull vertices (n)", Quantity::Count),
+            ("build time", Quantity::Time),
+            &times,
+        )
+        .map_err(|reason| ReportError::Plot {
+            name: file.into(),
+            reason,
+        })?;
         plots.push(Plot {
             file: file.into(),
             title: title.into(),
@@ -161,26 +256,31 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
     Ok(plots)
 }
 
-/// Per method of `family` on synthetic `shape`: (n, median µs).
+/// Per method of `family` on synthetic `shape`: (n, mean ns).
 fn method_series(rows: &[ResultRow], shape: &str, family: Family) -> Vec<Series> {
     let mut out: Vec<Series> = Vec::new();
     for r in rows
         .iter()
         .filter(|r| r.kind == "synthetic" && r.source == shape && r.query == family.name())
     {
-        let Some(ns) = r.median_ns.filter(|v| v.is_finite() && *v > 0.0) else {
+        let Some(ns) = r.mean_ns.filter(|v| v.is_finite() && *v > 0.0) else {
             continue;
         };
-        let point = (r.vertices as f64, ns / 1e3);
-        match out.iter_mut().find(|(name, _)| *name == r.method) {
-            Some((_, pts)) => pts.push(point),
-            None => out.push((r.method.clone(), vec![point])),
+        let point = (r.vertices as f64, ns);
+        match out.iter_mut().find(|s| s.name == r.method) {
+            Some(s) => s.points.push(point),
+            None => {
+                let mut s = Series::new(r.method.clone(), method_color(&r.method), Marker::Circle);
+                s.points.push(point);
+                out.push(s);
+            }
         }
     }
     out
 }
 
-/// Per preprocessing method and synthetic shape: (n, value).
+/// Per preprocessing method and synthetic shape: (n, value). Colour: the method; marker:
+/// circle for the sphere, triangle for the ellipsoid.
 fn preprocess_series(
     rows: &[ResultRow],
     bytes: bool,
@@ -202,9 +302,18 @@ fn preprocess_series(
             r.method.as_str()
         };
         let name = format!("{what}, {}", r.source);
-        match out.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, pts)) => pts.push((r.vertices as f64, v)),
-            None => out.push((name, vec![(r.vertices as f64, v)])),
+        let marker = if r.source == "sphere" {
+            Marker::Circle
+        } else {
+            Marker::Triangle
+        };
+        match out.iter_mut().find(|s| s.name == name) {
+            Some(s) => s.points.push((r.vertices as f64, v)),
+            None => {
+                let mut s = Series::new(name, method_color(what), marker);
+                s.points.push((r.vertices as f64, v));
+                out.push(s);
+            }
         }
     }
     out
@@ -217,13 +326,14 @@ enum Baseline {
     Peer,
 }
 
-/// Speed-up lines on sphere hulls: baseline median / method median per n.
+/// Speed-up lines on sphere hulls: baseline mean / our mean per n. Colour: our method;
+/// marker: the query family.
 fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
     let pairs = match baseline {
         Baseline::PlainGjk => SPEEDUPS_VS_PLAIN_GJK,
         Baseline::Peer => SPEEDUPS_VS_PEER,
     };
-    let time = |family: Family, method: &str, n: usize| sphere_median_ns(rows, family, method, n);
+    let time = |family: Family, method: &str, n: usize| sphere_mean_ns(rows, family, method, n);
     let mut sizes: Vec<usize> = rows
         .iter()
         .filter(|r| r.source == "sphere")
@@ -234,20 +344,21 @@ fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
     pairs
         .iter()
         .map(|&(family, base, ours)| {
-            let pts = sizes
-                .iter()
-                .filter_map(|&n| Some((n as f64, time(family, base, n)? / time(family, ours, n)?)))
-                .collect();
             let label = match baseline {
                 Baseline::PlainGjk => format!("{}: {ours} vs {base}", family.name()),
                 Baseline::Peer => format!("{}: {ours} vs parry3d", family.name()),
             };
-            (label, pts)
+            let mut s = Series::new(label, method_color(ours), family_marker(family));
+            s.points = sizes
+                .iter()
+                .filter_map(|&n| Some((n as f64, time(family, base, n)? / time(family, ours, n)?)))
+                .collect();
+            s
         })
         .collect()
 }
 
-/// Meshes (names), methods and their median µs (`None` = failed / missing) for `family`.
+/// Meshes (names), methods and their mean ns (`None` = failed / missing) for `family`.
 fn mesh_bars(
     rows: &[ResultRow],
     family: Family,
@@ -256,12 +367,13 @@ fn mesh_bars(
         .iter()
         .filter(|r| r.kind == "mesh" && r.query == family.name())
         .collect();
+    let label = |r: &ResultRow| format!("{} ({})", r.source.trim_end_matches(".obj"), r.vertices);
     let mut meshes: Vec<String> = Vec::new();
     let mut methods: Vec<String> = Vec::new();
     for r in &mine {
-        let label = format!("{} ({})", r.source.trim_end_matches(".obj"), r.vertices);
-        if !meshes.contains(&label) {
-            meshes.push(label);
+        let l = label(r);
+        if !meshes.contains(&l) {
+            meshes.push(l);
         }
         if !methods.contains(&r.method) {
             methods.push(r.method.clone());
@@ -274,13 +386,9 @@ fn mesh_bars(
                 .iter()
                 .map(|method| {
                     mine.iter()
-                        .find(|r| {
-                            format!("{} ({})", r.source.trim_end_matches(".obj"), r.vertices) == *m
-                                && r.method == *method
-                        })
-                        .and_then(|r| r.median_ns)
+                        .find(|r| label(r) == *m && r.method == *method)
+                        .and_then(|r| r.mean_ns)
                         .filter(|v| v.is_finite() && *v > 0.0)
-                        .map(|ns| ns / 1e3)
                 })
                 .collect()
         })
@@ -288,137 +396,239 @@ fn mesh_bars(
     (meshes, methods, values)
 }
 
-/// A logarithmic axis range holding `values` with some margin.
-fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (lo, hi) = values.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    if !(lo.is_finite() && hi > 0.0) {
-        return (0.1, 10.0);
-    }
-    let (lo, hi) = (lo / 1.6, hi * 1.6);
-    if hi / lo < 10.0 {
-        let mid = (lo * hi).sqrt();
-        (mid / 3.2, mid * 3.2)
+/// A logarithmic axis from the power of ten at or below the smallest value to the one at or
+/// above the largest (at least one decade), and its ticks: every power of ten in it.
+fn decades(values: impl Iterator<Item = f64>) -> (f64, f64, Vec<f64>) {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    let (a, b) = if lo.is_finite() && hi > 0.0 {
+        // A hair of slack so that a value on a power of ten is not pushed a decade out.
+        let a = (lo.log10() + 1e-9).floor() as i32;
+        let b = (hi.log10() - 1e-9).ceil() as i32;
+        (a, b.max(a + 1))
     } else {
-        (lo, hi)
+        (-1, 1)
+    };
+    let ticks = (a..=b).map(|k| 10f64.powi(k)).collect();
+    (10f64.powi(a), 10f64.powi(b), ticks)
+}
+
+/// The 2…9 multiples of every decade in `[lo, hi]`: the light grid lines.
+fn minor_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut decade = lo;
+    while decade < hi {
+        out.extend((2..10).map(|m| decade * f64::from(m)));
+        decade *= 10.0;
     }
+    out
 }
 
-fn color(i: usize) -> RGBColor {
-    // Distinct, print-friendly colours (Okabe–Ito, then a few more).
-    const COLORS: [(u8, u8, u8); 10] = [
-        (0, 114, 178),
-        (213, 94, 0),
-        (0, 158, 115),
-        (204, 121, 167),
-        (230, 159, 0),
-        (86, 180, 233),
-        (0, 0, 0),
-        (140, 86, 75),
-        (127, 127, 127),
-        (188, 189, 34),
-    ];
-    let (r, g, b) = COLORS[i % COLORS.len()];
-    RGBColor(r, g, b)
+/// Draws `marker` at `(x, y)` in pixels.
+fn draw_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    marker: Marker,
+    at: (i32, i32),
+    color: RGBColor,
+) -> Result<(), String> {
+    let style = color.filled();
+    let r = 4;
+    let (x, y) = at;
+    match marker {
+        Marker::Circle => area.draw(&Circle::new(at, r, style)),
+        Marker::Triangle => area.draw(&TriangleMarker::new(at, r + 1, style)),
+        Marker::Square => area.draw(&Rectangle::new([(x - r, y - r), (x + r, y + r)], style)),
+        Marker::Cross => area.draw(&Cross::new(at, r, color.stroke_width(2))),
+        Marker::Diamond => area.draw(&Polygon::new(
+            vec![
+                (x, y - r - 1),
+                (x + r + 1, y),
+                (x, y + r + 1),
+                (x - r - 1, y),
+            ],
+            style,
+        )),
+    }
+    .map_err(|e| e.to_string())
 }
 
-/// Axes, one line (with point markers) per series and the legend, on a chart whose axes are
-/// either logarithmic or linear.
-fn draw_lines<'a, 'b: 'a, X, Y>(
-    mut chart: ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
-    x_label: &str,
-    y_label: &str,
-    series: &[Series],
-    legend: SeriesLabelPosition,
-) -> Result<(), String>
-where
-    X: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
-    Y: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
-{
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .axis_desc_style(("sans-serif", 16))
-        .label_style(("sans-serif", 13))
-        .x_label_formatter(&|v| format_count(*v))
-        .y_label_formatter(&|v| format_number(*v))
-        .draw()
-        .map_err(|e| e.to_string())?;
-    for (i, (name, pts)) in series.iter().enumerate() {
-        let c = color(i);
-        chart
-            .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
-            .map_err(|e| e.to_string())?
-            .label(name.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
-        chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, 3, c.filled())))
+/// The legend, in its own column right of the plot: one line per series (colour, marker,
+/// name), long names wrapped.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    series: &[(String, RGBColor, Option<Marker>)],
+    top: i32,
+) -> Result<(), String> {
+    let font = ("sans-serif", 13).into_font().color(&BLACK);
+    let mut y = top;
+    for (name, color, marker) in series {
+        match marker {
+            Some(m) => {
+                area.draw(&PathElement::new(
+                    vec![(8, y), (36, y)],
+                    color.stroke_width(2),
+                ))
+                .map_err(|e| e.to_string())?;
+                draw_marker(area, *m, (22, y), *color)?
+            }
+            None => area
+                .draw(&Rectangle::new([(15, y - 5), (29, y + 5)], color.filled()))
+                .map_err(|e| e.to_string())?,
+        }
+        for (i, line) in wrap(name, 34).iter().enumerate() {
+            area.draw(&Text::new(
+                line.clone(),
+                (44, y - 7 + 16 * i as i32),
+                font.clone(),
+            ))
             .map_err(|e| e.to_string())?;
+            if i > 0 {
+                y += 16;
+            }
+        }
+        y += 22;
     }
-    chart
-        .configure_series_labels()
-        .position(legend)
-        .label_font(("sans-serif", 13))
-        .border_style(BLACK)
-        .background_style(WHITE.mix(0.85))
-        .draw()
-        .map_err(|e| e.to_string())
+    Ok(())
 }
 
-/// A line plot with a logarithmic x axis (and y axis when `log_y`), one line per series.
+/// Splits `text` into lines of at most about `width` characters at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
+}
+
+/// A line plot with a logarithmic x axis (and a logarithmic y axis unless `y` is bytes), one
+/// line per series, the legend in a column of its own right of the plot.
 fn line_plot(
     title: &str,
-    x_label: &str,
-    y_label: &str,
+    x: (&str, Quantity),
+    y: (&str, Quantity),
     series: &[Series],
-    log_y: bool,
 ) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let (x0, x1) = log_range(series.iter().flat_map(|(_, p)| p.iter().map(|q| q.0)));
-        let ys = || series.iter().flat_map(|(_, p)| p.iter().map(|q| q.1));
-        let mut builder = ChartBuilder::on(&root);
+        let root = root
+            .titled(title, ("sans-serif", 20))
+            .map_err(|e| e.to_string())?;
+        let (plot_area, legend_area) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+        let (x0, x1, x_ticks) = decades(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
+        let ys = || series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+        let mut builder = ChartBuilder::on(&plot_area);
         builder
-            .caption(title, ("sans-serif", 20))
-            .margin(12)
+            .margin(10)
             .x_label_area_size(48)
-            .y_label_area_size(80);
-        if log_y {
-            let (y0, y1) = log_range(ys());
-            let chart = builder
-                .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+            .y_label_area_size(84);
+        let x_label = |v: &f64| x.1.label(*v);
+        let y_label = |v: &f64| y.1.label(*v);
+        let x_range = (x0..x1)
+            .log_scale()
+            .with_key_points(x_ticks)
+            .with_light_points(minor_ticks(x0, x1));
+        if y.1 == Quantity::Bytes {
+            let y1 = ys().fold(0.0f64, f64::max) * 1.15;
+            let mut chart = builder
+                .build_cartesian_2d(x_range, 0.0..y1.max(1.0))
                 .map_err(|e| e.to_string())?;
-            draw_lines(
-                chart,
-                x_label,
-                y_label,
-                series,
-                SeriesLabelPosition::UpperLeft,
-            )?;
+            chart
+                .configure_mesh()
+                .x_desc(x.0)
+                .y_desc(y.0)
+                .axis_desc_style(("sans-serif", 15))
+                .label_style(("sans-serif", 13))
+                .light_line_style(RGBColor(240, 240, 240))
+                .bold_line_style(RGBColor(205, 205, 205))
+                .x_label_formatter(&x_label)
+                .y_label_formatter(&y_label)
+                .draw()
+                .map_err(|e| e.to_string())?;
+            draw_series(&mut chart, series)?;
         } else {
-            let y1 = ys().fold(0.0f64, f64::max) * 1.25;
-            let chart = builder
-                .build_cartesian_2d((x0..x1).log_scale(), 0.0..y1.max(1.0))
+            let (y0, y1, y_ticks) = decades(ys());
+            let y_range = (y0..y1)
+                .log_scale()
+                .with_key_points(y_ticks)
+                .with_light_points(minor_ticks(y0, y1));
+            let mut chart = builder
+                .build_cartesian_2d(x_range, y_range)
                 .map_err(|e| e.to_string())?;
-            draw_lines(
-                chart,
-                x_label,
-                y_label,
-                series,
-                SeriesLabelPosition::UpperRight,
-            )?;
+            chart
+                .configure_mesh()
+                .x_desc(x.0)
+                .y_desc(y.0)
+                .axis_desc_style(("sans-serif", 15))
+                .label_style(("sans-serif", 13))
+                .light_line_style(RGBColor(240, 240, 240))
+                .bold_line_style(RGBColor(205, 205, 205))
+                .x_label_formatter(&x_label)
+                .y_label_formatter(&y_label)
+                .draw()
+                .map_err(|e| e.to_string())?;
+            draw_series(&mut chart, series)?;
         }
+        let entries: Vec<(String, RGBColor, Option<Marker>)> = series
+            .iter()
+            .filter(|s| !s.points.is_empty())
+            .map(|s| (s.name.clone(), s.color, Some(s.marker)))
+            .collect();
+        draw_legend(&legend_area, &entries, 24)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
 }
 
+/// Each series as a line with its markers.
+fn draw_series<'a, 'b: 'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
+    series: &[Series],
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    for s in series {
+        let c = s.color;
+        chart
+            .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2)))
+            .map_err(|e| e.to_string())?;
+        let marker = s.marker;
+        chart
+            .draw_series(s.points.iter().map(|&p| {
+                EmptyElement::at(p)
+                    + match marker {
+                        Marker::Circle => Circle::new((0, 0), 4, c.filled()).into_dyn(),
+                        Marker::Triangle => TriangleMarker::new((0, 0), 5, c.filled()).into_dyn(),
+                        Marker::Square => Rectangle::new([(-4, -4), (4, 4)], c.filled()).into_dyn(),
+                        Marker::Cross => Cross::new((0, 0), 4, c.stroke_width(2)).into_dyn(),
+                        Marker::Diamond => {
+                            Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], c.filled())
+                                .into_dyn()
+                        }
+                    }
+            }))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 /// Grouped horizontal bars on a logarithmic time axis: one group per mesh (names read
-/// horizontally on the left), one bar per method.
+/// horizontally on the left), one bar per method in its fixed colour, the legend in a column
+/// of its own right of the plot.
 fn bar_plot(
     title: &str,
     x_label: &str,
@@ -428,18 +638,25 @@ fn bar_plot(
 ) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let height = (120 + groups.len() * (10 * methods.len() + 14)).max(360) as u32;
+        let height = (110 + groups.len() * (10 * methods.len() + 14)).max(320) as u32;
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let (x0, x1) = log_range(values.iter().flatten().flatten().copied());
-        // Room on the right for the legend.
-        let x1 = x1 * 8.0;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
-            .margin(12)
+        let root = root
+            .titled(title, ("sans-serif", 20))
+            .map_err(|e| e.to_string())?;
+        let (plot_area, legend_area) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+        let (x0, x1, ticks) = decades(values.iter().flatten().flatten().copied());
+        let mut chart = ChartBuilder::on(&plot_area)
+            .margin(10)
             .x_label_area_size(48)
             .y_label_area_size(230)
-            .build_cartesian_2d((x0..x1).log_scale(), 0.0..groups.len() as f64)
+            .build_cartesian_2d(
+                (x0..x1)
+                    .log_scale()
+                    .with_key_points(ticks)
+                    .with_light_points(minor_ticks(x0, x1)),
+                0.0..groups.len() as f64,
+            )
             .map_err(|e| e.to_string())?;
         let names: Vec<String> = groups.to_vec();
         let count = groups.len();
@@ -461,14 +678,16 @@ fn bar_plot(
             .y_labels(2 * count + 1)
             .y_label_formatter(&label_of)
             .x_desc(x_label)
-            .axis_desc_style(("sans-serif", 16))
+            .axis_desc_style(("sans-serif", 15))
             .label_style(("sans-serif", 13))
-            .x_label_formatter(&|v| format_number(*v))
+            .light_line_style(RGBColor(240, 240, 240))
+            .bold_line_style(RGBColor(205, 205, 205))
+            .x_label_formatter(&|v| Quantity::Time.label(*v))
             .draw()
             .map_err(|e| e.to_string())?;
         let thickness = 0.8 / methods.len().max(1) as f64;
         for (m, name) in methods.iter().enumerate() {
-            let c = color(m);
+            let c = method_color(name);
             let bars: Vec<Rectangle<(f64, f64)>> = values
                 .iter()
                 .enumerate()
@@ -481,26 +700,20 @@ fn bar_plot(
                     ))
                 })
                 .collect();
-            chart
-                .draw_series(bars)
-                .map_err(|e| e.to_string())?
-                .label(name.as_str())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], c.filled()));
+            chart.draw_series(bars).map_err(|e| e.to_string())?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 13))
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.85))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let entries: Vec<(String, RGBColor, Option<Marker>)> = methods
+            .iter()
+            .map(|m| (m.clone(), method_color(m), None))
+            .collect();
+        draw_legend(&legend_area, &entries, 24)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
 }
 
-/// `64`, `10K`, `1M`: hull sizes on an axis (decimal prefixes, as the ticks are decades).
+/// `10`, `100`, `1K`, `10K`, `100K`, `1M`: hull sizes on an axis (decimal prefixes, as the
+/// ticks are decades).
 fn format_count(v: f64) -> String {
     let short = |x: f64| {
         if (x - x.round()).abs() < 0.05 {
@@ -518,18 +731,70 @@ fn format_count(v: f64) -> String {
     }
 }
 
-/// A tick value with as many digits as it needs.
-fn format_number(v: f64) -> String {
-    let a = v.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if a >= 100.0 {
-        format!("{v:.0}")
-    } else if a >= 1.0 {
-        format!("{v:.1}")
-    } else if a >= 0.01 {
-        format!("{v:.2}")
+/// A power of ten of nanoseconds: `1 ns`, `10 ns`, `100 ns`, `1 µs`, … `100 ms`, `1 s`, `10 s`.
+fn format_decade_time(ns: f64) -> String {
+    let (v, unit) = if ns < 1e3 * 0.999 {
+        (ns, "ns")
+    } else if ns < 1e6 * 0.999 {
+        (ns / 1e3, "µs")
+    } else if ns < 1e9 * 0.999 {
+        (ns / 1e6, "ms")
     } else {
-        format!("{v:.0e}")
+        (ns / 1e9, "s")
+    };
+    if v >= 0.999 {
+        format!("{v:.0} {unit}")
+    } else {
+        format!("{} {unit}", format_fraction(v))
+    }
+}
+
+/// `0.1`, `0.01`, `0.001`.
+fn format_fraction(v: f64) -> String {
+    let digits = (-v.log10()).round().max(0.0) as usize;
+    format!("{v:.digits$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_axes_span_whole_decades() {
+        let (lo, hi, ticks) = decades([64.0, 1_048_576.0].into_iter());
+        assert_eq!((lo, hi), (10.0, 1e7));
+        assert_eq!(ticks.len(), 7);
+        let (lo, hi, _) = decades([100.0, 100.0].into_iter());
+        assert_eq!((lo, hi), (100.0, 1000.0));
+        assert_eq!(format_decade_time(1e3), "1 µs");
+        assert_eq!(format_decade_time(1e2), "100 ns");
+        assert_eq!(format_decade_time(1e7), "10 ms");
+        assert_eq!(format_decade_time(0.1), "0.1 ns");
+        assert_eq!(Quantity::Ratio.label(1000.0), "1,000×");
+        assert_eq!(Quantity::Ratio.label(0.1), "0.1×");
+        assert_eq!(format_count(1e6), "1M");
+        assert_eq!(format_count(1e4), "10K");
+    }
+
+    #[test]
+    fn every_method_keeps_its_colour() {
+        assert_eq!(method_color("Nio, NVM"), method_color("NVM"));
+        assert_eq!(
+            method_color("GJK, linear scan"),
+            method_color("linear scan")
+        );
+        assert_eq!(
+            method_color("parry3d contact"),
+            method_color("parry3d distance")
+        );
+        // Within each family the methods differ.
+        for family in Family::QUERIES {
+            let names: Vec<&str> = super::super::runner::method_names(family);
+            for (i, a) in names.iter().enumerate() {
+                for b in &names[i + 1..] {
+                    assert_ne!(method_color(a), method_color(b), "{a} / {b}");
+                }
+            }
+        }
     }
 }

@@ -112,14 +112,23 @@ pub struct ResultRow {
     pub status: String,
     /// Why it failed, or what else to know.
     pub note: String,
-    /// Median time per query in ns (`None` when it failed everywhere).
-    pub median_ns: Option<f64>,
-    /// Interquartile range of the time per query, ns.
+    /// Mean time per query in ns over the `poses` inputs timed: each timing pass answers
+    /// every one of them once, and this is the median over the `passes` passes of
+    /// (pass time / `poses`). `None` when it failed everywhere.
+    pub mean_ns: Option<f64>,
+    /// Interquartile range of the passes' times per query, ns (0 for one pass).
     pub spread_ns: Option<f64>,
-    /// Timed repetitions (batches × queries per batch).
+    /// Timing passes (or batches of passes, for very short passes) the median is over.
+    pub passes: usize,
+    /// Timed repetitions in all (passes × inputs per pass).
     pub repetitions: usize,
-    /// Pose pairs (or directions) in the family's fixed set.
+    /// Inputs timed: pose pairs, or directions for support queries (a slow baseline or the
+    /// peer may time a prefix of the family's set: then fewer than `poses_drawn`).
     pub poses: usize,
+    /// Inputs in the family's set: distinct random directions (support), or the pose pairs of
+    /// the family's kind (all, overlapping ones for penetration and EPA, disjoint ones for
+    /// time of impact).
+    pub poses_drawn: usize,
     /// Mean support calls per query (ours only; the peer does not count them).
     pub support_calls: Option<f64>,
     /// Mean iterations per query (ours only).
@@ -128,6 +137,11 @@ pub struct ResultRow {
     pub max_disagreement: Option<f64>,
     /// Largest disagreement with the exact oracle (small hulls only).
     pub oracle_error: Option<f64>,
+    /// EPA depth only, at every size: the largest `|h_D(normal) − depth| / size of D` over the
+    /// poses, with `h_D` from exact linear-scan supports. Any unit `u` has `h_D(u) ≥` the
+    /// true depth and a correct answer attains it along its normal, so a gap above the
+    /// tolerance means the depth is wrong.
+    pub normal_gap: Option<f64>,
     /// Bytes per hull vertex (preprocessing rows).
     pub bytes_per_vertex: Option<f64>,
 }
@@ -166,9 +180,9 @@ pub(crate) const SPEEDUPS_VS_PEER: &[(Family, &str, &str)] = &[
     (Family::EpaDepth, "parry3d contact", "EPA, NVM"),
 ];
 
-/// The positive median time (ns) of `method` for `family` on the synthetic sphere hull of
+/// The positive mean time per query (ns) of `method` for `family` on the synthetic sphere hull of
 /// `n` vertices, when it was measured.
-pub(crate) fn sphere_median_ns(
+pub(crate) fn sphere_mean_ns(
     rows: &[ResultRow],
     family: Family,
     method: &str,
@@ -182,7 +196,7 @@ pub(crate) fn sphere_median_ns(
                 && r.query == family.name()
                 && r.method == method
         })
-        .and_then(|r| r.median_ns)
+        .and_then(|r| r.mean_ns)
         .filter(|v| v.is_finite() && *v > 0.0)
 }
 
@@ -195,8 +209,16 @@ pub struct RunPlan {
     pub meshes: Vec<(String, Vec<Point>)>,
     /// Pose pairs per source (half overlapping, half disjoint).
     pub queries: usize,
+    /// Distinct random unit directions per source for the support queries.
+    pub directions: usize,
     /// Timing budget per cell.
     pub budget: TimingBudget,
+    /// How long a capped method (a slow baseline or the peer) may spend on its
+    /// checking pass before it stops early; its time is then the mean over the inputs it
+    /// answered (at least `min_samples`), and the row says how many.
+    pub sample_budget: Duration,
+    /// Fewest inputs a capped method answers, whatever it costs.
+    pub min_samples: usize,
     /// Total seconds parry's own hull builds may take; sizes whose predicted build would
     /// exceed what is left are skipped (and say so).
     pub peer_hull_budget: Duration,
@@ -269,15 +291,36 @@ impl Answer {
     }
 }
 
-/// Answers one case on a prepared source: what a method's cells check and time.
-type AnswerFn = fn(&Prepared, &Case) -> Result<Answer, String>;
+/// Answers one input on a prepared source: what a method's cells check and time. Support
+/// queries take a direction, the pair queries a [`Case`].
+#[derive(Clone, Copy)]
+enum AnswerFn {
+    /// `S(P, d)` for one unit direction.
+    Support(fn(&Prepared, &Vector) -> Result<Answer, String>),
+    /// A query on one pose pair.
+    Pair(fn(&Prepared, &Case) -> Result<Answer, String>),
+}
 
-/// The methods of one family's table, each as (`method` column, answer).
+/// Whether a method is timed on every input of its family, or on a prefix of them when it
+/// is slow (the baselines and the peer: their time per query is what matters, and a prefix
+/// of the shuffled inputs is a random sample; the table says how many were timed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sampling {
+    /// Every direction / pose pair, however long it takes (our NVM methods).
+    Full,
+    /// As many as fit in the plan's per-cell sample budget, at least its minimum.
+    Capped,
+}
+
+/// One measured method: (`method` column, answer, sampling).
+type Method = (&'static str, AnswerFn, Sampling);
+
+/// The methods of one family's table.
 struct FamilyMethods {
     family: Family,
     /// Ours, in table order; the first is the reference the others are compared with.
-    ours: &'static [(&'static str, AnswerFn)],
-    /// The peer library's (measured with the `peers` feature), after ours.
+    ours: &'static [Method],
+    /// The peer library's (measured with the `peers` feature), after ours; always capped.
     peer: Option<(&'static str, AnswerFn)>,
 }
 
@@ -287,57 +330,104 @@ const METHODS: &[FamilyMethods] = &[
     FamilyMethods {
         family: Family::Support,
         ours: &[
-            ("linear scan", support_by_linear_scan),
-            ("hill-climb (cold)", support_by_hill_climb),
-            ("NVM", support_by_nvm),
+            (
+                "linear scan",
+                AnswerFn::Support(support_by_linear_scan),
+                Sampling::Capped,
+            ),
+            (
+                "hill-climb (cold)",
+                AnswerFn::Support(support_by_hill_climb),
+                Sampling::Capped,
+            ),
+            ("NVM", AnswerFn::Support(support_by_nvm), Sampling::Full),
         ],
         peer: None,
     },
     FamilyMethods {
         family: Family::Intersection,
         ours: &[
-            ("GJK, linear scan", gjk_intersection::<OnLinearScan>),
-            ("GJK, NVM", gjk_intersection::<OnNvm>),
-            ("Nio, NVM", nio_intersection::<OnNvm>),
+            (
+                "GJK, linear scan",
+                AnswerFn::Pair(gjk_intersection::<OnLinearScan>),
+                Sampling::Capped,
+            ),
+            (
+                "GJK, NVM",
+                AnswerFn::Pair(gjk_intersection::<OnNvm>),
+                Sampling::Full,
+            ),
+            (
+                "Nio, NVM",
+                AnswerFn::Pair(nio_intersection::<OnNvm>),
+                Sampling::Full,
+            ),
         ],
-        peer: Some(("parry3d intersection_test", parry_intersection)),
+        peer: Some((
+            "parry3d intersection_test",
+            AnswerFn::Pair(parry_intersection),
+        )),
     },
     FamilyMethods {
         family: Family::DirectionalPenetration,
         ours: &[
-            ("Nio, NVM", nio_penetration::<OnNvm>),
-            ("Nio, linear scan", nio_penetration::<OnLinearScan>),
+            (
+                "Nio, NVM",
+                AnswerFn::Pair(nio_penetration::<OnNvm>),
+                Sampling::Full,
+            ),
+            (
+                "Nio, linear scan",
+                AnswerFn::Pair(nio_penetration::<OnLinearScan>),
+                Sampling::Capped,
+            ),
         ],
-        peer: Some(("parry3d GJK ray cast on D", parry_ray_cast)),
+        peer: Some(("parry3d GJK ray cast on D", AnswerFn::Pair(parry_ray_cast))),
     },
     FamilyMethods {
         family: Family::Distance,
         ours: &[
-            ("GJK, linear scan", gjk_distance::<OnLinearScan>),
-            ("GJK, NVM", gjk_distance::<OnNvm>),
+            (
+                "GJK, linear scan",
+                AnswerFn::Pair(gjk_distance::<OnLinearScan>),
+                Sampling::Capped,
+            ),
+            (
+                "GJK, NVM",
+                AnswerFn::Pair(gjk_distance::<OnNvm>),
+                Sampling::Full,
+            ),
         ],
-        peer: Some(("parry3d distance", parry_distance)),
+        peer: Some(("parry3d distance", AnswerFn::Pair(parry_distance))),
     },
     FamilyMethods {
         family: Family::TimeOfImpact,
-        ours: &[("ours, NVM", time_of_impact::<OnNvm>)],
-        peer: Some(("parry3d cast_shapes", parry_time_of_impact)),
+        ours: &[(
+            "ours, NVM",
+            AnswerFn::Pair(time_of_impact::<OnNvm>),
+            Sampling::Full,
+        )],
+        peer: Some(("parry3d cast_shapes", AnswerFn::Pair(parry_time_of_impact))),
     },
     FamilyMethods {
         family: Family::EpaDepth,
-        ours: &[("EPA, NVM", epa_depth::<OnNvm>)],
-        peer: Some(("parry3d contact", parry_contact)),
+        ours: &[(
+            "EPA, NVM",
+            AnswerFn::Pair(epa_depth::<OnNvm>),
+            Sampling::Full,
+        )],
+        peer: Some(("parry3d contact", AnswerFn::Pair(parry_contact))),
     },
 ];
 
 /// The methods of `family` this build measures, in table order: (`method` column, answer,
-/// whether it reports support calls and iterations: ours do, the peer does not).
-fn methods(family: Family) -> impl Iterator<Item = (&'static str, AnswerFn, bool)> {
+/// sampling, whether it reports support calls and iterations: ours do, the peer does not).
+fn methods(family: Family) -> impl Iterator<Item = (&'static str, AnswerFn, Sampling, bool)> {
     let table = METHODS.iter().find(|t| t.family == family);
     let ours = table.into_iter().flat_map(|t| t.ours);
     let peer = table.and_then(|t| t.peer).filter(|_| peers::AVAILABLE);
-    let ours = ours.map(|&(name, answer)| (name, answer, true));
-    ours.chain(peer.map(|(name, answer)| (name, answer, false)))
+    let ours = ours.map(|&(name, answer, sampling)| (name, answer, sampling, true));
+    ours.chain(peer.map(|(name, answer)| (name, answer, Sampling::Capped, false)))
 }
 
 /// The support map both bodies of our pair queries use (two posed copies of the hull).
@@ -521,6 +611,7 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
             settings: QuerySettings::default(),
         };
         let cases = draw_cases(&prepared, plan.queries, seed_of(&name, n));
+        let directions = draw_directions(plan.directions, seed_of(&name, n) ^ 0xD1EC);
         let overlapping = cases.iter().filter(|c| c.overlapping).count();
         if overlapping == 0 || overlapping == cases.len() {
             notes.push(format!(
@@ -543,9 +634,12 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
                 family,
                 &base,
                 &prepared,
-                &cases,
-                differences.as_deref(),
-                &plan.budget,
+                Inputs {
+                    cases: &cases,
+                    directions: &directions,
+                    differences: differences.as_deref(),
+                },
+                plan,
                 progress,
                 &mut rows,
             );
@@ -576,14 +670,17 @@ impl RowBase {
             method: method.to_string(),
             status: "ok".into(),
             note: String::new(),
-            median_ns: None,
+            mean_ns: None,
             spread_ns: None,
+            passes: 0,
             repetitions: 0,
             poses: 0,
+            poses_drawn: 0,
             support_calls: None,
             iterations: None,
             max_disagreement: None,
             oracle_error: None,
+            normal_gap: None,
             bytes_per_vertex: None,
         }
     }
@@ -601,10 +698,12 @@ impl RowBase {
         match time {
             Ok(t) => {
                 let timing = Timing::single(t);
-                row.median_ns = Some(timing.median_ns);
+                row.mean_ns = Some(timing.median_ns);
                 row.spread_ns = Some(0.0);
+                row.passes = 1;
                 row.repetitions = 1;
                 row.poses = 1;
+                row.poses_drawn = 1;
             }
             Err(reason) => {
                 row.status = if reason.starts_with("skipped") {
@@ -670,8 +769,22 @@ fn draw_cases(p: &Prepared, count: usize, seed: u64) -> Vec<Case> {
             bucket.0.push(case);
         }
     }
-    overlap.extend(disjoint);
-    overlap
+    // Interleaved, so that every prefix (what a capped method times) is half overlapping.
+    let mut out = Vec::with_capacity(overlap.len() + disjoint.len());
+    let (mut o, mut d) = (overlap.into_iter(), disjoint.into_iter());
+    loop {
+        match (o.next(), d.next()) {
+            (None, None) => break,
+            (x, y) => out.extend(x.into_iter().chain(y)),
+        }
+    }
+    out
+}
+
+/// `count` independent uniformly random unit directions (distinct with probability 1).
+fn draw_directions(count: usize, seed: u64) -> Vec<Vector> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count).map(|_| random_direction(&mut rng)).collect()
 }
 
 /// `a` and `b` in the case's poses.
@@ -680,30 +793,25 @@ fn posed<S: SupportMap>(a: S, b: S, c: &Case) -> (Posed<S>, Posed<S>) {
 }
 
 /// `S(P, d)` by scanning every vertex.
-fn support_by_linear_scan(p: &Prepared, c: &Case) -> Result<Answer, String> {
+fn support_by_linear_scan(p: &Prepared, d: &Vector) -> Result<Answer, String> {
     let poly = p.nvm.polytope();
-    let sup = LinearScan::new(poly).support(&c.direction);
+    let sup = LinearScan::new(poly).support(d);
     let scanned = poly.num_vertices() as u32;
-    Ok(Answer::support(&c.direction, &sup.point, 1, scanned))
+    Ok(Answer::support(d, &sup.point, 1, scanned))
 }
 
 /// `S(P, d)` by hill climbing from vertex 0 (no warm start).
-fn support_by_hill_climb(p: &Prepared, c: &Case) -> Result<Answer, String> {
-    let climb = HillClimb::new(p.nvm.polytope()).climb(&c.direction, crate::VertexId(0));
+fn support_by_hill_climb(p: &Prepared, d: &Vector) -> Result<Answer, String> {
+    let climb = HillClimb::new(p.nvm.polytope()).climb(d, crate::VertexId(0));
     let (point, steps) = (&climb.support.point, climb.steps);
-    Ok(Answer::support(
-        &c.direction,
-        point,
-        climb.evaluations,
-        steps,
-    ))
+    Ok(Answer::support(d, point, climb.evaluations, steps))
 }
 
 /// `S(P, d)` from the normal vector map.
-fn support_by_nvm(p: &Prepared, c: &Case) -> Result<Answer, String> {
-    let (s, stats) = p.nvm.support_with_stats(&c.direction);
+fn support_by_nvm(p: &Prepared, d: &Vector) -> Result<Answer, String> {
+    let (s, stats) = p.nvm.support_with_stats(d);
     let steps = stats.nodes_visited + stats.polish_steps;
-    Ok(Answer::support(&c.direction, &s.point, 1, steps))
+    Ok(Answer::support(d, &s.point, 1, steps))
 }
 
 /// GJK's intersection verdict.
@@ -836,17 +944,40 @@ fn disagreement(family: Family, x: &Answer, reference: &Answer, scale: f64) -> f
     }
 }
 
+/// What one source's families are answered on.
+#[derive(Clone, Copy)]
+struct Inputs<'a> {
+    /// The pose pairs, overlapping and disjoint interleaved.
+    cases: &'a [Case],
+    /// The support queries' directions.
+    directions: &'a [Vector],
+    /// The exact oracle's `D` for each case (`None` when the hulls are too large for it).
+    differences: Option<&'a [Option<MinkowskiDifference>]>,
+}
+
+/// Answers `f` on the first `k` inputs once, discarding the answers (one timing pass).
+fn pass(f: AnswerFn, p: &Prepared, cases: &[Case], directions: &[Vector], k: usize) {
+    match f {
+        AnswerFn::Support(g) => {
+            for d in &directions[..k] {
+                let _ = black_box(g(p, black_box(d)));
+            }
+        }
+        AnswerFn::Pair(g) => {
+            for c in &cases[..k] {
+                let _ = black_box(g(p, black_box(c)));
+            }
+        }
+    }
+}
+
 /// Runs, checks and times every method of `family`, appending one row per method.
-/// `differences` holds the exact oracle's `D` for each of `all_cases` (`None` when the
-/// hulls are too large for it).
-#[allow(clippy::too_many_arguments)]
 fn run_family(
     family: Family,
     base: &RowBase,
     p: &Prepared,
-    all_cases: &[Case],
-    differences: Option<&[Option<MinkowskiDifference>]>,
-    budget: &TimingBudget,
+    inputs: Inputs<'_>,
+    plan: &RunPlan,
     progress: &ProgressBar,
     rows: &mut Vec<ResultRow>,
 ) {
@@ -855,14 +986,22 @@ fn run_family(
         Family::TimeOfImpact => !c.overlapping,
         _ => true,
     };
-    let cases: Vec<Case> = all_cases.iter().filter(|c| wanted(c)).copied().collect();
+    let cases: Vec<Case> = inputs.cases.iter().filter(|c| wanted(c)).copied().collect();
+    let directions = inputs.directions;
+    let total = if family == Family::Support {
+        directions.len()
+    } else {
+        cases.len()
+    };
     // D's size: both bodies are the same polytope; values are compared relative to it.
     let scale = (4.0 * p.radius).max(f64::MIN_POSITIVE);
     let n = p.nvm.polytope().num_vertices();
-    let oracle: Option<Vec<Option<Answer>>> = differences
+    let oracle: Option<Vec<Option<Answer>>> = inputs
+        .differences
         .filter(|_| family != Family::Support)
         .map(|mds| {
-            all_cases
+            inputs
+                .cases
                 .iter()
                 .zip(mds)
                 .filter(|(c, _)| wanted(c))
@@ -870,7 +1009,7 @@ fn run_family(
                 .collect()
         });
     let mut reference: Option<Vec<Option<Answer>>> = None;
-    for (name, answer, counted) in methods(family) {
+    for (name, answer, sampling, counted) in methods(family) {
         progress.set_message(format!(
             "{} ({n} vertices): {}, {}",
             base.source,
@@ -878,49 +1017,63 @@ fn run_family(
             name
         ));
         let mut row = base.row(family, name);
-        row.poses = cases.len();
-        // Checking pass (also the warm-up).
+        row.poses_drawn = total;
+        // Checking pass (also the first timing pass). A capped method stops once it has
+        // spent its sample budget (after at least `min_samples` inputs).
+        let answer_at = |i: usize| match answer {
+            AnswerFn::Support(g) => g(p, &directions[i]),
+            AnswerFn::Pair(g) => g(p, &cases[i]),
+        };
         let start = Instant::now();
-        let answers: Vec<Result<Answer, String>> = cases.iter().map(|c| answer(p, c)).collect();
-        let warm = start.elapsed();
-        let failures: Vec<&String> = answers.iter().filter_map(|a| a.as_ref().err()).collect();
-        let ok: Vec<Option<Answer>> = answers.iter().map(|a| a.as_ref().ok().copied()).collect();
-        let answered = ok.iter().flatten().count();
-        if answered > 0 && counted {
-            row.support_calls = Some(
-                ok.iter()
-                    .flatten()
-                    .map(|a| f64::from(a.support_calls))
-                    .sum::<f64>()
-                    / answered as f64,
-            );
-            row.iterations = Some(
-                ok.iter()
-                    .flatten()
-                    .map(|a| f64::from(a.iterations))
-                    .sum::<f64>()
-                    / answered as f64,
+        let mut answers: Vec<Result<Answer, String>> = Vec::with_capacity(total);
+        for i in 0..total {
+            if sampling == Sampling::Capped
+                && i >= plan.min_samples
+                && start.elapsed() >= plan.sample_budget
+            {
+                break;
+            }
+            answers.push(answer_at(i));
+        }
+        let first_pass = start.elapsed();
+        let k = answers.len();
+        row.poses = k;
+        if k < total {
+            row.note = format!(
+                "timed on {k} of {total} {} (a slow baseline: the first {k} of the shuffled set)",
+                if family == Family::Support {
+                    "directions"
+                } else {
+                    "pose pairs"
+                }
             );
         }
+        let failures: Vec<&String> = answers.iter().filter_map(|a| a.as_ref().err()).collect();
+        let mut ok: Vec<Option<Answer>> =
+            answers.iter().map(|a| a.as_ref().ok().copied()).collect();
+        let answered = ok.iter().flatten().count();
+        if answered > 0 && counted {
+            let mean = |f: &dyn Fn(&Answer) -> u32| {
+                ok.iter().flatten().map(|a| f64::from(f(a))).sum::<f64>() / answered as f64
+            };
+            row.support_calls = Some(mean(&|a| a.support_calls));
+            row.iterations = Some(mean(&|a| a.iterations));
+        }
+        // Unanswered (not sampled) inputs compare as missing.
+        ok.resize(total, None);
         let compare = |other: &[Option<Answer>]| -> Option<f64> {
-            ok.iter()
+            let diffs: Vec<f64> = ok
+                .iter()
                 .zip(other)
                 .filter_map(|(x, y)| Some(disagreement(family, x.as_ref()?, y.as_ref()?, scale)))
-                .reduce(f64::max)
-                .map(|worst| {
-                    if family.is_verdict() {
-                        let total: f64 = ok
-                            .iter()
-                            .zip(other)
-                            .filter_map(|(x, y)| {
-                                Some(disagreement(family, x.as_ref()?, y.as_ref()?, scale))
-                            })
-                            .sum();
-                        total / cases.len().max(1) as f64
-                    } else {
-                        worst
-                    }
-                })
+                .collect();
+            if diffs.is_empty() {
+                None
+            } else if family.is_verdict() {
+                Some(diffs.iter().sum::<f64>() / diffs.len() as f64)
+            } else {
+                diffs.into_iter().reduce(f64::max)
+            }
         };
         match &reference {
             None => {
@@ -934,50 +1087,51 @@ fn run_family(
         }
         if family == Family::EpaDepth {
             // The exact check at every size: a correct (depth, normal) has h_D(normal) = depth.
-            let consistency = cases
+            row.normal_gap = cases
                 .iter()
                 .zip(&ok)
                 .filter_map(|(c, x)| support_inconsistency(p, c, x.as_ref()?, scale))
                 .reduce(f64::max);
-            row.oracle_error = match (row.oracle_error, consistency) {
-                (Some(x), Some(y)) => Some(x.max(y)),
-                (x, y) => x.or(y),
-            };
         }
         let worst = row
             .max_disagreement
             .unwrap_or(0.0)
-            .max(row.oracle_error.unwrap_or(0.0));
+            .max(row.oracle_error.unwrap_or(0.0))
+            .max(row.normal_gap.unwrap_or(0.0));
         if worst > AGREEMENT_TOLERANCE {
             row.status = "disagrees".into();
         }
         if let Some(first) = failures.first() {
             row.status = "failed".into();
-            row.note = format!(
-                "failed on {} of {} poses: {first}",
-                failures.len(),
-                cases.len()
-            );
+            row.note = format!("failed on {} of {k} inputs: {first}", failures.len());
         }
-        if cases.is_empty() {
+        if total == 0 {
             row.status = "n/a".into();
             row.note = "no pose pair of this kind was drawn".into();
         } else if answered > 0 {
-            let timing = time_passes(
-                || {
-                    for c in &cases {
-                        let _ = black_box(answer(p, black_box(c)));
-                    }
-                },
-                cases.len(),
-                warm,
-                budget,
-            );
-            row.median_ns = Some(timing.median_ns);
+            // A pass as long as half the cell's budget is timed once (the checking pass);
+            // shorter ones are repeated and the median pass is reported.
+            let timing = if first_pass >= plan.budget.per_cell / 2 {
+                Timing::single_pass(first_pass, k)
+            } else {
+                time_passes(
+                    || pass(answer, p, &cases, directions, k),
+                    k,
+                    first_pass,
+                    &plan.budget,
+                )
+            };
+            row.mean_ns = Some(timing.median_ns);
             row.spread_ns = Some(timing.spread_ns);
+            row.passes = timing.batches;
             row.repetitions = timing.repetitions();
         }
         rows.push(row);
         progress.inc(1);
     }
+}
+
+/// The method names of `family` this build measures, in table order.
+pub fn method_names(family: Family) -> Vec<&'static str> {
+    methods(family).map(|(name, ..)| name).collect()
 }

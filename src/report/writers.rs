@@ -7,16 +7,17 @@
 
 use super::plots::{self, Plot};
 use super::runner::{
-    AGREEMENT_TOLERANCE, Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK,
-    sphere_median_ns,
+    AGREEMENT_TOLERANCE, Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns,
 };
+pub use super::summary::format_time;
+use super::summary::{self, GLOSSARY, HEADLINES, group, ratio};
 use super::{Report, ReportError};
 use crate::atomic_file::write_atomically;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The CSV columns, in order (the fields of [`ResultRow`]).
-pub const CSV_COLUMNS: [&str; 16] = [
+pub const CSV_COLUMNS: [&str; 19] = [
     "source",
     "kind",
     "vertices",
@@ -24,14 +25,17 @@ pub const CSV_COLUMNS: [&str; 16] = [
     "method",
     "status",
     "note",
-    "median_ns",
+    "mean_ns",
     "spread_ns",
+    "passes",
     "repetitions",
     "poses",
+    "poses_drawn",
     "support_calls",
     "iterations",
     "max_disagreement",
     "oracle_error",
+    "normal_gap",
     "bytes_per_vertex",
 ];
 
@@ -46,6 +50,8 @@ pub struct Table {
     pub header: Vec<String>,
     /// Cells, row by row (as many as `header`).
     pub rows: Vec<Vec<String>>,
+    /// Detail: shown folded (`<details>`) in the HTML.
+    pub folded: bool,
 }
 
 /// Writes every file into `out` (created if missing); returns their paths.
@@ -82,29 +88,26 @@ pub fn write_all(report: &Report, out: &Path) -> Result<Vec<PathBuf>, ReportErro
     Ok(files)
 }
 
-/// `12.3 ns`, `4.56 µs`, `7.89 ms`, `1.23 s`.
-pub fn format_time(ns: f64) -> String {
-    if ns < 1e3 {
-        format!("{ns:.0} ns")
-    } else if ns < 1e6 {
-        format!("{:.3} µs", ns / 1e3)
-    } else if ns < 1e9 {
-        format!("{:.3} ms", ns / 1e6)
-    } else {
-        format!("{:.2} s", ns / 1e9)
-    }
-}
-
-/// A timing cell: the median and its spread as a percentage, or why there is none.
+/// A timing cell: the mean time per query, its spread over the passes as a percentage,
+/// how many inputs it was timed on when fewer than the family's set, or why there is none.
 fn time_cell(r: &ResultRow) -> String {
-    match r.median_ns {
+    match r.mean_ns {
         Some(m) if r.status != "failed" && r.status != "skipped" => {
             let spread = r.spread_ns.unwrap_or(0.0);
             let mark = if r.status == "disagrees" { " ⚠" } else { "" };
-            if r.repetitions > 1 && m > 0.0 {
-                format!("{} ±{:.0}%{mark}", format_time(m), 50.0 * spread / m)
+            let sample = if r.poses < r.poses_drawn {
+                format!(" ({} of {})", group(r.poses), group(r.poses_drawn))
             } else {
-                format!("{}{mark}", format_time(m))
+                String::new()
+            };
+            if r.passes > 1 && m > 0.0 {
+                format!(
+                    "{} ±{:.0}%{sample}{mark}",
+                    format_time(m),
+                    50.0 * spread / m
+                )
+            } else {
+                format!("{}{sample}{mark}", format_time(m))
             }
         }
         Some(m) => format!("{} ({})", format_time(m), r.status),
@@ -146,7 +149,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
         let sizes = distinct(mine.iter().map(|r| r.vertices));
         let lines = distinct(mine.iter().map(|r| (r.query.clone(), r.method.clone())));
         let mut header = vec!["query".to_string(), "method".to_string()];
-        header.extend(sizes.iter().map(|n| format!("n = {n}")));
+        header.extend(sizes.iter().map(|&n| format!("n = {}", group(n))));
         let body = lines
             .iter()
             .map(|(q, m)| {
@@ -161,13 +164,15 @@ pub fn tables(report: &Report) -> Vec<Table> {
             })
             .collect();
         out.push(Table {
-            title: format!("{shape} hulls: median time per query"),
+            title: format!("{shape} hulls: mean time per query"),
             caption: format!(
-                "Both bodies are the same {shape} hull (n vertices) at {} pose pairs per size (half overlapping, half disjoint); ± is half the interquartile range over the timed batches; ⚠ marks answers that disagree beyond {AGREEMENT_TOLERANCE:e}.",
-                report.queries
+                "Both bodies are the same {shape} hull (n vertices each). Pair queries: {} random pose pairs per size (half overlapping, half disjoint); support: {} distinct random directions. ± is half the interquartile range over the timing passes; (k of N): timed on the first k of the N shuffled inputs (a slow baseline or the peer); ⚠: the answers disagree beyond {AGREEMENT_TOLERANCE:e} of the size of D (see the summary).",
+                group(report.queries),
+                group(report.directions)
             ),
             header,
             rows: body,
+            folded: false,
         });
     }
     // Speed-ups on spheres.
@@ -178,9 +183,9 @@ pub fn tables(report: &Report) -> Vec<Table> {
     );
     if !sphere_sizes.is_empty() {
         let pairs = SPEEDUPS_VS_PLAIN_GJK.iter().chain(SPEEDUPS_VS_PEER);
-        let time = |f: Family, m: &str, n: usize| sphere_median_ns(rows, f, m, n);
+        let time = |f: Family, m: &str, n: usize| sphere_mean_ns(rows, f, m, n);
         let mut header = vec!["query".to_string(), "ours vs baseline".to_string()];
-        header.extend(sphere_sizes.iter().map(|n| format!("n = {n}")));
+        header.extend(sphere_sizes.iter().map(|&n| format!("n = {}", group(n))));
         let body: Vec<Vec<String>> = pairs
             .filter(|(f, base, ours)| {
                 sphere_sizes
@@ -191,7 +196,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
                 let mut cells = vec![f.name().to_string(), format!("{ours} vs {base}")];
                 cells.extend(sphere_sizes.iter().map(|&n| {
                     match (time(f, base, n), time(f, ours, n)) {
-                        (Some(b), Some(o)) if o > 0.0 => format!("{:.1}×", b / o),
+                        (Some(b), Some(o)) if o > 0.0 => ratio(b / o),
                         _ => "—".into(),
                     }
                 }));
@@ -201,13 +206,17 @@ pub fn tables(report: &Report) -> Vec<Table> {
         if !body.is_empty() {
             out.push(Table {
                 title: "Speed-up on sphere hulls".into(),
-                caption: "Baseline median time / our median time on the same poses (> 1: ours is faster).".into(),
+                caption: "The baseline's mean time per query / ours, on the same inputs (above 1×: ours is faster).".into(),
                 header,
                 rows: body,
+                folded: false,
             });
         }
     }
-    // Real meshes, one table per family.
+    // Real meshes: our time and speed-ups, then one folded table per family.
+    if let Some(t) = mesh_speedups(rows) {
+        out.push(t);
+    }
     for family in Family::QUERIES {
         let mine: Vec<&ResultRow> = rows
             .iter()
@@ -234,11 +243,12 @@ pub fn tables(report: &Report) -> Vec<Table> {
             })
             .collect();
         out.push(Table {
-            title: format!("Real meshes, {}: median time per query", family.name()),
-            caption: "Each mesh's hull against itself at the same pose pairs for every method."
+            title: format!("Real meshes, {}: mean time per query", family.name()),
+            caption: "Each mesh's hull against itself, at the same pose pairs (or directions) for every method."
                 .into(),
             header,
             rows: body,
+            folded: true,
         });
     }
     // Preprocessing.
@@ -265,7 +275,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
                 };
                 for m in &methods {
                     cells.push(match find(m) {
-                        Some(r) if r.status == "ok" => optional(r.median_ns, format_time),
+                        Some(r) if r.status == "ok" => optional(r.mean_ns, format_time),
                         Some(r) if r.note.starts_with(&r.status) => r.note.clone(),
                         Some(r) => format!("{}: {}", r.status, r.note),
                         None => "—".into(),
@@ -287,6 +297,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
             caption: "One-shot wall-clock times. Bytes per hull vertex: the half-edge polytope, and the NVM's frozen search structure on top of it.".into(),
             header,
             rows: body,
+            folded: true,
         });
     }
     // Accuracy.
@@ -314,6 +325,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
                     m.clone(),
                     optional(worst(&|r| r.max_disagreement), |v| format!("{v:.1e}")),
                     optional(worst(&|r| r.oracle_error), |v| format!("{v:.1e}")),
+                    optional(worst(&|r| r.normal_gap), |v| format!("{v:.1e}")),
                     format!("{checked} of {}", mine.len()),
                     match failed.first() {
                         Some(r) => format!("{} ({}: {})", failed.len(), r.source, r.note),
@@ -325,16 +337,101 @@ pub fn tables(report: &Report) -> Vec<Table> {
         out.push(Table {
             title: "Accuracy: largest disagreement over every source".into(),
             caption: format!(
-                "Against the family's first method, and against the exact oracle (explicit Minkowski difference) where n_A·n_B ≤ {}. Intersection: fraction of poses whose verdict differs. Other queries: largest |difference| / size of D (a missing answer counts as 0). EPA depth, at every size: the oracle column also holds the support-function consistency |h_D(normal) − depth| / size (h_D from exact linear-scan supports; any unit u has h_D(u) ≥ the true depth, and a correct answer has h_D(normal) = depth). Agreement tolerance {AGREEMENT_TOLERANCE:e}.",
-                report.oracle_limit
+                "Against the family's first method, and against the exact oracle (explicit Minkowski difference) where n_A·n_B ≤ {}. Intersection: fraction of poses whose verdict differs. Other queries: largest |difference| / size of D (a missing answer counts as 0). Normal gap (EPA depth, at every size): |h_D(normal) − depth| / size of D with h_D from exact linear-scan supports; any unit u has h_D(u) ≥ the true depth, and a correct answer has h_D(normal) = depth. Agreement tolerance {AGREEMENT_TOLERANCE:e}.",
+                group(report.oracle_limit)
             ),
-            header: ["query", "method", "vs first method", "vs exact oracle", "sources with oracle", "sources failed"]
+            header: ["query", "method", "vs first method", "vs exact oracle", "normal gap", "sources with oracle", "sources failed"]
                 .map(String::from)
                 .to_vec(),
             rows: body,
+            folded: false,
         });
     }
     out
+}
+
+/// The nine real meshes (or whatever meshes ran) in one table: per query family our time and
+/// the speed-ups over plain GJK (the same algorithm on linear-scan support) and parry3d.
+fn mesh_speedups(rows: &[ResultRow]) -> Option<Table> {
+    let meshes = distinct(
+        rows.iter()
+            .filter(|r| r.kind == "mesh" && r.query != Family::Preprocess.name())
+            .map(|r| (r.source.clone(), r.vertices)),
+    );
+    if meshes.is_empty() {
+        return None;
+    }
+    let find = |s: &str, f: Family, m: &str| {
+        rows.iter()
+            .find(|r| r.kind == "mesh" && r.source == s && r.query == f.name() && r.method == m)
+    };
+    let usable = |r: Option<&ResultRow>| {
+        r.filter(|r| r.status != "failed" && r.status != "skipped")
+            .and_then(|r| r.mean_ns)
+            .filter(|t| *t > 0.0)
+    };
+    // Columns that have data somewhere.
+    type Cell<'a> = Box<dyn Fn(&str) -> String + 'a>;
+    let mut columns: Vec<(String, Cell<'_>)> = Vec::new();
+    for &(family, ours, plain, peer) in HEADLINES {
+        if !meshes
+            .iter()
+            .any(|(s, _)| usable(find(s, family, ours)).is_some())
+        {
+            continue;
+        }
+        columns.push((
+            format!("{}: {ours}", family.name()),
+            Box::new(move |s: &str| {
+                find(s, family, ours)
+                    .map(time_cell)
+                    .unwrap_or_else(|| "—".into())
+            }),
+        ));
+        for (label, other) in [("plain GJK", plain), ("parry3d", peer)] {
+            let Some(other) = other else { continue };
+            if !meshes
+                .iter()
+                .any(|(s, _)| usable(find(s, family, other)).is_some())
+            {
+                continue;
+            }
+            let label = if family == Family::Support {
+                format!("{}: × {other}", family.name())
+            } else {
+                format!("{}: × {label}", family.name())
+            };
+            columns.push((
+                label,
+                Box::new(move |s: &str| {
+                    match (
+                        usable(find(s, family, other)),
+                        usable(find(s, family, ours)),
+                    ) {
+                        (Some(b), Some(o)) => ratio(b / o),
+                        _ => "—".into(),
+                    }
+                }),
+            ));
+        }
+    }
+    let mut header = vec!["mesh".to_string(), "hull vertices".to_string()];
+    header.extend(columns.iter().map(|(h, _)| h.clone()));
+    let body = meshes
+        .iter()
+        .map(|(s, n)| {
+            let mut cells = vec![s.trim_end_matches(".obj").to_string(), group(*n)];
+            cells.extend(columns.iter().map(|(_, cell)| cell(s)));
+            cells
+        })
+        .collect();
+    Some(Table {
+        title: "Real meshes: our time per query and speed-ups".into(),
+        caption: "Each mesh's hull against itself at random pose pairs. × plain GJK: the same algorithm on linear-scan support, divided by ours; × parry3d: parry3d's time divided by ours (above 1×: ours is faster). Every method of every family, one table each, below.".into(),
+        header,
+        rows: body,
+        folded: false,
+    })
 }
 
 /// CSV text with a header; `n/a` for absent numbers.
@@ -351,14 +448,17 @@ pub fn csv(rows: &[ResultRow]) -> String {
             quote(&r.method),
             quote(&r.status),
             quote(&r.note),
-            num(r.median_ns),
+            num(r.mean_ns),
             num(r.spread_ns),
+            r.passes.to_string(),
             r.repetitions.to_string(),
             r.poses.to_string(),
+            r.poses_drawn.to_string(),
             num(r.support_calls),
             num(r.iterations),
             num(r.max_disagreement),
             num(r.oracle_error),
+            num(r.normal_gap),
             num(r.bytes_per_vertex),
         ];
         s.push_str(&cells.join(","));
@@ -404,9 +504,27 @@ fn provenance(report: &Report) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// `report.md`: provenance, tables, plot links, notes.
+/// `report.md`: the conclusion, the glossary, provenance, tables, plot links, notes.
 pub fn markdown(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     let mut s = String::from("# polyquery benchmark report\n\n");
+    if report.quick {
+        s.push_str(
+            "**A `--quick` report: a smoke test on small hulls, not the figures to quote.**\n\n",
+        );
+    }
+    s.push_str("## In one minute\n\n");
+    for (heading, lines) in summary::summary(report) {
+        let _ = writeln!(s, "### {}\n", escape_md(&heading));
+        for line in lines {
+            let _ = writeln!(s, "- {}", escape_md(&line));
+        }
+        s.push('\n');
+    }
+    s.push_str("## Glossary\n\n");
+    for (term, definition) in GLOSSARY {
+        let _ = writeln!(s, "- **{}**: {}", escape_md(term), escape_md(definition));
+    }
+    s.push_str("\n## Machine and run\n\n");
     for (k, v) in provenance(report) {
         let _ = writeln!(s, "- **{k}**: {}", escape_md(&v));
     }
@@ -466,12 +584,21 @@ fn inline_svg(svg: &str) -> &str {
 }
 
 fn html_table(s: &mut String, t: &Table) {
-    let _ = writeln!(
-        s,
-        "<h2>{}</h2>\n<p class=\"caption\">{}</p>",
-        escape_html(&t.title),
-        escape_html(&t.caption)
-    );
+    if t.folded {
+        let _ = writeln!(
+            s,
+            "<details><summary>{}</summary>\n<p class=\"caption\">{}</p>",
+            escape_html(&t.title),
+            escape_html(&t.caption)
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "<h2>{}</h2>\n<p class=\"caption\">{}</p>",
+            escape_html(&t.title),
+            escape_html(&t.caption)
+        );
+    }
     s.push_str("<div class=\"scroll\"><table>\n<thead><tr>");
     for h in &t.header {
         let _ = write!(s, "<th>{}</th>", escape_html(h));
@@ -490,21 +617,52 @@ fn html_table(s: &mut String, t: &Table) {
         s.push_str("</tr>\n");
     }
     s.push_str("</tbody>\n</table></div>\n");
+    if t.folded {
+        s.push_str("</details>\n");
+    }
 }
+
+/// The page's style: tables scroll inside their own box, plots shrink to the page.
+const CSS: &str = "\
+body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#222;line-height:1.4}\n\
+h1{margin:.2em 0 .4em}\nh2{margin-top:1.6em}\n\
+table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:14px}\n\
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}\n\
+th{background:#f0f0f0}\ntd:first-child,td:nth-child(2){text-align:left}\n\
+td.bad{background:#fde2e2}\n.scroll{overflow-x:auto;max-width:100%}\n.caption{color:#555;font-size:14px}\n\
+figure{margin:1em 0;max-width:100%}\nfigure svg{max-width:100%;height:auto}\nfigcaption{font-size:13px;color:#555}\n\
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 12px}\ndt{font-weight:bold}\ndd{margin:0;overflow-wrap:anywhere}\n\
+#summary{background:#f4f8fc;border:1px solid #c9dbee;border-radius:6px;padding:.2em 1.2em .6em}\n\
+#summary h2{margin-top:.6em}\n#summary h3{margin:.8em 0 .2em;font-size:1.05em}\n#summary ul{margin:.2em 0;padding-left:1.3em}\n\
+.quick{background:#fff4d6;border:1px solid #e6c25a;padding:.4em .8em;border-radius:6px}\n\
+details{margin:.6em 0}\ndetails>summary{cursor:pointer;font-weight:bold}\n";
 
 /// `index.html`: self-contained.
 pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
-    let mut s = String::from(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>polyquery benchmark report</title>\n<style>\n\
-         body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}\n\
-         table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:14px}\n\
-         th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}\n\
-         th{background:#f0f0f0}\ntd:first-child,td:nth-child(2){text-align:left}\n\
-         td.bad{background:#fde2e2}\n.scroll{overflow-x:auto}\n.caption{color:#555;font-size:14px}\n\
-         figure{display:inline-block;margin:.5em;vertical-align:top}\nfigcaption{font-size:13px;color:#555}\n\
-         dl{display:grid;grid-template-columns:max-content auto;gap:2px 12px}\ndt{font-weight:bold}\ndd{margin:0}\n\
-         </style>\n</head>\n<body>\n<h1>polyquery benchmark report</h1>\n<dl>\n",
+    let mut s = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>polyquery benchmark report</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<h1>polyquery benchmark report</h1>\n"
     );
+    if report.quick {
+        s.push_str("<p class=\"quick\">A <code>--quick</code> report: a smoke test on small hulls, not the figures to quote.</p>\n");
+    }
+    s.push_str("<section id=\"summary\">\n<h2>In one minute</h2>\n");
+    for (heading, lines) in summary::summary(report) {
+        let _ = writeln!(s, "<h3>{}</h3>\n<ul>", escape_html(&heading));
+        for line in lines {
+            let _ = writeln!(s, "<li>{}</li>", escape_html(&line));
+        }
+        s.push_str("</ul>\n");
+    }
+    s.push_str("</section>\n<h2>Glossary</h2>\n<dl class=\"glossary\">\n");
+    for (term, definition) in GLOSSARY {
+        let _ = writeln!(
+            s,
+            "<dt>{}</dt><dd>{}</dd>",
+            escape_html(term),
+            escape_html(definition)
+        );
+    }
+    s.push_str("</dl>\n<h2>Machine and run</h2>\n<dl>\n");
     for (k, v) in provenance(report) {
         let _ = writeln!(s, "<dt>{}</dt><dd>{}</dd>", escape_html(k), escape_html(&v));
     }
@@ -551,14 +709,17 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
             r.method.clone(),
             r.status.clone(),
             r.note.clone(),
-            optional(r.median_ns, format_time),
+            optional(r.mean_ns, format_time),
             optional(r.spread_ns, format_time),
+            r.passes.to_string(),
             r.repetitions.to_string(),
             r.poses.to_string(),
+            r.poses_drawn.to_string(),
             num(r.support_calls),
             num(r.iterations),
             optional(r.max_disagreement, |v| format!("{v:.1e}")),
             optional(r.oracle_error, |v| format!("{v:.1e}")),
+            optional(r.normal_gap, |v| format!("{v:.1e}")),
             optional(r.bytes_per_vertex, |v| format!("{v:.0}")),
         ];
         s.push_str("<tr>");
