@@ -5,7 +5,7 @@
 
 use crate::{
     format::FormatError, hull::HullError, input::InputError, mesh::MeshError, pose::PoseError,
-    query::QueryError, synth::SynthError,
+    query::QueryError,
 };
 
 /// Any error polyquery's library functions return.
@@ -29,7 +29,4 @@ pub enum Error {
     /// Loading an input (a mesh or a `.nvm` file) failed.
     #[error(transparent)]
     Input(#[from] InputError),
-    /// Generating a synthetic point set failed.
-    #[error(transparent)]
-    Synth(#[from] SynthError),
 }

@@ -1,4 +1,4 @@
-//! `polyquery batch` and its library ([`polyquery::batch`]): every operation against the
+//! `polyquery batch` and its library ([`polyquery_cli::batch`]): every operation against the
 //! library's direct calls (two unit boxes with known answers, and the bundled meshes),
 //! input order with 1 and 2 threads, bad lines reported by line while the others run, each
 //! file loaded once, and atomic `--out`.
@@ -6,7 +6,6 @@
 mod common;
 
 use common::binary::{exits_with, f, files_in, s, stderr, stdout_json_lines, succeeds, triple};
-use polyquery::batch::{Batch, BatchResult, Body};
 use polyquery::mesh::write_obj;
 use polyquery::query::epa::{EpaSettings, penetration_depth};
 use polyquery::query::gjk::{self, GjkSettings};
@@ -15,6 +14,7 @@ use polyquery::query::raycast::{RaySettings, cast_ray};
 use polyquery::query::toi::{ToiSettings, time_of_impact};
 use polyquery::query::verify;
 use polyquery::{Point, Polytope, Pose, Posed, Vector};
+use polyquery_cli::batch::{Batch, BatchResult, Body};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -236,7 +236,7 @@ fn every_op_on_two_unit_boxes_matches_known_answers_and_direct_calls() {
 /// of the nine files is loaded once.
 #[test]
 fn every_op_on_the_bundled_meshes_matches_direct_calls() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let data = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data");
     let mut meshes: Vec<PathBuf> = std::fs::read_dir(&data)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -8,9 +8,9 @@
 
 use super::dispatch::Algorithm;
 use super::dispatch::{Operation, ParameterError, Parameters, Query, SupportKind};
-use crate::pose::unit_quaternion;
-use crate::{Point, Pose, Vector};
 use nalgebra::{Translation3, UnitQuaternion};
+use polyquery::pose::unit_quaternion;
+use polyquery::{Point, Pose, Vector};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -34,7 +34,7 @@ impl PoseSpec {
         if !t.iter().all(|c| c.is_finite()) {
             return Err("translation is not finite".to_string());
         }
-        if let Err(e) = crate::magnitude::check_coordinates(&t) {
+        if let Err(e) = polyquery::magnitude::check_coordinates(&t) {
             return Err(format!("translation: {e}"));
         }
         let rotation = match self.rotation {
@@ -262,7 +262,7 @@ pub fn parse_request(text: &str, line: usize, base: &Path) -> Result<Request, Li
     };
     if let Some(e) = raw
         .origin
-        .and_then(|o| crate::magnitude::check_coordinates(&o).err())
+        .and_then(|o| polyquery::magnitude::check_coordinates(&o).err())
     {
         return Err(fail(format!("field `origin`: {e}")));
     }

@@ -10,11 +10,11 @@ mod cli;
 use clap::{Parser, Subcommand, ValueEnum};
 use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput, SupportKind};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use polyquery::batch;
 use polyquery::input::{self, ReadLimits};
 use polyquery::pose::parse_pose;
-use polyquery::synth::Shape;
 use polyquery::{Point, Pose, Vector};
+use polyquery_cli::batch;
+use polyquery_synth::Shape;
 use serde::Serialize;
 use std::fmt::Display;
 use std::io::{IsTerminal, Write};
@@ -437,7 +437,7 @@ impl SupportArg {
     }
 }
 
-fn parse_shape(text: &str) -> Result<Shape, polyquery::synth::SynthError> {
+fn parse_shape(text: &str) -> Result<Shape, polyquery_synth::SynthError> {
     text.parse()
 }
 
@@ -678,9 +678,9 @@ fn progress_bar(len: Option<u64>, template: &str, quiet: bool) -> ProgressBar {
 /// and nothing is printed. A closed stdout (e.g. piped into `head`) is not an error worth
 /// reporting.
 fn print<R: Serialize + Display>(report: &R, json: bool) -> Result<(), CliError> {
-    polyquery::output::check_finite(report).map_err(CliError::NonFinite)?;
+    polyquery_cli::json::check_finite(report).map_err(CliError::NonFinite)?;
     let text = if json {
-        let mut s = polyquery::output::to_string_pretty(report)
+        let mut s = polyquery_cli::json::to_string_pretty(report)
             .map_err(|e| CliError::Internal(format!("cannot serialise the report: {e}")))?;
         s.push('\n');
         s

@@ -8,7 +8,7 @@ use common::binary::{
     stdout_json_lines, succeeds, triple,
 };
 use polyquery::mesh::Mesh;
-use polyquery::synth::Shape;
+use polyquery_synth::Shape;
 use serde_json::Value;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -52,7 +52,7 @@ where
 
 /// The path of a bundled mesh in `data/`.
 fn data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("data")
         .join(name)
         .display()
@@ -143,7 +143,7 @@ fn gen_writes_each_shape() {
         // The file holds exactly the library's points (full precision).
         assert_eq!(
             mesh.points,
-            polyquery::synth::generate(shape, n, 5).unwrap(),
+            polyquery_synth::generate(shape, n, 5).unwrap(),
             "{shape}"
         );
     }

@@ -1,8 +1,8 @@
 //! Benchmark comparison reports: `polyquery report`.
 //!
-//! Where it sits: on top of everything else. It builds hulls ([`crate::hull`]) of synthetic
-//! point sets and real meshes, preprocesses them ([`crate::nvm`]), and times every query of
-//! [`crate::query`] with several support maps and against a peer library (parry3d, feature
+//! Where it sits: on top of everything else. It builds hulls ([`polyquery::hull`]) of synthetic
+//! point sets and real meshes, preprocesses them ([`polyquery::nvm`]), and times every query of
+//! [`polyquery::query`] with several support maps and against a peer library (parry3d, feature
 //! `peers`) on the same poses, checking the answers against each other and the exact oracles.
 //! Then it writes `index.html` (self-contained, inline SVG plots), `report.md`, `results.csv`,
 //! `results.json` and one SVG file per plot into the output folder.
@@ -24,9 +24,9 @@ pub mod writers;
 pub use machine::MachineInfo;
 pub use runner::{Family, ResultRow};
 
-use crate::mesh::Mesh;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use measure::TimingBudget;
+use polyquery::mesh::Mesh;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -232,7 +232,7 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
 fn load_meshes(
     dir: &Path,
     notes: &mut Vec<String>,
-) -> Result<Vec<(String, Vec<crate::Point>)>, ReportError> {
+) -> Result<Vec<(String, Vec<polyquery::Point>)>, ReportError> {
     let entries = std::fs::read_dir(dir).map_err(|source| ReportError::Meshes {
         path: dir.to_path_buf(),
         source,
