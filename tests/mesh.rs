@@ -408,13 +408,17 @@ proptest! {
     }
 }
 
-/// A finite `f64` drawn from every binade (subnormals included), or one of the odd textual
+/// A finite `f64` in the supported range drawn from every binade up to 1e60 (subnormals
+/// included), or one of the odd textual
 /// forms' values.
 fn any_finite_f64() -> impl Strategy<Value = f64> {
     prop_oneof![
+        // Coordinates beyond the supported range are refused by the readers
+        // (`MeshError::CoordinateOutOfRange`, tested in tests/magnitude.rs and the CLI's).
         any::<u64>()
             .prop_map(f64::from_bits)
-            .prop_filter("finite", |x| x.is_finite()),
+            .prop_filter("finite, in range", |x| x.is_finite()
+                && x.abs() <= polyquery::magnitude::MAX_COORDINATE),
         -1e3f64..1e3,
         Just(0.1),
         Just(1e-320),
