@@ -110,7 +110,15 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         use polyquery::Error as E;
         match self {
-            CliError::Library(E::Mesh(_) | E::Pose(_) | E::Format(_))
+            CliError::Library(
+                E::Mesh(_)
+                | E::Pose(_)
+                | E::Format(_)
+                | E::Decode(_)
+                | E::Read(_)
+                | E::Magnitude(_)
+                | E::Polytope(_),
+            )
             | CliError::Synth(_)
             | CliError::Usage(_)
             | CliError::Read(_)
@@ -133,7 +141,7 @@ impl CliError {
                 }
             }
             CliError::Output { source, .. } if is_refused_target(source) => EXIT_BAD_INPUT,
-            CliError::Library(E::Query(_))
+            CliError::Library(_)
             | CliError::NonFinite(_)
             | CliError::Internal(_)
             | CliError::Output { .. }
