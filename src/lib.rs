@@ -31,6 +31,8 @@
 //!   the exact, slow oracles the tests check them against.
 //! * [`magnitude`] states the range of magnitudes in which answers are right
 //!   (coordinates up to 1e60, shapes at least 1e-60 across) and checks inputs against it.
+//! * [`pose`] reads poses from text (`tx,ty,tz` and a quaternion in either order, scalar
+//!   first or last) and accepts unit quaternions only.
 //! * [`output`] writes numbers as text: shortest round-trip form, never `-0`.
 //! * [`error`] holds [`Error`], which every error above converts into, so `?` works
 //!   across loading, building and querying.

@@ -409,8 +409,7 @@ proptest! {
 }
 
 /// A finite `f64` in the supported range drawn from every binade up to 1e60 (subnormals
-/// included), or one of the odd textual
-/// forms' values.
+/// included), or one of the odd textual forms' values.
 fn any_finite_f64() -> impl Strategy<Value = f64> {
     prop_oneof![
         // Coordinates beyond the supported range are refused by the readers
