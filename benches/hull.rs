@@ -10,7 +10,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use polyquery::Point;
 use polyquery::hull::convex_hull;
-use polyquery::synth::random_direction;
+use polyquery_synth::random_direction;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;

@@ -12,8 +12,8 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use polyquery::hull::convex_hull;
 use polyquery::pointloc::PERSISTENCE;
-use polyquery::synth::{self, Shape};
 use polyquery::{HillClimb, LinearScan, NormalVectorMap, SupportMap, Vector};
+use polyquery_synth::{self as synth, Shape};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;

@@ -57,11 +57,11 @@ use polyquery::query::{
     EpaSettings, NioSettings, Outcome, ToiSettings, directional_penetration, intersects,
     penetration_depth, time_of_impact,
 };
-use polyquery::synth::{self, Shape, random_direction, random_rotation};
 use polyquery::{
     LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, Support, SupportMap, Vector,
     VertexId,
 };
+use polyquery_synth::{self as synth, Shape, random_direction, random_rotation};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cell::Cell;

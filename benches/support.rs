@@ -7,8 +7,8 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
-use polyquery::synth::{Shape, generate};
 use polyquery::{HillClimb, LinearScan, Polytope, SupportMap, Vector, VertexId};
+use polyquery_synth::{Shape, generate};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;

@@ -15,8 +15,8 @@
 
 use polyquery::format::{self, Metadata};
 use polyquery::hull::convex_hull;
-use polyquery::synth::{self, Shape};
 use polyquery::{NormalVectorMap, SupportMap, Vector};
+use polyquery_synth::{self as synth, Shape};
 use std::path::Path;
 use std::time::Instant;
 

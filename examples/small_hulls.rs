@@ -27,8 +27,8 @@ use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::{
     EpaSettings, NioSettings, directional_penetration, intersects, penetration_depth,
 };
-use polyquery::synth::{random_direction, random_rotation};
 use polyquery::{NormalVectorMap, Pose, Posed, Vector};
+use polyquery_synth::{random_direction, random_rotation};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;

@@ -1,35 +1,137 @@
 //! The crate-level error: any of the typed errors of the modules.
 //!
-//! Where it sits: at the top of the data flow, for callers (such as the command line) that
-//! run several stages and report whichever failed.
+//! Where it sits: at the top of the data flow, for callers that run several stages — load a
+//! mesh, build its hull and map, save or load a `.nvm` file, run queries, check certificates
+//! — and want one error type for all of them. Every error a public function of the library
+//! returns converts into [`Error`] with `From`, so `?` works across stages:
+//!
+//! ```
+//! use polyquery::{hull::convex_hull, query, NormalVectorMap, Point, Pose, Posed};
+//!
+//! fn overlap(points: &[Point], dx: f64) -> Result<bool, polyquery::Error> {
+//!     let hull = convex_hull(points)?; // HullError
+//!     let map = NormalVectorMap::build(hull)?; // NvmError
+//!     let a = Posed::new(&map, Pose::identity());
+//!     let b = Posed::new(&map, Pose::translation(dx, 0.0, 0.0));
+//!     let hit = query::intersects(&a, &b, &query::NioSettings::default())?; // QueryError
+//!     query::verify(&hit.certificate, &a, &b)?; // CertificateError
+//!     Ok(hit.intersecting)
+//! }
+//!
+//! let cube: Vec<Point> = (0..8)
+//!     .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+//!     .collect();
+//! assert!(overlap(&cube, 0.5)?);
+//! assert!(!overlap(&cube, 3.0)?);
+//! // A flat point set has no 3D hull: the HullError arrives as a polyquery::Error.
+//! let flat = [Point::origin(), Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 0.0)];
+//! assert!(matches!(overlap(&flat, 0.0), Err(polyquery::Error::Hull(_))));
+//! # Ok::<(), polyquery::Error>(())
+//! ```
+//!
+//! Each variant's message is the module error's own (it names the file, line or field at
+//! fault); [`std::error::Error::source`] reaches the cause beneath it.
 
 use crate::{
-    format::FormatError, hull::HullError, input::InputError, mesh::MeshError, pose::PoseError,
-    query::QueryError, synth::SynthError,
+    format::{FormatError, codec::DecodeError},
+    hull::HullError,
+    input::{InputError, ReadError},
+    magnitude::MagnitudeError,
+    mesh::MeshError,
+    nvm::NvmError,
+    pointloc::PointLocError,
+    polytope::PolytopeError,
+    pose::PoseError,
+    query::{CertificateError, QueryError},
 };
 
-/// Any error polyquery's library functions return.
+/// Any error polyquery's library functions return (see the module notes for an example).
+///
+/// New variants may be added as the library grows (robots, scenes), so a `match` on it needs
+/// a `_` arm.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// Reading an input file failed, or it is larger than the input cap.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// Loading an input (a mesh or a `.nvm` file, told apart by content) failed.
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// Loading a mesh failed.
     #[error(transparent)]
     Mesh(#[from] MeshError),
-    /// Building a hull failed.
+    /// A number is outside the supported range of magnitudes.
+    #[error(transparent)]
+    Magnitude(#[from] MagnitudeError),
+    /// Building a hull failed (no 3D hull, or out of range).
     #[error(transparent)]
     Hull(#[from] HullError),
-    /// Parsing a pose failed.
+    /// Building a polytope from given parts failed.
+    #[error(transparent)]
+    Polytope(#[from] PolytopeError),
+    /// Building a normal vector map failed.
+    #[error(transparent)]
+    Nvm(#[from] NvmError),
+    /// Building a point locator failed.
+    #[error(transparent)]
+    PointLoc(#[from] PointLocError),
+    /// Saving or loading a `.nvm` file failed.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// Decoding bytes of a `.nvm` file's section failed (the lower layer of
+    /// [`Error::Format`]).
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    /// Parsing a pose failed (or its quaternion is not a unit quaternion).
     #[error(transparent)]
     Pose(#[from] PoseError),
     /// A query failed.
     #[error(transparent)]
     Query(#[from] QueryError),
-    /// Saving or loading a `.nvm` file failed.
+    /// A certificate does not prove its claim ([`crate::query::verify`]).
     #[error(transparent)]
-    Format(#[from] FormatError),
-    /// Loading an input (a mesh or a `.nvm` file) failed.
-    #[error(transparent)]
-    Input(#[from] InputError),
-    /// Generating a synthetic point set failed.
-    #[error(transparent)]
-    Synth(#[from] SynthError),
+    Certificate(#[from] CertificateError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every error type a public function returns converts with `?`, and keeps its message.
+    #[test]
+    fn every_module_error_converts_and_keeps_its_message() {
+        fn via<E: Into<Error> + std::fmt::Display>(e: E) -> (String, Error) {
+            (e.to_string(), e.into())
+        }
+        let flat = [
+            crate::Point::origin(),
+            crate::Point::new(1.0, 0.0, 0.0),
+            crate::Point::new(0.0, 1.0, 0.0),
+            crate::Point::new(1.0, 1.0, 0.0),
+        ];
+        let cases = [
+            via(crate::hull::convex_hull(&flat).unwrap_err()),
+            via(crate::magnitude::check_coordinates(&[1e300]).unwrap_err()),
+            via(crate::pose::parse_pose("1,2").unwrap_err()),
+            via(crate::input::read_bounded(
+                std::path::Path::new("/nonexistent/polyquery.obj"),
+                &crate::input::ReadLimits::default(),
+            )
+            .unwrap_err()),
+            via(
+                crate::mesh::Mesh::from_bytes(b"v 1 2\n", std::path::Path::new("a.obj"))
+                    .unwrap_err(),
+            ),
+            via(crate::format::decode(b"not a map", std::path::Path::new("x.nvm")).unwrap_err()),
+            via(crate::Polytope::axis_aligned_box(
+                crate::Point::new(0.0, 0.0, 0.0),
+                crate::Point::new(0.0, 1.0, 1.0),
+            )
+            .unwrap_err()),
+        ];
+        for (message, error) in cases {
+            assert_eq!(error.to_string(), message);
+        }
+    }
 }

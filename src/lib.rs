@@ -31,9 +31,16 @@
 //!   the exact, slow oracles the tests check them against.
 //! * [`magnitude`] states the range of magnitudes in which answers are right
 //!   (coordinates up to 1e60, shapes at least 1e-60 across) and checks inputs against it.
-//! * [`output`] writes numbers: shortest round-trip text, never `-0`, never NaN or infinity.
-//! * [`synth`] generates synthetic point sets (spheres, boxes, needles …) for scaling and
-//!   degenerate-shape tests.
+//! * [`pose`] reads poses from text (`tx,ty,tz` and a quaternion in either order, scalar
+//!   first or last) and accepts unit quaternions only.
+//! * [`output`] writes numbers as text: shortest round-trip form, never `-0`.
+//! * [`error`] holds [`Error`], which every error above converts into, so `?` works
+//!   across loading, building and querying.
+//!
+//! The library never prints, never parses command lines and never draws: the `polyquery`
+//! command line, its batch runner and its benchmark report are the `polyquery-cli` crate
+//! (`crates/polyquery-cli`). With the `serde` feature, the query answers, certificates and
+//! file sections implement `serde::Serialize`.
 //!
 //! ```
 //! use polyquery::{hull::convex_hull, support::{LinearScan, Posed}, query::gjk, Pose, Point};
@@ -49,8 +56,6 @@
 //! assert!((answer.distance - 2.0).abs() < 1e-12);
 //! ```
 
-pub mod atomic_file;
-pub mod batch;
 pub(crate) mod compensated;
 pub mod error;
 pub mod format;
@@ -64,9 +69,7 @@ pub mod pointloc;
 pub mod polytope;
 pub mod pose;
 pub mod query;
-pub mod report;
 pub mod support;
-pub mod synth;
 
 pub use error::Error;
 pub use nvm::NormalVectorMap;

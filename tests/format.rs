@@ -4,8 +4,8 @@
 use polyquery::format::{self, FormatError, Metadata};
 use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
-use polyquery::synth::{self, Shape};
 use polyquery::{LinearScan, NormalVectorMap, Point, SupportMap, Vector};
+use polyquery_synth::{self as synth, Shape};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};

@@ -8,8 +8,8 @@
 
 use polyquery::hull::{HullError, convex_hull, convex_hull_with_sources};
 use polyquery::mesh::Mesh;
-use polyquery::synth::random_direction;
 use polyquery::{Point, Polytope, Vector, VertexId};
+use polyquery_synth::random_direction;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -12,8 +12,8 @@
 use nalgebra::{Rotation3, Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
-use polyquery::synth::{self, Shape};
 use polyquery::{LinearScan, NormalVectorMap, Point, Polytope, SupportMap, Vector};
+use polyquery_synth::{self as synth, Shape};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

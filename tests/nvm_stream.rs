@@ -6,8 +6,8 @@
 use polyquery::format::{self, FormatError, Metadata};
 use polyquery::hull::convex_hull;
 use polyquery::input::{self, Input, ReadLimits};
-use polyquery::synth::{self, Shape};
 use polyquery::{NormalVectorMap, Vector};
+use polyquery_synth::{self as synth, Shape};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{self, Read, Write};

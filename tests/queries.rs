@@ -42,10 +42,10 @@ use polyquery::query::{
     Certificate, CertificateError, EpaSettings, NioSettings, RaySettings, ToiSettings, cast_ray,
     directional_penetration, gjk, intersects, penetration_depth, time_of_impact, verify,
 };
-use polyquery::synth::{Shape, generate};
 use polyquery::{
     HillClimb, LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, SupportMap, Vector,
 };
+use polyquery_synth::{Shape, generate};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
@@ -846,33 +846,6 @@ fn bad_directions_bounds_and_non_finite_poses_are_errors() {
             .is_err()
         );
     }
-}
-
-#[test]
-fn results_serialise_as_json_arrays() {
-    let c = cuboid([0.0; 3], [1.0; 3]);
-    let a = Posed::new(LinearScan::new(&c), Pose::identity());
-    let b = Posed::new(LinearScan::new(&c), Pose::translation(0.5, 0.25, 0.0));
-    let i = intersects(&a, &b, &NioSettings::default()).unwrap();
-    let json = serde_json::to_value(i).unwrap();
-    assert_eq!(json["intersecting"], true);
-    assert_eq!(json["certificate"]["kind"], "tetrahedron");
-    assert_eq!(
-        json["certificate"]["points"][0]["point"]
-            .as_array()
-            .unwrap()
-            .len(),
-        3
-    );
-    let pen = directional_penetration(&a, &b, &Vector::x(), &NioSettings::default()).unwrap();
-    let json = serde_json::to_value(pen).unwrap();
-    // An outcome: the answer nested under "answer", the counts beside it.
-    assert_eq!(json["answer"]["normal"].as_array().unwrap().len(), 3);
-    assert!(json["iterations"].is_u64() && json["support_calls"].is_u64());
-    let far = Posed::new(LinearScan::new(&c), Pose::translation(3.0, 0.0, 0.0));
-    let i = intersects(&a, &far, &NioSettings::default()).unwrap();
-    let json = serde_json::to_value(i).unwrap();
-    assert_eq!(json["certificate"]["kind"], "separating_plane");
 }
 
 // ---------------------------------------------------------------------------------------

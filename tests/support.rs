@@ -6,10 +6,10 @@
 //! rounding: |Δ| ≤ 4ε·‖d‖·max‖p‖ (ε = f64::EPSILON), stated as `tie_tolerance`.
 
 use polyquery::hull::convex_hull;
-use polyquery::synth::{Shape, generate};
 use polyquery::{
     HillClimb, LinearScan, Point, Polytope, Pose, Posed, SupportMap, Vector, VertexId,
 };
+use polyquery_synth::{Shape, generate};
 use proptest::prelude::*;
 
 fn tie_tolerance(p: &Polytope, d: &Vector) -> f64 {

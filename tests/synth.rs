@@ -1,6 +1,6 @@
 //! Synthetic shapes: determinism, counts, and that the points are where each shape says.
 
-use polyquery::synth::{MAX_POINTS, Shape, SynthError, generate};
+use polyquery_synth::{MAX_POINTS, Shape, SynthError, generate};
 
 #[test]
 fn same_seed_same_points_other_seed_other_points() {

@@ -77,12 +77,11 @@
 //! stronger for damage detection at these sizes.
 
 pub mod codec;
+mod meta;
 mod polytope_section;
 
 use crate::NormalVectorMap;
-use crate::atomic_file::write_atomically;
 use codec::{ByteReader, ByteWriter, DecodeError};
-use serde::{Deserialize, Serialize};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -197,7 +196,8 @@ impl FormatError {
 }
 
 /// What a saved file says about how it was made (the `META` section, JSON).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Metadata {
     /// The polyquery version that wrote the file.
     pub polyquery_version: String,
@@ -234,7 +234,8 @@ impl Metadata {
 }
 
 /// A section's tag and payload size, as found in a file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SectionInfo {
     /// The 4-letter tag.
     pub tag: String,
@@ -275,10 +276,7 @@ pub fn encode(map: &NormalVectorMap, metadata: &Metadata) -> Vec<u8> {
         let start = w.len();
         match &tag {
             b"META" => {
-                // Serialising a struct of strings and numbers cannot fail; an empty object
-                // would be rejected on load rather than silently accepted.
-                let json = serde_json::to_vec(metadata).unwrap_or_default();
-                w.put_bytes(&json);
+                w.put_bytes(&meta::encode(metadata));
             }
             b"POLY" => polytope_section::encode_polytope(map.polytope(), &mut w),
             _ => map.encode_search(&mut w),
@@ -304,14 +302,45 @@ impl From<crate::input::ReadError> for FormatError {
     }
 }
 
-/// Writes `map` to `path` atomically: the file appears complete, or not at all (an existing
-/// file is replaced only on success).
+/// Writes `map` to `path` atomically: the bytes go to a new temporary file beside `path`
+/// (`.NAME.PID.N.tmp`), which is synced and then renamed over `path` — the file appears
+/// complete, or not at all (an existing file is replaced only on success; on an error the
+/// temporary file is removed). Returns the file's size. (The command line's `preprocess`
+/// writes through its own atomic writer, which also refuses FIFOs and devices, follows
+/// symbolic links and keeps the old file's permissions; it calls [`encode`].)
 pub fn save(path: &Path, map: &NormalVectorMap, metadata: &Metadata) -> Result<u64, FormatError> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
     let bytes = encode(map, metadata);
-    write_atomically(path, |w| w.write_all(&bytes)).map_err(|source| FormatError::Io {
+    let io_error = |source| FormatError::Io {
         path: path.to_path_buf(),
         source,
+    };
+    let name = path.file_name().ok_or_else(|| {
+        io_error(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a file name",
+        ))
     })?;
+    let temp = path.with_file_name(format!(
+        ".{}.{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        io::Write::write_all(&mut file, &bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if let Err(source) = written {
+        let _ = std::fs::remove_file(&temp);
+        return Err(io_error(source));
+    }
     Ok(bytes.len() as u64)
 }
 
@@ -569,8 +598,7 @@ fn decode_body<R: Read>(
         match &expected {
             b"META" => {
                 let json = r.bytes(length, "META section").map_err(from_decode)?;
-                let m: Metadata = serde_json::from_slice(&json)
-                    .map_err(|e| corrupt(format!("META section: {e}")))?;
+                let m = meta::decode(&json).map_err(|e| corrupt(format!("META section: {e}")))?;
                 metadata = Some(m);
             }
             b"POLY" => {

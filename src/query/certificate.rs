@@ -14,24 +14,25 @@
 //!   the origin must be on the inner side of (or on) each face (`orient3d`). A touching
 //!   contact may be certified this way too (the origin on the tetrahedron's boundary).
 
+#[cfg(feature = "serde")]
 use super::array_serde;
 use super::minkowski_support::DiffPoint;
 use super::portal::tetrahedron_holds_origin;
 use crate::{SupportMap, Vector};
-use serde::Serialize;
 
 /// The slack of the separating-plane check, relative to the magnitude of the support points.
 pub const PLANE_TOLERANCE: f64 = 1e-10;
 
 /// What proves an intersection verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
 #[allow(clippy::large_enum_variant)] // one per answer; boxing would only add an allocation
 pub enum Certificate {
     /// Disjoint: `max_{a∈A} normal · a ≤ offset ≤ min_{b∈B} normal · b`.
     SeparatingPlane {
         /// Unit normal, pointing from A towards B.
-        #[serde(serialize_with = "array_serde::vector")]
+        #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::vector"))]
         normal: Vector,
         /// The plane's offset along `normal`.
         offset: f64,

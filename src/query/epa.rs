@@ -33,6 +33,7 @@
 //! hashing was most of the time), a linear scan for known vertices, and buffers reused
 //! across steps.
 
+#[cfg(feature = "serde")]
 use super::array_serde;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
 use super::nio::{Verdict, intersection_verdict};
@@ -42,7 +43,6 @@ use super::simplex::closest_to_origin;
 use super::{Outcome, QueryError};
 use crate::compensated::triangle_normal;
 use crate::{Point, SupportMap, Vector};
-use serde::Serialize;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -76,22 +76,23 @@ impl Default for EpaSettings {
 }
 
 /// The minimum penetration of two overlapping shapes.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Contact {
     /// The least distance B must move (in any direction) to stop overlapping; when not
     /// [`converged`](Contact::converged), the certified upper bound (moving B by
     /// `depth · normal` does separate the shapes).
     pub depth: f64,
     /// The direction of that move: unit, pointing from A towards B.
-    #[serde(serialize_with = "array_serde::vector")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::vector"))]
     pub normal: Vector,
     /// The deepest point's witness on A.
-    #[serde(serialize_with = "array_serde::point")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_a: Point,
     /// Its witness on B: `point_a − point_b = depth · normal` (up to rounding). When not
     /// converged, `point_a` is A's support point along `normal` and `point_b` the point
     /// `depth · normal` behind it, on B's supporting plane.
-    #[serde(serialize_with = "array_serde::point")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_b: Point,
     /// A certified lower bound on the true depth: the expanding polytope's nearest face
     /// offset (the polytope lies in `D` and holds the origin).

@@ -6,30 +6,31 @@
 //! query passes the previous answer's vertices as hints ([`SupportMap::support_from`]), so
 //! hill-climbing support maps stay warm across the iterations of one query.
 
+#[cfg(feature = "serde")]
 use super::array_serde;
 use crate::{Point, SupportMap, Vector, VertexId};
-use serde::Serialize;
 use std::cell::Cell;
 
 /// A point of `D = A ⊖ B` with where it came from: `point = point_a − point_b`, where
 /// `point_a` is vertex `vertex_a` of A and `point_b` is vertex `vertex_b` of B (both in the
 /// world frame of the posed shapes).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct DiffPoint {
     /// The point of `D`: `point_a − point_b`.
-    #[serde(serialize_with = "array_serde::point")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point: Point,
     /// The vertex of A.
-    #[serde(serialize_with = "array_serde::point")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_a: Point,
     /// The vertex of B.
-    #[serde(serialize_with = "array_serde::point")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_b: Point,
     /// Its id in A.
-    #[serde(serialize_with = "array_serde::vertex")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::vertex"))]
     pub vertex_a: VertexId,
     /// Its id in B.
-    #[serde(serialize_with = "array_serde::vertex")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::vertex"))]
     pub vertex_b: VertexId,
 }
 

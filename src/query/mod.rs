@@ -14,6 +14,7 @@
 //! * [`oracle`]: exact, slow oracles (separating axes, explicit Minkowski difference) that
 //!   tests check the fast algorithms against.
 
+#[cfg(feature = "serde")]
 mod array_serde;
 pub mod certificate;
 pub mod epa;
@@ -38,7 +39,8 @@ pub use toi::{Impact, ToiSettings, time_of_impact};
 ///
 /// `answer` is `None` when the question has none (no overlap, no hit); the counts are
 /// the same either way, so callers can always report them.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Outcome<T> {
     /// The answer, or `None` (the shapes do not overlap, the ray or motion misses).
     pub answer: Option<T>,

@@ -35,6 +35,7 @@
 //! largest `‖p‖` of the points of `D` seen) of contact, either verdict may be given; its
 //! certificate still verifies ([`super::certificate::verify`]).
 
+#[cfg(feature = "serde")]
 use super::array_serde;
 use super::certificate::Certificate;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
@@ -44,7 +45,6 @@ use super::portal::{
 };
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
-use serde::Serialize;
 
 /// Tolerances and bounds of Nio's algorithms.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,20 +68,21 @@ impl Default for NioSettings {
 }
 
 /// The directional penetration distance and where it is attained.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Penetration {
     /// `δ_d ≥ 0`: moving B by `depth · d` makes A and B touch (and any further separates).
     pub depth: f64,
     /// Unit normal of `D`'s face where `L` leaves it: the contact plane's normal after the
     /// move, pointing from A towards B.
-    #[serde(serialize_with = "array_serde::vector")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::vector"))]
     pub normal: Vector,
     /// The contact point on A (after the move, B touches A here).
-    #[serde(serialize_with = "array_serde::point")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_a: Point,
     /// The corresponding point of B before the move: `point_b + depth · d = point_a`
     /// (up to rounding).
-    #[serde(serialize_with = "array_serde::point")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_b: Point,
     /// The final triangle of `D` (counter-clockwise seen from `+d`): `L` leaves `D` through
     /// its plane, which supports `D` (certificate of `δ_d`).
@@ -89,7 +90,8 @@ pub struct Penetration {
 }
 
 /// The verdict of the intersection test with what proves it.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Intersection {
     /// Whether A and B overlap (or touch, within the tolerance band).
     pub intersecting: bool,

@@ -4,6 +4,7 @@
 //! along `u` hits A where the ray `s·u` enters `A ⊖ {o}` ([`PointShape`] is the one-point
 //! shape), so it is a time of impact with B a point.
 
+#[cfg(feature = "serde")]
 use super::array_serde;
 use super::minkowski_support::PointShape;
 use super::portal::counted;
@@ -11,7 +12,6 @@ use super::portal::unit_direction;
 use super::toi::ray_entry;
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
-use serde::Serialize;
 
 /// Tolerances and bounds of the ray cast.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,16 +32,20 @@ impl Default for RaySettings {
 }
 
 /// Where a ray enters a shape.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RayHit {
     /// Distance from the ray's origin along the unit direction (0 when it starts inside).
     pub distance: f64,
     /// The entry point (the origin itself when it starts inside).
-    #[serde(serialize_with = "array_serde::point")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point: Point,
     /// The outward unit normal at the entry point; `None` when the ray starts inside (an
     /// origin on the boundary, within the tolerance, may still carry its normal).
-    #[serde(serialize_with = "array_serde::option_vector")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "array_serde::option_vector")
+    )]
     pub normal: Option<Vector>,
 }
 

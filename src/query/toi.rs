@@ -12,6 +12,7 @@
 //! (a tetrahedron holds the origin) and "`D` is behind: never" (a support plane separates).
 //! A line that misses `D` (or only grazes it within `ε·size`) never hits.
 
+#[cfg(feature = "serde")]
 use super::array_serde;
 use super::minkowski_support::{MinkowskiSupport, witnesses};
 use super::portal::unit_direction;
@@ -21,7 +22,6 @@ use super::portal::{
 };
 use super::{Outcome, QueryError};
 use crate::{Point, SupportMap, Vector};
-use serde::Serialize;
 
 /// Tolerances and bounds of the time-of-impact query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,7 +43,8 @@ impl Default for ToiSettings {
 }
 
 /// When and where B, moving by `t·v`, first touches A.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Impact {
     /// `t ≥ 0` in units of `v` (0 when the shapes already overlap or touch).
     pub time: f64,
@@ -51,11 +52,14 @@ pub struct Impact {
     pub overlapping: bool,
     /// The contact point on A at time `time`; `None` when already overlapping (a start
     /// that only touches, within the tolerance, may still carry its contact point).
-    #[serde(serialize_with = "array_serde::option_point")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::option_point"))]
     pub point: Option<Point>,
     /// The contact normal: unit, outward from A at the contact (so `normal · v < 0`);
     /// `None` when already overlapping (as for `point`).
-    #[serde(serialize_with = "array_serde::option_vector")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "array_serde::option_vector")
+    )]
     pub normal: Option<Vector>,
 }
 

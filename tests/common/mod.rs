@@ -1,6 +1,5 @@
-//! Helpers shared by the integration tests: random shapes, poses and pairs of posed hulls
-//! for the query tests (`gjk`, `queries`), and running the built `polyquery` binary for the
-//! command-line tests (`cli`, `batch`).
+//! Helpers shared by the library's integration tests: random shapes, poses and pairs of
+//! posed hulls for the query tests (`gjk`, `queries`), and mesh files (`mesh`).
 //!
 //! Each test file is its own crate and uses only part of this module (`mod common;`).
 #![allow(dead_code)] // Each test binary uses a different subset of these helpers.
@@ -12,8 +11,8 @@ pub mod shapes {
 
     use nalgebra::{Quaternion, Translation3, UnitQuaternion};
     use polyquery::hull::convex_hull;
-    use polyquery::synth::{Shape, generate};
     use polyquery::{Point, Polytope, Pose, Vector};
+    use polyquery_synth::{Shape, generate};
     use proptest::prelude::*;
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
@@ -281,129 +280,6 @@ pub mod shapes {
         let dir = sample(direction(), runner);
         let f = sample(0.0f64..1.0, runner);
         Pose::from_parts(Translation3::from(dir * reach * f), rot)
-    }
-}
-
-pub mod binary {
-    //! Running the built `polyquery` binary and reading what it printed and wrote.
-
-    use serde_json::Value;
-    use std::ffi::OsStr;
-    use std::io::Write as _;
-    use std::path::Path;
-    use std::process::{Command, Output, Stdio};
-
-    /// Runs the binary with `args` and returns its output, whatever the exit status.
-    pub fn polyquery<I, S>(args: I) -> Output
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<OsStr>,
-    {
-        Command::new(env!("CARGO_BIN_EXE_polyquery"))
-            .args(args)
-            .output()
-            .expect("the polyquery binary runs")
-    }
-
-    /// Runs the binary with `args`, writing `input` to its standard input.
-    pub fn polyquery_with_stdin<I, S>(args: I, input: &[u8]) -> Output
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<OsStr>,
-    {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_polyquery"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the polyquery binary starts");
-        child
-            .stdin
-            .take()
-            .expect("a piped stdin")
-            .write_all(input)
-            .expect("stdin written");
-        child.wait_with_output().expect("the polyquery binary runs")
-    }
-
-    /// Standard output as text (invalid UTF-8 replaced, for messages).
-    pub fn stdout(out: &Output) -> String {
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Standard error as text (invalid UTF-8 replaced, for messages).
-    pub fn stderr(out: &Output) -> String {
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    }
-
-    /// Asserts that the run exited with `code` (0: success), showing both streams if not.
-    pub fn assert_exit(out: &Output, code: i32) {
-        assert_eq!(
-            out.status.code(),
-            Some(code),
-            "status {:?}\nstdout: {}\nstderr: {}",
-            out.status,
-            stdout(out),
-            stderr(out)
-        );
-    }
-
-    /// Runs the binary with `args` and expects exit status `code` (0: success), whatever it
-    /// printed; returns the output.
-    pub fn exits_with<I, S>(args: I, code: i32) -> Output
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<OsStr>,
-    {
-        let out = polyquery(args);
-        assert_exit(&out, code);
-        out
-    }
-
-    /// Runs the binary with `args` and expects success; returns the output.
-    pub fn succeeds<I, S>(args: I) -> Output
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<OsStr>,
-    {
-        exits_with(args, 0)
-    }
-
-    /// Standard output parsed as one JSON value per line; it must be valid UTF-8.
-    pub fn stdout_json_lines(out: &Output) -> Vec<Value> {
-        std::str::from_utf8(&out.stdout)
-            .expect("UTF-8 stdout")
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-            .collect()
-    }
-
-    /// The names of the entries of `dir`, sorted.
-    pub fn files_in(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-
-    /// `path` as a command-line argument.
-    pub fn s(path: &Path) -> String {
-        path.display().to_string()
-    }
-
-    /// A JSON number.
-    pub fn f(v: &Value) -> f64 {
-        v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-    }
-
-    /// A JSON array of exactly three numbers.
-    pub fn triple(v: &Value) -> [f64; 3] {
-        let a = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
-        assert_eq!(a.len(), 3);
-        [f(&a[0]), f(&a[1]), f(&a[2])]
     }
 }
 

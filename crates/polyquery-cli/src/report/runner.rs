@@ -9,14 +9,14 @@
 
 use super::measure::{Timing, TimingBudget, time_passes};
 use super::peers::{self, PeerShape};
-use crate::hull::convex_hull;
-use crate::query::gjk::{self, GjkSettings};
-use crate::query::oracle::MinkowskiDifference;
-use crate::query::{self, EpaSettings, NioSettings, ToiSettings};
-use crate::synth::{random_direction, random_rotation};
-use crate::{HillClimb, LinearScan, NormalVectorMap, Point, Pose, Posed, SupportMap, Vector};
 use indicatif::ProgressBar;
 use nalgebra::{Translation3, UnitQuaternion};
+use polyquery::hull::convex_hull;
+use polyquery::query::gjk::{self, GjkSettings};
+use polyquery::query::oracle::MinkowskiDifference;
+use polyquery::query::{self, EpaSettings, NioSettings, ToiSettings};
+use polyquery::{HillClimb, LinearScan, NormalVectorMap, Point, Pose, Posed, SupportMap, Vector};
+use polyquery_synth::{random_direction, random_rotation};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -505,11 +505,11 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
         let points = match size {
             Some(n) => {
                 let shape = if name == "sphere" {
-                    crate::synth::Shape::Sphere
+                    polyquery_synth::Shape::Sphere
                 } else {
-                    crate::synth::Shape::Ellipsoid
+                    polyquery_synth::Shape::Ellipsoid
                 };
-                match crate::synth::generate(shape, n, 1) {
+                match polyquery_synth::generate(shape, n, 1) {
                     Ok(p) => p,
                     Err(e) => {
                         notes.push(format!("{name} n={n}: cannot generate points: {e}"));
@@ -802,7 +802,7 @@ fn support_by_linear_scan(p: &Prepared, d: &Vector) -> Result<Answer, String> {
 
 /// `S(P, d)` by hill climbing from vertex 0 (no warm start).
 fn support_by_hill_climb(p: &Prepared, d: &Vector) -> Result<Answer, String> {
-    let climb = HillClimb::new(p.nvm.polytope()).climb(d, crate::VertexId(0));
+    let climb = HillClimb::new(p.nvm.polytope()).climb(d, polyquery::VertexId(0));
     let (point, steps) = (&climb.support.point, climb.steps);
     Ok(Answer::support(d, point, climb.evaluations, steps))
 }

@@ -1,8 +1,8 @@
 //! Benchmark comparison reports: `polyquery report`.
 //!
-//! Where it sits: on top of everything else. It builds hulls ([`crate::hull`]) of synthetic
-//! point sets and real meshes, preprocesses them ([`crate::nvm`]), and times every query of
-//! [`crate::query`] with several support maps and against a peer library (parry3d, feature
+//! Where it sits: on top of everything else. It builds hulls ([`polyquery::hull`]) of synthetic
+//! point sets and real meshes, preprocesses them ([`polyquery::nvm`]), and times every query of
+//! [`polyquery::query`] with several support maps and against a peer library (parry3d, feature
 //! `peers`) on the same poses, checking the answers against each other and the exact oracles.
 //! Then it writes `index.html` (self-contained, inline SVG plots), `report.md`, `results.csv`,
 //! `results.json` and one SVG file per plot into the output folder.
@@ -26,9 +26,9 @@ pub mod writers;
 pub use machine::MachineInfo;
 pub use runner::{Family, ResultRow};
 
-use crate::mesh::Mesh;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use measure::TimingBudget;
+use polyquery::mesh::Mesh;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -361,7 +361,7 @@ fn manifest_files(dir: &Path) -> Result<Vec<String>, ReportError> {
 
 /// Loads every `.obj` in `dir` and every mesh its `MANIFEST.tsv` lists, sorted by name. A
 /// listed mesh that is missing, or any mesh that cannot be loaded, is an error naming it.
-fn load_meshes(dir: &Path) -> Result<Vec<(String, Vec<crate::Point>)>, ReportError> {
+fn load_meshes(dir: &Path) -> Result<Vec<(String, Vec<polyquery::Point>)>, ReportError> {
     let entries = std::fs::read_dir(dir).map_err(|source| ReportError::Meshes {
         path: dir.to_path_buf(),
         source,

@@ -4,7 +4,7 @@
 //! working tree was modified, and every query family has rows for every method, with the
 //! peer's when the `peers` feature is on.
 
-use polyquery::report::{self, ReportConfig, writers::CSV_COLUMNS};
+use polyquery_cli::report::{self, ReportConfig, writers::CSV_COLUMNS};
 use std::path::Path;
 
 /// Splits one CSV line (our writer quotes fields holding `,` or `"`; no field spans lines).
@@ -38,7 +38,7 @@ fn quick_report_writes_every_file_well_formed() {
     let dir = tempfile::tempdir().expect("temporary folder");
     let out = dir.path().join("report");
     let mut config = ReportConfig::defaults(true);
-    config.meshes = Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("data"));
+    config.meshes = Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data"));
     config.out = out.clone();
     config.command = "polyquery report --quick".into();
     let output = report::run(&config).expect("the quick report runs");
@@ -140,7 +140,7 @@ fn quick_report_writes_every_file_well_formed() {
     let commit = machine["git_commit"].as_str().expect("git_commit");
     let git_status = std::process::Command::new("git")
         .args(["status", "--porcelain"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .output()
         .ok()
         .filter(|o| o.status.success());
@@ -248,8 +248,10 @@ fn quick_report_writes_every_file_well_formed() {
 /// The version the report prints is the one Cargo.lock pins.
 #[test]
 fn parry_version_matches_the_lock_file() {
-    let lock = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock"))
-        .expect("Cargo.lock");
+    let lock = std::fs::read_to_string(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("Cargo.lock"),
+    )
+    .expect("Cargo.lock");
     let needle = "name = \"parry3d-f64\"\nversion = \"";
     let at = lock.find(needle).expect("parry3d-f64 in Cargo.lock") + needle.len();
     let version = &lock[at..at + lock[at..].find('"').expect("closing quote")];
@@ -264,10 +266,12 @@ fn parry_version_matches_the_lock_file() {
 fn full_default_report() {
     let quick = std::env::var("POLYQUERY_REPORT_QUICK").is_ok_and(|v| v == "1");
     let mut config = ReportConfig::defaults(quick);
-    config.meshes = Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("data"));
+    config.meshes = Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data"));
     config.out = std::env::var("POLYQUERY_REPORT_OUT")
         .map(Into::into)
-        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-full"));
+        .unwrap_or_else(|_| {
+            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("target/report-full")
+        });
     config.command = "polyquery report".into();
     config.progress = true;
     let output = report::run(&config).expect("the default report runs");

@@ -7,19 +7,19 @@ use super::report::{
     BoundingBox, GenReport, HullReport, InfoReport, PoseReport, PreprocessFileReport,
     PreprocessReport, QueryBodyReport, QueryReport, triple,
 };
-use polyquery::atomic_file::{check_target, is_refused_target, write_atomically};
-use polyquery::batch::{
-    self, Batch, BodyError, Operation, ParameterError, Parameters, Query, RunError,
-};
 use polyquery::format::{self, Metadata};
 use polyquery::hull::{HullError, convex_hull};
 use polyquery::input::{self, Input, ReadLimits};
 use polyquery::mesh::{MeshFormat, write_obj, write_points_obj};
 use polyquery::nvm::{NvmError, QueryStats};
-use polyquery::synth::{self, Shape};
 use polyquery::{
     HillClimb, LinearScan, NormalVectorMap, Polytope, Pose, Support, SupportMap, Vector,
 };
+use polyquery_cli::atomic_file::{check_target, is_refused_target, write_atomically};
+use polyquery_cli::batch::{
+    self, Batch, BodyError, Operation, ParameterError, Parameters, Query, RunError,
+};
+use polyquery_synth::{self as synth, Shape};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::io;
@@ -74,9 +74,12 @@ pub enum CliError {
         /// What is wrong, quoting the line.
         message: String,
     },
+    /// Generating a synthetic point set failed (a bad shape or point count).
+    #[error(transparent)]
+    Synth(#[from] polyquery_synth::SynthError),
     /// A report or answer holds a NaN or an infinity (never printed).
     #[error(transparent)]
-    NonFinite(polyquery::output::NonFinite),
+    NonFinite(polyquery_cli::json::NonFinite),
     /// Something that valid input never causes.
     #[error("internal error: {0}")]
     Internal(String),
@@ -107,7 +110,16 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         use polyquery::Error as E;
         match self {
-            CliError::Library(E::Mesh(_) | E::Pose(_) | E::Synth(_) | E::Format(_))
+            CliError::Library(
+                E::Mesh(_)
+                | E::Pose(_)
+                | E::Format(_)
+                | E::Decode(_)
+                | E::Read(_)
+                | E::Magnitude(_)
+                | E::Polytope(_),
+            )
+            | CliError::Synth(_)
             | CliError::Usage(_)
             | CliError::Read(_)
             | CliError::Library(E::Input(_))
@@ -129,7 +141,7 @@ impl CliError {
                 }
             }
             CliError::Output { source, .. } if is_refused_target(source) => EXIT_BAD_INPUT,
-            CliError::Library(E::Query(_))
+            CliError::Library(_)
             | CliError::NonFinite(_)
             | CliError::Internal(_)
             | CliError::Output { .. }
@@ -322,7 +334,7 @@ pub fn hull(mesh: &Path, out: Option<&Path>, limits: &ReadLimits) -> Result<Hull
 /// `polyquery gen`: `n` points of `shape` from `seed`, written to `out`.
 pub fn generate(shape: Shape, n: usize, seed: u64, out: &Path) -> Result<GenReport, CliError> {
     check_output(out)?;
-    let points = synth::generate(shape, n, seed).map_err(polyquery::Error::from)?;
+    let points = synth::generate(shape, n, seed)?;
     write_output(out, |w| write_points_obj(&points, w))?;
     Ok(GenReport {
         shape: shape.to_string(),
@@ -606,10 +618,14 @@ pub fn preprocess_one(
     let Some(map) = loaded.map() else {
         return Err(CliError::Usage("internal: the map was not built".into()));
     };
-    let bytes = format::save(&job.output, map, &metadata).map_err(|e| match e {
-        format::FormatError::Io { path, source } => CliError::Output { path, source },
-        other => CliError::Library(other.into()),
+    let encoded = format::encode(map, &metadata);
+    write_atomically(&job.output, |w| w.write_all(&encoded)).map_err(|source| {
+        CliError::Output {
+            path: job.output.clone(),
+            source,
+        }
     })?;
+    let bytes = encoded.len() as u64;
     let nv = map.polytope().num_vertices();
     Ok(PreprocessFileReport {
         input: job.input.display().to_string(),
@@ -842,13 +858,13 @@ pub fn support(
                     polish_steps: st.polish_steps,
                 }),
             };
-            let text = polyquery::output::to_string(&line).map_err(|e| {
+            let text = polyquery_cli::json::to_string(&line).map_err(|e| {
                 CliError::Internal(format!("support answer for direction {}: {e}", show3(d)))
             })?;
             let _ = writeln!(output, "{text}");
         } else {
             let point = [q.x, q.y, q.z];
-            polyquery::output::check_finite(&point).map_err(CliError::NonFinite)?;
+            polyquery_cli::json::check_finite(&point).map_err(CliError::NonFinite)?;
             let _ = writeln!(output, "{} {}", s.vertex.0, show_plain(&point));
         }
     }

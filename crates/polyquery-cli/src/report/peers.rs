@@ -6,7 +6,7 @@
 //! panicking, so a peer failure becomes a "failed" cell with its reason. Without the
 //! `peers` feature every function says so, and the runner leaves the peer columns out.
 
-use crate::{Point, Polytope, Pose, Vector};
+use polyquery::{Point, Polytope, Pose, Vector};
 
 /// The parry3d-f64 version this build links (kept equal to `Cargo.lock` by a test).
 pub const PARRY_VERSION: &str = "0.31.1";

@@ -10,11 +10,11 @@ mod cli;
 use clap::{Parser, Subcommand, ValueEnum};
 use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput, SupportKind};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use polyquery::batch;
 use polyquery::input::{self, ReadLimits};
-use polyquery::pose::parse_pose;
-use polyquery::synth::Shape;
+use polyquery::pose::{QuatOrder, parse_pose_with};
 use polyquery::{Point, Pose, Vector};
+use polyquery_cli::batch;
+use polyquery_synth::Shape;
 use serde::Serialize;
 use std::fmt::Display;
 use std::io::{IsTerminal, Write};
@@ -149,8 +149,9 @@ enum Command {
         long_about = "Answer one query between two posed bodies (or a ray and one body).\n\n\
             Loads each body (a mesh is hulled and preprocessed into its normal vector map; a \
             .nvm file is read as it is), places each by its pose (a translation `tx,ty,tz`, \
-            optionally followed by a rotation quaternion `qw,qx,qy,qz`, scalar first, \
-            normalised for you), and runs the operation on the chosen support map: `nvm` \
+            optionally followed by a unit rotation quaternion, `qw,qx,qy,qz` (scalar first) by \
+            default or `qx,qy,qz,qw` (scalar last: ROS, pinocchio, SciPy) with --quat-order \
+            xyzw; a norm within 1e-6 of 1 is normalised, any other is an error), and runs the operation on the chosen support map: `nvm` \
             (O(log n) point location in the normal vector map, the default), `linear` (scan \
             every vertex, the baseline) or `hill` (climb the vertex adjacency graph).\n\n\
             Operations (algorithm in brackets, the first the default):\n  \
@@ -169,7 +170,8 @@ enum Command {
             polyquery query intersect a.obj b.obj --pose-b 0.5,0,0\n  \
             polyquery query intersect a.obj b.obj --pose-b 0.5,0,0 --algorithm gjk --support linear\n  \
             polyquery query penetration a.nvm b.nvm --pose-b 0.5,0,0 --dir 1,0,0\n  \
-            polyquery query distance a.obj b.obj --pose-a 0,0,0,0.7071,0,0,0.7071 --json\n  \
+            polyquery query distance a.obj b.obj --pose-a 0,0,0,0.70710678,0,0,0.70710678 --json\n  \
+            polyquery query distance a.obj b.obj --pose-b 3,0,0,0,0,0.70710678,0.70710678 --quat-order xyzw\n  \
             polyquery query depth a.obj b.obj --pose-b 0.9,0.2,0\n  \
             polyquery query toi a.obj b.obj --pose-b 5,0,0 --velocity -1,0,0\n  \
             polyquery query raycast a.obj --origin -5,0.5,0.5 --dir 1,0,0"
@@ -184,12 +186,19 @@ enum Command {
         /// Mesh (or .nvm file) of body B (every operation but raycast).
         #[arg(value_name = "B")]
         b: Option<PathBuf>,
-        /// Pose of A: `tx,ty,tz` or `tx,ty,tz,qw,qx,qy,qz`.
-        #[arg(long, value_name = "P", value_parser = parse_pose_arg, allow_hyphen_values = true)]
-        pose_a: Option<Pose>,
-        /// Pose of B: `tx,ty,tz` or `tx,ty,tz,qw,qx,qy,qz`.
-        #[arg(long, value_name = "P", value_parser = parse_pose_arg, allow_hyphen_values = true)]
-        pose_b: Option<Pose>,
+        /// Pose of A: `tx,ty,tz`, or `tx,ty,tz` and a unit quaternion in the order of
+        /// --quat-order (`tx,ty,tz,qw,qx,qy,qz` by default). A quaternion whose norm is
+        /// within 1e-6 of 1 is normalised; any other is an error.
+        #[arg(long, value_name = "P", allow_hyphen_values = true)]
+        pose_a: Option<String>,
+        /// Pose of B, as --pose-a.
+        #[arg(long, value_name = "P", allow_hyphen_values = true)]
+        pose_b: Option<String>,
+        /// The order of the quaternion in --pose-a and --pose-b: `wxyz` (scalar first:
+        /// Eigen's and nalgebra's constructors) or `xyzw` (scalar last: ROS, pinocchio,
+        /// SciPy).
+        #[arg(long, value_name = "ORDER", value_enum, default_value_t = QuatOrderArg::Wxyz)]
+        quat_order: QuatOrderArg,
         /// Direction `x,y,z` (penetration, raycast).
         #[arg(long, value_name = "X,Y,Z", value_parser = parse_vector, allow_hyphen_values = true)]
         dir: Option<Vector>,
@@ -219,8 +228,10 @@ enum Command {
             \"algorithm\": \"nio\"|\"gjk\"|\"epa\"}\n\
             PATH is a mesh (.obj, .stl) or a .nvm file; `id` is any JSON value, echoed exactly as written; a relative PATH is resolved against the \
             folder of QUERIES.jsonl (not the current directory), so a batch moves with its \
-            meshes. POSE is {\"translation\": [x,y,z], \"rotation\": [w,x,y,z]} (both optional; \
-            the quaternion is scalar first and normalised; a zero one is an error). `b` and \
+            meshes. POSE is {\"translation\": [x,y,z], \"rotation_wxyz\": [w,x,y,z]} or \
+            {\"translation\": [x,y,z], \"rotation_xyzw\": [x,y,z,w]} (all optional; \
+            `rotation` is the older name of `rotation_wxyz`; at most one rotation; the \
+            quaternion must have a norm within 1e-6 of 1, and is then normalised). `b` and \
             `pose_b` are absent for raycast (which uses `origin` and `direction`); `direction` \
             is for penetration and raycast, `velocity` for toi; `support` defaults to nvm, \
             `algorithm` to the operation's first (see `polyquery query --help`). Unknown or \
@@ -440,7 +451,7 @@ impl SupportArg {
     }
 }
 
-fn parse_shape(text: &str) -> Result<Shape, polyquery::synth::SynthError> {
+fn parse_shape(text: &str) -> Result<Shape, polyquery_synth::SynthError> {
     text.parse()
 }
 
@@ -471,8 +482,22 @@ fn parse_position(text: &str) -> Result<Vector, String> {
     Ok(v)
 }
 
-fn parse_pose_arg(text: &str) -> Result<Pose, polyquery::pose::PoseError> {
-    parse_pose(text)
+/// `--quat-order`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum QuatOrderArg {
+    /// Scalar first: qw,qx,qy,qz (the default).
+    Wxyz,
+    /// Scalar last: qx,qy,qz,qw (ROS, pinocchio, SciPy).
+    Xyzw,
+}
+
+impl QuatOrderArg {
+    fn order(self) -> QuatOrder {
+        match self {
+            QuatOrderArg::Wxyz => QuatOrder::Wxyz,
+            QuatOrderArg::Xyzw => QuatOrder::Xyzw,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -506,6 +531,7 @@ fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
             b,
             pose_a,
             pose_b,
+            quat_order,
             dir,
             velocity,
             origin,
@@ -513,12 +539,21 @@ fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
             algorithm,
             json,
         } => {
+            let order = quat_order.order();
+            let pose = |text: Option<String>| -> Result<Pose, CliError> {
+                match text {
+                    None => Ok(Pose::identity()),
+                    Some(text) => {
+                        Ok(parse_pose_with(&text, order).map_err(polyquery::Error::from)?)
+                    }
+                }
+            };
             let input = QueryInput {
                 op: operation.operation(),
                 a: &a,
                 b: b.as_deref(),
-                pose_a: pose_a.unwrap_or_else(Pose::identity),
-                pose_b: pose_b.unwrap_or_else(Pose::identity),
+                pose_a: pose(pose_a)?,
+                pose_b: pose(pose_b)?,
                 params: batch::Parameters {
                     algorithm: algorithm.map(AlgorithmArg::algorithm),
                     direction: dir,
@@ -681,9 +716,9 @@ fn progress_bar(len: Option<u64>, template: &str, quiet: bool) -> ProgressBar {
 /// and nothing is printed. A closed stdout (e.g. piped into `head`) is not an error worth
 /// reporting.
 fn print<R: Serialize + Display>(report: &R, json: bool) -> Result<(), CliError> {
-    polyquery::output::check_finite(report).map_err(CliError::NonFinite)?;
+    polyquery_cli::json::check_finite(report).map_err(CliError::NonFinite)?;
     let text = if json {
-        let mut s = polyquery::output::to_string_pretty(report)
+        let mut s = polyquery_cli::json::to_string_pretty(report)
             .map_err(|e| CliError::Internal(format!("cannot serialise the report: {e}")))?;
         s.push('\n');
         s

@@ -3,7 +3,7 @@
 //! gives one [`Answer`].
 //!
 //! Where it sits: [`super::body`] (bodies) + a [`Query`] ──**dispatch**──▶ the algorithms of
-//! [`crate::query`] ──▶ [`Answer`] (serialises to the common fields of a result line).
+//! [`polyquery::query`] ──▶ [`Answer`] (serialises to the common fields of a result line).
 //!
 //! | op | algorithms | `value` | `intersects` | `certificate` |
 //! |---|---|---|---|---|
@@ -15,19 +15,19 @@
 //! | raycast | `nio` | distance along the unit direction (null: miss) | the ray hits | null |
 //!
 //! `iterations` and `support_calls` are always numbers: every algorithm counts its work
-//! whether or not it finds an answer ([`crate::query::Outcome`]).
+//! whether or not it finds an answer ([`polyquery::query::Outcome`]).
 
 use super::body::Body;
-use crate::query::certificate::Certificate;
-use crate::query::epa::{EpaSettings, penetration_depth};
-use crate::query::gjk::{self, GjkSettings};
-use crate::query::minkowski_support::DiffPoint;
-use crate::query::nio::{self, NioSettings};
-use crate::query::raycast::{RaySettings, cast_ray};
-use crate::query::toi::{ToiSettings, time_of_impact};
-use crate::query::{Outcome, QueryError};
-use crate::support::{HillClimb, LinearScan, Posed, SupportMap};
-use crate::{Point, Pose, Vector};
+use polyquery::query::certificate::Certificate;
+use polyquery::query::epa::{EpaSettings, penetration_depth};
+use polyquery::query::gjk::{self, GjkSettings};
+use polyquery::query::minkowski_support::DiffPoint;
+use polyquery::query::nio::{self, NioSettings};
+use polyquery::query::raycast::{RaySettings, cast_ray};
+use polyquery::query::toi::{ToiSettings, time_of_impact};
+use polyquery::query::{Outcome, QueryError};
+use polyquery::support::{HillClimb, LinearScan, Posed, SupportMap};
+use polyquery::{Point, Pose, Vector};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -346,7 +346,7 @@ pub struct SupportTriangle {
 #[allow(clippy::large_enum_variant)] // one per answer
 pub enum Proof {
     /// A separating plane or a tetrahedron holding the origin (re-checkable with
-    /// [`crate::query::verify`]).
+    /// [`polyquery::query::verify`]).
     Verdict(Certificate),
     /// The final triangle of the directional penetration.
     Triangle(SupportTriangle),
@@ -390,7 +390,7 @@ pub enum RunError {
     /// The answer holds a NaN or an infinity (an internal error: finite input never gives
     /// one); it is never written out.
     #[error(transparent)]
-    NonFinite(#[from] crate::output::NonFinite),
+    NonFinite(#[from] crate::json::NonFinite),
 }
 
 /// `body` at `pose` as the chosen support map.
@@ -448,7 +448,7 @@ pub fn run_query(
     support: SupportKind,
 ) -> Result<Answer, RunError> {
     let answer = answer_query(query, a, b, support)?;
-    crate::output::check_finite(&answer)?;
+    crate::json::check_finite(&answer)?;
     Ok(answer)
 }
 

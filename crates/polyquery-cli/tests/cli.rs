@@ -8,7 +8,7 @@ use common::binary::{
     stdout_json_lines, succeeds, triple,
 };
 use polyquery::mesh::Mesh;
-use polyquery::synth::Shape;
+use polyquery_synth::Shape;
 use serde_json::Value;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -52,7 +52,7 @@ where
 
 /// The path of a bundled mesh in `data/`.
 fn data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("data")
         .join(name)
         .display()
@@ -102,6 +102,8 @@ fn help_of_every_command() {
                 "distance",
                 "--pose-a",
                 "--pose-b",
+                "--quat-order",
+                "xyzw",
                 "--support",
                 "hill",
                 "Examples:",
@@ -143,7 +145,7 @@ fn gen_writes_each_shape() {
         // The file holds exactly the library's points (full precision).
         assert_eq!(
             mesh.points,
-            polyquery::synth::generate(shape, n, 5).unwrap(),
+            polyquery_synth::generate(shape, n, 5).unwrap(),
             "{shape}"
         );
     }
@@ -436,12 +438,91 @@ fn bad_pose_text_is_bad_input() {
     for (pose, needle) in [
         ("1,2", "1,2"),
         ("1,x,3", "'x'"),
-        ("1,2,3,0,0,0,0", "zero"),
+        ("1,2,3,0,0,0,0", "norm 0,"),
         ("1,2,nan", "not finite"),
+        // Not unit: an error naming the norm, never normalised (2,0,0,0 used to be the
+        // identity; 0.7071,0,0,0.7071 is 1e-5 short of unit).
+        ("1,2,3,2,0,0,0", "(qw,qx,qy,qz) has norm 2,"),
+        ("1,2,3,0.7071,0,0,0.7071", "has norm 0.99999"),
+        ("1,2,3,1.000002,0,0,0", "has norm 1.000002,"),
     ] {
         let err = fails(["query", "intersect", &cube, &cube, "--pose-b", pose], 2);
         assert!(err.contains(needle), "{pose}: {err}");
     }
+    let err = fails(
+        [
+            "query",
+            "intersect",
+            &cube,
+            &cube,
+            "--pose-b",
+            "1,2,3,0,0,0,2",
+            "--quat-order",
+            "xyzw",
+        ],
+        2,
+    );
+    assert!(err.contains("(qx,qy,qz,qw) has norm 2,"), "{err}");
+    let err = fails(
+        ["query", "intersect", &cube, &cube, "--quat-order", "zyxw"],
+        2,
+    );
+    assert!(err.contains("zyxw") && err.contains("xyzw"), "{err}");
+}
+
+/// `--quat-order xyzw` reads the scalar last: the same rotation as scalar first, for the
+/// pose of A and of B; within 1e-6 of unit the quaternion is normalised (8 digits suffice).
+#[test]
+fn quaternion_order_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cube = s(&write_cube(dir.path(), "centred.obj", -0.5, 0.5));
+    let (sin, cos) = (std::f64::consts::PI / 8.0).sin_cos();
+    let first = format!("3,0,0,{cos},0,0,{sin}");
+    let last = format!("3,0,0,0,0,{sin},{cos}");
+    let want = ok_json(["query", "distance", &cube, &cube, "--pose-b", &first]);
+    let explicit = ok_json([
+        "query",
+        "distance",
+        &cube,
+        &cube,
+        "--pose-b",
+        &first,
+        "--quat-order",
+        "wxyz",
+    ]);
+    let ros = ok_json([
+        "query",
+        "distance",
+        &cube,
+        &cube,
+        "--pose-b",
+        &last,
+        "--quat-order",
+        "xyzw",
+    ]);
+    assert_eq!(want["value"], explicit["value"]);
+    assert_eq!(want["value"], ros["value"]);
+    assert_eq!(want["point_a"], ros["point_a"]);
+    // Read scalar first, the same four numbers name another rotation (about x, not z).
+    let swapped = ok_json(["query", "distance", &cube, &cube, "--pose-b", &last]);
+    assert_ne!(want["point_b"], swapped["point_b"]);
+    // 8 digits: norm within 1e-6 of 1, accepted and normalised (distance to 1e-7).
+    let short = ok_json([
+        "query",
+        "distance",
+        &cube,
+        &cube,
+        "--pose-a",
+        "0,0,0,0,0,0.38268343,0.92387953",
+        "--quat-order",
+        "xyzw",
+        "--pose-b",
+        "3,0,0",
+    ]);
+    assert!(
+        (f(&short["value"]) - f(&want["value"])).abs() < 1e-7,
+        "{short}"
+    );
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! What each subcommand reports: serialisable (`--json`, one object) and printable as text.
 
-use polyquery::batch::{Answer, Proof};
 use polyquery::format::{Metadata, SectionInfo};
 use polyquery::output::Shortest;
 use polyquery::query::Certificate;
 use polyquery::{Point, Pose, Vector};
+use polyquery_cli::batch::{Answer, Proof};
 use serde::Serialize;
 use std::fmt::{self, Display, Formatter};
 
@@ -343,7 +343,7 @@ impl Display for InfoReport {
         writeln!(
             f,
             "created          {} by polyquery {}",
-            polyquery::report::machine::utc_date_time(
+            polyquery_cli::report::machine::utc_date_time(
                 std::time::UNIX_EPOCH + std::time::Duration::from_secs(m.created_unix_s),
             ),
             m.polyquery_version

@@ -1,12 +1,18 @@
 //! Synthetic point sets for scaling and degenerate-shape tests.
 //!
-//! Where it sits: a source of points beside `mesh` (`polyquery gen` writes them as OBJ); the
-//! points go on to `hull` like a loaded mesh's. Every shape is reproducible from a seed
+//! Where it sits: a source of points beside the library's `mesh` module (`polyquery gen`
+//! writes them as OBJ); the points go on to `polyquery::hull` like a loaded mesh's. A
+//! crate of its own so that the `polyquery` library does not depend on `rand`: the command
+//! line (its `gen` command and its report) uses it, and so do the library's tests and
+//! benchmarks (as a dev-dependency). Every shape is reproducible from a seed
 //! (ChaCha8), and each exercises a different hard case: all points extreme (sphere,
 //! ellipsoid), many coplanar points (box, cylinder caps), a vertex of high degree (cone), a
 //! very flat hull (disk) and a very thin one (needle).
 
-use crate::{Point, Vector};
+/// A point in 3D, `f64` coordinates (the same type as `polyquery::Point`).
+pub type Point = nalgebra::Point3<f64>;
+/// A vector in 3D, `f64` coordinates (the same type as `polyquery::Vector`).
+pub type Vector = nalgebra::Vector3<f64>;
 use nalgebra::{Quaternion, UnitQuaternion};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -78,7 +78,7 @@ pub fn write_all(report: &Report, out: &Path) -> Result<Vec<PathBuf>, ReportErro
         write(&plot.file, &plot.svg)?;
     }
     write("results.csv", &csv(&report.rows))?;
-    let json = crate::output::to_string_pretty(report).map_err(|source| ReportError::Write {
+    let json = crate::json::to_string_pretty(report).map_err(|source| ReportError::Write {
         path: out.join("results.json"),
         source,
     })?;
@@ -438,7 +438,7 @@ fn mesh_speedups(rows: &[ResultRow]) -> Option<Table> {
 pub fn csv(rows: &[ResultRow]) -> String {
     let mut s = CSV_COLUMNS.join(",");
     s.push('\n');
-    let num = |v: Option<f64>| optional(v, |x| crate::output::Shortest(x).to_string());
+    let num = |v: Option<f64>| optional(v, |x| polyquery::output::Shortest(x).to_string());
     for r in rows {
         let cells = [
             quote(&r.source),

@@ -114,7 +114,7 @@ impl BatchOutcome {
     /// Writes the results as JSON lines.
     pub fn write_jsonl(&self, w: &mut dyn Write) -> io::Result<()> {
         for result in &self.results {
-            crate::output::to_writer(&mut *w, result)?;
+            crate::json::to_writer(&mut *w, result)?;
             w.write_all(b"\n")?;
         }
         Ok(())
@@ -126,7 +126,7 @@ impl Batch {
     /// relative paths resolve against `base` (the batch file's folder).
     /// A leading UTF-8 byte-order mark is skipped.
     pub fn parse(input: &[u8], base: &Path) -> Batch {
-        let input = crate::input::strip_bom(input);
+        let input = polyquery::input::strip_bom(input);
         let mut text_lines: Vec<(usize, &[u8])> = Vec::new();
         for (i, raw) in input.split(|&c| c == b'\n').enumerate() {
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
@@ -175,14 +175,14 @@ impl Batch {
     /// Loads every distinct body once, then runs every valid line in parallel (on the
     /// current rayon pool), calling `progress` after each line. Results keep input order.
     pub fn run(&self, progress: &(dyn Fn() + Sync)) -> BatchOutcome {
-        self.run_with(&crate::input::ReadLimits::default(), progress)
+        self.run_with(&polyquery::input::ReadLimits::default(), progress)
     }
 
     /// [`Batch::run`], reading at most `limits.max_input_bytes` bytes of each body's file (a
     /// body over the cap fails only the lines that use it).
     pub fn run_with(
         &self,
-        limits: &crate::input::ReadLimits,
+        limits: &polyquery::input::ReadLimits,
         progress: &(dyn Fn() + Sync),
     ) -> BatchOutcome {
         let cache = BodyCache::load_all_with(self.paths(), limits);

@@ -2,17 +2,17 @@
 //!
 //! Where it sits: file ──**body**──▶ [`Body`] ──▶ [`super::dispatch`]. A body is loaded from a
 //! preprocessed `.nvm` file (nothing rebuilt; told by its extension or magic bytes,
-//! [`crate::input::load`]) or from a mesh (OBJ or STL: [`crate::mesh::Mesh`] →
+//! [`polyquery::input::load`]) or from a mesh (OBJ or STL: [`polyquery::mesh::Mesh`] →
 //! [`convex_hull`] → [`NormalVectorMap::build`]). The
 //! [`BodyCache`] keys bodies by canonical path, loads the distinct files of a batch in
 //! parallel (each one exactly once, counted), and hands out shared references to the queries.
 
-use crate::Polytope;
-use crate::format::FormatError;
-use crate::hull::{HullError, convex_hull};
-use crate::input::{self, Input, InputError, ReadLimits};
-use crate::mesh::MeshError;
-use crate::nvm::{NormalVectorMap, NvmError};
+use polyquery::Polytope;
+use polyquery::format::FormatError;
+use polyquery::hull::{HullError, convex_hull};
+use polyquery::input::{self, Input, InputError, ReadLimits};
+use polyquery::mesh::MeshError;
+use polyquery::nvm::{NormalVectorMap, NvmError};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

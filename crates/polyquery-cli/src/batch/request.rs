@@ -3,49 +3,67 @@
 //! Where it sits: the first step of [`super::Batch::parse`]. A line is read as JSON, then
 //! as a [`BatchQuery`] (every field optional here, unknown fields denied), then validated:
 //! the operation's required fields present and the others absent
-//! ([`super::dispatch::Query::new`]), poses finite with a non-zero quaternion (normalised),
+//! ([`super::dispatch::Query::new`]), poses finite with a unit quaternion (norm within 1e-6 of 1, normalised) in
+//! either order,
 //! paths resolved against the batch file's folder. Every error names the field at fault.
 
 use super::dispatch::Algorithm;
 use super::dispatch::{Operation, ParameterError, Parameters, Query, SupportKind};
-use crate::pose::unit_quaternion;
-use crate::{Point, Pose, Vector};
 use nalgebra::{Translation3, UnitQuaternion};
+use polyquery::pose::{QuatOrder, unit_quaternion};
+use polyquery::{Point, Pose, Vector};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// A pose as written in a batch line: both parts optional (identity by default).
+/// A pose as written in a batch line: both parts optional (identity by default). The
+/// rotation is a unit quaternion (norm within 1e-6 of 1, then normalised; anything else is
+/// an error naming the field and the norm), given in one of two orders — `rotation_wxyz`
+/// (scalar first; `rotation` is its older name, still accepted) or `rotation_xyzw` (scalar
+/// last, as ROS, pinocchio and SciPy write it). More than one of them is an error.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PoseSpec {
     /// `[x, y, z]`.
     pub translation: Option<[f64; 3]>,
-    /// `[w, x, y, z]`, scalar first; normalised on input; zero is an error.
+    /// `[w, x, y, z]`, scalar first: the older name of `rotation_wxyz`.
     pub rotation: Option<[f64; 4]>,
+    /// `[w, x, y, z]`, scalar first.
+    pub rotation_wxyz: Option<[f64; 4]>,
+    /// `[x, y, z, w]`, scalar last.
+    pub rotation_xyzw: Option<[f64; 4]>,
 }
 
 impl PoseSpec {
-    /// The rigid pose, or why not (a zero or non-finite quaternion, a non-finite translation).
+    /// The rigid pose, or why not (two rotations, a non-unit or non-finite quaternion, a
+    /// non-finite or out-of-range translation), naming the field.
     pub fn to_pose(&self) -> Result<Pose, String> {
         let t = self.translation.unwrap_or([0.0; 3]);
         if !t.iter().all(|c| c.is_finite()) {
             return Err("translation is not finite".to_string());
         }
-        if let Err(e) = crate::magnitude::check_coordinates(&t) {
+        if let Err(e) = polyquery::magnitude::check_coordinates(&t) {
             return Err(format!("translation: {e}"));
         }
-        let rotation = match self.rotation {
-            None => UnitQuaternion::identity(),
-            Some(q) => {
-                if !q.iter().all(|c| c.is_finite()) {
-                    return Err("rotation is not finite".to_string());
-                }
-                unit_quaternion(q).ok_or_else(|| {
-                    "rotation quaternion is zero and names no rotation".to_string()
-                })?
+        let given: Vec<(&str, [f64; 4], QuatOrder)> = [
+            ("rotation", self.rotation, QuatOrder::Wxyz),
+            ("rotation_wxyz", self.rotation_wxyz, QuatOrder::Wxyz),
+            ("rotation_xyzw", self.rotation_xyzw, QuatOrder::Xyzw),
+        ]
+        .into_iter()
+        .filter_map(|(name, q, order)| q.map(|q| (name, q, order)))
+        .collect();
+        let rotation = match given[..] {
+            [] => UnitQuaternion::identity(),
+            [(name, q, order)] => unit_quaternion(q, order).map_err(|e| format!("{name}: {e}"))?,
+            _ => {
+                let names: Vec<&str> = given.iter().map(|g| g.0).collect();
+                return Err(format!(
+                    "give one rotation, found {} (rotation is rotation_wxyz's older name)",
+                    names.join(" and ")
+                ));
             }
         };
         Ok(Pose::from_parts(
@@ -262,7 +280,7 @@ pub fn parse_request(text: &str, line: usize, base: &Path) -> Result<Request, Li
     };
     if let Some(e) = raw
         .origin
-        .and_then(|o| crate::magnitude::check_coordinates(&o).err())
+        .and_then(|o| polyquery::magnitude::check_coordinates(&o).err())
     {
         return Err(fail(format!("field `origin`: {e}")));
     }

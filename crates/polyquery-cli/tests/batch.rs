@@ -1,4 +1,4 @@
-//! `polyquery batch` and its library ([`polyquery::batch`]): every operation against the
+//! `polyquery batch` and its library ([`polyquery_cli::batch`]): every operation against the
 //! library's direct calls (two unit boxes with known answers, and the bundled meshes),
 //! input order with 1 and 2 threads, bad lines reported by line while the others run, each
 //! file loaded once, and atomic `--out`.
@@ -6,7 +6,6 @@
 mod common;
 
 use common::binary::{exits_with, f, files_in, s, stderr, stdout_json_lines, succeeds, triple};
-use polyquery::batch::{Batch, BatchResult, Body};
 use polyquery::mesh::write_obj;
 use polyquery::query::epa::{EpaSettings, penetration_depth};
 use polyquery::query::gjk::{self, GjkSettings};
@@ -15,6 +14,7 @@ use polyquery::query::raycast::{RaySettings, cast_ray};
 use polyquery::query::toi::{ToiSettings, time_of_impact};
 use polyquery::query::verify;
 use polyquery::{Point, Polytope, Pose, Posed, Vector};
+use polyquery_cli::batch::{Batch, BatchResult, Body};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -236,7 +236,7 @@ fn every_op_on_two_unit_boxes_matches_known_answers_and_direct_calls() {
 /// of the nine files is loaded once.
 #[test]
 fn every_op_on_the_bundled_meshes_matches_direct_calls() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let data = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data");
     let mut meshes: Vec<PathBuf> = std::fs::read_dir(&data)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -246,7 +246,6 @@ fn every_op_on_the_bundled_meshes_matches_direct_calls() {
     assert!(meshes.len() >= 2);
     let bodies: Vec<Body> = meshes.iter().map(|m| Body::load(m).unwrap()).collect();
     let dir = tempfile::tempdir().unwrap();
-    let rotation = json!([0.9, 0.1, -0.3, 0.2]);
     let mut lines = Vec::new();
     let mut expected: Vec<Option<f64>> = Vec::new();
     let mut scales: Vec<f64> = Vec::new();
@@ -260,12 +259,24 @@ fn every_op_on_the_bundled_meshes_matches_direct_calls() {
         let q = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
             0.9, 0.1, -0.3, 0.2,
         ));
+        // Unit to rounding; scalar first under `rotation` (the older name) and
+        // `rotation_wxyz`, scalar last under `rotation_xyzw`, by turns.
+        let (w, x, y, z) = (q.w, q.i, q.j, q.k);
+        let (key, rotation) = match i % 3 {
+            0 => ("rotation", json!([w, x, y, z])),
+            1 => ("rotation_wxyz", json!([w, x, y, z])),
+            _ => ("rotation_xyzw", json!([x, y, z, w])),
+        };
         // B's centre at A's centre (overlap), or 3 scales away along x (apart).
         let overlap_t = centre_a.coords - q * centre_b.coords;
         let gap = 3.0 * (pa.scale() + pb.scale());
         let far_t = overlap_t + Vector::new(gap, 0.0, 0.0);
         let pose = |t: Vector| Pose::from_parts(t.into(), q);
-        let spec = |t: Vector| json!({"translation": [t.x, t.y, t.z], "rotation": rotation});
+        let spec = |t: Vector| {
+            let mut spec = json!({"translation": [t.x, t.y, t.z]});
+            spec[key] = rotation.clone();
+            spec
+        };
         let (a_path, b_path) = (s(&meshes[i]), s(&meshes[j]));
         let a = Posed::new(bodies[i].nvm(), Pose::identity());
         let b_in = Posed::new(bodies[j].nvm(), pose(overlap_t));
@@ -393,7 +404,7 @@ fn bad_lines_are_reported_by_line_and_the_rest_run() {
         json!({"id": "b", "op": "distance", "a": "cube.obj"}).to_string(),     // 4 missing b
         json!({"id": "path", "op": "distance", "a": "cube.obj", "b": "nowhere.obj"}).to_string(), // 5
         json!({"id": "dir", "op": "penetration", "a": "cube.obj", "b": "cube.obj", "direction": [0, 0, 0]}).to_string(), // 6
-        json!({"id": "q2", "op": "distance", "a": "cube.obj", "b": "cube.obj", "pose_b": {"translation": [3, 0, 0], "rotation": [2, 0, 0, 0]}}).to_string(), // 7 normalised
+        json!({"id": "q2", "op": "distance", "a": "cube.obj", "b": "cube.obj", "pose_b": {"translation": [3, 0, 0], "rotation": [2, 0, 0, 0]}}).to_string(), // 7 not unit
         json!({"id": "q0", "op": "distance", "a": "cube.obj", "b": "cube.obj", "pose_b": {"rotation": [0, 0, 0, 0]}}).to_string(), // 8
         String::new(),                                                         // 9 blank: no result
         json!({"id": "unknown", "op": "distance", "a": "cube.obj", "b": "cube.obj", "colour": "red"}).to_string(), // 10
@@ -403,15 +414,18 @@ fn bad_lines_are_reported_by_line_and_the_rest_run() {
         "[1, 2, 3]".to_string(),                                               // 14
         json!({"id": "rayb", "op": "raycast", "a": "cube.obj", "b": "cube.obj", "origin": [0, 0, 0], "direction": [1, 0, 0]}).to_string(), // 15
         good.to_string(),                                                      // 16
+        json!({"id": "two", "op": "distance", "a": "cube.obj", "b": "cube.obj", "pose_a": {"rotation_wxyz": [1, 0, 0, 0], "rotation_xyzw": [0, 0, 0, 1]}}).to_string(), // 17
+        json!({"id": "xyzw", "op": "distance", "a": "cube.obj", "b": "cube.obj", "pose_b": {"rotation_xyzw": [0, 0, 0, 1.00001]}}).to_string(), // 18
+        json!({"id": "unit", "op": "distance", "a": "cube.obj", "b": "cube.obj", "pose_b": {"translation": [3, 0, 0], "rotation_xyzw": [0, 0, 0, 1.0000009]}}).to_string(), // 19 normalised
     ]
     .join("\n");
     let jsonl = dir.path().join("bad.jsonl");
     std::fs::write(&jsonl, text).unwrap();
     let out = exits_with(["batch", &s(&jsonl)], 2);
     let summary = stderr(&out);
-    assert!(summary.contains("15 queries, 12 failed"), "{summary}");
+    assert!(summary.contains("18 queries, 15 failed"), "{summary}");
     let r = stdout_json_lines(&out);
-    assert_eq!(r.len(), 15, "{r:?}");
+    assert_eq!(r.len(), 18, "{r:?}");
     let failure = |k: usize, line: u64, words: &[&str]| {
         let v = &r[k];
         assert_eq!(v["ok"], false, "{v}");
@@ -430,9 +444,9 @@ fn bad_lines_are_reported_by_line_and_the_rest_run() {
     failure(3, 4, &["missing field `b`"]);
     failure(4, 5, &["field `b`", "nowhere.obj"]);
     failure(5, 6, &["`direction`", "non-zero"]);
-    assert_eq!(r[6]["ok"], true, "a non-unit quaternion is normalised");
-    assert_eq!(r[6]["value"], r[0]["value"], "(2,0,0,0) is the identity");
-    failure(7, 8, &["`pose_b`", "zero"]);
+    // A quaternion further than 1e-6 from unit is an error naming the field and its norm.
+    failure(6, 7, &["`pose_b`", "rotation:", "norm is 2,"]);
+    failure(7, 8, &["`pose_b`", "rotation:", "norm is 0,"]);
     failure(8, 10, &["unknown field `colour`"]);
     failure(9, 11, &["field `velocity`", "invalid type"]);
     failure(10, 12, &["`velocity`", "does not apply", "intersect"]);
@@ -441,6 +455,10 @@ fn bad_lines_are_reported_by_line_and_the_rest_run() {
     failure(13, 15, &["`b`", "raycast"]);
     assert_eq!(r[14]["ok"], true);
     assert_eq!(r[14]["id"], "good");
+    failure(15, 17, &["`pose_a`", "rotation_wxyz and rotation_xyzw"]);
+    failure(16, 18, &["`pose_b`", "rotation_xyzw:", "norm is 1.00001,"]);
+    assert_eq!(r[17]["ok"], true, "within 1e-6 of unit: normalised");
+    assert_eq!(r[17]["value"], r[0]["value"]);
 }
 
 /// The same file under several spellings, and a file that fails to load, are each loaded

@@ -1,9 +1,9 @@
-//! `polyquery report`: the arguments and the call into [`polyquery::report`]; the work
+//! `polyquery report`: the arguments and the call into [`polyquery_cli::report`]; the work
 //! (measuring, checking, writing the files) is all in the library.
 
 use super::commands::{CliError, EXIT_BAD_INPUT, EXIT_FAILURE};
 use clap::Args;
-use polyquery::report::{self, ReportConfig, ReportError};
+use polyquery_cli::report::{self, ReportConfig, ReportError};
 use std::path::PathBuf;
 
 /// The arguments of `polyquery report`.
@@ -93,7 +93,7 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
                 | ReportError::Mesh { .. }
                 | ReportError::WouldOverwriteFull { .. } => EXIT_BAD_INPUT,
                 ReportError::Write { source, .. }
-                    if polyquery::atomic_file::is_refused_target(&source) =>
+                    if polyquery_cli::atomic_file::is_refused_target(&source) =>
                 {
                     EXIT_BAD_INPUT
                 }

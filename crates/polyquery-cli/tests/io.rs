@@ -39,11 +39,14 @@ fn triple_text(rng: &mut ChaCha8Rng, scale: f64) -> [String; 3] {
 
 /// A random rotation's four components as text (non-zero: the first is kept above 0.1).
 fn quaternion_text(rng: &mut ChaCha8Rng) -> [String; 4] {
-    let mut q: [String; 4] = std::array::from_fn(|_| number_text(rng, 1.0, false));
-    if q[0].parse::<f64>().unwrap().abs() < 0.1 {
-        q[0] = "0.5".into();
+    // Poses take unit quaternions (norm within 1e-6 of 1): a random one, normalised, each
+    // component written with 31 significant digits.
+    let mut q: [f64; 4] = std::array::from_fn(|_| number_text(rng, 1.0, false).parse().unwrap());
+    if q[0].abs() < 0.1 {
+        q[0] = 0.5;
     }
-    q
+    let norm = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+    q.map(|c| format!("{:.30e}", c / norm))
 }
 
 /// Writes a random point cloud (`n` points in `[-1, 1)³`, 17 significant digits) as OBJ.

@@ -1,0 +1,19 @@
+//! # polyquery-cli
+//!
+//! The front end of the `polyquery` library: everything that parses, prints, runs in
+//! parallel or writes files. The `polyquery` binary (`src/main.rs`, with its argument
+//! parsing in `src/cli`) is built on these modules:
+//!
+//! * [`batch`] runs a JSON-lines file of queries in parallel (rayon), one result line each.
+//! * [`report`] times and checks every query against baselines and parry3d, and writes the
+//!   HTML / Markdown / CSV / JSON benchmark report with its SVG plots.
+//! * [`json`] writes JSON with every float finite and in its shortest round-trip form.
+//! * [`atomic_file`] writes output files all or nothing.
+//!
+//! The geometry is all in the `polyquery` library crate (the repository's root); synthetic
+//! point sets come from `polyquery-synth`.
+
+pub mod atomic_file;
+pub mod batch;
+pub mod json;
+pub mod report;
