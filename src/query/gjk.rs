@@ -182,8 +182,8 @@ pub fn intersects<A: SupportMap, B: SupportMap>(
                 support_calls: run.support_calls,
             }
         }
-        // Converged without `v · w > 0`: `‖v‖` cannot shrink further yet no plane separates,
-        // so the origin is on `D`'s boundary up to rounding: touching.
+        // The boolean loop reports every `v · w > 0` as `Separated` first, so `Converged`
+        // (which needs it) does not reach here; `Intersecting` is enclosure or touching.
         Stop::Converged | Stop::Intersecting => GjkIntersection {
             intersecting: true,
             separating_axis: None,
