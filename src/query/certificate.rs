@@ -87,11 +87,23 @@ pub enum CertificateError {
 
 /// Re-checks `certificate` against shapes `a` and `b` (the same posed shapes the query ran
 /// on): two support queries for a plane, four vertex look-ups and five exact orientation
-/// tests for a tetrahedron.
+/// tests for a tetrahedron. Bodies come first, as in every query.
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(3.0, 0.0, 0.0));
+/// let answer = query::intersects(&a, &b, &query::PortalSettings::default())?;
+/// assert!(!answer.intersecting);
+/// query::verify(&a, &b, &answer.certificate)?; // a separating plane, checked in O(log n)
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn verify<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
-    certificate: &Certificate,
     a: &A,
     b: &B,
+    certificate: &Certificate,
 ) -> Result<(), CertificateError> {
     match certificate {
         Certificate::SeparatingPlane { normal, offset } => {

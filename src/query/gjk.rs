@@ -130,7 +130,7 @@ pub struct GjkIntersection {
 }
 
 /// Distance between `a` and `b`, with witness points; `distance = 0` when they intersect.
-pub fn distance<A: SupportMap, B: SupportMap>(
+pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     settings: &GjkSettings,
@@ -166,7 +166,7 @@ pub fn distance<A: SupportMap, B: SupportMap>(
 }
 
 /// Whether `a` and `b` intersect; exits as soon as a separating axis is found.
-pub fn intersects<A: SupportMap, B: SupportMap>(
+pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     settings: &GjkSettings,
@@ -300,7 +300,7 @@ struct Run {
 }
 
 /// The GJK main loop shared by [`distance`] and [`intersects`].
-fn run<A: SupportMap, B: SupportMap>(
+fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     settings: &GjkSettings,

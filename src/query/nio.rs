@@ -31,7 +31,7 @@
 //! line leaves through (`g` is above the triangle it enters by), and a positive answer is
 //! confirmed by the full test before it is reported.
 //!
-//! **Touching.** Within `ε·size` (`ε` = [`NioSettings::relative_tolerance`], `size` = the
+//! **Touching.** Within `ε·size` (`ε` = [`PortalSettings::relative_tolerance`], `size` = the
 //! largest `‖p‖` of the points of `D` seen) of contact, either verdict may be given; its
 //! certificate still verifies ([`super::certificate::verify`]).
 
@@ -43,29 +43,8 @@ use super::portal::{
     PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
     refine_seeded, reversed, triangle_normal, turn, unit_direction,
 };
-use super::{Outcome, QueryError};
+use super::{Outcome, PortalSettings, QueryError};
 use crate::{Point, SupportMap, Vector};
-
-/// Tolerances and bounds of Nio's algorithms.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NioSettings {
-    /// Most iterations (portal steps + refinement steps, over all loops of one query)
-    /// before [`QueryError::IterationLimit`]. Default 256: measured maxima are far lower
-    /// (see `tests/queries.rs`), each step costs one support query.
-    pub max_iterations: u32,
-    /// `ε`: refinement stops when `p4` is within `ε · size` of the triangle's plane.
-    /// Default 1e-12.
-    pub relative_tolerance: f64,
-}
-
-impl Default for NioSettings {
-    fn default() -> Self {
-        NioSettings {
-            max_iterations: 256,
-            relative_tolerance: 1e-12,
-        }
-    }
-}
 
 /// The directional penetration distance and where it is attained.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -111,7 +90,7 @@ pub fn directional_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     d: &Vector,
-    settings: &NioSettings,
+    settings: &PortalSettings,
 ) -> Result<Outcome<Penetration>, QueryError> {
     const ALGORITHM: &str = "Nio directional penetration";
     let d = unit_direction(d, ALGORITHM)?;
@@ -196,7 +175,7 @@ fn plane(normal: Vector, p: &DiffPoint) -> Certificate {
 pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
-    settings: &NioSettings,
+    settings: &PortalSettings,
 ) -> Result<Intersection, QueryError> {
     const ALGORITHM: &str = "Nio intersection";
     let ms = MinkowskiSupport::new(a, b);

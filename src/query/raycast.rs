@@ -10,26 +10,8 @@ use super::minkowski_support::PointShape;
 use super::portal::counted;
 use super::portal::unit_direction;
 use super::toi::ray_entry;
-use super::{Outcome, QueryError};
+use super::{Outcome, PortalSettings, QueryError};
 use crate::{Point, SupportMap, Vector};
-
-/// Tolerances and bounds of the ray cast.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RaySettings {
-    /// Most iterations before [`QueryError::IterationLimit`].
-    pub max_iterations: u32,
-    /// `ε`, relative to the size of the shape seen from the ray's origin.
-    pub relative_tolerance: f64,
-}
-
-impl Default for RaySettings {
-    fn default() -> Self {
-        RaySettings {
-            max_iterations: 256,
-            relative_tolerance: 1e-12,
-        }
-    }
-}
 
 /// Where a ray enters a shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,7 +37,7 @@ pub fn cast_ray<S: SupportMap + ?Sized>(
     shape: &S,
     origin: &Point,
     dir: &Vector,
-    settings: &RaySettings,
+    settings: &PortalSettings,
 ) -> Result<Outcome<RayHit>, QueryError> {
     const ALGORITHM: &str = "ray cast";
     let u = unit_direction(dir, ALGORITHM)?;

@@ -20,27 +20,8 @@ use super::portal::{
     PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
     reversed,
 };
-use super::{Outcome, QueryError};
+use super::{Outcome, PortalSettings, QueryError};
 use crate::{Point, SupportMap, Vector};
-
-/// Tolerances and bounds of the time-of-impact query.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ToiSettings {
-    /// Most iterations (portal + refinement steps) before [`QueryError::IterationLimit`].
-    pub max_iterations: u32,
-    /// `ε`: refinement stops when the support point is within `ε · size` of the triangle's
-    /// plane.
-    pub relative_tolerance: f64,
-}
-
-impl Default for ToiSettings {
-    fn default() -> Self {
-        ToiSettings {
-            max_iterations: 256,
-            relative_tolerance: 1e-12,
-        }
-    }
-}
 
 /// When and where B, moving by `t·v`, first touches A.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,7 +119,7 @@ pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     v: &Vector,
-    settings: &ToiSettings,
+    settings: &PortalSettings,
 ) -> Result<Outcome<Impact>, QueryError> {
     const ALGORITHM: &str = "time of impact";
     let d = unit_direction(v, ALGORITHM)?;

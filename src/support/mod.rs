@@ -69,6 +69,20 @@ impl<S: SupportMap + ?Sized> SupportMap for &S {
     }
 }
 
+impl<S: SupportMap + ?Sized> SupportMap for Box<S> {
+    fn support(&self, d: &Vector) -> Support {
+        (**self).support(d)
+    }
+
+    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
+        (**self).support_from(d, hint)
+    }
+
+    fn vertex(&self, v: VertexId) -> Option<Point> {
+        (**self).vertex(v)
+    }
+}
+
 /// A support map placed in the world by a rigid pose: `S(R·P + t, d) = R · S(P, Rᵀ d) + t`.
 ///
 /// The rotation is kept as a matrix beside the pose (built once in [`Posed::new`]): every

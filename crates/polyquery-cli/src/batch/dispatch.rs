@@ -18,13 +18,14 @@
 //! whether or not it finds an answer ([`polyquery::query::Outcome`]).
 
 use super::body::Body;
+use polyquery::query::PortalSettings;
 use polyquery::query::certificate::Certificate;
 use polyquery::query::epa::{EpaSettings, penetration_depth};
 use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::minkowski_support::DiffPoint;
-use polyquery::query::nio::{self, NioSettings};
-use polyquery::query::raycast::{RaySettings, cast_ray};
-use polyquery::query::toi::{ToiSettings, time_of_impact};
+use polyquery::query::nio;
+use polyquery::query::raycast::cast_ray;
+use polyquery::query::toi::time_of_impact;
 use polyquery::query::{Outcome, QueryError};
 use polyquery::support::{HillClimb, LinearScan, Posed, SupportMap};
 use polyquery::{Point, Pose, Vector};
@@ -465,7 +466,7 @@ fn answer_query(
         if b.is_some() {
             return Err(RunError::Operands { op });
         }
-        let outcome = cast_ray(a, origin, direction, &RaySettings::default())?;
+        let outcome = cast_ray(a, origin, direction, &PortalSettings::default())?;
         return Ok(from_outcome(outcome, |hit| Answer {
             intersects: true,
             value: Some(hit.distance),
@@ -499,7 +500,7 @@ fn answer_query(
             }
         }
         Query::Intersect { .. } => {
-            let r = nio::intersects(a, b, &NioSettings::default())?;
+            let r = nio::intersects(a, b, &PortalSettings::default())?;
             let normal = match &r.certificate {
                 Certificate::SeparatingPlane { normal, .. } => Some(varr(normal)),
                 Certificate::Tetrahedron { .. } => None,
@@ -516,7 +517,8 @@ fn answer_query(
             }
         }
         Query::Penetration { direction } => {
-            let outcome = nio::directional_penetration(a, b, direction, &NioSettings::default())?;
+            let outcome =
+                nio::directional_penetration(a, b, direction, &PortalSettings::default())?;
             from_outcome(outcome, |p| Answer {
                 intersects: true,
                 value: Some(p.depth),
@@ -564,7 +566,7 @@ fn answer_query(
             })
         }
         Query::Toi { velocity } => {
-            let outcome = time_of_impact(a, b, velocity, &ToiSettings::default())?;
+            let outcome = time_of_impact(a, b, velocity, &PortalSettings::default())?;
             from_outcome(outcome, |i| Answer {
                 intersects: true,
                 value: Some(i.time),
