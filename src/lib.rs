@@ -56,6 +56,8 @@
 //! assert!((answer.distance - 2.0).abs() < 1e-12);
 //! ```
 
+#![warn(missing_docs)]
+
 pub(crate) mod compensated;
 pub mod error;
 pub mod format;
@@ -77,8 +79,12 @@ pub use polytope::{EdgeId, FaceId, HalfEdgeId, Polytope, VertexId};
 pub use support::{HillClimb, LinearScan, Posed, Support, SupportMap};
 
 /// A point in 3D, `f64` coordinates.
+///
+/// `Point::new(x, y, z)`.
 pub type Point = nalgebra::Point3<f64>;
 /// A vector (direction, displacement) in 3D, `f64` coordinates.
+///
+/// `Vector::new(x, y, z)`; a direction `d` in `S(P, d)`.
 pub type Vector = nalgebra::Vector3<f64>;
 /// A rigid transform (rotation, then translation): `x ↦ R·x + t`.
 pub type Pose = nalgebra::Isometry3<f64>;

@@ -132,6 +132,8 @@ pub type RaySettings = PortalSettings;
 ///
 /// `answer` is `None` when the question has none (no overlap, no hit); the counts are
 /// the same either way, so callers can always report them.
+///
+/// `support_calls` = the number of `S(D, d)` evaluated, `D = A ⊖ B`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Outcome<T> {
@@ -144,6 +146,16 @@ pub struct Outcome<T> {
 }
 
 /// Why a query could not produce an answer.
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let zero = query::directional_penetration(&a, &a, &Vector::zeros(), &query::PortalSettings::default());
+/// assert!(matches!(zero, Err(query::QueryError::InvalidDirection { .. })));
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum QueryError {
     /// An iterative loop reached its bound before converging.

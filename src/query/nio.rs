@@ -47,6 +47,8 @@ use super::{Outcome, PortalSettings, QueryError};
 use crate::{Point, SupportMap, Vector};
 
 /// The directional penetration distance and where it is attained.
+///
+/// `depth = δ_d(A, B) = inf { t ≥ 0 : A ∩ (B + t·d) = ∅ }`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Penetration {
@@ -69,6 +71,8 @@ pub struct Penetration {
 }
 
 /// The verdict of the intersection test with what proves it.
+///
+/// `intersecting ⟺ 0 ∈ A ⊖ B`, proved by `certificate` ([`super::verify`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Intersection {
@@ -86,6 +90,17 @@ pub struct Intersection {
 /// the ray `t·d` leaves `D = A ⊖ B`; answer `None` when they do not overlap (the counts are
 /// there either way). `d` need not be unit (it is normalised); a zero or non-finite `d` is
 /// [`QueryError::InvalidDirection`].
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(0.75, 0.0, 0.0));
+/// let push = query::directional_penetration(&a, &b, &Vector::x(), &query::PortalSettings::default())?;
+/// assert!((push.answer.unwrap().depth - 0.25).abs() < 1e-9); // move B by 0.25 along +x
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn directional_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
@@ -172,6 +187,18 @@ fn plane(normal: Vector, p: &DiffPoint) -> Certificate {
 }
 
 /// Whether A and B intersect (paper §4 with sound early exits), with a certificate.
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(0.5, 0.5, 0.5));
+/// let hit = query::intersects(&a, &b, &query::PortalSettings::default())?;
+/// assert!(hit.intersecting);
+/// query::verify(&a, &b, &hit.certificate)?;
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,

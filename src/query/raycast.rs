@@ -14,6 +14,8 @@ use super::{Outcome, PortalSettings, QueryError};
 use crate::{Point, SupportMap, Vector};
 
 /// Where a ray enters a shape.
+///
+/// `point = origin + distance · dir/‖dir‖`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RayHit {
@@ -33,6 +35,16 @@ pub struct RayHit {
 
 /// Casts the ray `origin + s·dir/‖dir‖, s ≥ 0` against `shape`: the first point of the shape
 /// on it, `None` on a miss. A zero or non-finite `dir`, or a non-finite origin, is an error.
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let hit = query::cast_ray(&a, &Point::new(-2.0, 0.5, 0.5), &Vector::x(), &query::PortalSettings::default())?;
+/// assert!((hit.answer.unwrap().distance - 2.0).abs() < 1e-9);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn cast_ray<S: SupportMap + ?Sized>(
     shape: &S,
     origin: &Point,

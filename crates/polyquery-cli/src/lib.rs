@@ -13,6 +13,8 @@
 //! The geometry is all in the `polyquery` library crate (the repository's root); synthetic
 //! point sets come from `polyquery-synth`.
 
+#![warn(missing_docs)]
+
 pub mod atomic_file;
 pub mod batch;
 pub mod json;
