@@ -343,7 +343,7 @@ fn quick_report_fits_a_1280_px_browser_window() {
     let dir = tempfile::tempdir().expect("temporary folder");
     let out = dir.path().join("report-quick");
     let mut config = ReportConfig::defaults(true);
-    config.meshes = Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("data"));
+    config.meshes = Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data"));
     config.out = out.clone();
     config.command = "polyquery report --quick".into();
     report::run(&config).expect("the quick report runs");
@@ -441,9 +441,10 @@ fn report_finds_the_bundled_meshes_from_any_directory() {
     assert!(!dir.path().join("report").exists(), "--quick wrote report/");
     let csv = std::fs::read_to_string(dir.path().join("report-quick/results.csv"))
         .expect("report-quick/results.csv");
-    let manifest =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/MANIFEST.tsv"))
-            .expect("data/MANIFEST.tsv");
+    let manifest = std::fs::read_to_string(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data/MANIFEST.tsv"),
+    )
+    .expect("data/MANIFEST.tsv");
     let listed: Vec<&str> = manifest
         .lines()
         .skip(1)
