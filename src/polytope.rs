@@ -413,26 +413,36 @@ impl Polytope {
     }
 
     /// Number of (extreme) vertices.
+    ///
+    /// `n`; Euler: `n − num_edges() + num_faces() = 2`.
     pub fn num_vertices(&self) -> usize {
         self.points.len()
     }
 
     /// Number of undirected edges.
+    ///
+    /// `e = n + f − 2` (Euler).
     pub fn num_edges(&self) -> usize {
         self.half_edges.len() / 2
     }
 
     /// Number of faces (planar convex polygons).
+    ///
+    /// `f = e − n + 2` (Euler).
     pub fn num_faces(&self) -> usize {
         self.face_first.len()
     }
 
     /// All vertex positions, indexed by [`VertexId`].
+    ///
+    /// `points()[v.index()] == *point(v)`.
     pub fn points(&self) -> &[Point] {
         &self.points
     }
 
     /// The position of vertex `v`.
+    ///
+    /// `p_v`.
     #[inline]
     pub fn point(&self, v: VertexId) -> &Point {
         &self.points[v.index()]
@@ -444,6 +454,8 @@ impl Polytope {
     }
 
     /// The neighbours of `v`, in cyclic order (clockwise seen from outside).
+    ///
+    /// `{ w : (v, w) is an edge }`.
     #[inline]
     pub fn neighbors(&self, v: VertexId) -> &[VertexId] {
         let lo = self.neighbor_offsets[v.index()] as usize;
@@ -475,6 +487,8 @@ impl Polytope {
     }
 
     /// The corners of face `f`, counter-clockwise seen from outside.
+    ///
+    /// `n_f · ((p_1 − p_0) × (p_2 − p_0)) > 0` for three consecutive corners.
     pub fn face_vertices(&self, f: FaceId) -> &[VertexId] {
         let lo = self.face_offsets[f.index()] as usize;
         let hi = self.face_offsets[f.index() + 1] as usize;
@@ -482,6 +496,8 @@ impl Polytope {
     }
 
     /// The outward unit normal of face `f`.
+    ///
+    /// `n_f` with `‖n_f‖ = 1` and `n_f · p ≤ n_f · q` for every `p ∈ P`, `q` on face `f`.
     #[inline]
     pub fn face_normal(&self, f: FaceId) -> Vector {
         self.face_normals[f.index()]

@@ -110,6 +110,8 @@ pub enum HullError {
 
 /// What went wrong inside the hull construction. Every variant is a bug, never a property
 /// of the input; it is reported instead of panicking.
+///
+/// `HullError::Internal(e)`: a broken invariant, reported instead of a panic.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InternalError {
     /// The merged faces failed the polytope's validation.

@@ -21,9 +21,13 @@ use super::portal::tetrahedron_holds_origin;
 use crate::{SupportMap, Vector};
 
 /// The slack of the separating-plane check, relative to the magnitude of the support points.
+///
+/// `slack = PLANE_TOLERANCE · (magnitude of the support points)`.
 pub const PLANE_TOLERANCE: f64 = 1e-10;
 
 /// What proves an intersection verdict.
+///
+/// Disjoint: `max_A n·a ≤ offset ≤ min_B n·b`; intersecting: `0 ∈ conv(points) ⊆ A ⊖ B`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
@@ -45,6 +49,8 @@ pub enum Certificate {
 }
 
 /// Why a certificate does not prove its claim.
+///
+/// `verify(a, b, c) = Err(e)` ⟺ `c` does not prove its verdict for `a, b`, for reason `e`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CertificateError {
     /// A normal, offset or point is NaN or infinite.

@@ -110,18 +110,24 @@ impl Default for PortalSettings {
 }
 
 /// The former name of [`PortalSettings`] for Nio's queries.
+///
+/// `NioSettings = PortalSettings`.
 #[deprecated(
     since = "0.1.0",
     note = "use `query::PortalSettings` (one struct for the portal family)"
 )]
 pub type NioSettings = PortalSettings;
 /// The former name of [`PortalSettings`] for [`time_of_impact`].
+///
+/// `ToiSettings = PortalSettings`.
 #[deprecated(
     since = "0.1.0",
     note = "use `query::PortalSettings` (one struct for the portal family)"
 )]
 pub type ToiSettings = PortalSettings;
 /// The former name of [`PortalSettings`] for [`cast_ray`].
+///
+/// `RaySettings = PortalSettings`.
 #[deprecated(
     since = "0.1.0",
     note = "use `query::PortalSettings` (one struct for the portal family)"
