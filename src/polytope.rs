@@ -27,6 +27,8 @@ macro_rules! id_type {
 
         impl $name {
             /// The id as an index into the polytope's arrays.
+            ///
+            /// `VertexId(i).index() == i as usize` (likewise for every id).
             #[inline]
             pub fn index(self) -> usize {
                 self.0 as usize
@@ -59,6 +61,8 @@ id_type!(
 );
 
 /// Why a set of polygons is not the boundary of a convex polytope.
+///
+/// `Polytope::from_convex_polygons(points, polygons) = Err(_)` ⟺ the polygons are not a closed, oriented genus-0 surface using every point.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PolytopeError {
     /// A polygon has fewer than three corners.
@@ -179,6 +183,16 @@ impl Polytope {
     /// must form a closed, oriented 2-manifold of genus 0 in which every vertex is used;
     /// the convexity of the faces and the extremeness of the vertices are the caller's
     /// promise (the hull guarantees them; the tests check them).
+    ///
+    /// ```
+    /// use polyquery::{Polytope, Point};
+    ///
+    /// // A tetrahedron, each face counter-clockwise seen from outside.
+    /// let points = vec![Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 0.0), Point::new(0.0, 0.0, 1.0)];
+    /// let t = Polytope::from_convex_polygons(points, &[vec![0, 2, 1], vec![0, 1, 3], vec![0, 3, 2], vec![1, 2, 3]])?;
+    /// assert_eq!((t.num_vertices(), t.num_edges(), t.num_faces()), (4, 6, 4));
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
     pub fn from_convex_polygons(
         points: Vec<Point>,
         polygons: &[Vec<u32>],
@@ -515,6 +529,8 @@ impl Polytope {
     }
 
     /// One half-edge on the boundary of face `f`.
+    ///
+    /// `face(face_half_edge(f)) == f`.
     pub fn face_half_edge(&self, f: FaceId) -> HalfEdgeId {
         self.face_first[f.index()]
     }
@@ -525,6 +541,8 @@ impl Polytope {
     }
 
     /// The two vertices of edge `e` (smaller id first).
+    ///
+    /// `(a, b)` with `e = {a, b}`.
     pub fn edge_vertices(&self, e: EdgeId) -> (VertexId, VertexId) {
         let h = 2 * e.index();
         (self.half_edges[h].origin, self.half_edges[h + 1].origin)
@@ -537,47 +555,63 @@ impl Polytope {
     }
 
     /// The vertex half-edge `h` leaves.
+    ///
+    /// `origin(h) == destination(twin(h))`.
     #[inline]
     pub fn origin(&self, h: HalfEdgeId) -> VertexId {
         self.half_edges[h.index()].origin
     }
 
     /// The vertex half-edge `h` enters.
+    ///
+    /// `destination(h) == origin(next(h))`.
     #[inline]
     pub fn destination(&self, h: HalfEdgeId) -> VertexId {
         self.half_edges[h.index() ^ 1].origin
     }
 
     /// The opposite half-edge.
+    ///
+    /// `twin(twin(h)) == h`, `edge(twin(h)) == edge(h)`.
     #[inline]
     pub fn twin(&self, h: HalfEdgeId) -> HalfEdgeId {
         HalfEdgeId(h.0 ^ 1)
     }
 
     /// The next half-edge counter-clockwise around the same face.
+    ///
+    /// `face(next(h)) == face(h)`, `origin(next(h)) == destination(h)`.
     #[inline]
     pub fn next(&self, h: HalfEdgeId) -> HalfEdgeId {
         self.half_edges[h.index()].next
     }
 
     /// The face on the left of half-edge `h` (seen from outside).
+    ///
+    /// `face(h) == face(next(h))`.
     #[inline]
     pub fn face(&self, h: HalfEdgeId) -> FaceId {
         self.half_edges[h.index()].face
     }
 
     /// The edge half-edge `h` belongs to.
+    ///
+    /// `edge(h) == edge(twin(h))`.
     #[inline]
     pub fn edge(&self, h: HalfEdgeId) -> EdgeId {
         EdgeId(h.0 / 2)
     }
 
     /// One half-edge leaving vertex `v`.
+    ///
+    /// `origin(outgoing(v)) == v`.
     pub fn outgoing(&self, v: VertexId) -> HalfEdgeId {
         self.vertex_out[v.index()]
     }
 
     /// Heap bytes of the arrays this polytope owns (lengths, not capacities).
+    ///
+    /// `Σ_{arrays} len × element size`.
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of_val;
         size_of_val(self.points.as_slice())
@@ -644,12 +678,16 @@ impl Polytope {
     }
 
     /// The length of the bounding box's diagonal: the scale that relative tolerances use.
+    ///
+    /// `‖max − min‖` of [`Polytope::bounding_box`].
     pub fn scale(&self) -> f64 {
         let (lo, hi) = self.bounding_box();
         (hi - lo).norm()
     }
 
     /// The area of face `f` (Newell's method).
+    ///
+    /// `½ ‖Σ_i p_i × p_{i+1}‖` over the face's corners.
     pub fn face_area(&self, f: FaceId) -> f64 {
         let corners: Vec<u32> = self.face_vertices(f).iter().map(|v| v.0).collect();
         0.5 * newell_normal(&self.points, &corners).0.norm()
