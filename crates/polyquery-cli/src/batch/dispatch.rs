@@ -33,6 +33,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The six query operations.
+///
+/// JSON / CLI spelling = [`Operation::name`]: `intersect`, `penetration`, `distance`, `depth`, `toi`, `raycast`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Operation {
@@ -86,6 +88,8 @@ impl fmt::Display for Operation {
 }
 
 /// The algorithms, by name.
+///
+/// JSON / CLI spelling = [`Algorithm::name`]: `nio`, `gjk`, `epa`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
@@ -115,6 +119,8 @@ impl fmt::Display for Algorithm {
 }
 
 /// Which support map the algorithms run on.
+///
+/// JSON / CLI spelling = [`SupportKind::name`]: `nvm`, `linear`, `hill` (the JSON field and flag are both `support`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SupportKind {
@@ -140,6 +146,8 @@ impl SupportKind {
 
 /// What to compute, with the parameters of the operation (validated: directions finite and
 /// non-zero, the algorithm one the operation has).
+///
+/// one variant per [`Operation`]: `Query::operation()` names it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Query {
     /// Whether A and B intersect, with Nio's test or GJK.
@@ -354,6 +362,8 @@ pub enum Proof {
 }
 
 /// The answer to one query: the fields every result line has beside `id`, `op` and `ok`.
+///
+/// `value` = `δ_d`, distance, depth, time or ray distance by operation; `support_calls` counts `S(D, d)`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Answer {
     /// Overlap (intersect, penetration, distance, depth), meeting during the motion (toi),
@@ -395,6 +405,8 @@ pub enum RunError {
 }
 
 /// `body` at `pose` as the chosen support map.
+///
+/// `placed(body, pose, kind) = Box::new(Posed::new(map_of(kind, body), pose))`, usable directly as a query body (`Box<dyn SupportMap>` is a [`SupportMap`]).
 pub fn placed<'b>(body: &'b Body, pose: Pose, support: SupportKind) -> Box<dyn SupportMap + 'b> {
     match support {
         SupportKind::Nvm => Box::new(Posed::new(body.nvm(), pose)),
