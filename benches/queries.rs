@@ -54,8 +54,8 @@ use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
 use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::{
-    EpaSettings, NioSettings, Outcome, ToiSettings, directional_penetration, intersects,
-    penetration_depth, time_of_impact,
+    EpaSettings, Outcome, PortalSettings, directional_penetration, intersects, penetration_depth,
+    time_of_impact,
 };
 use polyquery::{
     LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, Support, SupportMap, Vector,
@@ -315,9 +315,9 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
     let poly = nvm.polytope();
     let size = poly.scale();
     let gs = GjkSettings::default();
-    let ns = NioSettings::default();
+    let ns = PortalSettings::default();
     let es = EpaSettings::default();
-    let ts = ToiSettings::default();
+    let ts = PortalSettings::default();
     let all = |_: &PosePair| true;
     let over = |p: &PosePair| p.overlapping;
     eprintln!("  counted work, {label} ({PAIRS} pairs; depth: the overlapping half):");
@@ -569,9 +569,9 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
     let vels: Vec<Vector> = pairs.iter().map(|p| p.velocity).collect();
     let over: Vec<usize> = (0..PAIRS).filter(|&i| pairs[i].overlapping).collect();
     let gs = GjkSettings::default();
-    let ns = NioSettings::default();
+    let ns = PortalSettings::default();
     let es = EpaSettings::default();
-    let ts = ToiSettings::default();
+    let ts = PortalSettings::default();
 
     // One query per iteration, cycling through the pairs.
     macro_rules! cycle {
@@ -637,7 +637,7 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
             .iter()
             .map(|p| (on_nvm(nvm, &p.a), on_nvm(nvm, &p.near_b)))
             .collect();
-        let ns = NioSettings::default();
+        let ns = PortalSettings::default();
         let (mut ic, mut pc) = (0u64, 0u64);
         for ((a, b), d) in near.iter().zip(&dirs) {
             ic += intersects(a, b, &ns).map_or(0, |r| u64::from(r.support_calls));

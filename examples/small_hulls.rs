@@ -25,7 +25,7 @@ use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
 use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::{
-    EpaSettings, NioSettings, directional_penetration, intersects, penetration_depth,
+    EpaSettings, PortalSettings, directional_penetration, intersects, penetration_depth,
 };
 use polyquery::{NormalVectorMap, Pose, Posed, Vector};
 use polyquery_synth::{random_direction, random_rotation};
@@ -62,7 +62,7 @@ fn main() {
             Pose::from_parts(Translation3::from(centre - r * centre + offset), r)
         };
         let mut rng = ChaCha8Rng::seed_from_u64(11);
-        let ns = NioSettings::default();
+        let ns = PortalSettings::default();
         let es = EpaSettings::default();
         let poses: Vec<(Pose, Pose, Vector, Pose)> = (0..POSES)
             .map(|_| {
@@ -163,14 +163,14 @@ fn epa_pass(posed: &Posed2<'_>, es: &EpaSettings) {
 }
 
 #[inline(never)]
-fn intersection_pass(posed: &Posed2<'_>, ns: &NioSettings) {
+fn intersection_pass(posed: &Posed2<'_>, ns: &PortalSettings) {
     for (a, b, _) in posed {
         black_box(intersects(a, b, ns).ok());
     }
 }
 
 #[inline(never)]
-fn penetration_pass(posed: &Posed2<'_>, ns: &NioSettings) {
+fn penetration_pass(posed: &Posed2<'_>, ns: &PortalSettings) {
     for (a, b, u) in posed {
         black_box(directional_penetration(a, b, u, ns).ok());
     }

@@ -13,8 +13,8 @@
 //!     let map = NormalVectorMap::build(hull)?; // NvmError
 //!     let a = Posed::new(&map, Pose::identity());
 //!     let b = Posed::new(&map, Pose::translation(dx, 0.0, 0.0));
-//!     let hit = query::intersects(&a, &b, &query::NioSettings::default())?; // QueryError
-//!     query::verify(&hit.certificate, &a, &b)?; // CertificateError
+//!     let hit = query::intersects(&a, &b, &query::PortalSettings::default())?; // QueryError
+//!     query::verify(&a, &b, &hit.certificate)?; // CertificateError
 //!     Ok(hit.intersecting)
 //! }
 //!

@@ -22,12 +22,23 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 /// The default cap on the size of one input file: 1 GiB.
+///
+/// `= 2³⁰` bytes.
 pub const DEFAULT_MAX_INPUT_BYTES: u64 = 1 << 30;
 
 /// The UTF-8 byte-order mark, which some editors write at the start of text files.
+///
+/// `= [0xEF, 0xBB, 0xBF]`.
 pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Limits on what is read from one input file.
+///
+/// ```
+/// use polyquery::input::{ReadLimits, DEFAULT_MAX_INPUT_BYTES};
+///
+/// assert_eq!(ReadLimits::default(), ReadLimits::new(DEFAULT_MAX_INPUT_BYTES));
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadLimits {
     /// The most bytes one input file (mesh, `.nvm` file, batch file, directions file) may
@@ -45,12 +56,23 @@ impl Default for ReadLimits {
 
 impl ReadLimits {
     /// Limits with a cap of `max_input_bytes` per file.
+    ///
+    /// `ReadLimits::new(n).max_input_bytes == n`.
     pub fn new(max_input_bytes: u64) -> ReadLimits {
         ReadLimits { max_input_bytes }
     }
 }
 
 /// Why an input file could not be read. Every variant names the file.
+///
+/// ```
+/// use polyquery::input::{read_bounded, ReadLimits};
+/// use std::path::Path;
+///
+/// let missing = read_bounded(Path::new("no/such/file.obj"), &ReadLimits::default());
+/// assert!(missing.unwrap_err().to_string().contains("no/such/file.obj"));
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     /// The file could not be opened or read (missing, unreadable, a directory …).
@@ -127,17 +149,28 @@ pub fn open_bounded(
 /// Reads the file at `path` whole, bounded by `limits` (a regular file larger than the cap
 /// fails before anything is read; anything else — a FIFO, a device — is read up to the cap
 /// plus one byte). A directory is an error.
+///
+/// `read_bounded(p, l)?.len() ≤ l.max_input_bytes`.
 pub fn read_bounded(path: &Path, limits: &ReadLimits) -> Result<Vec<u8>, ReadError> {
     let (file, _) = open_bounded(path, limits)?;
     read_all_bounded(file, path, limits.max_input_bytes)
 }
 
 /// `bytes` without a leading UTF-8 byte-order mark.
+///
+/// ```
+/// use polyquery::input::strip_bom;
+///
+/// assert_eq!(strip_bom(b"\xEF\xBB\xBFv 0 0 0"), b"v 0 0 0");
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
 }
 
 /// A loaded input: a mesh (OBJ or STL) or a preprocessed `.nvm` file.
+///
+/// `Input::Mesh` ⟶ hull ⟶ map to build; `Input::Nvm` ⟶ both loaded as saved.
 #[derive(Debug)]
 pub enum Input {
     /// A mesh, whose hull is still to be built.
@@ -152,6 +185,8 @@ pub enum Input {
 }
 
 /// Why an input could not be loaded (the message names the file).
+///
+/// `InputError::Mesh(_)` for a mesh file, `InputError::Format(_)` for a `.nvm` file; each names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
     /// The file could not be read, is not a mesh in a supported format, or is malformed.

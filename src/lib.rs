@@ -37,6 +37,28 @@
 //! * [`error`] holds [`Error`], which every error above converts into, so `?` works
 //!   across loading, building and querying.
 //!
+//! # Where things are
+//!
+//! * A support query `S(P, d)` is answered in [`support`] (the trait and the O(n) /
+//!   hill-climbing maps) and [`nvm`] ([`NormalVectorMap::support`](SupportMap::support), O(log n)).
+//! * A query between two bodies is answered in [`query`], one module per algorithm.
+//! * A CLI command is parsed in `crates/polyquery-cli/src/main.rs` (clap) and run in
+//!   `crates/polyquery-cli/src/cli/commands.rs`; the report draws its plots in
+//!   `crates/polyquery-cli/src/report/plots.rs`.
+//!
+//! # One name per concept
+//!
+//! | concept | name in code, CLI and JSON |
+//! |---|---|
+//! | the support `S(P, d)`, a vertex maximising `d · p` | [`SupportMap::support`] → [`Support`] |
+//! | anything that answers it | a *support map*: [`SupportMap`] (`LinearScan`, `HillClimb`, `NormalVectorMap`, `Posed<…>`); CLI and JSON `support` (`nvm`, `linear`, `hill`) |
+//! | the value `h_P(d) = d · S(P, d)` | the *support function* (only in EPA's depth checks) |
+//! | the preprocessed Gauss map | the *normal vector map*, [`NormalVectorMap`]; `nvm` only as an abbreviation (module [`nvm`], the `.nvm` file, `--support nvm`, [`nvm::NvmError`]) |
+//! | a query's tolerances and bounds | one struct per family, each with `Default`: [`query::gjk::GjkSettings`], [`query::PortalSettings`], [`query::EpaSettings`] |
+//!
+//! Every query takes its bodies first, as `&A` with `A: SupportMap + ?Sized` (generic or
+//! `&dyn SupportMap`), then its direction or motion, then `&settings` (see [`query`]).
+//!
 //! The library never prints, never parses command lines and never draws: the `polyquery`
 //! command line, its batch runner and its benchmark report are the `polyquery-cli` crate
 //! (`crates/polyquery-cli`). With the `serde` feature, the query answers, certificates and
@@ -55,6 +77,8 @@
 //! let answer = gjk::distance(&a, &b, &gjk::GjkSettings::default()).unwrap();
 //! assert!((answer.distance - 2.0).abs() < 1e-12);
 //! ```
+
+#![warn(missing_docs)]
 
 pub(crate) mod compensated;
 pub mod error;
@@ -77,8 +101,12 @@ pub use polytope::{EdgeId, FaceId, HalfEdgeId, Polytope, VertexId};
 pub use support::{HillClimb, LinearScan, Posed, Support, SupportMap};
 
 /// A point in 3D, `f64` coordinates.
+///
+/// `Point::new(x, y, z)`.
 pub type Point = nalgebra::Point3<f64>;
 /// A vector (direction, displacement) in 3D, `f64` coordinates.
+///
+/// `Vector::new(x, y, z)`; a direction `d` in `S(P, d)`.
 pub type Vector = nalgebra::Vector3<f64>;
 /// A rigid transform (rotation, then translation): `x ↦ R·x + t`.
 pub type Pose = nalgebra::Isometry3<f64>;

@@ -20,16 +20,22 @@
 use crate::{Point, Vector};
 
 /// The largest coordinate magnitude accepted (points, translations, ray origins): `1e60`.
+///
+/// `|x| ≤ MAX_COORDINATE` for every coordinate accepted.
 pub const MAX_COORDINATE: f64 = 1e60;
 
 /// The smallest extent (bounding-box diagonal) of a shape accepted: `1e-60`.
 pub const MIN_EXTENT: f64 = 1e-60;
 
 /// The supported range in words, for error messages.
+///
+/// `|x| ≤ 1e60`, extent `≥ 1e-60`, in words.
 pub const SUPPORTED_RANGE: &str =
     "coordinates up to 1e60 in magnitude, shapes at least 1e-60 across";
 
 /// Why a number is outside the supported range.
+///
+/// `|x| > MAX_COORDINATE` or extent `< MIN_EXTENT`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MagnitudeError {
     /// A coordinate is larger in magnitude than [`MAX_COORDINATE`].

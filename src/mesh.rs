@@ -32,6 +32,17 @@ use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 
 /// A loaded mesh: vertex positions and (possibly no) polygon faces as 0-based indices.
+///
+/// ```
+/// use polyquery::mesh::{Mesh, MeshFormat};
+/// use std::path::Path;
+///
+/// let obj = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+/// let mesh = Mesh::from_bytes_as(obj, Path::new("tetra.obj"), MeshFormat::Obj)?;
+/// assert_eq!((mesh.points.len(), mesh.faces.len()), (4, 4));
+/// assert_eq!(mesh.faces[0], vec![0, 2, 1]); // 1-based in the file, 0-based here
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mesh {
     /// Vertex positions.
@@ -42,6 +53,15 @@ pub struct Mesh {
 
 /// Why a mesh file could not be loaded. Every variant names the file; those about one
 /// statement also name its 1-based line (the first line of a `\`-continued statement).
+///
+/// ```
+/// use polyquery::mesh::{Mesh, MeshFormat};
+/// use std::path::Path;
+///
+/// let bad = Mesh::from_bytes_as(b"v 0 0 0\nv 1 zero 0\n", Path::new("bad.obj"), MeshFormat::Obj);
+/// assert!(bad.unwrap_err().to_string().contains("bad.obj"));
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum MeshError {
     /// The file holds more than the input cap (or never ends).
@@ -152,6 +172,8 @@ struct PendingIndex {
 }
 
 /// The mesh file formats read.
+///
+/// `MeshFormat::detect(path, bytes)` picks one from the extension and the content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MeshFormat {
     /// Wavefront OBJ (text).
@@ -203,6 +225,13 @@ const OBJ_KEYWORDS: &[&[u8]] = &[
 
 impl MeshFormat {
     /// The format's name: `obj` or `stl`.
+    ///
+    /// ```
+    /// use polyquery::mesh::MeshFormat;
+    ///
+    /// assert_eq!(MeshFormat::Stl.name(), "stl");
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             MeshFormat::Obj => "obj",
@@ -260,11 +289,15 @@ impl MeshFormat {
 impl Mesh {
     /// Loads a mesh file (OBJ or STL), reading at most the default input cap
     /// ([`crate::input::DEFAULT_MAX_INPUT_BYTES`]).
+    ///
+    /// `Mesh::load(p) = Mesh::load_with(p, &ReadLimits::default())`.
     pub fn load(path: &Path) -> Result<Mesh, MeshError> {
         Mesh::load_with(path, &ReadLimits::default())
     }
 
     /// Loads a mesh file (OBJ or STL), reading at most `limits.max_input_bytes` bytes.
+    ///
+    /// `Mesh::load_with(p, l) = Mesh::from_bytes(&read_bounded(p, l)?, p)`.
     pub fn load_with(path: &Path, limits: &ReadLimits) -> Result<Mesh, MeshError> {
         let bytes = read_bounded(path, limits)?;
         Mesh::from_bytes(&bytes, path)
@@ -277,6 +310,15 @@ impl Mesh {
     }
 
     /// Parses the content of a mesh file in `format`; `path` names it in errors.
+    ///
+    /// ```
+    /// use polyquery::mesh::{Mesh, MeshFormat};
+    /// use std::path::Path;
+    ///
+    /// let obj = b"v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+    /// assert_eq!(Mesh::from_bytes_as(obj, Path::new("t.obj"), MeshFormat::Obj)?.points.len(), 4);
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
     pub fn from_bytes_as(bytes: &[u8], path: &Path, format: MeshFormat) -> Result<Mesh, MeshError> {
         match format {
             MeshFormat::Obj => Mesh::parse(bytes, path),

@@ -27,6 +27,8 @@ macro_rules! id_type {
 
         impl $name {
             /// The id as an index into the polytope's arrays.
+            ///
+            /// `VertexId(i).index() == i as usize` (likewise for every id).
             #[inline]
             pub fn index(self) -> usize {
                 self.0 as usize
@@ -59,6 +61,8 @@ id_type!(
 );
 
 /// Why a set of polygons is not the boundary of a convex polytope.
+///
+/// `Polytope::from_convex_polygons(points, polygons) = Err(_)` ⟺ the polygons are not a closed, oriented genus-0 surface using every point.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PolytopeError {
     /// A polygon has fewer than three corners.
@@ -179,6 +183,16 @@ impl Polytope {
     /// must form a closed, oriented 2-manifold of genus 0 in which every vertex is used;
     /// the convexity of the faces and the extremeness of the vertices are the caller's
     /// promise (the hull guarantees them; the tests check them).
+    ///
+    /// ```
+    /// use polyquery::{Polytope, Point};
+    ///
+    /// // A tetrahedron, each face counter-clockwise seen from outside.
+    /// let points = vec![Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 0.0), Point::new(0.0, 0.0, 1.0)];
+    /// let t = Polytope::from_convex_polygons(points, &[vec![0, 2, 1], vec![0, 1, 3], vec![0, 3, 2], vec![1, 2, 3]])?;
+    /// assert_eq!((t.num_vertices(), t.num_edges(), t.num_faces()), (4, 6, 4));
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
     pub fn from_convex_polygons(
         points: Vec<Point>,
         polygons: &[Vec<u32>],
@@ -413,26 +427,36 @@ impl Polytope {
     }
 
     /// Number of (extreme) vertices.
+    ///
+    /// `n`; Euler: `n − num_edges() + num_faces() = 2`.
     pub fn num_vertices(&self) -> usize {
         self.points.len()
     }
 
     /// Number of undirected edges.
+    ///
+    /// `e = n + f − 2` (Euler).
     pub fn num_edges(&self) -> usize {
         self.half_edges.len() / 2
     }
 
     /// Number of faces (planar convex polygons).
+    ///
+    /// `f = e − n + 2` (Euler).
     pub fn num_faces(&self) -> usize {
         self.face_first.len()
     }
 
     /// All vertex positions, indexed by [`VertexId`].
+    ///
+    /// `points()[v.index()] == *point(v)`.
     pub fn points(&self) -> &[Point] {
         &self.points
     }
 
     /// The position of vertex `v`.
+    ///
+    /// `p_v`.
     #[inline]
     pub fn point(&self, v: VertexId) -> &Point {
         &self.points[v.index()]
@@ -444,6 +468,8 @@ impl Polytope {
     }
 
     /// The neighbours of `v`, in cyclic order (clockwise seen from outside).
+    ///
+    /// `{ w : (v, w) is an edge }`.
     #[inline]
     pub fn neighbors(&self, v: VertexId) -> &[VertexId] {
         let lo = self.neighbor_offsets[v.index()] as usize;
@@ -475,6 +501,8 @@ impl Polytope {
     }
 
     /// The corners of face `f`, counter-clockwise seen from outside.
+    ///
+    /// `n_f · ((p_1 − p_0) × (p_2 − p_0)) > 0` for three consecutive corners.
     pub fn face_vertices(&self, f: FaceId) -> &[VertexId] {
         let lo = self.face_offsets[f.index()] as usize;
         let hi = self.face_offsets[f.index() + 1] as usize;
@@ -482,6 +510,8 @@ impl Polytope {
     }
 
     /// The outward unit normal of face `f`.
+    ///
+    /// `n_f` with `‖n_f‖ = 1` and `n_f · p ≤ n_f · q` for every `p ∈ P`, `q` on face `f`.
     #[inline]
     pub fn face_normal(&self, f: FaceId) -> Vector {
         self.face_normals[f.index()]
@@ -499,6 +529,8 @@ impl Polytope {
     }
 
     /// One half-edge on the boundary of face `f`.
+    ///
+    /// `face(face_half_edge(f)) == f`.
     pub fn face_half_edge(&self, f: FaceId) -> HalfEdgeId {
         self.face_first[f.index()]
     }
@@ -509,6 +541,8 @@ impl Polytope {
     }
 
     /// The two vertices of edge `e` (smaller id first).
+    ///
+    /// `(a, b)` with `e = {a, b}`.
     pub fn edge_vertices(&self, e: EdgeId) -> (VertexId, VertexId) {
         let h = 2 * e.index();
         (self.half_edges[h].origin, self.half_edges[h + 1].origin)
@@ -521,47 +555,63 @@ impl Polytope {
     }
 
     /// The vertex half-edge `h` leaves.
+    ///
+    /// `origin(h) == destination(twin(h))`.
     #[inline]
     pub fn origin(&self, h: HalfEdgeId) -> VertexId {
         self.half_edges[h.index()].origin
     }
 
     /// The vertex half-edge `h` enters.
+    ///
+    /// `destination(h) == origin(next(h))`.
     #[inline]
     pub fn destination(&self, h: HalfEdgeId) -> VertexId {
         self.half_edges[h.index() ^ 1].origin
     }
 
     /// The opposite half-edge.
+    ///
+    /// `twin(twin(h)) == h`, `edge(twin(h)) == edge(h)`.
     #[inline]
     pub fn twin(&self, h: HalfEdgeId) -> HalfEdgeId {
         HalfEdgeId(h.0 ^ 1)
     }
 
     /// The next half-edge counter-clockwise around the same face.
+    ///
+    /// `face(next(h)) == face(h)`, `origin(next(h)) == destination(h)`.
     #[inline]
     pub fn next(&self, h: HalfEdgeId) -> HalfEdgeId {
         self.half_edges[h.index()].next
     }
 
     /// The face on the left of half-edge `h` (seen from outside).
+    ///
+    /// `face(h) == face(next(h))`.
     #[inline]
     pub fn face(&self, h: HalfEdgeId) -> FaceId {
         self.half_edges[h.index()].face
     }
 
     /// The edge half-edge `h` belongs to.
+    ///
+    /// `edge(h) == edge(twin(h))`.
     #[inline]
     pub fn edge(&self, h: HalfEdgeId) -> EdgeId {
         EdgeId(h.0 / 2)
     }
 
     /// One half-edge leaving vertex `v`.
+    ///
+    /// `origin(outgoing(v)) == v`.
     pub fn outgoing(&self, v: VertexId) -> HalfEdgeId {
         self.vertex_out[v.index()]
     }
 
     /// Heap bytes of the arrays this polytope owns (lengths, not capacities).
+    ///
+    /// `Σ_{arrays} len × element size`.
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of_val;
         size_of_val(self.points.as_slice())
@@ -628,12 +678,16 @@ impl Polytope {
     }
 
     /// The length of the bounding box's diagonal: the scale that relative tolerances use.
+    ///
+    /// `‖max − min‖` of [`Polytope::bounding_box`].
     pub fn scale(&self) -> f64 {
         let (lo, hi) = self.bounding_box();
         (hi - lo).norm()
     }
 
     /// The area of face `f` (Newell's method).
+    ///
+    /// `½ ‖Σ_i p_i × p_{i+1}‖` over the face's corners.
     pub fn face_area(&self, f: FaceId) -> f64 {
         let corners: Vec<u32> = self.face_vertices(f).iter().map(|v| v.0).collect();
         0.5 * newell_normal(&self.points, &corners).0.norm()

@@ -25,6 +25,17 @@ use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 pub const UNIT_TOLERANCE: f64 = 1e-6;
 
 /// The order of a quaternion's four numbers.
+///
+/// ```
+/// use polyquery::pose::{parse_pose_with, QuatOrder};
+///
+/// // The same quarter turn about z, scalar first and scalar last:
+/// let h = std::f64::consts::FRAC_1_SQRT_2;
+/// let wxyz = parse_pose_with(&format!("0,0,0,{h},0,0,{h}"), QuatOrder::Wxyz)?;
+/// let xyzw = parse_pose_with(&format!("0,0,0,0,0,{h},{h}"), QuatOrder::Xyzw)?;
+/// assert_eq!(wxyz, xyzw);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum QuatOrder {
     /// Scalar first, `(w, x, y, z)`: Eigen's and nalgebra's constructors; this crate's
@@ -37,6 +48,13 @@ pub enum QuatOrder {
 
 impl QuatOrder {
     /// The field names in this order, e.g. `"qw,qx,qy,qz"`.
+    ///
+    /// ```
+    /// use polyquery::pose::QuatOrder;
+    ///
+    /// assert_eq!(QuatOrder::Xyzw.fields(), "qx,qy,qz,qw");
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
     pub fn fields(self) -> &'static str {
         match self {
             QuatOrder::Wxyz => "qw,qx,qy,qz",
@@ -78,6 +96,8 @@ impl std::str::FromStr for QuatOrder {
 }
 
 /// Why four numbers are not a unit quaternion.
+///
+/// `| ‖q‖ − 1 | > UNIT_TOLERANCE` (or a non-finite component) is an error, never renormalised.
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
 pub enum QuaternionError {
     /// A component is NaN or infinite.
@@ -133,6 +153,14 @@ pub fn unit_quaternion(
 }
 
 /// Why a pose string is not a pose. Every message quotes the text.
+///
+/// ```
+/// use polyquery::pose::parse_pose;
+///
+/// assert!(parse_pose("1,2").is_err()); // needs 3 or 7 numbers
+/// assert!(parse_pose("0,0,0,2,0,0,0").is_err()); // ‖q‖ = 2: not a unit quaternion
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PoseError {
     /// Neither 3 nor 7 comma-separated fields.

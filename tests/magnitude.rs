@@ -14,8 +14,8 @@
 use polyquery::hull::{HullError, convex_hull};
 use polyquery::magnitude::{MAX_COORDINATE, MIN_EXTENT};
 use polyquery::query::{
-    EpaSettings, NioSettings, RaySettings, ToiSettings, cast_ray, directional_penetration, gjk,
-    intersects, penetration_depth, time_of_impact,
+    EpaSettings, PortalSettings, cast_ray, directional_penetration, gjk, intersects,
+    penetration_depth, time_of_impact,
 };
 use polyquery::{LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, SupportMap, Vector};
 
@@ -107,7 +107,7 @@ fn check_queries(cube: &Polytope, s: f64) {
     assert!(close((g.point_b - g.point_a).norm(), 2.0 * s, s), "{s:e}");
     let gb = gjk::intersects(&a, &apart, &gjk::GjkSettings::default()).expect("GJK");
     assert!(!gb.intersecting, "{s:e}");
-    let ns = NioSettings::default();
+    let ns = PortalSettings::default();
     assert!(
         !intersects(&a, &apart, &ns).expect("Nio").intersecting,
         "{s:e}"
@@ -116,7 +116,7 @@ fn check_queries(cube: &Polytope, s: f64) {
         &a,
         &apart,
         &Vector::new(-s, 0.0, 0.0),
-        &ToiSettings::default(),
+        &PortalSettings::default(),
     )
     .expect("TOI")
     .answer
@@ -146,7 +146,7 @@ fn check_queries(cube: &Polytope, s: f64) {
     assert!(close(contact.depth, 0.5 * s, s), "{s:e}: {contact:?}");
     // A ray from one size before the cube's face x = 0 hits it at distance s.
     let origin = Point::new(-s, 0.5 * s, 0.5 * s);
-    let hit = cast_ray(&a, &origin, &Vector::x(), &RaySettings::default())
+    let hit = cast_ray(&a, &origin, &Vector::x(), &PortalSettings::default())
         .expect("ray")
         .answer
         .expect("a hit");
@@ -162,7 +162,7 @@ fn query_directions_of_any_length() {
     let a = Posed::new(&map, Pose::identity());
     let over = Posed::new(&map, Pose::translation(0.5, 0.25, 0.125));
     let apart = Posed::new(&map, Pose::translation(3.0, 0.5, 0.25));
-    let ns = NioSettings::default();
+    let ns = PortalSettings::default();
     for k in [1e-300, 1e-160, 1e-20, 1.0, 1e20, 1e160, 1e300] {
         let d = Vector::new(k, 0.0, 0.0);
         let pen = directional_penetration(&a, &over, &d, &ns)
@@ -171,7 +171,7 @@ fn query_directions_of_any_length() {
             .expect("overlap");
         assert!(close(pen.depth, 0.5, 1.0), "{k:e}: {pen:?}");
         let v = Vector::new(-k, 0.0, 0.0);
-        let hit = time_of_impact(&a, &apart, &v, &ToiSettings::default())
+        let hit = time_of_impact(&a, &apart, &v, &PortalSettings::default())
             .expect("TOI")
             .answer
             .expect("an impact");

@@ -39,8 +39,8 @@ use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
 use polyquery::query::oracle::MinkowskiDifference;
 use polyquery::query::{
-    Certificate, CertificateError, EpaSettings, NioSettings, RaySettings, ToiSettings, cast_ray,
-    directional_penetration, gjk, intersects, penetration_depth, time_of_impact, verify,
+    Certificate, CertificateError, EpaSettings, PortalSettings, cast_ray, directional_penetration,
+    gjk, intersects, penetration_depth, time_of_impact, verify,
 };
 use polyquery::{
     HillClimb, LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, SupportMap, Vector,
@@ -119,7 +119,7 @@ fn check_pair(
         );
 
         // Intersection verdict and certificate.
-        let inter = intersects(a, b, &NioSettings::default()).expect("Nio intersection");
+        let inter = intersects(a, b, &PortalSettings::default()).expect("Nio intersection");
         seen.max_iterations = seen.max_iterations.max(inter.iterations);
         if separation > band {
             assert!(!inter.intersecting, "missed a gap: {ctx}: {inter:?}");
@@ -131,7 +131,7 @@ fn check_pair(
         } else {
             seen.disjoint += 1;
         }
-        verify(&inter.certificate, a, b).unwrap_or_else(|e| panic!("{e}: {ctx}: {inter:?}"));
+        verify(a, b, &inter.certificate).unwrap_or_else(|e| panic!("{e}: {ctx}: {inter:?}"));
         match inter.certificate {
             Certificate::SeparatingPlane { normal, offset } => {
                 assert!(!inter.intersecting);
@@ -142,7 +142,7 @@ fn check_pair(
                 };
                 assert!(
                     matches!(
-                        verify(&moved, a, b),
+                        verify(a, b, &moved),
                         Err(CertificateError::NotSeparating { .. })
                     ),
                     "{ctx}"
@@ -153,20 +153,20 @@ fn check_pair(
                 assert!(inter.intersecting);
                 let mut wrong_id = points;
                 wrong_id[0].vertex_a.0 = (wrong_id[0].vertex_a.0 + 1) % p.num_vertices() as u32;
-                assert!(verify(&Certificate::Tetrahedron { points: wrong_id }, a, b).is_err());
+                assert!(verify(a, b, &Certificate::Tetrahedron { points: wrong_id }).is_err());
                 let mut moved = points;
                 moved[2].point_b.x += 0.01 * size;
-                assert!(verify(&Certificate::Tetrahedron { points: moved }, a, b).is_err());
+                assert!(verify(a, b, &Certificate::Tetrahedron { points: moved }).is_err());
                 let mut unknown = points;
                 unknown[1].vertex_b.0 = u32::MAX;
                 assert_eq!(
-                    verify(&Certificate::Tetrahedron { points: unknown }, a, b),
+                    verify(a, b, &Certificate::Tetrahedron { points: unknown }),
                     Err(CertificateError::UnknownVertex { index: 1 })
                 );
                 let mut nan = points;
                 nan[3].point.y = f64::NAN;
                 assert_eq!(
-                    verify(&Certificate::Tetrahedron { points: nan }, a, b),
+                    verify(a, b, &Certificate::Tetrahedron { points: nan }),
                     Err(CertificateError::NonFinite)
                 );
             }
@@ -175,7 +175,7 @@ fn check_pair(
         // Directional penetration against the clipped line.
         let mut row = Vec::new();
         for d in dirs {
-            let outcome = directional_penetration(a, b, d, &NioSettings::default())
+            let outcome = directional_penetration(a, b, d, &PortalSettings::default())
                 .expect("directional penetration");
             assert!(outcome.support_calls >= 1, "counted even without an answer");
             let pen = outcome.answer;
@@ -249,7 +249,7 @@ fn check_pair(
         // Time of impact: where the line t·v enters D.
         for v in dirs {
             let v = v * 0.7;
-            let hit = time_of_impact(a, b, &v, &ToiSettings::default())
+            let hit = time_of_impact(a, b, &v, &PortalSettings::default())
                 .expect("TOI")
                 .answer;
             let clip = diff.clip_line(&v);
@@ -449,12 +449,12 @@ fn touching_boxes_axis_directions_and_coplanar_supports() {
     let c = cuboid([0.0; 3], [1.0; 3]);
     let pa = Posed::new(LinearScan::new(&c), id);
     let pb = Posed::new(LinearScan::new(&c), Pose::translation(0.5, 0.0, 0.0));
-    let pen = directional_penetration(&pa, &pb, &Vector::x(), &NioSettings::default())
+    let pen = directional_penetration(&pa, &pb, &Vector::x(), &PortalSettings::default())
         .unwrap()
         .answer
         .unwrap();
     assert!((pen.depth - 0.5).abs() < 1e-15 && (pen.normal - Vector::x()).norm() < 1e-15);
-    let pen = directional_penetration(&pa, &pb, &-Vector::x(), &NioSettings::default())
+    let pen = directional_penetration(&pa, &pb, &-Vector::x(), &PortalSettings::default())
         .unwrap()
         .answer
         .unwrap();
@@ -583,13 +583,13 @@ fn check_identical(p: &Polytope, pose: &Pose, dirs: &[Vector]) {
     for ((name, a), (_, b)) in support_maps(p, *pose).iter().zip(&support_maps(p, *pose)) {
         let (a, b) = (a.as_ref(), b.as_ref());
         let ctx = format!("{name}: size {size:e}, least width {least_width:e}");
-        let inter = intersects(a, b, &NioSettings::default()).expect("Nio intersection");
+        let inter = intersects(a, b, &PortalSettings::default()).expect("Nio intersection");
         assert!(inter.intersecting, "reported disjoint: {ctx}: {inter:?}");
         assert!(matches!(inter.certificate, Certificate::Tetrahedron { .. }));
-        verify(&inter.certificate, a, b).unwrap_or_else(|e| panic!("{e}: {ctx}: {inter:?}"));
+        verify(a, b, &inter.certificate).unwrap_or_else(|e| panic!("{e}: {ctx}: {inter:?}"));
         for d in dirs {
             let want = diff.clip_line(d).expect("the line through the origin").exit;
-            let pen = directional_penetration(a, b, d, &NioSettings::default())
+            let pen = directional_penetration(a, b, d, &PortalSettings::default())
                 .expect("directional penetration")
                 .answer
                 .unwrap_or_else(|| panic!("no penetration: {ctx}, d {d:?}"));
@@ -598,7 +598,7 @@ fn check_identical(p: &Polytope, pose: &Pose, dirs: &[Vector]) {
                 "δ_d {:e} vs {want:e}: {ctx}, d {d:?}",
                 pen.depth
             );
-            let hit = time_of_impact(a, b, d, &ToiSettings::default())
+            let hit = time_of_impact(a, b, d, &PortalSettings::default())
                 .expect("time of impact")
                 .answer
                 .unwrap_or_else(|| panic!("never: {ctx}, v {d:?}"));
@@ -740,7 +740,7 @@ fn ray_casts_of(kind: CloudKind, seed: u8, cases: usize, aim: bool) -> usize {
         let size = p.scale().max(3.0);
         let clip = clip_ray(&p, &pose, &origin, &u);
         for (name, shape) in support_maps(&p, pose) {
-            let hit = cast_ray(shape.as_ref(), &origin, &u, &RaySettings::default())
+            let hit = cast_ray(shape.as_ref(), &origin, &u, &PortalSettings::default())
                 .unwrap()
                 .answer;
             let ctx = format!("{name}: clip {clip:?}, hit {hit:?}");
@@ -801,21 +801,21 @@ fn bad_directions_bounds_and_non_finite_poses_are_errors() {
         Vector::new(f64::INFINITY, 0.0, 0.0),
     ] {
         assert!(matches!(
-            directional_penetration(&a, &b, &bad, &NioSettings::default()),
+            directional_penetration(&a, &b, &bad, &PortalSettings::default()),
             Err(QueryError::InvalidDirection { .. })
         ));
         assert!(matches!(
-            time_of_impact(&a, &b, &bad, &ToiSettings::default()),
+            time_of_impact(&a, &b, &bad, &PortalSettings::default()),
             Err(QueryError::InvalidDirection { .. })
         ));
         assert!(matches!(
-            cast_ray(&a, &Point::origin(), &bad, &RaySettings::default()),
+            cast_ray(&a, &Point::origin(), &bad, &PortalSettings::default()),
             Err(QueryError::InvalidDirection { .. })
         ));
     }
-    let tight = NioSettings {
+    let tight = PortalSettings {
         max_iterations: 0,
-        ..NioSettings::default()
+        ..PortalSettings::default()
     };
     assert!(matches!(
         intersects(&a, &b, &tight),
@@ -832,16 +832,16 @@ fn bad_directions_bounds_and_non_finite_poses_are_errors() {
     assert!(penetration_depth(&a, &b, &tight).is_err());
     for bad in [f64::NAN, f64::INFINITY] {
         let b = Posed::new(LinearScan::new(&c), Pose::translation(bad, 0.0, 0.0));
-        assert!(intersects(&a, &b, &NioSettings::default()).is_err());
-        assert!(directional_penetration(&a, &b, &Vector::x(), &NioSettings::default()).is_err());
+        assert!(intersects(&a, &b, &PortalSettings::default()).is_err());
+        assert!(directional_penetration(&a, &b, &Vector::x(), &PortalSettings::default()).is_err());
         assert!(penetration_depth(&a, &b, &EpaSettings::default()).is_err());
-        assert!(time_of_impact(&a, &b, &Vector::x(), &ToiSettings::default()).is_err());
+        assert!(time_of_impact(&a, &b, &Vector::x(), &PortalSettings::default()).is_err());
         assert!(
             cast_ray(
                 &a,
                 &Point::new(bad, 0.0, 0.0),
                 &Vector::x(),
-                &RaySettings::default()
+                &PortalSettings::default()
             )
             .is_err()
         );
@@ -878,12 +878,12 @@ fn support_calls_grow_logarithmically() {
                 HillClimb::new(&q),
                 Pose::from_parts(Translation3::from(dir * gap), rot_q),
             );
-            let r = intersects(&a, &b, &NioSettings::default()).unwrap();
+            let r = intersects(&a, &b, &PortalSettings::default()).unwrap();
             assert_eq!(r.intersecting, gap < 1.9, "n {n}, gap {gap}");
-            verify(&r.certificate, &a, &b).unwrap();
+            verify(&a, &b, &r.certificate).unwrap();
             inter_calls += r.support_calls as u64;
             let d = unit(i as u64, k);
-            let outcome = directional_penetration(&a, &b, &d, &NioSettings::default()).unwrap();
+            let outcome = directional_penetration(&a, &b, &d, &PortalSettings::default()).unwrap();
             if outcome.answer.is_some() {
                 pen_calls += outcome.support_calls as u64;
                 pens += 1;

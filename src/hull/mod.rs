@@ -29,6 +29,14 @@ use crate::{Point, Polytope};
 pub const MAX_POINTS: usize = (u32::MAX / 4) as usize;
 
 /// Why a point set has no 3D convex hull, or the hull could not be built.
+///
+/// ```
+/// use polyquery::{hull::{convex_hull, HullError}, Point};
+///
+/// let flat = [Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 0.0), Point::new(1.0, 1.0, 0.0)];
+/// assert!(convex_hull(&flat).is_err()); // coplanar: no 3D hull
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum HullError {
     /// No points at all.
@@ -102,6 +110,8 @@ pub enum HullError {
 
 /// What went wrong inside the hull construction. Every variant is a bug, never a property
 /// of the input; it is reported instead of panicking.
+///
+/// `HullError::Internal(e)`: a broken invariant, reported instead of a panic.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InternalError {
     /// The merged faces failed the polytope's validation.
@@ -145,6 +155,18 @@ impl From<PolytopeError> for HullError {
 ///
 /// Duplicates and points on faces or edges are not vertices; faces are the maximal planar
 /// convex polygons (exactly coplanar triangles merged).
+///
+/// ```
+/// use polyquery::{hull::convex_hull, Point};
+///
+/// let mut points: Vec<Point> = (0..8)
+///     .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+///     .collect();
+/// points.push(Point::new(0.5, 0.5, 0.5)); // inside: not a vertex
+/// let cube = convex_hull(&points)?;
+/// assert_eq!((cube.num_vertices(), cube.num_edges(), cube.num_faces()), (8, 12, 6));
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn convex_hull(points: &[Point]) -> Result<Polytope, HullError> {
     convex_hull_with_sources(points).map(|(p, _)| p)
 }

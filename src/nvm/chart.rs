@@ -21,6 +21,8 @@
 use crate::Vector;
 
 /// Number of charts of the cube map.
+///
+/// `= 6`: one per face of the cube `[-1,1]³`.
 pub const NUM_CHARTS: usize = 6;
 
 /// The axes `(k, i, j)` and the sign of chart `c`.

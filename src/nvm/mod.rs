@@ -43,6 +43,16 @@ const CHART_DOMAIN: [f64; 4] = [-1.0, 1.0, -1.0, 1.0];
 use thiserror::Error;
 
 /// Why a normal vector map could not be built.
+///
+/// ```
+/// use polyquery::{NormalVectorMap, Polytope, Point};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// // Any polytope builds; an error only reports a size beyond the `u32` indices.
+/// let map: Result<NormalVectorMap, polyquery::nvm::NvmError> = NormalVectorMap::build(cube);
+/// assert!(map.is_ok());
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NvmError {
     /// Building a chart's point locator failed.
@@ -59,6 +69,8 @@ pub enum NvmError {
 }
 
 /// Counted work of one NVM support query.
+///
+/// `nodes_visited = O(log n)` per query; `polish_steps` is usually 0 or 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QueryStats {
     /// Boundary values read to find the slab.
@@ -119,11 +131,22 @@ struct RecordEntry {
 /// scan. Measured on sphere hulls (min of 8 rounds of 40,960 queries, loaded machine): at 64
 /// vertices location + polish ≈ 60 ns vs scan ≈ 56 ns, at 128 vertices ≈ 59 ns vs ≈ 118 ns,
 /// so the crossover lies between; the scan is also the steadier of the two at 64.
+///
+/// `NormalVectorMap::build(p).answers_by_scan() ⟺ p.num_vertices() < LINEAR_SCAN_BELOW`.
 pub const LINEAR_SCAN_BELOW: usize = 96;
 
 impl NormalVectorMap {
     /// Preprocesses `polytope` (which the map then owns): O(n log n) time. Below
     /// [`LINEAR_SCAN_BELOW`] vertices the map will answer by a linear scan.
+    ///
+    /// ```
+    /// use polyquery::{NormalVectorMap, Polytope, Point, SupportMap, Vector};
+    ///
+    /// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+    /// let map = NormalVectorMap::build(cube)?;
+    /// assert_eq!(map.support(&Vector::new(-1.0, 2.0, 3.0)).point, Point::new(0.0, 1.0, 1.0));
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
     pub fn build(polytope: Polytope) -> Result<NormalVectorMap, NvmError> {
         let linear = polytope.num_vertices() < LINEAR_SCAN_BELOW;
         let mut map = Self::build_located(polytope)?;
@@ -133,6 +156,14 @@ impl NormalVectorMap {
 
     /// [`NormalVectorMap::build`] that always answers by point location and polish, at every
     /// size (to test or measure the structure itself).
+    ///
+    /// ```
+    /// use polyquery::{NormalVectorMap, Polytope, Point};
+    ///
+    /// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+    /// assert!(!NormalVectorMap::build_located(cube)?.answers_by_scan());
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
     pub fn build_located(polytope: Polytope) -> Result<NormalVectorMap, NvmError> {
         let ne = polytope.num_edges();
         let nv = polytope.num_vertices();
@@ -220,11 +251,15 @@ impl NormalVectorMap {
     }
 
     /// The polytope this map answers for.
+    ///
+    /// `P`, the polytope given to [`NormalVectorMap::build`].
     pub fn polytope(&self) -> &Polytope {
         &self.polytope
     }
 
     /// Gives the polytope back.
+    ///
+    /// `NormalVectorMap::build(p)?.into_polytope() == p`.
     pub fn into_polytope(self) -> Polytope {
         self.polytope
     }
@@ -333,27 +368,37 @@ impl NormalVectorMap {
     }
 
     /// Number of segments over all charts (before vertical ones are dropped).
+    ///
+    /// `Σ_{chart}` segments: the pieces of `P`'s edges' great arcs clipped to that chart.
     pub fn num_segments(&self) -> usize {
         self.num_segments
     }
 
     /// Number of stored search-tree nodes over all charts.
+    ///
+    /// `Σ_{chart}` stored nodes of that chart's persistent search tree.
     pub fn num_nodes(&self) -> usize {
         self.charts.iter().map(PointLocator::num_nodes).sum()
     }
 
     /// Number of slabs over all charts (and their grid cells).
+    ///
+    /// `Σ_{chart}` slabs of that chart's point locator.
     pub fn num_slabs(&self) -> usize {
         self.charts.iter().map(PointLocator::num_slabs).sum()
     }
 
     /// Number of grid cells over all charts.
+    ///
+    /// `Σ_{chart}` grid cells of that chart's point locator.
     pub fn num_cells(&self) -> usize {
         self.charts.iter().map(PointLocator::num_cells).sum()
     }
 
     /// Heap bytes of the frozen search structure (locators and polish records), without the
     /// polytope.
+    ///
+    /// `memory_bytes() / polytope().num_vertices()` stays flat as `n` grows (O(n) space).
     pub fn memory_bytes(&self) -> usize {
         self.charts.capacity() * std::mem::size_of::<PointLocator>()
             + self
@@ -365,6 +410,8 @@ impl NormalVectorMap {
     }
 
     /// Heap bytes of the owned polytope ([`Polytope::memory_bytes`]).
+    ///
+    /// `= self.polytope().memory_bytes()`.
     pub fn polytope_bytes(&self) -> usize {
         self.polytope.memory_bytes()
     }

@@ -64,6 +64,8 @@ use robust::{Coord, orient2d};
 use thiserror::Error;
 
 /// Which persistence technique the built locators use (shown by the benchmarks).
+///
+/// `= Persistence::NodeCopying.name()`.
 pub const PERSISTENCE: &str = "node-copying";
 
 /// The "no node / no child" index.
@@ -76,6 +78,8 @@ const RIGHT_BIT: u32 = 1 << 31;
 const NEWEST: u32 = RIGHT_BIT - 1;
 
 /// How versions of the sweep tree share structure.
+///
+/// Nodes stored: O(n log n) with path copying, O(n) with node copying.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Persistence {
     /// Copy every node on the path from a change to the root: O(log n) nodes per update.
@@ -87,6 +91,13 @@ pub enum Persistence {
 
 impl Persistence {
     /// A short name for reports.
+    ///
+    /// ```
+    /// use polyquery::pointloc::Persistence;
+    ///
+    /// assert_eq!(Persistence::NodeCopying.name(), "node-copying");
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Persistence::PathCopying => "path-copying",
@@ -116,6 +127,8 @@ pub struct Segment {
 }
 
 /// Why a locator could not be built.
+///
+/// `PointLocator::build(s) = Err(_)` only for more than `2³¹` segments or nodes, or a broken invariant.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PointLocError {
     /// More segments or tree nodes than 31-bit indices can name.
@@ -127,6 +140,8 @@ pub enum PointLocError {
 }
 
 /// Counted work of one query.
+///
+/// `slab_probes = O(1 + log(slabs per cell))`, `nodes_visited = O(log n)` per query.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LocateStats {
     /// Reads while finding the slab: one for the grid cell's directory entry, one per slab
@@ -167,6 +182,8 @@ impl Tally for NoTally {
 }
 
 /// The answer of [`PointLocator::locate`]: the slab and the segments just below and above.
+///
+/// `below` = the region just above the highest segment under `(u, v)`, `above` = the region just below the lowest segment over it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Location {
     /// The global slab index (slabs of all grid cells numbered together, `< num_slabs()`).
@@ -439,6 +456,19 @@ fn line_of(u0: f64, v0: f64, u1: f64, v1: f64) -> (f64, f64) {
 
 /// A frozen point locator (see the module notes): a uniform grid of cells, each cell a slab
 /// structure over the segments clipped to it, all cells' tree versions in one node store.
+///
+/// ```
+/// use polyquery::pointloc::{PointLocator, Segment};
+///
+/// // Two horizontal segments; the band between them is region 1.
+/// let locator = PointLocator::build(&[
+///     Segment { u0: 0.0, v0: 0.0, u1: 1.0, v1: 0.0, upper: 1, lower: 0 },
+///     Segment { u0: 0.0, v0: 1.0, u1: 1.0, v1: 1.0, upper: 2, lower: 1 },
+/// ])?;
+/// let here = locator.locate(0.5, 0.5);
+/// assert_eq!((here.below, here.above), (Some(1), Some(1)));
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct PointLocator {
     grid: Grid,
@@ -466,6 +496,8 @@ impl PointLocator {
 
     /// Builds the locator with the chosen persistence technique over the segments' bounding
     /// box.
+    ///
+    /// `build(s) = build_with(s, Persistence::NodeCopying)`.
     pub fn build_with(
         segments: &[Segment],
         persistence: Persistence,
@@ -641,6 +673,8 @@ impl PointLocator {
     }
 
     /// [`PointLocator::locate`], adding the counted work to `stats`.
+    ///
+    /// `locate_with_stats(u, v, s) == locate(u, v)`, and `s` grows by the work done.
     #[inline]
     pub fn locate_with_stats(&self, u: f64, v: f64, stats: &mut LocateStats) -> Location {
         self.locate_tallied(u, v, stats)
@@ -724,6 +758,8 @@ impl PointLocator {
 
     /// Every slab crossed by no segment, with a point inside it (inside the domain): the
     /// caller finds what owns the point and passes it to [`PointLocator::set_owner`].
+    ///
+    /// `(slab, u, v)` with `(u, v)` inside `slab` and no segment crossing it.
     pub fn empty_slabs(&self) -> Vec<(u32, f64, f64)> {
         let mut out = Vec::new();
         let k = self.grid.k;
@@ -768,31 +804,43 @@ impl PointLocator {
     }
 
     /// Number of slabs over all cells.
+    ///
+    /// `Σ_{cells}` slabs.
     pub fn num_slabs(&self) -> usize {
         self.slabs.len()
     }
 
     /// Number of grid cells.
+    ///
+    /// `k²` for a `k × k` grid.
     pub fn num_cells(&self) -> usize {
         self.grid.k * self.grid.k
     }
 
     /// Number of stored tree nodes (all versions together).
+    ///
+    /// `Σ_{versions}` nodes stored (shared nodes once).
     pub fn num_nodes(&self) -> usize {
         self.nodes.len()
     }
 
     /// Number of non-vertical segments that entered the build (before clipping to cells).
+    ///
+    /// `#{ s : s finite, u0 ≠ u1 }`.
     pub fn num_segments(&self) -> usize {
         self.segments_used
     }
 
     /// The persistence technique this locator was built with.
+    ///
+    /// `build_with(s, p)?.persistence() == p`.
     pub fn persistence(&self) -> Persistence {
         self.persistence
     }
 
     /// Heap bytes of the frozen structure.
+    ///
+    /// `Σ_{arrays} capacity × element size`.
     pub fn memory_bytes(&self) -> usize {
         self.cells.capacity() * std::mem::size_of::<Cell>()
             + self.slabs.capacity() * std::mem::size_of::<Slab>()
@@ -800,6 +848,8 @@ impl PointLocator {
     }
 
     /// Bytes of one stored tree node.
+    ///
+    /// `= size_of::<Node>()`.
     pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 }
 

@@ -21,9 +21,13 @@ use super::portal::tetrahedron_holds_origin;
 use crate::{SupportMap, Vector};
 
 /// The slack of the separating-plane check, relative to the magnitude of the support points.
+///
+/// `slack = PLANE_TOLERANCE · (magnitude of the support points)`.
 pub const PLANE_TOLERANCE: f64 = 1e-10;
 
 /// What proves an intersection verdict.
+///
+/// Disjoint: `max_A n·a ≤ offset ≤ min_B n·b`; intersecting: `0 ∈ conv(points) ⊆ A ⊖ B`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
@@ -45,6 +49,8 @@ pub enum Certificate {
 }
 
 /// Why a certificate does not prove its claim.
+///
+/// `verify(a, b, c) = Err(e)` ⟺ `c` does not prove its verdict for `a, b`, for reason `e`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CertificateError {
     /// A normal, offset or point is NaN or infinite.
@@ -87,11 +93,23 @@ pub enum CertificateError {
 
 /// Re-checks `certificate` against shapes `a` and `b` (the same posed shapes the query ran
 /// on): two support queries for a plane, four vertex look-ups and five exact orientation
-/// tests for a tetrahedron.
+/// tests for a tetrahedron. Bodies come first, as in every query.
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(3.0, 0.0, 0.0));
+/// let answer = query::intersects(&a, &b, &query::PortalSettings::default())?;
+/// assert!(!answer.intersecting);
+/// query::verify(&a, &b, &answer.certificate)?; // a separating plane, checked in O(log n)
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn verify<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
-    certificate: &Certificate,
     a: &A,
     b: &B,
+    certificate: &Certificate,
 ) -> Result<(), CertificateError> {
     match certificate {
         Certificate::SeparatingPlane { normal, offset } => {

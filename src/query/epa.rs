@@ -48,6 +48,14 @@ use std::collections::{BinaryHeap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Tolerances and bounds of EPA.
+///
+/// ```
+/// use polyquery::query::EpaSettings;
+///
+/// let fewer = EpaSettings { max_iterations: 1_000, ..EpaSettings::default() };
+/// assert_eq!(fewer.relative_tolerance, 1e-12);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EpaSettings {
     /// Most expansion steps (plus the intersection test's iterations). Reaching it is not
@@ -76,6 +84,8 @@ impl Default for EpaSettings {
 }
 
 /// The minimum penetration of two overlapping shapes.
+///
+/// `lower_bound ≤ depth ≤ upper_bound`; moving B by `depth · normal` makes A and B touch.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Contact {
@@ -232,6 +242,17 @@ impl Known {
 /// leaves the polytope unusable) it carries certified lower and upper bounds with
 /// `converged: false` (see the module header). Errors remain for non-finite input and for
 /// an intersection test that reaches the bound before deciding.
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(0.75, 0.0, 0.0));
+/// let contact = query::penetration_depth(&a, &b, &query::EpaSettings::default())?.answer.unwrap();
+/// assert!((contact.depth - 0.25).abs() < 1e-9);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn penetration_depth<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,

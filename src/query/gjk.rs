@@ -60,6 +60,14 @@ const FLAT: f64 = 64.0 * f64::EPSILON;
 const MAX_FLAT_STEPS: u32 = 8;
 
 /// Tolerances and bounds of GJK.
+///
+/// ```
+/// use polyquery::query::gjk::GjkSettings;
+///
+/// let loose = GjkSettings { relative_tolerance: 1e-6, ..GjkSettings::default() };
+/// assert_eq!(loose.max_iterations, 128);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GjkSettings {
     /// Most iterations (support queries of `D` after the first) before giving up with
@@ -87,6 +95,8 @@ impl Default for GjkSettings {
 }
 
 /// The distance between two shapes and where it is attained.
+///
+/// `distance = ‖point_a − point_b‖` (0 when intersecting), `lower_bound ≤ distance`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GjkDistance {
     /// Euclidean distance `min ‖a − b‖` (0 when the shapes overlap or touch): `‖point_b −
@@ -116,6 +126,8 @@ pub struct GjkDistance {
 }
 
 /// The answer of the boolean intersection test.
+///
+/// `intersecting ⟺ 0 ∈ A ⊖ B`; when not, `separating_axis · (a − b) < 0` for every `a ∈ A, b ∈ B` up to rounding.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GjkIntersection {
     /// Whether the shapes overlap or touch.
@@ -130,7 +142,18 @@ pub struct GjkIntersection {
 }
 
 /// Distance between `a` and `b`, with witness points; `distance = 0` when they intersect.
-pub fn distance<A: SupportMap, B: SupportMap>(
+///
+/// ```
+/// use polyquery::{query::gjk, LinearScan, Polytope, Posed, Pose, Point};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(3.0, 0.0, 0.0));
+/// let d = gjk::distance(&a, &b, &gjk::GjkSettings::default())?;
+/// assert!((d.distance - 2.0).abs() < 1e-12 && !d.intersecting);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
+pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     settings: &GjkSettings,
@@ -166,7 +189,17 @@ pub fn distance<A: SupportMap, B: SupportMap>(
 }
 
 /// Whether `a` and `b` intersect; exits as soon as a separating axis is found.
-pub fn intersects<A: SupportMap, B: SupportMap>(
+///
+/// ```
+/// use polyquery::{query::gjk, LinearScan, Polytope, Posed, Pose, Point};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(0.5, 0.5, 0.0));
+/// assert!(gjk::intersects(&a, &b, &gjk::GjkSettings::default())?.intersecting);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
+pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     settings: &GjkSettings,
@@ -300,7 +333,7 @@ struct Run {
 }
 
 /// The GJK main loop shared by [`distance`] and [`intersects`].
-fn run<A: SupportMap, B: SupportMap>(
+fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     settings: &GjkSettings,

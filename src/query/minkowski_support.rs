@@ -42,6 +42,8 @@ impl DiffPoint {
     }
 
     /// Whether all three positions are finite.
+    ///
+    /// `point, point_a, point_b ∈ ℝ³` (no NaN, no ±∞).
     #[inline]
     pub fn is_finite(&self) -> bool {
         self.point.iter().all(|c| c.is_finite())
@@ -124,16 +126,22 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> MinkowskiSupport<'s, A,
     }
 
     /// Support calls made so far.
+    ///
+    /// The number of `S(D, d) = S(A, d) − S(B, −d)` evaluated so far.
     pub fn support_calls(&self) -> u32 {
         self.calls.get()
     }
 
     /// Shape A.
+    ///
+    /// `A` of `D = A ⊖ B`.
     pub fn a(&self) -> &'s A {
         self.a
     }
 
     /// Shape B.
+    ///
+    /// `B` of `D = A ⊖ B`.
     pub fn b(&self) -> &'s B {
         self.b
     }

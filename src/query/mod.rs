@@ -1,6 +1,8 @@
 //! Queries between posed convex shapes, driven by any [`crate::SupportMap`].
 //!
 //! Where it sits: support maps ([`crate::support`]) → **query** → answers (+ counted work).
+//! This is where every query is answered; each one reads its shapes only through
+//! [`SupportMap::support`](crate::SupportMap::support), `S(P, d)`.
 //!
 //! * [`gjk`]: GJK — boolean intersection and distance with witness points.
 //! * [`simplex`]: the closest point of a 1- to 4-point simplex to the origin (signed
@@ -13,6 +15,44 @@
 //! * [`raycast`]: a ray against one posed shape.
 //! * [`oracle`]: exact, slow oracles (separating axes, explicit Minkowski difference) that
 //!   tests check the fast algorithms against.
+//!
+//! # One calling convention
+//!
+//! Every query takes its bodies as `&A` with `A: SupportMap + ?Sized`, so the same call
+//! accepts a concrete map (`&Posed<&NormalVectorMap>`), a reference to one, or a trait
+//! object (`&dyn SupportMap`, e.g. a body chosen at run time), and its settings as the
+//! last argument, a `&…Settings` with a [`Default`]:
+//!
+//! ```
+//! use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point, SupportMap, Vector};
+//!
+//! let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+//! let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+//! let b = Posed::new(LinearScan::new(&cube), Pose::translation(0.5, 0.0, 0.0));
+//! // The same function, generic or behind `dyn`:
+//! let generic = query::intersects(&a, &b, &query::PortalSettings::default())?;
+//! let (da, db): (&dyn SupportMap, &dyn SupportMap) = (&a, &b);
+//! let dynamic = query::intersects(da, db, &query::PortalSettings::default())?;
+//! assert!(generic.intersecting && dynamic.intersecting);
+//! # Ok::<(), polyquery::Error>(())
+//! ```
+//!
+//! # One settings struct per query family
+//!
+//! Settings are grouped by the loop that consumes them, not by the question asked:
+//!
+//! | family | settings | queries |
+//! |---|---|---|
+//! | GJK (closest point of a simplex, duality gap) | [`gjk::GjkSettings`] | [`gjk::distance`], [`gjk::intersects`] |
+//! | portal search + refinement (`portal`, DESIGN §5) | [`PortalSettings`] | [`directional_penetration`], [`intersects`], [`time_of_impact`], [`cast_ray`] |
+//! | expanding polytope | [`EpaSettings`] | [`penetration_depth`] |
+//!
+//! Nio's penetration and intersection, the time of impact and the ray cast all run the same
+//! portal search and the same refinement loop, with the same stopping rule (`p4` within
+//! `ε · size` of the triangle's plane) and the same iteration bound, so they share one
+//! struct; GJK and EPA have loops (and defaults) of their own. The former per-query names
+//! `NioSettings`, `ToiSettings` and `RaySettings` are deprecated aliases of
+//! [`PortalSettings`].
 
 #[cfg(feature = "serde")]
 mod array_serde;
@@ -31,14 +71,75 @@ pub mod toi;
 pub use certificate::{Certificate, CertificateError, verify};
 pub use epa::{Contact, EpaSettings, penetration_depth};
 pub use minkowski_support::{DiffPoint, MinkowskiSupport, PointShape};
-pub use nio::{Intersection, NioSettings, Penetration, directional_penetration, intersects};
-pub use raycast::{RayHit, RaySettings, cast_ray};
-pub use toi::{Impact, ToiSettings, time_of_impact};
+pub use nio::{Intersection, Penetration, directional_penetration, intersects};
+pub use raycast::{RayHit, cast_ray};
+pub use toi::{Impact, time_of_impact};
+
+/// Tolerances and bounds of the portal family: Nio's [`directional_penetration`] and
+/// [`intersects`], [`time_of_impact`] and [`cast_ray`] (one struct: they run one loop).
+///
+/// A query stops refining when the new support point `p4` is within `ε · size` of the
+/// current triangle's plane, where `ε` = `relative_tolerance` and `size` = the largest `‖p‖`
+/// of the points of `D` seen (for a ray cast `D = A ⊖ {origin}`, the shape seen from the
+/// ray's origin).
+///
+/// ```
+/// use polyquery::query::PortalSettings;
+///
+/// let tight = PortalSettings { relative_tolerance: 1e-14, ..PortalSettings::default() };
+/// assert_eq!(tight.max_iterations, 256);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PortalSettings {
+    /// Most iterations (portal steps + refinement steps, over all loops of one query)
+    /// before [`QueryError::IterationLimit`]. Default 256: measured maxima are far lower
+    /// (see `tests/queries.rs`), each step costs one support query.
+    pub max_iterations: u32,
+    /// `ε`: refinement stops when `p4` is within `ε · size` of the triangle's plane.
+    /// Default 1e-12.
+    pub relative_tolerance: f64,
+}
+
+impl Default for PortalSettings {
+    fn default() -> Self {
+        PortalSettings {
+            max_iterations: 256,
+            relative_tolerance: 1e-12,
+        }
+    }
+}
+
+/// The former name of [`PortalSettings`] for Nio's queries.
+///
+/// `NioSettings = PortalSettings`.
+#[deprecated(
+    since = "0.1.0",
+    note = "use `query::PortalSettings` (one struct for the portal family)"
+)]
+pub type NioSettings = PortalSettings;
+/// The former name of [`PortalSettings`] for [`time_of_impact`].
+///
+/// `ToiSettings = PortalSettings`.
+#[deprecated(
+    since = "0.1.0",
+    note = "use `query::PortalSettings` (one struct for the portal family)"
+)]
+pub type ToiSettings = PortalSettings;
+/// The former name of [`PortalSettings`] for [`cast_ray`].
+///
+/// `RaySettings = PortalSettings`.
+#[deprecated(
+    since = "0.1.0",
+    note = "use `query::PortalSettings` (one struct for the portal family)"
+)]
+pub type RaySettings = PortalSettings;
 
 /// A query's answer with the work it took, counted whether or not there is an answer.
 ///
 /// `answer` is `None` when the question has none (no overlap, no hit); the counts are
 /// the same either way, so callers can always report them.
+///
+/// `support_calls` = the number of `S(D, d)` evaluated, `D = A ⊖ B`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Outcome<T> {
@@ -51,6 +152,16 @@ pub struct Outcome<T> {
 }
 
 /// Why a query could not produce an answer.
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let zero = query::directional_penetration(&a, &a, &Vector::zeros(), &query::PortalSettings::default());
+/// assert!(matches!(zero, Err(query::QueryError::InvalidDirection { .. })));
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum QueryError {
     /// An iterative loop reached its bound before converging.

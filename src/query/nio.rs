@@ -31,7 +31,7 @@
 //! line leaves through (`g` is above the triangle it enters by), and a positive answer is
 //! confirmed by the full test before it is reported.
 //!
-//! **Touching.** Within `ε·size` (`ε` = [`NioSettings::relative_tolerance`], `size` = the
+//! **Touching.** Within `ε·size` (`ε` = [`PortalSettings::relative_tolerance`], `size` = the
 //! largest `‖p‖` of the points of `D` seen) of contact, either verdict may be given; its
 //! certificate still verifies ([`super::certificate::verify`]).
 
@@ -43,31 +43,12 @@ use super::portal::{
     PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
     refine_seeded, reversed, triangle_normal, turn, unit_direction,
 };
-use super::{Outcome, QueryError};
+use super::{Outcome, PortalSettings, QueryError};
 use crate::{Point, SupportMap, Vector};
 
-/// Tolerances and bounds of Nio's algorithms.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NioSettings {
-    /// Most iterations (portal steps + refinement steps, over all loops of one query)
-    /// before [`QueryError::IterationLimit`]. Default 256: measured maxima are far lower
-    /// (see `tests/queries.rs`), each step costs one support query.
-    pub max_iterations: u32,
-    /// `ε`: refinement stops when `p4` is within `ε · size` of the triangle's plane.
-    /// Default 1e-12.
-    pub relative_tolerance: f64,
-}
-
-impl Default for NioSettings {
-    fn default() -> Self {
-        NioSettings {
-            max_iterations: 256,
-            relative_tolerance: 1e-12,
-        }
-    }
-}
-
 /// The directional penetration distance and where it is attained.
+///
+/// `depth = δ_d(A, B) = inf { t ≥ 0 : A ∩ (B + t·d) = ∅ }`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Penetration {
@@ -90,6 +71,8 @@ pub struct Penetration {
 }
 
 /// The verdict of the intersection test with what proves it.
+///
+/// `intersecting ⟺ 0 ∈ A ⊖ B`, proved by `certificate` ([`super::verify`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Intersection {
@@ -107,11 +90,22 @@ pub struct Intersection {
 /// the ray `t·d` leaves `D = A ⊖ B`; answer `None` when they do not overlap (the counts are
 /// there either way). `d` need not be unit (it is normalised); a zero or non-finite `d` is
 /// [`QueryError::InvalidDirection`].
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(0.75, 0.0, 0.0));
+/// let push = query::directional_penetration(&a, &b, &Vector::x(), &query::PortalSettings::default())?;
+/// assert!((push.answer.unwrap().depth - 0.25).abs() < 1e-9); // move B by 0.25 along +x
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn directional_penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     d: &Vector,
-    settings: &NioSettings,
+    settings: &PortalSettings,
 ) -> Result<Outcome<Penetration>, QueryError> {
     const ALGORITHM: &str = "Nio directional penetration";
     let d = unit_direction(d, ALGORITHM)?;
@@ -193,10 +187,22 @@ fn plane(normal: Vector, p: &DiffPoint) -> Certificate {
 }
 
 /// Whether A and B intersect (paper §4 with sound early exits), with a certificate.
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(0.5, 0.5, 0.5));
+/// let hit = query::intersects(&a, &b, &query::PortalSettings::default())?;
+/// assert!(hit.intersecting);
+/// query::verify(&a, &b, &hit.certificate)?;
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
-    settings: &NioSettings,
+    settings: &PortalSettings,
 ) -> Result<Intersection, QueryError> {
     const ALGORITHM: &str = "Nio intersection";
     let ms = MinkowskiSupport::new(a, b);

@@ -10,28 +10,12 @@ use super::minkowski_support::PointShape;
 use super::portal::counted;
 use super::portal::unit_direction;
 use super::toi::ray_entry;
-use super::{Outcome, QueryError};
+use super::{Outcome, PortalSettings, QueryError};
 use crate::{Point, SupportMap, Vector};
 
-/// Tolerances and bounds of the ray cast.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RaySettings {
-    /// Most iterations before [`QueryError::IterationLimit`].
-    pub max_iterations: u32,
-    /// `ε`, relative to the size of the shape seen from the ray's origin.
-    pub relative_tolerance: f64,
-}
-
-impl Default for RaySettings {
-    fn default() -> Self {
-        RaySettings {
-            max_iterations: 256,
-            relative_tolerance: 1e-12,
-        }
-    }
-}
-
 /// Where a ray enters a shape.
+///
+/// `point = origin + distance · dir/‖dir‖`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RayHit {
@@ -51,11 +35,21 @@ pub struct RayHit {
 
 /// Casts the ray `origin + s·dir/‖dir‖, s ≥ 0` against `shape`: the first point of the shape
 /// on it, `None` on a miss. A zero or non-finite `dir`, or a non-finite origin, is an error.
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let hit = query::cast_ray(&a, &Point::new(-2.0, 0.5, 0.5), &Vector::x(), &query::PortalSettings::default())?;
+/// assert!((hit.answer.unwrap().distance - 2.0).abs() < 1e-9);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn cast_ray<S: SupportMap + ?Sized>(
     shape: &S,
     origin: &Point,
     dir: &Vector,
-    settings: &RaySettings,
+    settings: &PortalSettings,
 ) -> Result<Outcome<RayHit>, QueryError> {
     const ALGORITHM: &str = "ray cast";
     let u = unit_direction(dir, ALGORITHM)?;

@@ -25,6 +25,8 @@ use crate::Vector;
 use crate::compensated::{triangle_normal, triple_value};
 
 /// The closest point of a simplex to the origin, as weights on the simplex's points.
+///
+/// `point = Σ λ_i p_i` minimises `‖x‖` over `conv(p_0 … p_k)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClosestPoint {
     /// The closest point `v = Σ λ_i p_i`.
@@ -51,6 +53,14 @@ impl ClosestPoint {
 /// Degenerate simplices are allowed: the answer is then the closest point of their
 /// lower-dimensional hull. Points must be finite for the answer to mean anything; non-finite
 /// points give a non-finite answer but never a panic.
+///
+/// ```
+/// use polyquery::{query::simplex::closest_to_origin, Vector};
+///
+/// let c = closest_to_origin(&[Vector::new(1.0, -1.0, 0.0), Vector::new(1.0, 1.0, 0.0)]);
+/// assert!((c.point - Vector::x()).norm() < 1e-15 && c.support_mask == 0b11);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn closest_to_origin(points: &[Vector]) -> ClosestPoint {
     let mut p = [Vector::zeros(); 4];
     let n = points.len().min(4);

@@ -20,29 +20,12 @@ use super::portal::{
     PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
     reversed,
 };
-use super::{Outcome, QueryError};
+use super::{Outcome, PortalSettings, QueryError};
 use crate::{Point, SupportMap, Vector};
 
-/// Tolerances and bounds of the time-of-impact query.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ToiSettings {
-    /// Most iterations (portal + refinement steps) before [`QueryError::IterationLimit`].
-    pub max_iterations: u32,
-    /// `ε`: refinement stops when the support point is within `ε · size` of the triangle's
-    /// plane.
-    pub relative_tolerance: f64,
-}
-
-impl Default for ToiSettings {
-    fn default() -> Self {
-        ToiSettings {
-            max_iterations: 256,
-            relative_tolerance: 1e-12,
-        }
-    }
-}
-
 /// When and where B, moving by `t·v`, first touches A.
+///
+/// `time = min { t ≥ 0 : A ∩ (B + t·v) ≠ ∅ }`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Impact {
@@ -134,11 +117,23 @@ pub(crate) fn ray_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 /// Time of impact of B moving by `t·v` (A fixed): the least `t ≥ 0` with `A ∩ (B + t·v) ≠ ∅`,
 /// time 0 when they already overlap, answer `None` when they never meet (the counts are
 /// there either way). A zero or non-finite `v` is [`QueryError::InvalidDirection`].
+///
+/// ```
+/// use polyquery::{query, LinearScan, Polytope, Posed, Pose, Point, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(3.0, 0.0, 0.0));
+/// // B moves towards A at 4 units per unit of time: the 2-unit gap closes at t = 0.5.
+/// let hit = query::time_of_impact(&a, &b, &Vector::new(-4.0, 0.0, 0.0), &query::PortalSettings::default())?;
+/// assert!((hit.answer.unwrap().time - 0.5).abs() < 1e-9);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub fn time_of_impact<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     b: &B,
     v: &Vector,
-    settings: &ToiSettings,
+    settings: &PortalSettings,
 ) -> Result<Outcome<Impact>, QueryError> {
     const ALGORITHM: &str = "time of impact";
     let d = unit_direction(v, ALGORITHM)?;

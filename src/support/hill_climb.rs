@@ -13,6 +13,16 @@ use crate::{Polytope, Vector, VertexId};
 /// Cold (from a fixed start) a query costs O(path length), about O(√n) steps of O(degree)
 /// on round hulls; warm (from the previous answer of a slowly turning direction) it is
 /// usually zero or one step. This is the method of coal/FCL's convex shapes.
+///
+/// ```
+/// use polyquery::{HillClimb, LinearScan, Polytope, Point, SupportMap, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let d = Vector::new(0.2, -1.0, 0.4);
+/// let (climb, scan) = (HillClimb::new(&cube), LinearScan::new(&cube));
+/// assert_eq!(d.dot(&climb.support(&d).point.coords), d.dot(&scan.support(&d).point.coords));
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct HillClimb<'a> {
     polytope: &'a Polytope,
@@ -20,6 +30,8 @@ pub struct HillClimb<'a> {
 }
 
 /// The outcome of one climb: where it ended and how far it walked.
+///
+/// `support.point` maximises `d · p` over `P` (a local maximum on a convex polytope is global).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Climb {
     /// The maximising vertex and its position.
@@ -35,6 +47,8 @@ pub struct Climb {
 
 impl<'a> HillClimb<'a> {
     /// A hill-climbing support map over `polytope`, starting cold queries at vertex 0.
+    ///
+    /// `HillClimb::new(p)` = `HillClimb::with_start(p, VertexId(0))`.
     pub fn new(polytope: &'a Polytope) -> Self {
         HillClimb {
             polytope,
@@ -43,6 +57,8 @@ impl<'a> HillClimb<'a> {
     }
 
     /// The same map, starting cold queries at `start` (taken modulo the vertex count).
+    ///
+    /// `start` ↦ `VertexId(start.0 mod n)`.
     pub fn with_start(polytope: &'a Polytope, start: VertexId) -> Self {
         let n = polytope.num_vertices() as u32;
         HillClimb {
@@ -52,6 +68,8 @@ impl<'a> HillClimb<'a> {
     }
 
     /// The polytope this map climbs on.
+    ///
+    /// `P`, as given to [`HillClimb::new`].
     pub fn polytope(&self) -> &'a Polytope {
         self.polytope
     }

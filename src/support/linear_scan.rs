@@ -24,11 +24,15 @@ pub struct LinearScan<'a> {
 
 impl<'a> LinearScan<'a> {
     /// A linear-scan support map over `polytope`'s vertices.
+    ///
+    /// `S(P, d) = argmax_{v} d · p_v` over every vertex: O(n) per query.
     pub fn new(polytope: &'a Polytope) -> Self {
         LinearScan { polytope }
     }
 
     /// The polytope this map scans.
+    ///
+    /// `P`, as given to [`LinearScan::new`].
     pub fn polytope(&self) -> &'a Polytope {
         self.polytope
     }

@@ -26,6 +26,8 @@ use nalgebra::Matrix3;
 
 /// The answer of a support query: a maximising vertex and its position (in the frame the
 /// query was asked in).
+///
+/// `d · point = max_{p ∈ P} d · p` (up to rounding), `point` = the position of `vertex`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Support {
     /// The vertex of the polytope.
@@ -38,6 +40,17 @@ pub struct Support {
 ///
 /// `d` need not be unit length. A zero or non-finite `d` returns some vertex and never
 /// panics (every vertex maximises `0 · p`).
+///
+/// ```
+/// use polyquery::{LinearScan, Polytope, Point, SupportMap, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// // Any implementation, also behind `dyn`:
+/// let scan: &dyn SupportMap = &LinearScan::new(&cube);
+/// let s = scan.support(&Vector::new(1.0, 1.0, 1.0));
+/// assert_eq!(s.point, Point::new(1.0, 1.0, 1.0));
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 pub trait SupportMap {
     /// A vertex maximising `d · p`.
     fn support(&self, d: &Vector) -> Support;
@@ -69,11 +82,34 @@ impl<S: SupportMap + ?Sized> SupportMap for &S {
     }
 }
 
+impl<S: SupportMap + ?Sized> SupportMap for Box<S> {
+    fn support(&self, d: &Vector) -> Support {
+        (**self).support(d)
+    }
+
+    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
+        (**self).support_from(d, hint)
+    }
+
+    fn vertex(&self, v: VertexId) -> Option<Point> {
+        (**self).vertex(v)
+    }
+}
+
 /// A support map placed in the world by a rigid pose: `S(R·P + t, d) = R · S(P, Rᵀ d) + t`.
 ///
 /// The rotation is kept as a matrix beside the pose (built once in [`Posed::new`]): every
 /// support query turns the direction into the local frame and the answer back, and a 3×3
 /// product is cheaper than rotating by the quaternion twice.
+///
+/// ```
+/// use polyquery::{LinearScan, Polytope, Posed, Pose, Point, SupportMap, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let moved = Posed::new(LinearScan::new(&cube), Pose::translation(10.0, 0.0, 0.0));
+/// assert_eq!(moved.support(&Vector::x()).point.x, 11.0);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Posed<S> {
     shape: S,
@@ -84,6 +120,8 @@ pub struct Posed<S> {
 
 impl<S: SupportMap> Posed<S> {
     /// Places `shape` at `pose`.
+    ///
+    /// `S(R·P + t, d) = R · S(P, Rᵀ d) + t` for every later query.
     pub fn new(shape: S, pose: Pose) -> Self {
         let rotation = *pose.rotation.to_rotation_matrix().matrix();
         Posed {
@@ -94,11 +132,15 @@ impl<S: SupportMap> Posed<S> {
     }
 
     /// The shape, in its local frame.
+    ///
+    /// `P` of `R·P + t`.
     pub fn shape(&self) -> &S {
         &self.shape
     }
 
     /// Where the shape is: local → world.
+    ///
+    /// `x ↦ R·x + t`.
     pub fn pose(&self) -> &Pose {
         &self.pose
     }

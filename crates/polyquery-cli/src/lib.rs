@@ -10,8 +10,15 @@
 //! * [`json`] writes JSON with every float finite and in its shortest round-trip form.
 //! * [`atomic_file`] writes output files all or nothing.
 //!
+//! Where things are: a command is parsed in `src/main.rs` (clap's `Cli` and `Command`, one
+//! variant per subcommand, with its help text) and run in `src/cli/commands.rs`; a batch line
+//! is parsed in [`batch::request`] and run in [`batch::dispatch`]; the report's plots are
+//! drawn in [`report::plots`] (its timings in [`report::runner`]).
+//!
 //! The geometry is all in the `polyquery` library crate (the repository's root); synthetic
 //! point sets come from `polyquery-synth`.
+
+#![warn(missing_docs)]
 
 pub mod atomic_file;
 pub mod batch;

@@ -1,6 +1,10 @@
 //! The `polyquery` command line: parses arguments and prints; the work is in the library
 //! (called through [`cli::commands`]).
 //!
+//! Where a command is parsed: here, by clap's derive on [`Cli`] and [`Command`] (one variant
+//! per subcommand, with its flags and help text); `main` then hands each variant to its
+//! function in [`cli::commands`].
+//!
 //! Exit codes: 0 success; 2 bad input (unreadable or malformed files, bad arguments, point
 //! sets with no 3D hull); 1 anything else (an output file that cannot be written, an
 //! internal failure). Errors go to stderr as `error: …`; no partial output file is left.
@@ -342,14 +346,15 @@ enum Command {
             with --json one JSON object per line with the direction, vertex, point, value d·p \
             and, for nvm, the counted work (slab probes, search-tree nodes visited, polish \
             steps). A malformed line, a zero or a non-finite direction is an error naming the \
-            line, and nothing is printed. Methods: nvm (default; the normal vector map, read \
-            from a .nvm input or built for a mesh), linear (scan every vertex), hill (climb \
-            the vertex graph from vertex 0). Ties may pick different vertices, never different \
+            line, and nothing is printed. Support maps (--support, as in `query`): nvm (default; \
+            the normal vector map, read from a .nvm input or built for a mesh), linear (scan \
+            every vertex), hill (climb the vertex graph from vertex 0); --method is the older \
+            spelling of --support, still accepted. Ties may pick different vertices, never different \
             maxima. A summary (queries, total and per-query time of the queries alone) goes \
             to stderr unless --quiet.",
         after_help = "Examples:\n  \
             polyquery support bunny.nvm --dirs dirs.txt\n  \
-            polyquery support data/bunny_npm.obj --dirs dirs.txt --method linear --json\n  \
+            polyquery support data/bunny_npm.obj --dirs dirs.txt --support linear --json\n  \
             printf '1 0 0\\n0 0 -1\\n' | polyquery support bunny.nvm --dirs -"
     )]
     Support {
@@ -359,9 +364,10 @@ enum Command {
         /// The directions file (`-`: standard input).
         #[arg(long, value_name = "DIRS.txt")]
         dirs: PathBuf,
-        /// How to answer.
-        #[arg(long, value_enum, default_value_t = SupportArg::Nvm)]
-        method: SupportArg,
+        /// The support map that answers (as `query --support`; `--method` is an alias kept
+        /// for existing scripts).
+        #[arg(long, visible_alias = "method", value_enum, default_value_t = SupportArg::Nvm)]
+        support: SupportArg,
         /// One JSON object per line instead of text.
         #[arg(long)]
         json: bool,
@@ -592,12 +598,12 @@ fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
         Command::Support {
             input,
             dirs,
-            method,
+            support,
             json,
             quiet,
         } => {
             let directions = commands::read_directions(&dirs, limits)?;
-            let outcome = commands::support(&input, &directions, method.kind(), json, limits)?;
+            let outcome = commands::support(&input, &directions, support.kind(), json, limits)?;
             let _ = std::io::stdout()
                 .lock()
                 .write_all(outcome.output.as_bytes());

@@ -7,11 +7,12 @@ mod common;
 
 use common::binary::{exits_with, f, files_in, s, stderr, stdout_json_lines, succeeds, triple};
 use polyquery::mesh::write_obj;
+use polyquery::query::PortalSettings;
 use polyquery::query::epa::{EpaSettings, penetration_depth};
 use polyquery::query::gjk::{self, GjkSettings};
-use polyquery::query::nio::{self, NioSettings};
-use polyquery::query::raycast::{RaySettings, cast_ray};
-use polyquery::query::toi::{ToiSettings, time_of_impact};
+use polyquery::query::nio;
+use polyquery::query::raycast::cast_ray;
+use polyquery::query::toi::time_of_impact;
 use polyquery::query::verify;
 use polyquery::{Point, Polytope, Pose, Posed, Vector};
 use polyquery_cli::batch::{Batch, BatchResult, Body};
@@ -157,7 +158,7 @@ fn every_op_on_two_unit_boxes_matches_known_answers_and_direct_calls() {
     let lin = polyquery::LinearScan::new(body.polytope());
     let hill = polyquery::HillClimb::new(body.polytope());
 
-    let i = nio::intersects(&a, &at([0.5, 0.25, 0.0]), &NioSettings::default()).unwrap();
+    let i = nio::intersects(&a, &at([0.5, 0.25, 0.0]), &PortalSettings::default()).unwrap();
     assert_eq!(
         by_id("i-nio")["certificate"],
         serde_json::to_value(i.certificate).unwrap()
@@ -166,8 +167,8 @@ fn every_op_on_two_unit_boxes_matches_known_answers_and_direct_calls() {
     let g = gjk::intersects(&a, &at([0.5, 0.25, 0.0]), &GjkSettings::default()).unwrap();
     assert_eq!(by_id("i-gjk")["iterations"], g.iterations);
     let far_b = at([3.0, 0.0, 0.0]);
-    let i = nio::intersects(&a, &far_b, &NioSettings::default()).unwrap();
-    verify(&i.certificate, &a, &far_b).unwrap();
+    let i = nio::intersects(&a, &far_b, &PortalSettings::default()).unwrap();
+    verify(&a, &far_b, &i.certificate).unwrap();
     assert_eq!(
         by_id("i-far")["certificate"],
         serde_json::to_value(i.certificate).unwrap()
@@ -176,7 +177,7 @@ fn every_op_on_two_unit_boxes_matches_known_answers_and_direct_calls() {
         &a,
         &at([0.5, 0.25, 0.0]),
         &Vector::new(2.0, 0.0, 0.0),
-        &NioSettings::default(),
+        &PortalSettings::default(),
     )
     .unwrap();
     let p = p_outcome.answer.unwrap();
@@ -208,7 +209,7 @@ fn every_op_on_two_unit_boxes_matches_known_answers_and_direct_calls() {
         &a,
         &at([5.0, 0.0, 0.0]),
         &Vector::new(-2.0, 0.0, 0.0),
-        &ToiSettings::default(),
+        &PortalSettings::default(),
     )
     .unwrap()
     .answer
@@ -218,7 +219,7 @@ fn every_op_on_two_unit_boxes_matches_known_answers_and_direct_calls() {
         &a,
         &Point::new(-5.0, 0.5, 0.5),
         &Vector::new(1.0, 0.0, 0.0),
-        &RaySettings::default(),
+        &PortalSettings::default(),
     )
     .unwrap();
     let h = h_outcome.answer.unwrap();
@@ -292,7 +293,7 @@ fn every_op_on_the_bundled_meshes_matches_direct_calls() {
             expected.push(value);
             scales.push(pa.scale() + pb.scale());
         };
-        let nio_s = NioSettings::default();
+        let nio_s = PortalSettings::default();
         let i_in = nio::intersects(&a, &b_in, &nio_s).unwrap();
         assert!(i_in.intersecting);
         add(json!({"op": "intersect", "pose_b": spec(overlap_t)}), None);
@@ -317,13 +318,13 @@ fn every_op_on_the_bundled_meshes_matches_direct_calls() {
             depth.answer.map(|c| c.depth),
         );
         let v = Vector::new(-1.0, 0.01, 0.0);
-        let toi = time_of_impact(&a, &b_far, &v, &ToiSettings::default()).unwrap();
+        let toi = time_of_impact(&a, &b_far, &v, &PortalSettings::default()).unwrap();
         add(
             json!({"op": "toi", "pose_b": spec(far_t), "velocity": [v.x, v.y, v.z]}),
             toi.answer.map(|t| t.time),
         );
         let origin = centre_a - Vector::new(gap, 0.0, 0.0);
-        let ray = cast_ray(&a, &origin, &Vector::x(), &RaySettings::default()).unwrap();
+        let ray = cast_ray(&a, &origin, &Vector::x(), &PortalSettings::default()).unwrap();
         let mut ray_line = json!({"op": "raycast", "origin": [origin.x, origin.y, origin.z], "direction": [1.0, 0.0, 0.0]});
         ray_line["a"] = json!(a_path);
         lines.push({

@@ -795,6 +795,7 @@ fn help_of_the_format_commands() {
             "support",
             &[
                 "--dirs",
+                "--support",
                 "--method",
                 "linear",
                 "hill",
@@ -904,12 +905,19 @@ fn support_methods_agree_on_the_maxima() {
             (s(&nvm), "linear"),
             (data(mesh), "hill"),
         ] {
+            // `--support` is the flag's name (as in `query`); `--method`, its older spelling,
+            // stays accepted for existing scripts: both are run here.
+            let flag = if method == "linear" {
+                "--method"
+            } else {
+                "--support"
+            };
             let text = ok([
                 "support",
                 &input,
                 "--dirs",
                 &s(&dirs_path),
-                "--method",
+                flag,
                 method,
                 "--quiet",
             ]);

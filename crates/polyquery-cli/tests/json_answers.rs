@@ -2,7 +2,7 @@
 //! on): points and vectors as arrays, certificates tagged by kind, counts beside the answer.
 
 use polyquery::hull::convex_hull;
-use polyquery::query::{NioSettings, directional_penetration, intersects};
+use polyquery::query::{PortalSettings, directional_penetration, intersects};
 use polyquery::{LinearScan, Point, Polytope, Pose, Posed, Vector};
 
 /// The box `[lo, hi]` as a polytope.
@@ -24,7 +24,7 @@ fn results_serialise_as_json_arrays() {
     let c = cuboid([0.0; 3], [1.0; 3]);
     let a = Posed::new(LinearScan::new(&c), Pose::identity());
     let b = Posed::new(LinearScan::new(&c), Pose::translation(0.5, 0.25, 0.0));
-    let i = intersects(&a, &b, &NioSettings::default()).unwrap();
+    let i = intersects(&a, &b, &PortalSettings::default()).unwrap();
     let json = serde_json::to_value(i).unwrap();
     assert_eq!(json["intersecting"], true);
     assert_eq!(json["certificate"]["kind"], "tetrahedron");
@@ -35,13 +35,13 @@ fn results_serialise_as_json_arrays() {
             .len(),
         3
     );
-    let pen = directional_penetration(&a, &b, &Vector::x(), &NioSettings::default()).unwrap();
+    let pen = directional_penetration(&a, &b, &Vector::x(), &PortalSettings::default()).unwrap();
     let json = serde_json::to_value(pen).unwrap();
     // An outcome: the answer nested under "answer", the counts beside it.
     assert_eq!(json["answer"]["normal"].as_array().unwrap().len(), 3);
     assert!(json["iterations"].is_u64() && json["support_calls"].is_u64());
     let far = Posed::new(LinearScan::new(&c), Pose::translation(3.0, 0.0, 0.0));
-    let i = intersects(&a, &far, &NioSettings::default()).unwrap();
+    let i = intersects(&a, &far, &PortalSettings::default()).unwrap();
     let json = serde_json::to_value(i).unwrap();
     assert_eq!(json["certificate"]["kind"], "separating_plane");
 }

@@ -13,6 +13,8 @@ use crate::{Point, Polytope, Pose, Vector, VertexId};
 use robust::{Coord3D, orient3d};
 
 /// The explicit Minkowski difference of two posed polytopes.
+///
+/// `D = P ⊖ Q = conv { p − q }`, built explicitly from all `n_P · n_Q` differences.
 #[derive(Clone, Debug)]
 pub struct MinkowskiDifference {
     polytope: Polytope,
@@ -68,6 +70,8 @@ impl MinkowskiDifference {
     }
 
     /// `D` as a polytope.
+    ///
+    /// `conv { p − q }` as a [`Polytope`].
     pub fn polytope(&self) -> &Polytope {
         &self.polytope
     }
@@ -79,6 +83,8 @@ impl MinkowskiDifference {
 
     /// Whether the origin lies in `D` (inside or on its boundary), decided with exact
     /// orientation tests against every face's plane (through three of its corners).
+    ///
+    /// `0 ∈ D ⟺ P ∩ Q ≠ ∅`.
     pub fn contains_origin(&self) -> bool {
         let d = &self.polytope;
         let o = Coord3D {

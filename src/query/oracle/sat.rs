@@ -11,6 +11,8 @@
 use crate::{Point, Polytope, Pose, Vector};
 
 /// The best separating axis found by [`max_separation`].
+///
+/// `separation > 0 ⟺ P ∩ Q = ∅` (separating axis theorem).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SatResult {
     /// `max over axes n of (min_{q∈Q} n·q − max_{p∈P} n·p)`: positive = disjoint by that

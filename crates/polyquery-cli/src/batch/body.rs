@@ -19,12 +19,16 @@ use std::path::{Path, PathBuf};
 
 /// A convex body ready for queries: its polytope and the normal vector map built from it
 /// (the map owns the polytope).
+///
+/// `Body = NormalVectorMap` (which owns the polytope).
 #[derive(Clone, Debug)]
 pub struct Body {
     nvm: NormalVectorMap,
 }
 
 /// Why a body could not be loaded. Every message names the file.
+///
+/// `Body::load(p) = Err(e)` ⟺ `p` is no readable mesh or `.nvm` file; `e` names `p`.
 #[derive(Debug, thiserror::Error)]
 pub enum BodyError {
     /// The mesh file is missing, unreadable or malformed.
@@ -115,6 +119,8 @@ pub fn cache_key(path: &Path) -> PathBuf {
 
 /// Bodies by [`cache_key`], each loaded once (successfully or not), found by the paths the
 /// requests name: each distinct path is canonicalised once, when the cache is filled.
+///
+/// `#loads = #` distinct canonical paths.
 #[derive(Debug, Default)]
 pub struct BodyCache {
     /// Each path as given → its cache key.

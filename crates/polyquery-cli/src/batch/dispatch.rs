@@ -18,13 +18,14 @@
 //! whether or not it finds an answer ([`polyquery::query::Outcome`]).
 
 use super::body::Body;
+use polyquery::query::PortalSettings;
 use polyquery::query::certificate::Certificate;
 use polyquery::query::epa::{EpaSettings, penetration_depth};
 use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::minkowski_support::DiffPoint;
-use polyquery::query::nio::{self, NioSettings};
-use polyquery::query::raycast::{RaySettings, cast_ray};
-use polyquery::query::toi::{ToiSettings, time_of_impact};
+use polyquery::query::nio;
+use polyquery::query::raycast::cast_ray;
+use polyquery::query::toi::time_of_impact;
 use polyquery::query::{Outcome, QueryError};
 use polyquery::support::{HillClimb, LinearScan, Posed, SupportMap};
 use polyquery::{Point, Pose, Vector};
@@ -32,6 +33,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The six query operations.
+///
+/// JSON / CLI spelling = [`Operation::name`]: `intersect`, `penetration`, `distance`, `depth`, `toi`, `raycast`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Operation {
@@ -85,6 +88,8 @@ impl fmt::Display for Operation {
 }
 
 /// The algorithms, by name.
+///
+/// JSON / CLI spelling = [`Algorithm::name`]: `nio`, `gjk`, `epa`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
@@ -114,6 +119,8 @@ impl fmt::Display for Algorithm {
 }
 
 /// Which support map the algorithms run on.
+///
+/// JSON / CLI spelling = [`SupportKind::name`]: `nvm`, `linear`, `hill` (the JSON field and flag are both `support`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SupportKind {
@@ -139,6 +146,8 @@ impl SupportKind {
 
 /// What to compute, with the parameters of the operation (validated: directions finite and
 /// non-zero, the algorithm one the operation has).
+///
+/// one variant per [`Operation`]: `Query::operation()` names it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Query {
     /// Whether A and B intersect, with Nio's test or GJK.
@@ -353,6 +362,8 @@ pub enum Proof {
 }
 
 /// The answer to one query: the fields every result line has beside `id`, `op` and `ok`.
+///
+/// `value` = `δ_d`, distance, depth, time or ray distance by operation; `support_calls` counts `S(D, d)`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Answer {
     /// Overlap (intersect, penetration, distance, depth), meeting during the motion (toi),
@@ -394,6 +405,8 @@ pub enum RunError {
 }
 
 /// `body` at `pose` as the chosen support map.
+///
+/// `placed(body, pose, kind) = Box::new(Posed::new(map_of(kind, body), pose))`, usable directly as a query body (`Box<dyn SupportMap>` is a [`SupportMap`]).
 pub fn placed<'b>(body: &'b Body, pose: Pose, support: SupportKind) -> Box<dyn SupportMap + 'b> {
     match support {
         SupportKind::Nvm => Box::new(Posed::new(body.nvm(), pose)),
@@ -465,7 +478,7 @@ fn answer_query(
         if b.is_some() {
             return Err(RunError::Operands { op });
         }
-        let outcome = cast_ray(a, origin, direction, &RaySettings::default())?;
+        let outcome = cast_ray(a, origin, direction, &PortalSettings::default())?;
         return Ok(from_outcome(outcome, |hit| Answer {
             intersects: true,
             value: Some(hit.distance),
@@ -499,7 +512,7 @@ fn answer_query(
             }
         }
         Query::Intersect { .. } => {
-            let r = nio::intersects(a, b, &NioSettings::default())?;
+            let r = nio::intersects(a, b, &PortalSettings::default())?;
             let normal = match &r.certificate {
                 Certificate::SeparatingPlane { normal, .. } => Some(varr(normal)),
                 Certificate::Tetrahedron { .. } => None,
@@ -516,7 +529,8 @@ fn answer_query(
             }
         }
         Query::Penetration { direction } => {
-            let outcome = nio::directional_penetration(a, b, direction, &NioSettings::default())?;
+            let outcome =
+                nio::directional_penetration(a, b, direction, &PortalSettings::default())?;
             from_outcome(outcome, |p| Answer {
                 intersects: true,
                 value: Some(p.depth),
@@ -564,7 +578,7 @@ fn answer_query(
             })
         }
         Query::Toi { velocity } => {
-            let outcome = time_of_impact(a, b, velocity, &ToiSettings::default())?;
+            let outcome = time_of_impact(a, b, velocity, &PortalSettings::default())?;
             from_outcome(outcome, |i| Answer {
                 intersects: true,
                 value: Some(i.time),

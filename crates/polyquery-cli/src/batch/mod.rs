@@ -73,6 +73,8 @@ pub struct Failure {
 }
 
 /// The result of one line.
+///
+/// `is_ok() ⟺ Success(_)`; serialised untagged, as one result line.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)] // one per line, collected once; boxing only allocates
@@ -85,18 +87,38 @@ pub enum BatchResult {
 
 impl BatchResult {
     /// Whether the line succeeded.
+    ///
+    /// `matches!(self, BatchResult::Success(_))`.
     pub fn is_ok(&self) -> bool {
         matches!(self, BatchResult::Success(_))
     }
 }
 
 /// A parsed batch: one entry per non-blank line, valid or not.
+///
+/// ```
+/// use polyquery_cli::batch::Batch;
+/// use std::path::Path;
+///
+/// // Two lines against the bundled mesh (paths resolve against `base`).
+/// let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+/// let jsonl = br#"{"id": 1, "op": "intersect", "a": "panda_link1_collision.obj", "b": "panda_link1_collision.obj", "pose_b": {"translation": [0.01, 0, 0]}}
+/// {"id": "far", "op": "distance", "a": "panda_link1_collision.obj", "b": "panda_link1_collision.obj", "pose_b": {"translation": [5, 0, 0]}}"#;
+/// let batch = Batch::parse(jsonl, &base);
+/// let outcome = batch.run(&|| {});
+/// assert!(outcome.all_ok() && outcome.results.len() == 2);
+/// let mut out = Vec::new();
+/// outcome.write_jsonl(&mut out).unwrap();
+/// assert!(String::from_utf8(out).unwrap().starts_with(r#"{"id":1,"op":"intersect","ok":true"#));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Batch {
     lines: Vec<Result<Request, (usize, LineError)>>,
 }
 
 /// The results of a batch, in input order, with the number of file loads.
+///
+/// `results.len() == batch.len()` (one per non-blank line).
 #[derive(Clone, Debug)]
 pub struct BatchOutcome {
     /// One result per non-blank input line, in input order.
@@ -107,11 +129,15 @@ pub struct BatchOutcome {
 
 impl BatchOutcome {
     /// Whether every line succeeded.
+    ///
+    /// `results.iter().all(BatchResult::is_ok)`.
     pub fn all_ok(&self) -> bool {
         self.results.iter().all(BatchResult::is_ok)
     }
 
     /// Writes the results as JSON lines.
+    ///
+    /// one line `json(result) + "\n"` per result, in input order.
     pub fn write_jsonl(&self, w: &mut dyn Write) -> io::Result<()> {
         for result in &self.results {
             crate::json::to_writer(&mut *w, result)?;
@@ -153,11 +179,15 @@ impl Batch {
     }
 
     /// How many results the batch will give (its non-blank lines).
+    ///
+    /// `#` non-blank lines.
     pub fn len(&self) -> usize {
         self.lines.len()
     }
 
     /// Whether the batch has no non-blank line.
+    ///
+    /// `len() == 0`.
     pub fn is_empty(&self) -> bool {
         self.lines.is_empty()
     }
@@ -174,6 +204,8 @@ impl Batch {
 
     /// Loads every distinct body once, then runs every valid line in parallel (on the
     /// current rayon pool), calling `progress` after each line. Results keep input order.
+    ///
+    /// `run(p) = run_with(p, &ReadLimits::default())`.
     pub fn run(&self, progress: &(dyn Fn() + Sync)) -> BatchOutcome {
         self.run_with(&polyquery::input::ReadLimits::default(), progress)
     }
@@ -211,6 +243,8 @@ impl Batch {
 }
 
 /// Runs one valid request against the loaded bodies.
+///
+/// one [`Request`] + loaded bodies ↦ one [`BatchResult`] (never panics).
 pub fn run_request(request: &Request, cache: &BodyCache) -> BatchResult {
     let fail = |error: String| {
         BatchResult::Failure(Failure {

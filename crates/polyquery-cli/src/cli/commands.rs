@@ -798,16 +798,16 @@ pub struct SupportOutcome {
     pub summary: String,
 }
 
-/// `polyquery support`: `S(P, d)` for every direction, with `method`.
+/// `polyquery support`: `S(P, d)` for every direction, answered by the support map `kind`.
 pub fn support(
     input: &Path,
     directions: &[Vector],
-    method: SupportKind,
+    kind: SupportKind,
     json: bool,
     limits: &ReadLimits,
 ) -> Result<SupportOutcome, CliError> {
     let mut loaded = load_and_hull(input, limits)?;
-    if method == SupportKind::Nvm {
+    if kind == SupportKind::Nvm {
         loaded = loaded.with_map(input)?;
     }
     let p = loaded.polytope();
@@ -822,7 +822,7 @@ pub fn support(
         .collect();
     let directions_given = directions;
     let directions = &units;
-    let answers: Vec<(Support, Option<QueryStats>)> = match (method, loaded.map()) {
+    let answers: Vec<(Support, Option<QueryStats>)> = match (kind, loaded.map()) {
         (SupportKind::Nvm, Some(map)) => directions
             .iter()
             .map(|d| {
@@ -871,7 +871,7 @@ pub fn support(
     let n = directions.len();
     let summary = format!(
         "support: {n} queries with {} on {} ({} hull vertices) in {:.3} ms, {:.3} µs per query\n",
-        method.name(),
+        kind.name(),
         input.display(),
         p.num_vertices(),
         total_ms,

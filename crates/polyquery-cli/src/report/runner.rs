@@ -14,7 +14,7 @@ use nalgebra::{Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
 use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::oracle::MinkowskiDifference;
-use polyquery::query::{self, EpaSettings, NioSettings, ToiSettings};
+use polyquery::query::{self, EpaSettings, PortalSettings};
 use polyquery::{HillClimb, LinearScan, NormalVectorMap, Point, Pose, Posed, SupportMap, Vector};
 use polyquery_synth::{random_direction, random_rotation};
 use rand::{Rng, SeedableRng};
@@ -463,8 +463,8 @@ impl SupportChoice for OnNvm {
 #[derive(Clone, Copy, Debug, Default)]
 struct QuerySettings {
     gjk: GjkSettings,
-    nio: NioSettings,
-    toi: ToiSettings,
+    nio: PortalSettings,
+    toi: PortalSettings,
     epa: EpaSettings,
 }
 
