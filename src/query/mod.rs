@@ -50,9 +50,7 @@
 //! Nio's penetration and intersection, the time of impact and the ray cast all run the same
 //! portal search and the same refinement loop, with the same stopping rule (`p4` within
 //! `ε · size` of the triangle's plane) and the same iteration bound, so they share one
-//! struct; GJK and EPA have loops (and defaults) of their own. The former per-query names
-//! `NioSettings`, `ToiSettings` and `RaySettings` are deprecated aliases of
-//! [`PortalSettings`].
+//! struct; GJK and EPA have loops (and defaults) of their own.
 
 #[cfg(feature = "serde")]
 mod array_serde;
@@ -108,31 +106,6 @@ impl Default for PortalSettings {
         }
     }
 }
-
-/// The former name of [`PortalSettings`] for Nio's queries.
-///
-/// `NioSettings = PortalSettings`.
-#[deprecated(
-    since = "0.1.0",
-    note = "use `query::PortalSettings` (one struct for the portal family)"
-)]
-pub type NioSettings = PortalSettings;
-/// The former name of [`PortalSettings`] for [`time_of_impact`].
-///
-/// `ToiSettings = PortalSettings`.
-#[deprecated(
-    since = "0.1.0",
-    note = "use `query::PortalSettings` (one struct for the portal family)"
-)]
-pub type ToiSettings = PortalSettings;
-/// The former name of [`PortalSettings`] for [`cast_ray`].
-///
-/// `RaySettings = PortalSettings`.
-#[deprecated(
-    since = "0.1.0",
-    note = "use `query::PortalSettings` (one struct for the portal family)"
-)]
-pub type RaySettings = PortalSettings;
 
 /// A query's answer with the work it took, counted whether or not there is an answer.
 ///
