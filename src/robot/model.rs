@@ -403,8 +403,9 @@ struct Facts {
 }
 
 /// Checks what urdf-rs accepts too leniently, on the XML tree: the root element, and that
-/// every `xyz`, `rpy`, `size` and `scale` attribute holds exactly three numbers (urdf-rs skips
-/// unparsable words).
+/// the number lists urdf-rs reads (`<origin xyz rpy>`, `<axis xyz>`, `<box size>`,
+/// `<mesh scale>`) hold exactly three numbers (urdf-rs skips unparsable words). Other
+/// elements (Gazebo or transmission extensions) are left alone.
 fn precheck(doc: &roxmltree::Document<'_>) -> Result<Facts, RobotError> {
     let root = doc.root_element();
     if root.tag_name().name() != "robot" {
@@ -418,7 +419,14 @@ fn precheck(doc: &roxmltree::Document<'_>) -> Result<Facts, RobotError> {
     }
     let mut joints_with_limit = HashSet::new();
     for node in root.descendants().filter(|n| n.is_element()) {
-        for attr in ["xyz", "rpy", "size", "scale"] {
+        let attrs: &[&str] = match node.tag_name().name() {
+            "origin" => &["xyz", "rpy"],
+            "axis" => &["xyz"],
+            "box" => &["size"],
+            "mesh" => &["scale"],
+            _ => &[],
+        };
+        for &attr in attrs {
             if let Some(v) = node.attribute(attr) {
                 let words: Vec<&str> = v.split_whitespace().collect();
                 if words.len() != 3 || words.iter().any(|w| w.parse::<f64>().is_err()) {
