@@ -43,6 +43,7 @@ use crate::{
     polytope::PolytopeError,
     pose::PoseError,
     query::{CertificateError, QueryError},
+    robot::RobotError,
 };
 
 /// Any error polyquery's library functions return (see the module notes for an example).
@@ -92,6 +93,10 @@ pub enum Error {
     /// A certificate does not prove its claim ([`crate::query::verify`]).
     #[error(transparent)]
     Certificate(#[from] CertificateError),
+    /// Loading a robot (URDF) or its allowed-collision matrix (SRDF), or checking a
+    /// configuration, failed.
+    #[error(transparent)]
+    Robot(#[from] RobotError),
 }
 
 #[cfg(test)]
@@ -127,6 +132,12 @@ mod tests {
             via(crate::Polytope::axis_aligned_box(
                 crate::Point::new(0.0, 0.0, 0.0),
                 crate::Point::new(0.0, 1.0, 1.0),
+            )
+            .unwrap_err()),
+            via(crate::robot::Robot::from_urdf_str(
+                "<robot name=\"r\"/>",
+                None,
+                &crate::robot::PackageDirs::new(),
             )
             .unwrap_err()),
         ];

@@ -34,6 +34,9 @@
 //! * [`pose`] reads poses from text (`tx,ty,tz` and a quaternion in either order, scalar
 //!   first or last) and accepts unit quaternions only.
 //! * [`output`] writes numbers as text: shortest round-trip form, never `-0`.
+//! * [`robot`] reads a robot from URDF (links, joints, collision shapes), checks its
+//!   configurations, computes forward kinematics, and reads the SRDF's allowed-collision
+//!   matrix: the first stage of checking a robot against a scene.
 //! * [`error`] holds [`Error`], which every error above converts into, so `?` works
 //!   across loading, building and querying.
 //!
@@ -93,6 +96,7 @@ pub mod pointloc;
 pub mod polytope;
 pub mod pose;
 pub mod query;
+pub mod robot;
 pub mod support;
 
 pub use error::Error;

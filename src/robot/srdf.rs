@@ -1,0 +1,132 @@
+//! The allowed-collision matrix from an SRDF's `disable_collisions` entries.
+
+use super::{Robot, RobotError, line_of, parse_xml};
+use crate::input::{ReadLimits, read_bounded};
+use std::path::Path;
+
+/// The allowed-collision matrix: link pairs never checked, exactly the SRDF's
+/// `<disable_collisions link1 link2>` entries (symmetric; nothing added, nothing dropped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AllowedCollisions {
+    links: usize,
+    /// Row-major `links × links`, symmetric.
+    allowed: Vec<bool>,
+    /// The entries as written: (link1, link2) indices, document order, duplicates kept.
+    entries: Vec<(usize, usize)>,
+}
+
+impl AllowedCollisions {
+    /// No allowed pairs, for `robot` (every link pair is active).
+    pub fn none(robot: &Robot) -> Self {
+        let n = robot.links().len();
+        AllowedCollisions {
+            links: n,
+            allowed: vec![false; n * n],
+            entries: Vec::new(),
+        }
+    }
+
+    /// Reads an SRDF file (with the default input size cap) for `robot`.
+    pub fn from_srdf_file(path: &Path, robot: &Robot) -> Result<Self, RobotError> {
+        let bytes = read_bounded(path, &ReadLimits::default())?;
+        let text = std::str::from_utf8(crate::input::strip_bom(&bytes)).map_err(|_| {
+            RobotError::NotUtf8 {
+                path: path.to_path_buf(),
+            }
+        })?;
+        Self::from_srdf_str(text, robot)
+    }
+
+    /// Reads an SRDF from text for `robot`. Only `disable_collisions` entries matter; groups,
+    /// group states, end effectors, virtual and passive joints are ignored.
+    /// `enable_collisions` and `disable_default_collisions` (which would change pairs beyond
+    /// the entries written) are errors rather than silently ignored, and so is a link name
+    /// the robot does not have.
+    pub fn from_srdf_str(text: &str, robot: &Robot) -> Result<Self, RobotError> {
+        let doc = parse_xml(text, "SRDF")?;
+        let root = doc.root_element();
+        if root.tag_name().name() != "robot" {
+            return Err(RobotError::Srdf {
+                message: format!(
+                    "line {}: the root element is <{}>, not <robot>",
+                    line_of(&doc, root),
+                    root.tag_name().name()
+                ),
+            });
+        }
+        let mut acm = Self::none(robot);
+        for node in root.children().filter(|n| n.is_element()) {
+            let name = node.tag_name().name();
+            let line = line_of(&doc, node);
+            match name {
+                "disable_collisions" => {
+                    let index = |attr: &str| {
+                        let link = node.attribute(attr).ok_or_else(|| RobotError::Srdf {
+                            message: format!("line {line}: <{name}> has no `{attr}` attribute"),
+                        })?;
+                        robot
+                            .link_index(link)
+                            .ok_or_else(|| RobotError::UnknownSrdfLink {
+                                element: name.to_string(),
+                                line,
+                                link: link.to_string(),
+                            })
+                    };
+                    let (a, b) = (index("link1")?, index("link2")?);
+                    acm.allowed[a * acm.links + b] = true;
+                    acm.allowed[b * acm.links + a] = true;
+                    acm.entries.push((a, b));
+                }
+                "enable_collisions" | "disable_default_collisions" => {
+                    return Err(RobotError::Srdf {
+                        message: format!("line {line}: <{name}> is not supported"),
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(acm)
+    }
+
+    /// Whether the pair of links `a`, `b` (indices in [`Robot::links`]) is allowed to
+    /// collide (never checked). False for indices out of range.
+    pub fn is_allowed(&self, a: usize, b: usize) -> bool {
+        a < self.links && b < self.links && self.allowed[a * self.links + b]
+    }
+
+    /// The `disable_collisions` entries as written: `(link1, link2)` link indices, in
+    /// document order (a repeated entry appears twice).
+    pub fn entries(&self) -> &[(usize, usize)] {
+        &self.entries
+    }
+
+    /// The distinct allowed pairs `(a, b)` with `a ≤ b`, sorted.
+    pub fn allowed_pairs(&self) -> Vec<(usize, usize)> {
+        let n = self.links;
+        (0..n)
+            .flat_map(|a| (a..n).map(move |b| (a, b)))
+            .filter(|&(a, b)| self.allowed[a * n + b])
+            .collect()
+    }
+
+    /// The active link pairs of `robot` (the robot this matrix was made for): every pair
+    /// `(a, b)`, `a < b`, of distinct links that both have collision geometry and are not
+    /// allowed, sorted. A link without `<collision>` elements cannot touch anything, so it
+    /// is in no pair.
+    pub fn active_pairs(&self, robot: &Robot) -> Vec<(usize, usize)> {
+        let links = robot.links();
+        let n = links.len().min(self.links);
+        let shaped: Vec<usize> = (0..n)
+            .filter(|&l| !links[l].collisions.is_empty())
+            .collect();
+        let mut pairs = Vec::new();
+        for (i, &a) in shaped.iter().enumerate() {
+            for &b in &shaped[i + 1..] {
+                if !self.allowed[a * self.links + b] {
+                    pairs.push((a, b));
+                }
+            }
+        }
+        pairs
+    }
+}
