@@ -32,6 +32,8 @@
 //! Each variant's message is the module error's own (it names the file, line or field at
 //! fault); [`std::error::Error::source`] reaches the cause beneath it.
 
+#[cfg(feature = "robot")]
+use crate::robot::RobotError;
 use crate::{
     format::{FormatError, codec::DecodeError},
     hull::HullError,
@@ -43,7 +45,6 @@ use crate::{
     polytope::PolytopeError,
     pose::PoseError,
     query::{CertificateError, QueryError},
-    robot::RobotError,
 };
 
 /// Any error polyquery's library functions return (see the module notes for an example).
@@ -94,7 +95,8 @@ pub enum Error {
     #[error(transparent)]
     Certificate(#[from] CertificateError),
     /// Loading a robot (URDF) or its allowed-collision matrix (SRDF), or checking a
-    /// configuration, failed.
+    /// configuration, failed (feature `robot`).
+    #[cfg(feature = "robot")]
     #[error(transparent)]
     Robot(#[from] RobotError),
 }
@@ -134,13 +136,18 @@ mod tests {
                 crate::Point::new(0.0, 1.0, 1.0),
             )
             .unwrap_err()),
-            via(crate::robot::Robot::from_urdf_str(
+        ];
+        #[cfg(feature = "robot")]
+        let cases = {
+            let mut cases = Vec::from(cases);
+            cases.push(via(crate::robot::Robot::from_urdf_str(
                 "<robot name=\"r\"/>",
                 None,
                 &crate::robot::PackageDirs::new(),
             )
-            .unwrap_err()),
-        ];
+            .unwrap_err()));
+            cases
+        };
         for (message, error) in cases {
             assert_eq!(error.to_string(), message);
         }

@@ -34,7 +34,7 @@
 //! * [`pose`] reads poses from text (`tx,ty,tz` and a quaternion in either order, scalar
 //!   first or last) and accepts unit quaternions only.
 //! * [`output`] writes numbers as text: shortest round-trip form, never `-0`.
-//! * [`robot`] reads a robot from URDF (links, joints, collision shapes), checks its
+//! * [`robot`] (feature `robot`) reads a robot from URDF (links, joints, collision shapes), checks its
 //!   configurations, computes forward kinematics, and reads the SRDF's allowed-collision
 //!   matrix: the first stage of checking a robot against a scene.
 //! * [`error`] holds [`Error`], which every error above converts into, so `?` works
@@ -96,6 +96,7 @@ pub mod pointloc;
 pub mod polytope;
 pub mod pose;
 pub mod query;
+#[cfg(feature = "robot")]
 pub mod robot;
 pub mod support;
 

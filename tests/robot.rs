@@ -1,5 +1,8 @@
 //! The robot model: URDF loading and validation, configurations, forward kinematics (against
 //! the `k` crate and a hand-checked chain), and the SRDF's allowed-collision matrix.
+//! (Feature `robot`, which the workspace's command line turns on, so `cargo test --workspace`
+//! builds and runs these.)
+#![cfg(feature = "robot")]
 
 use polyquery::Pose;
 use polyquery::robot::{
