@@ -9,7 +9,9 @@ has a doc comment that contains EITHER
   * an inline code span (`...`) holding a formula or definition: it contains one of
     `=`, `→`, `←`, `≤`, `≥`, `≠`, `≈`, `×`, `·`, `⊖`, `∈`, `∪`, `∩`, `√`, `Σ`, `∑`, `∞`,
     `<=`, `>=`, `<-`, `->`, `=>`, or a binary operator surrounded by spaces (` + `, ` - `,
-    ` * `, ` / `, ` % `, ` < `, ` > `).
+    ` * `, ` / `, ` % `, ` < `, ` > `), OR
+  * a definition `` `name` = … `` / `` `name` ≤ … `` / `` … × `name` ``: an inline code span
+    directly before or after (spaces aside) one of the symbols above.
 
 Public items: `pub` (exactly `pub`, not `pub(crate)` / `pub(super)`) fn, struct, enum, trait,
 union, const, static, type and mod; `pub` fields of structs and of enum struct-variants;
@@ -61,6 +63,11 @@ def has_example_or_formula(doc_lines):
             return True
         if FORMULA_OPS.search(span):
             return True
+        after = text[match.end():].lstrip()
+        before = text[: match.start()].rstrip()
+        for sym in FORMULA_SYMBOLS:
+            if after.startswith(sym) or before.endswith(sym):
+                return True
     return False
 
 
