@@ -286,7 +286,8 @@ def collect(roots):
     total = 0
     per_module = {}
     for root in roots:
-        for dirpath, _, files in os.walk(root):
+        walk = [(os.path.dirname(root), [], [os.path.basename(root)])] if os.path.isfile(root) else os.walk(root)
+        for dirpath, _, files in walk:
             for fname in sorted(files):
                 if not fname.endswith(".rs") or fname == "tests.rs":
                     continue
