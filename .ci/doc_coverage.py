@@ -7,7 +7,7 @@ has a doc comment that contains EITHER
 
   * a fenced code block (a line starting with ```), i.e. a runnable example (doctest), OR
   * an inline code span (`...`) holding a formula or definition: it contains one of
-    `=`, `→`, `←`, `≤`, `≥`, `≠`, `≈`, `×`, `·`, `⊖`, `∈`, `∉`, `∪`, `∩`, `√`, `Σ`, `∑`, `∞`, `‖`,
+    `=`, `→`, `←`, `≤`, `≥`, `≠`, `≈`, `×`, `·`, `⊖`, `∈`, `∉`, `∪`, `∩`, `√`, `Σ`, `∑`, `∞`, `‖`, `⟺`, `⇔`, `⟶`, `⇒`, `↦`,
     `<=`, `>=`, `<-`, `->`, `=>`, or a binary operator surrounded by spaces (` + `, ` - `,
     ` * `, ` / `, ` % `, ` < `, ` > `), OR
   * a definition `` `name` = … `` / `` `name` ≤ … `` / `` … × `name` ``: an inline code span
@@ -33,7 +33,7 @@ import sys
 ROOTS = ["src", "crates/polyquery-cli/src"]
 
 FORMULA_SYMBOLS = [
-    "=", "→", "←", "≤", "≥", "≠", "≈", "×", "·", "⊖", "∈", "∉", "∪", "∩", "√", "Σ", "∑", "∞", "‖",
+    "=", "→", "←", "≤", "≥", "≠", "≈", "×", "·", "⊖", "∈", "∉", "∪", "∩", "√", "Σ", "∑", "∞", "‖", "⟺", "⇔", "⟶", "⇒", "↦",
     "<-", "->",
 ]
 FORMULA_OPS = re.compile(r"\S \s*[-+*/%<>] \s*\S")

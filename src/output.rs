@@ -1,4 +1,4 @@
-//! Writing numbers as text: the shortest text that reads back as the same `f64`, never `-0`.
+//! Writing numbers as text: the shortest text that reads back as the same `f64` (`Shortest(x).to_string().parse::<f64>() = Ok(x)`), never `-0`.
 //!
 //! Where it sits: under every text writer — OBJ output ([`crate::mesh::write_obj`]), and the
 //! command line's text, CSV and Markdown (the command line's JSON writers live in the

@@ -1,5 +1,5 @@
 //! Rigid poses from text (`tx,ty,tz` or `tx,ty,tz` and a quaternion), and quaternions
-//! checked to be unit.
+//! checked to be unit (`| ‖q‖ − 1 | ≤ UNIT_TOLERANCE`).
 //!
 //! Where it sits: beside `mesh`, turning text (a command line's `--pose-a`, a batch line's
 //! numbers) into the [`Pose`] that places a shape for a query (`support::Posed`).

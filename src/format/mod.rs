@@ -5,7 +5,7 @@
 //! back. The command line's `preprocess` writes these files; every command that takes a mesh
 //! also takes one.
 //!
-//! Layout, version [`FORMAT_VERSION`], all numbers little-endian:
+//! Layout, version [`FORMAT_VERSION`], all numbers little-endian (`file bytes = 32 + Σ (16 + payload) + 4`):
 //!
 //! | offset | bytes | content |
 //! |---|---|---|

@@ -1,4 +1,4 @@
-//! The point of a simplex (1 to 4 points) closest to the origin, with barycentric weights.
+//! The point of a simplex (1 to 4 points) closest to the origin, with barycentric weights (`closest = Σ λ_i p_i`, `Σ λ_i = 1`, `λ_i ≥ 0`).
 //!
 //! Where it sits: GJK ([`crate::query::gjk`]) calls [`closest_to_origin`] once per iteration
 //! on its current simplex of Minkowski-difference points; the weights carry the witness
