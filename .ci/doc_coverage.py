@@ -7,8 +7,8 @@ has a doc comment that contains EITHER
 
   * a fenced code block (a line starting with ```), i.e. a runnable example (doctest), OR
   * an inline code span (`...`) holding a formula or definition: it contains one of
-    `=`, `→`, `←`, `≤`, `≥`, `≠`, `≈`, `×`, `·`, `⊖`, `∈`, `∉`, `∪`, `∩`, `√`, `Σ`, `∑`, `∞`, `‖`, `⟺`, `⇔`, `⟶`, `⇒`, `↦`,
-    `<=`, `>=`, `<-`, `->`, `=>`, or a binary operator surrounded by spaces (` + `, ` - `,
+    `=`, `→`, `←`, `≤`, `≥`, `≠`, `≈`, `×`, `·`, `⊖`, `∈`, `∉`, `∪`, `∩`, `√`, `Σ`, `∑`, `∞`, `‖`, `⟺`, `⇔`, `⟶`, `⇒`, `⟹`, `↦`,
+    `<=`, `>=`, `<-`, `->`, `=>`, or a binary operator surrounded by spaces (` + `, ` - ` or ` − `,
     ` * `, ` / `, ` % `, ` < `, ` > `), OR
   * a definition `` `name` = … `` / `` `name` ≤ … `` / `` … × `name` ``: an inline code span
     directly before or after (spaces aside) one of the symbols above.
@@ -33,10 +33,10 @@ import sys
 ROOTS = ["src", "crates/polyquery-cli/src"]
 
 FORMULA_SYMBOLS = [
-    "=", "→", "←", "≤", "≥", "≠", "≈", "×", "·", "⊖", "∈", "∉", "∪", "∩", "√", "Σ", "∑", "∞", "‖", "⟺", "⇔", "⟶", "⇒", "↦",
+    "=", "→", "←", "≤", "≥", "≠", "≈", "×", "·", "⊖", "∈", "∉", "∪", "∩", "√", "Σ", "∑", "∞", "‖", "⟺", "⇔", "⟶", "⇒", "⟹", "↦",
     "<-", "->",
 ]
-FORMULA_OPS = re.compile(r"\S \s*[-+*/%<>] \s*\S")
+FORMULA_OPS = re.compile(r"\S \s*[-−+*/%<>] \s*\S")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 
 ITEM_RE = re.compile(

@@ -186,7 +186,7 @@ pub enum Input {
 
 /// Why an input could not be loaded (the message names the file).
 ///
-/// `InputError::Mesh(_)` for a mesh file, `InputError::Format(_)` for a `.nvm` file; each names the file: `InputError::from(e)` for either.
+/// `InputError::Mesh(_)` for a mesh file, `InputError::Format(_)` for a `.nvm` file; each names the file: `InputError::from(e) = Mesh(e)` or `Format(e)`.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
     /// The file could not be read, is not a mesh in a supported format, or is malformed: `Mesh(e) = InputError::from(e)`.
