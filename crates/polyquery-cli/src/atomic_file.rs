@@ -1,4 +1,4 @@
-//! Writing output files atomically: all or nothing, and only where a regular file belongs.
+//! Writing output files atomically: all or nothing, and only where a regular file belongs (after `write_atomically(path, f)`, `file = f's bytes` on success, `file = old file` on error).
 //!
 //! Where it sits: the last step of every command that writes a file (`hull --out`, `gen`,
 //! `batch --out`, `preprocess`, `report`). The destination is checked first

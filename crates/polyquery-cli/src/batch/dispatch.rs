@@ -1,6 +1,6 @@
 //! The query dispatcher shared by `polyquery query` and `polyquery batch`: one typed
 //! [`Query`] on one or two posed [`Body`]s, run with the chosen support map and algorithm,
-//! gives one [`Answer`].
+//! gives one [`Answer`]: `run_query(query, (a, pose_a), b, support) = Ok(answer)` or a [`RunError`].
 //!
 //! Where it sits: [`super::body`] (bodies) + a [`Query`] ──**dispatch**──▶ the algorithms of
 //! [`polyquery::query`] ──▶ [`Answer`] (serialises to the common fields of a result line).

@@ -1,4 +1,4 @@
-//! Benchmark comparison reports: `polyquery report`.
+//! Benchmark comparison reports: `polyquery report` (`speed-up = other method's time / polyquery's time`).
 //!
 //! Where it sits: on top of everything else. It builds hulls ([`polyquery::hull`]) of synthetic
 //! point sets and real meshes, preprocesses them ([`polyquery::nvm`]), and times every query of
