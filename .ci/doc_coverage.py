@@ -7,7 +7,7 @@ has a doc comment that contains EITHER
 
   * a fenced code block (a line starting with ```), i.e. a runnable example (doctest), OR
   * an inline code span (`...`) holding a formula or definition: it contains one of
-    `=`, `→`, `←`, `≤`, `≥`, `≠`, `≈`, `×`, `·`, `⊖`, `∈`, `∉`, `∪`, `∩`, `√`, `Σ`, `∑`, `∞`, `‖`, `⟺`, `⇔`, `⟶`, `⇒`, `⟹`, `↦`,
+    `=`, `→`, `←`, `≤`, `≥`, `≠`, `≈`, `×`, `·`, `⊖`, `∈`, `∉`, `⊂`, `⊆`, `∪`, `∩`, `√`, `Σ`, `∑`, `∞`, `‖`, `⟺`, `⇔`, `⟶`, `⇒`, `⟹`, `↦`,
     `<=`, `>=`, `<-`, `->`, `=>`, or a binary operator surrounded by spaces (` + `, ` - ` or ` − `,
     ` * `, ` / `, ` % `, ` < `, ` > `), OR
   * a definition `` `name` = … `` / `` `name` ≤ … `` / `` … × `name` ``: an inline code span
@@ -33,7 +33,7 @@ import sys
 ROOTS = ["src", "crates/polyquery-cli/src"]
 
 FORMULA_SYMBOLS = [
-    "=", "→", "←", "≤", "≥", "≠", "≈", "×", "·", "⊖", "∈", "∉", "∪", "∩", "√", "Σ", "∑", "∞", "‖", "⟺", "⇔", "⟶", "⇒", "⟹", "↦",
+    "=", "→", "←", "≤", "≥", "≠", "≈", "×", "·", "⊖", "∈", "∉", "⊂", "⊆", "∪", "∩", "√", "Σ", "∑", "∞", "‖", "⟺", "⇔", "⟶", "⇒", "⟹", "↦",
     "<-", "->",
 ]
 FORMULA_OPS = re.compile(r"\S \s*[-−+*/%<>] \s*\S")
@@ -63,8 +63,9 @@ def has_example_or_formula(doc_lines):
             return True
         if FORMULA_OPS.search(span):
             return True
-        after = text[match.end():].lstrip()
-        before = text[: match.start()].rstrip()
+        # a span inside a link, [`name`](target) or [`name`], counts as the span itself
+        after = re.sub(r"^\](\([^)]*\))?", "", text[match.end():]).lstrip()
+        before = text[: match.start()].rstrip("[").rstrip()
         for sym in FORMULA_SYMBOLS:
             if after.startswith(sym) or before.endswith(sym):
                 return True
