@@ -1,4 +1,4 @@
-//! The report's plots as SVG strings (plotters, SVG backend only: text is written as
+//! The report's plots as SVG strings (`one plot = one .svg file`; plotters, SVG backend only: text is written as
 //! `<text>` elements, so no font library is needed): log–log time against hull size per
 //! query family, speed-ups against plain GJK and against the peer, bars per real mesh,
 //! bytes per vertex and preprocessing time against n.

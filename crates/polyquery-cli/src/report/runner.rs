@@ -1,4 +1,4 @@
-//! Runs the comparison: builds every source's hull (synthetic spheres and ellipsoids of each
+//! Runs the comparison (`rows = sources × sizes × queries × methods`): builds every source's hull (synthetic spheres and ellipsoids of each
 //! size, the real meshes), preprocesses it (NVM, the peer's shapes), draws a fixed set of pose
 //! pairs, answers every query family with every method on the same poses, checks the answers
 //! against each other and (for small hulls) the exact oracles, and times each cell.

@@ -1,4 +1,4 @@
-//! The report's first screen: the conclusion in plain words, generated from the measured
+//! The report's first screen (`speed-up = other time / polyquery time`): the conclusion in plain words, generated from the measured
 //! rows (what is faster than what, by how much, on which sizes; where the peer is faster;
 //! where answers disagree and who is wrong), and the glossary of every term the report uses.
 //!

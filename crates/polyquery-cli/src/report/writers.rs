@@ -1,4 +1,4 @@
-//! The report's files: `index.html` (self-contained: inline CSS and SVG, no network),
+//! The report's files (`files = index.html + report.md + results.csv + results.json + *.svg`): `index.html` (self-contained: inline CSS and SVG, no network),
 //! `report.md` (the same tables, plots as links to the SVG files), `results.csv` and
 //! `results.json` (one row per source × size × query × method), and one `.svg` per plot.
 //!
