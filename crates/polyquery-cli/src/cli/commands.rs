@@ -300,7 +300,7 @@ fn write_output(
 }
 
 /// `polyquery hull`: the hull of `mesh` (or the polytope of a `.nvm` file), optionally
-/// written to `out`: `hull(mesh, out, limits)?.vertices = convex_hull(points)?.num_vertices()`.
+/// written to `out`: `HullReport::vertices = num_vertices()` of the hull built (or loaded).
 pub fn hull(mesh: &Path, out: Option<&Path>, limits: &ReadLimits) -> Result<HullReport, CliError> {
     if let Some(out) = out {
         check_output(out)?;
