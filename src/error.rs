@@ -47,7 +47,18 @@ use crate::{
     query::{CertificateError, QueryError},
 };
 
-/// Any error polyquery's library functions return (see the module notes for an example).
+/// Any error polyquery's library functions return (see the module notes for an example):
+/// `Error = ReadError | InputError | MeshError | … | CertificateError`, one variant each.
+///
+/// ```
+/// use polyquery::{hull::convex_hull, Error, Point};
+///
+/// fn hull_of(points: &[Point]) -> Result<usize, Error> {
+///     Ok(convex_hull(points)?.num_vertices()) // HullError → Error by `?`
+/// }
+/// let flat = [Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 0.0)];
+/// assert!(matches!(hull_of(&flat), Err(Error::Hull(_))));
+/// ```
 ///
 /// New variants may be added as the library grows (robots, scenes), so a `match` on it needs
 /// a `_` arm.
@@ -55,43 +66,56 @@ use crate::{
 #[non_exhaustive]
 pub enum Error {
     /// Reading an input file failed, or it is larger than the input cap.
+    /// `Error::Read(e) = Error::from(e)` for `e: ReadError`.
     #[error(transparent)]
     Read(#[from] ReadError),
     /// Loading an input (a mesh or a `.nvm` file, told apart by content) failed.
+    /// `Error::Input(e) = Error::from(e)` for `e: InputError`.
     #[error(transparent)]
     Input(#[from] InputError),
     /// Loading a mesh failed.
+    /// `Error::Mesh(e) = Error::from(e)` for `e: MeshError`.
     #[error(transparent)]
     Mesh(#[from] MeshError),
     /// A number is outside the supported range of magnitudes.
+    /// `Error::Magnitude(e) = Error::from(e)` for `e: MagnitudeError`.
     #[error(transparent)]
     Magnitude(#[from] MagnitudeError),
     /// Building a hull failed (no 3D hull, or out of range).
+    /// `Error::Hull(e) = Error::from(e)` for `e: HullError`.
     #[error(transparent)]
     Hull(#[from] HullError),
     /// Building a polytope from given parts failed.
+    /// `Error::Polytope(e) = Error::from(e)` for `e: PolytopeError`.
     #[error(transparent)]
     Polytope(#[from] PolytopeError),
     /// Building a normal vector map failed.
+    /// `Error::Nvm(e) = Error::from(e)` for `e: NvmError`.
     #[error(transparent)]
     Nvm(#[from] NvmError),
     /// Building a point locator failed.
+    /// `Error::PointLoc(e) = Error::from(e)` for `e: PointLocError`.
     #[error(transparent)]
     PointLoc(#[from] PointLocError),
     /// Saving or loading a `.nvm` file failed.
+    /// `Error::Format(e) = Error::from(e)` for `e: FormatError`.
     #[error(transparent)]
     Format(#[from] FormatError),
     /// Decoding bytes of a `.nvm` file's section failed (the lower layer of
     /// [`Error::Format`]).
+    /// `Error::Decode(e) = Error::from(e)` for `e: DecodeError`.
     #[error(transparent)]
     Decode(#[from] DecodeError),
     /// Parsing a pose failed (or its quaternion is not a unit quaternion).
+    /// `Error::Pose(e) = Error::from(e)` for `e: PoseError`.
     #[error(transparent)]
     Pose(#[from] PoseError),
     /// A query failed.
+    /// `Error::Query(e) = Error::from(e)` for `e: QueryError`.
     #[error(transparent)]
     Query(#[from] QueryError),
     /// A certificate does not prove its claim ([`crate::query::verify`]).
+    /// `Error::Certificate(e) = Error::from(e)` for `e: CertificateError`.
     #[error(transparent)]
     Certificate(#[from] CertificateError),
     /// Loading a robot (URDF) or its allowed-collision matrix (SRDF), or checking a

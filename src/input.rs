@@ -1,5 +1,5 @@
 //! Reading input files: bounded in size, read once, their format told by magic bytes and
-//! extension.
+//! extension: `load(path) = Input::Nvm(…)` for a `.nvm` file, else `Input::Mesh { … }`.
 //!
 //! Where it sits: the first step of every load. A mesh is read whole into memory by
 //! [`read_bounded`], which stops at [`ReadLimits::max_input_bytes`] (so a file that never
@@ -42,7 +42,7 @@ pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadLimits {
     /// The most bytes one input file (mesh, `.nvm` file, batch file, directions file) may
-    /// hold; a larger or endless one is an error. Default [`DEFAULT_MAX_INPUT_BYTES`].
+    /// hold; a larger or endless one is an error. Default `max_input_bytes = DEFAULT_MAX_INPUT_BYTES`.
     pub max_input_bytes: u64,
 }
 
@@ -75,23 +75,23 @@ impl ReadLimits {
 /// ```
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
-    /// The file could not be opened or read (missing, unreadable, a directory …).
+    /// The file could not be opened or read (missing, unreadable, a directory …): `source` = the OS error.
     #[error("{}: {source}", path.display())]
     Io {
-        /// The file.
+        /// `path` = the file, as given.
         path: PathBuf,
-        /// The cause.
+        /// `source` = the [`io::Error`] the open or read returned.
         source: io::Error,
     },
-    /// The file holds more than the cap (or never ends).
+    /// The file holds more than the cap (or never ends): `file bytes > limit`.
     #[error(
         "{}: input is larger than the limit of {limit} bytes (the input size cap; raise it with --max-input-bytes)",
         path.display()
     )]
     TooLarge {
-        /// The file.
+        /// `path` = the file, as given.
         path: PathBuf,
-        /// The cap, in bytes.
+        /// `limit = ReadLimits::max_input_bytes`, the cap in bytes.
         limit: u64,
     },
 }
@@ -119,7 +119,7 @@ pub fn read_all_bounded<R: Read>(reader: R, path: &Path, limit: u64) -> Result<V
 /// Opens the file at `path` for a bounded read: a directory is an error, and a regular file
 /// larger than the cap fails before anything is read ([`ReadError::TooLarge`]). Returns the
 /// file and, for a regular file, its length (`None` for a pipe or a device, whose length is
-/// unknown: read those with the cap, as [`read_all_bounded`] does).
+/// unknown: read those with the cap, as [`read_all_bounded`] does): `Ok((file, Some(len)))` with `len ≤ max_input_bytes` for a regular file.
 pub fn open_bounded(
     path: &Path,
     limits: &ReadLimits,
@@ -170,29 +170,29 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
 
 /// A loaded input: a mesh (OBJ or STL) or a preprocessed `.nvm` file.
 ///
-/// `Input::Mesh` ⟶ hull ⟶ map to build; `Input::Nvm` ⟶ both loaded as saved.
+/// `Input::Mesh` → hull → map to build; `Input::Nvm` → both loaded as saved.
 #[derive(Debug)]
 pub enum Input {
-    /// A mesh, whose hull is still to be built.
+    /// A mesh, whose hull is still to be built: `load(path) = Input::Mesh { … }` unless the file is a `.nvm` file.
     Mesh {
-        /// The mesh.
+        /// `mesh` = the parsed mesh.
         mesh: Mesh,
-        /// The format it was read from.
+        /// `format = MeshFormat::detect(path, bytes)`, the format it was read from.
         format: MeshFormat,
     },
-    /// A `.nvm` file: the hull and its normal vector map, nothing to rebuild.
+    /// A `.nvm` file: the hull and its normal vector map, nothing to rebuild (`Nvm(m)` with `m = format::load_with(path, limits)`).
     Nvm(Box<SavedMap>),
 }
 
 /// Why an input could not be loaded (the message names the file).
 ///
-/// `InputError::Mesh(_)` for a mesh file, `InputError::Format(_)` for a `.nvm` file; each names the file.
+/// `InputError::Mesh(_)` for a mesh file, `InputError::Format(_)` for a `.nvm` file; each names the file: `InputError::from(e) = Mesh(e)` or `Format(e)`.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
-    /// The file could not be read, is not a mesh in a supported format, or is malformed.
+    /// The file could not be read, is not a mesh in a supported format, or is malformed: `Mesh(e) = InputError::from(e)`.
     #[error(transparent)]
     Mesh(#[from] MeshError),
-    /// The `.nvm` file is truncated, of another version or corrupt.
+    /// The `.nvm` file is truncated, of another version or corrupt: `Format(e) = InputError::from(e)`.
     #[error(transparent)]
     Format(#[from] FormatError),
 }
@@ -200,7 +200,7 @@ pub enum InputError {
 /// Loads `path`, reading it once and at most `limits.max_input_bytes` bytes: a `.nvm` file
 /// (told by its magic bytes, or by its extension) is streamed straight into its map
 /// ([`format::load_with`]'s rules; never held whole in memory); anything else is read whole
-/// and parsed as a mesh (OBJ or STL, see [`Mesh::from_bytes`]).
+/// and parsed as a mesh (OBJ or STL, see [`Mesh::from_bytes`]): `Input::Nvm` ⟺ `format::looks_like_nvm(path)`.
 pub fn load(path: &Path, limits: &ReadLimits) -> Result<Input, InputError> {
     let read_error = |source| {
         MeshError::from(ReadError::Io {

@@ -107,11 +107,11 @@ pub use support::{HillClimb, LinearScan, Posed, Support, SupportMap};
 
 /// A point in 3D, `f64` coordinates.
 ///
-/// `Point::new(x, y, z)`.
+/// `Point::new(x, y, z)`; `p.coords = p − origin`.
 pub type Point = nalgebra::Point3<f64>;
 /// A vector (direction, displacement) in 3D, `f64` coordinates.
 ///
-/// `Vector::new(x, y, z)`; a direction `d` in `S(P, d)`.
+/// `Vector::new(x, y, z)`; a direction `d` in `S(P, d)` (`d = b − a` for points `a`, `b`).
 pub type Vector = nalgebra::Vector3<f64>;
 /// A rigid transform (rotation, then translation): `x ↦ R·x + t`.
 pub type Pose = nalgebra::Isometry3<f64>;

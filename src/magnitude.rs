@@ -24,7 +24,7 @@ use crate::{Point, Vector};
 /// `|x| ≤ MAX_COORDINATE` for every coordinate accepted.
 pub const MAX_COORDINATE: f64 = 1e60;
 
-/// The smallest extent (bounding-box diagonal) of a shape accepted: `1e-60`.
+/// The smallest extent (bounding-box diagonal) of a shape accepted: `MIN_EXTENT = 1e-60`.
 pub const MIN_EXTENT: f64 = 1e-60;
 
 /// The supported range in words, for error messages.
@@ -38,16 +38,16 @@ pub const SUPPORTED_RANGE: &str =
 /// `|x| > MAX_COORDINATE` or extent `< MIN_EXTENT`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MagnitudeError {
-    /// A coordinate is larger in magnitude than [`MAX_COORDINATE`].
+    /// A coordinate is larger in magnitude than [`MAX_COORDINATE`]: `|value| > MAX_COORDINATE`.
     #[error("coordinate {value:e} is outside the supported range ({SUPPORTED_RANGE})")]
     TooLarge {
-        /// The offending value.
+        /// `value` = the offending value.
         value: f64,
     },
-    /// A shape is smaller than [`MIN_EXTENT`] across.
+    /// A shape is smaller than [`MIN_EXTENT`] across: `extent < MIN_EXTENT`.
     #[error("the shape is {extent:e} across, below the supported range ({SUPPORTED_RANGE})")]
     TooSmall {
-        /// Its bounding-box diagonal.
+        /// `extent = ‖max − min‖`, its bounding-box diagonal.
         extent: f64,
     },
 }
@@ -69,7 +69,7 @@ pub fn check_coordinates(x: &[f64]) -> Result<(), MagnitudeError> {
 
 /// `Ok` when the points' bounding box is at least [`MIN_EXTENT`] across (an empty,
 /// non-finite or single-position set passes: those are the callers' own, more specific
-/// errors).
+/// errors): `Ok` ⟺ `‖max − min‖ ≥ MIN_EXTENT` for the bounding box `(min, max)`.
 pub fn check_extent(points: &[Point]) -> Result<(), MagnitudeError> {
     let Some(first) = points.first() else {
         return Ok(());

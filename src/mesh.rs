@@ -45,9 +45,9 @@ use std::path::{Path, PathBuf};
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mesh {
-    /// Vertex positions.
+    /// `points[i]` = the position of the file's vertex `i + 1` (OBJ and STL order).
     pub points: Vec<Point>,
-    /// Polygons, 0-based indices into `points`.
+    /// `faces[j]` = polygon `j`, as 0-based indices into `points` (`file index − 1`).
     pub faces: Vec<Vec<u32>>,
 }
 
@@ -64,94 +64,97 @@ pub struct Mesh {
 /// ```
 #[derive(Debug, thiserror::Error)]
 pub enum MeshError {
-    /// The file holds more than the input cap (or never ends).
+    /// The file holds more than the input cap (or never ends): `file bytes > limit`.
     #[error(
         "{}: input is larger than the limit of {limit} bytes (the input size cap; raise it with --max-input-bytes)",
         path.display()
     )]
     TooLarge {
-        /// The file.
+        /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
         path: PathBuf,
-        /// The cap, in bytes.
+        /// `limit = ReadLimits::max_input_bytes`, the cap in bytes.
         limit: u64,
     },
-    /// The file is not a mesh in a supported format (OBJ, STL).
+    /// The file is not a mesh in a supported format: `MeshFormat::detect(path, bytes) = Err(UnsupportedFormat)`.
     #[error("{}: unsupported format: {reason}", path.display())]
     UnsupportedFormat {
-        /// The file.
+        /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
         path: PathBuf,
-        /// What was found instead.
+        /// `reason` = what was found instead (e.g. `"extension .ply"`).
         reason: String,
     },
-    /// A binary STL file is not well formed (wrong size, a non-finite coordinate).
+    /// A binary STL file is not well formed (a non-finite coordinate, or a size other than
+    /// `84 + 50 × triangle count` bytes).
     #[error("{}: binary STL: {message}", path.display())]
     MalformedBinary {
-        /// The file.
+        /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
         path: PathBuf,
-        /// What is wrong.
+        /// `message` = what is wrong, with the numbers involved.
         message: String,
     },
-    /// The file could not be opened or read (missing, unreadable, a directory …).
+    /// The file could not be opened or read (missing, unreadable, a directory …): `source` = the OS error.
     #[error("{}: {source}", path.display())]
     Io {
-        /// The file.
+        /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
         path: PathBuf,
-        /// The cause.
+        /// `source` = the [`io::Error`] the open or read returned.
         source: io::Error,
     },
-    /// A statement the reader handles (`v`, `f`) is not well formed.
+    /// A statement the reader handles (`v`, `f`) is not well formed: `message` = how.
     #[error("{}:{line}: {message}", path.display())]
     Malformed {
-        /// The file.
+        /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
         path: PathBuf,
-        /// 1-based line number.
+        /// `line` = the 1-based line number (of the statement's first line).
         line: usize,
-        /// What is wrong, quoting the offending text.
+        /// `message` = what is wrong, quoting the offending text.
         message: String,
     },
-    /// The file defines no vertex at all.
+    /// The file defines no vertex at all: `points.len() = 0`.
     #[error("{}: no vertices ('v' lines) in the file", path.display())]
     NoVertices {
-        /// The file.
+        /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
         path: PathBuf,
     },
-    /// A vertex has a NaN or infinite coordinate (including numbers too large for `f64`).
+    /// A vertex has a NaN or infinite coordinate (including numbers too large for `f64`):
+    /// `x.is_finite() == false`.
     #[error("{}:{line}: vertex has a non-finite coordinate (NaN or infinity)", path.display())]
     NonFinite {
-        /// The file.
+        /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
         path: PathBuf,
-        /// 1-based line number.
+        /// `line` = the 1-based line number (of the statement's first line).
         line: usize,
     },
     /// A vertex has a coordinate larger in magnitude than the supported range allows
-    /// ([`crate::magnitude::MAX_COORDINATE`]).
+    /// (`|value| > MAX_COORDINATE`, [`crate::magnitude::MAX_COORDINATE`]).
     #[error(
         "{}:{line}: vertex coordinate {value:e} is outside the supported range ({})",
         path.display(),
         crate::magnitude::SUPPORTED_RANGE
     )]
     CoordinateOutOfRange {
-        /// The file.
+        /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
         path: PathBuf,
-        /// 1-based line number.
+        /// `line` = the 1-based line number (of the statement's first line).
         line: usize,
-        /// The offending coordinate.
+        /// `value` = the offending coordinate, `|value| > MAX_COORDINATE`.
         value: f64,
     },
-    /// A face refers to a vertex that does not exist (0, beyond the last, or too far back).
+    /// A face refers to a vertex that does not exist: `index = 0`, `index > vertices` or
+    /// `index < −vertices`.
     #[error(
         "{}:{line}: face index {index} is out of range: the file has {vertices} vertices (valid: 1..={vertices}, or -1..=-{vertices} counting back from the latest)",
         path.display()
     )]
     FaceIndexOutOfRange {
-        /// The file.
+        /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
         path: PathBuf,
-        /// 1-based line number.
+        /// `line` = the 1-based line number (of the statement's first line).
         line: usize,
-        /// The index as written in the file.
+        /// `index` = the index as written in the file (1-based, or negative = counting back).
         index: i64,
-        /// How many vertices the index could refer to (for negative indices: defined up to
-        /// that line; for positive ones: in the whole file).
+        /// `vertices` = how many vertices the index could refer to (for negative indices:
+        /// defined up to that line; for positive ones: in the whole file).
         vertices: usize,
     },
 }
@@ -174,11 +177,21 @@ struct PendingIndex {
 /// The mesh file formats read.
 ///
 /// `MeshFormat::detect(path, bytes)` picks one from the extension and the content.
+///
+/// ```
+/// use polyquery::mesh::MeshFormat;
+/// use std::path::Path;
+///
+/// assert_eq!(MeshFormat::detect(Path::new("a.STL"), b"").unwrap(), MeshFormat::Stl);
+/// assert_eq!(MeshFormat::detect(Path::new("a"), b"v 0 0 0\n").unwrap(), MeshFormat::Obj);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MeshFormat {
-    /// Wavefront OBJ (text).
+    /// Wavefront OBJ (text): `detect` picks it for `.obj` (`detect("a.obj", _) = Ok(Obj)`), or for
+    /// content starting with an OBJ statement or `#`.
     Obj,
-    /// STL, binary or ASCII.
+    /// STL, binary or ASCII: `detect` picks it for `.stl`, or for content starting with
+    /// `solid` or of size `84 + 50 × n`.
     Stl,
 }
 
@@ -242,7 +255,8 @@ impl MeshFormat {
     /// The format of the file `path` holding `bytes`: by its extension (`.obj`, `.stl`,
     /// any case), else by its content (an STL's leading `solid` or binary layout, an OBJ
     /// statement or comment first, or no text at all). Anything else is
-    /// [`MeshError::UnsupportedFormat`].
+    /// [`MeshError::UnsupportedFormat`]. (Example: see [`MeshFormat`]; `detect(path, b"")`
+    /// with an `.obj` extension `= Ok(MeshFormat::Obj)`.)
     pub fn detect(path: &Path, bytes: &[u8]) -> Result<MeshFormat, MeshError> {
         let extension = path
             .extension()
@@ -305,6 +319,15 @@ impl Mesh {
 
     /// Parses the content of a mesh file in the format [`MeshFormat::detect`] finds;
     /// `path` names it in errors.
+    ///
+    /// ```
+    /// use polyquery::mesh::Mesh;
+    /// use std::path::Path;
+    ///
+    /// let mesh = Mesh::from_bytes(b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", Path::new("t.obj"))?;
+    /// assert_eq!(mesh.faces, vec![vec![0, 1, 2]]);
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Mesh, MeshError> {
         Mesh::from_bytes_as(bytes, path, MeshFormat::detect(path, bytes)?)
     }
@@ -328,6 +351,16 @@ impl Mesh {
 
     /// Parses OBJ text from `reader` (a leading UTF-8 byte-order mark is skipped); `source`
     /// names it in errors.
+    ///
+    /// ```
+    /// use polyquery::mesh::Mesh;
+    /// use std::path::Path;
+    ///
+    /// let text = "\u{feff}v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n";
+    /// let mesh = Mesh::parse(text.as_bytes(), Path::new("<stdin>"))?;
+    /// assert_eq!((mesh.points.len(), mesh.faces[0].clone()), (3, vec![0, 1, 2]));
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
     pub fn parse<R: BufRead>(mut reader: R, source: &Path) -> Result<Mesh, MeshError> {
         skip_bom(&mut reader).map_err(|e| MeshError::Io {
             path: source.to_path_buf(),
@@ -591,6 +624,21 @@ pub(crate) fn quote(text: &[u8]) -> String {
 
 /// Writes `polytope` as OBJ: one `v` line per vertex (shortest text that reads back as the
 /// same `f64`) and one `f` line per face (1-based, counter-clockwise seen from outside).
+///
+/// ```
+/// use polyquery::{hull::convex_hull, mesh::{write_obj, Mesh}, Point};
+/// use std::path::Path;
+///
+/// let tetra = [
+///     Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0),
+///     Point::new(0.0, 1.0, 0.0), Point::new(0.0, 0.0, 1.0),
+/// ];
+/// let mut obj = Vec::new();
+/// write_obj(&convex_hull(&tetra)?, &mut obj)?;
+/// let back = Mesh::from_bytes(&obj, Path::new("hull.obj"))?;
+/// assert_eq!((back.points.len(), back.faces.len()), (4, 4));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_obj(polytope: &Polytope, w: &mut dyn Write) -> io::Result<()> {
     writeln!(
         w,
@@ -613,6 +661,15 @@ pub fn write_obj(polytope: &Polytope, w: &mut dyn Write) -> io::Result<()> {
 }
 
 /// Writes `points` as OBJ `v` lines only (shortest text that reads back as the same `f64`).
+///
+/// ```
+/// use polyquery::{mesh::write_points_obj, Point};
+///
+/// let mut obj = Vec::new();
+/// write_points_obj(&[Point::new(0.1, -2.0, 1e300)], &mut obj)?;
+/// assert_eq!(String::from_utf8(obj).unwrap(), "v 0.1 -2 1e300\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn write_points_obj(points: &[Point], w: &mut dyn Write) -> io::Result<()> {
     for p in points {
         writeln!(w, "v {} {} {}", Shortest(p.x), Shortest(p.y), Shortest(p.z))?;

@@ -1,4 +1,4 @@
-//! Writing numbers as text: the shortest text that reads back as the same `f64`, never `-0`.
+//! Writing numbers as text: the shortest text that reads back as the same `f64` (`Shortest(x).to_string().parse::<f64>() = Ok(x)`), never `-0`.
 //!
 //! Where it sits: under every text writer — OBJ output ([`crate::mesh::write_obj`]), and the
 //! command line's text, CSV and Markdown (the command line's JSON writers live in the
@@ -10,6 +10,14 @@ use std::fmt;
 /// magnitudes in `[1e-5, 1e16)`, scientific notation (`1.5e-300`) beyond; zero (of either
 /// sign) as `0`. A non-finite value (which callers never pass) is written `NaN`, `inf` or
 /// `-inf`.
+///
+/// ```
+/// use polyquery::output::Shortest;
+///
+/// assert_eq!(Shortest(0.1).to_string(), "0.1");
+/// assert_eq!(Shortest(-0.0).to_string(), "0");
+/// assert_eq!(Shortest(1.5e-300).to_string(), "1.5e-300");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Shortest(pub f64);
 

@@ -65,65 +65,65 @@ id_type!(
 /// `Polytope::from_convex_polygons(points, polygons) = Err(_)` ⟺ the polygons are not a closed, oriented genus-0 surface using every point.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PolytopeError {
-    /// A polygon has fewer than three corners.
+    /// A polygon has fewer than three corners: `corners < 3`.
     #[error("face {face} has {corners} corners; a face needs at least 3")]
     FaceTooSmall {
-        /// The offending face.
+        /// `face` = the offending face's index in the input.
         face: usize,
-        /// Its corner count.
+        /// `corners` = its corner count, `corners < 3`.
         corners: usize,
     },
-    /// A corner index is not a vertex.
+    /// A corner index is not a vertex: `vertex ≥ vertices`.
     #[error("face {face} names vertex {vertex}, but there are only {vertices} vertices")]
     VertexOutOfRange {
-        /// The offending face.
+        /// `face` = the offending face's index in the input.
         face: usize,
-        /// The index it names.
+        /// `vertex` = the index it names, `vertex ≥ vertices`.
         vertex: u32,
-        /// The number of vertices.
+        /// `vertices` = the number of vertices.
         vertices: usize,
     },
-    /// The same directed edge appears twice (faces overlap or are inconsistently oriented).
+    /// The same directed edge `from → to` appears twice (faces overlap or are inconsistently oriented).
     #[error("directed edge {from}→{to} appears in two faces")]
     DuplicateHalfEdge {
-        /// Start vertex.
+        /// `from` = the edge's start vertex.
         from: u32,
-        /// End vertex.
+        /// `to` = the edge's end vertex.
         to: u32,
     },
-    /// A directed edge has no opposite edge (the surface is not closed).
+    /// A directed edge `from → to` has no opposite edge `to → from` (the surface is not closed).
     #[error("edge {from}→{to} has no opposite edge: the surface is not closed")]
     OpenEdge {
-        /// Start vertex.
+        /// `from` = the edge's start vertex.
         from: u32,
-        /// End vertex.
+        /// `to` = the edge's end vertex.
         to: u32,
     },
-    /// A vertex belongs to no face.
+    /// A vertex belongs to no face: `IsolatedVertex(v)` with `v` = its index.
     #[error("vertex {0} belongs to no face")]
     IsolatedVertex(u32),
-    /// The faces around a vertex do not form a single fan.
+    /// The faces around a vertex do not form a single fan: `NonManifoldVertex(v)` with `v` = its index.
     #[error("the faces around vertex {0} do not form one fan (not a manifold)")]
     NonManifoldVertex(u32),
-    /// V − E + F ≠ 2.
+    /// `V − E + F ≠ 2`: `EulerCharacteristic(χ)` with `χ = V − E + F`.
     #[error("Euler characteristic V − E + F = {0}, a convex polytope has 2")]
     EulerCharacteristic(i64),
-    /// A face has a zero-area (degenerate) polygon, so no normal.
+    /// A face has a zero-area (degenerate) polygon, so no normal: `DegenerateFace(f)` with `f` = its index.
     #[error("face {0} has zero area")]
     DegenerateFace(usize),
-    /// More elements than `u32` ids can name.
+    /// More elements than `u32` ids can name: `count > u32::MAX`.
     #[error("too many elements for 32-bit ids")]
     TooLarge,
     /// A vertex coordinate is non-finite or larger in magnitude than the supported range
-    /// allows ([`crate::magnitude::MAX_COORDINATE`]).
+    /// allows (`!value.is_finite() || |value| > MAX_COORDINATE`, [`crate::magnitude::MAX_COORDINATE`]).
     #[error(
         "vertex {vertex} has coordinate {value:e}, outside the supported range ({})",
         crate::magnitude::SUPPORTED_RANGE
     )]
     CoordinateOutOfRange {
-        /// The offending vertex.
+        /// `vertex` = the offending vertex's index.
         vertex: usize,
-        /// The offending coordinate.
+        /// `value` = the offending coordinate.
         value: f64,
     },
 }
@@ -160,7 +160,19 @@ pub(crate) struct PolytopeRawParts {
 ///
 /// Built by [`crate::hull::convex_hull`] (or [`Polytope::from_convex_polygons`] when the
 /// faces are already known). Every vertex is extreme, every face is a convex polygon with
-/// no collinear corners, and adjacent faces are never coplanar.
+/// no collinear corners, and adjacent faces are never coplanar: `V − E + F = 2`.
+///
+/// ```
+/// use polyquery::{hull::convex_hull, Point};
+///
+/// let cube: Vec<Point> = (0..8)
+///     .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+///     .collect();
+/// let p = convex_hull(&cube)?;
+/// assert_eq!((p.num_vertices(), p.num_edges(), p.num_faces()), (8, 12, 6));
+/// assert!((p.scale() - 3f64.sqrt()).abs() < 1e-15);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Polytope {
     points: Vec<Point>,
@@ -456,20 +468,20 @@ impl Polytope {
 
     /// The position of vertex `v`.
     ///
-    /// `p_v`.
+    /// `point(v) = p_v`.
     #[inline]
     pub fn point(&self, v: VertexId) -> &Point {
         &self.points[v.index()]
     }
 
-    /// The vertex ids `0 .. num_vertices()`.
+    /// The vertex ids `0 .. num_vertices()`: `vertex_ids().len() = num_vertices()`.
     pub fn vertex_ids(&self) -> impl ExactSizeIterator<Item = VertexId> + '_ {
         (0..self.points.len() as u32).map(VertexId)
     }
 
     /// The neighbours of `v`, in cyclic order (clockwise seen from outside).
     ///
-    /// `{ w : (v, w) is an edge }`.
+    /// `neighbors(v) = { w : (v, w) is an edge }`.
     #[inline]
     pub fn neighbors(&self, v: VertexId) -> &[VertexId] {
         let lo = self.neighbor_offsets[v.index()] as usize;
@@ -483,7 +495,7 @@ impl Polytope {
     }
 
     /// The vertex adjacency as a `petgraph` undirected graph (node `i` is `VertexId(i)`),
-    /// built on demand.
+    /// built on demand: `node_count() = num_vertices()`, `edge_count() = num_edges()`.
     pub fn adjacency_graph(&self) -> petgraph::graph::UnGraph<(), ()> {
         let edges = self.edge_ids().map(|e| {
             let (a, b) = self.edge_vertices(e);
@@ -523,7 +535,7 @@ impl Polytope {
         self.face_plane_offsets[f.index()]
     }
 
-    /// The face ids `0 .. num_faces()`.
+    /// The face ids `0 .. num_faces()`: `face_ids().len() = num_faces()`.
     pub fn face_ids(&self) -> impl ExactSizeIterator<Item = FaceId> + '_ {
         (0..self.face_first.len() as u32).map(FaceId)
     }
@@ -535,7 +547,7 @@ impl Polytope {
         self.face_first[f.index()]
     }
 
-    /// The edge ids `0 .. num_edges()`.
+    /// The edge ids `0 .. num_edges()`: `edge_ids().len() = num_edges()`.
     pub fn edge_ids(&self) -> impl ExactSizeIterator<Item = EdgeId> + '_ {
         (0..(self.half_edges.len() / 2) as u32).map(EdgeId)
     }
@@ -672,14 +684,14 @@ impl Polytope {
         }
     }
 
-    /// The axis-aligned bounding box `(min, max)` of the vertices.
+    /// The axis-aligned bounding box `(min, max)` of the vertices: `min.x = min over v of p_v.x`, likewise `max` and `y`, `z`.
     pub fn bounding_box(&self) -> (Point, Point) {
         bounding_box(&self.points)
     }
 
     /// The length of the bounding box's diagonal: the scale that relative tolerances use.
     ///
-    /// `‖max − min‖` of [`Polytope::bounding_box`].
+    /// `scale() = ‖max − min‖` of [`Polytope::bounding_box`].
     pub fn scale(&self) -> f64 {
         let (lo, hi) = self.bounding_box();
         (hi - lo).norm()
@@ -708,7 +720,7 @@ impl Polytope {
     }
 }
 
-/// The axis-aligned bounding box `(min, max)` of a non-empty point set.
+/// The axis-aligned bounding box `(min, max)` of a non-empty point set: `min.x = min over i of points[i].x`, likewise `max` and `y`, `z`.
 pub fn bounding_box(points: &[Point]) -> (Point, Point) {
     let mut lo = Point::new(f64::INFINITY, f64::INFINITY, f64::INFINITY);
     let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);

@@ -1,5 +1,5 @@
 //! Rigid poses from text (`tx,ty,tz` or `tx,ty,tz` and a quaternion), and quaternions
-//! checked to be unit.
+//! checked to be unit (`| ‖q‖ − 1 | ≤ UNIT_TOLERANCE`).
 //!
 //! Where it sits: beside `mesh`, turning text (a command line's `--pose-a`, a batch line's
 //! numbers) into the [`Pose`] that places a shape for a query (`support::Posed`).
@@ -39,10 +39,10 @@ pub const UNIT_TOLERANCE: f64 = 1e-6;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum QuatOrder {
     /// Scalar first, `(w, x, y, z)`: Eigen's and nalgebra's constructors; this crate's
-    /// default.
+    /// default: `Wxyz.to_wxyz(q) = q`.
     #[default]
     Wxyz,
-    /// Scalar last, `(x, y, z, w)`: ROS messages, pinocchio, SciPy's `from_quat`.
+    /// Scalar last, `(x, y, z, w)`: ROS messages, pinocchio, SciPy's `from_quat`; `Xyzw.to_wxyz([x, y, z, w]) = [w, x, y, z]`.
     Xyzw,
 }
 
@@ -62,7 +62,7 @@ impl QuatOrder {
         }
     }
 
-    /// `q` in this order as `[w, x, y, z]`.
+    /// `q` in this order as `[w, x, y, z]`: `Xyzw.to_wxyz([x, y, z, w]) = [w, x, y, z]`, `Wxyz.to_wxyz(q) = q`.
     pub fn to_wxyz(self, q: [f64; 4]) -> [f64; 4] {
         match self {
             QuatOrder::Wxyz => q,
@@ -100,16 +100,16 @@ impl std::str::FromStr for QuatOrder {
 /// `| ‖q‖ − 1 | > UNIT_TOLERANCE` (or a non-finite component) is an error, never renormalised.
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
 pub enum QuaternionError {
-    /// A component is NaN or infinite.
+    /// A component is NaN or infinite: `q[i].is_finite() == false` for some `i`.
     #[error("the quaternion has a component that is not finite")]
     NonFinite,
-    /// The norm is further than [`UNIT_TOLERANCE`] from 1 (zero included).
+    /// The norm is further than [`UNIT_TOLERANCE`] from 1 (zero included): `| ‖q‖ − 1 | > UNIT_TOLERANCE`.
     #[error(
         "the quaternion's norm is {}, not 1 (a rotation needs a unit quaternion, norm within 1e-6 of 1)",
         Shortest(*norm)
     )]
     NotUnit {
-        /// The quaternion's Euclidean norm.
+        /// `norm = ‖q‖`, the quaternion's Euclidean norm.
         norm: f64,
     },
 }
@@ -163,65 +163,65 @@ pub fn unit_quaternion(
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PoseError {
-    /// Neither 3 nor 7 comma-separated fields.
+    /// Neither 3 nor 7 comma-separated fields: `found ∉ {3, 7}`.
     #[error(
         "pose '{text}': expected 3 fields (tx,ty,tz) or 7 (tx,ty,tz,{}), found {found}",
         order.fields()
     )]
     FieldCount {
-        /// The whole pose text.
+        /// `text` = the whole pose text, as given.
         text: String,
-        /// How many fields it has.
+        /// `found` = how many comma-separated fields it has.
         found: usize,
-        /// The quaternion order the text was read in.
+        /// `order` = the quaternion order the text was read in.
         order: QuatOrder,
     },
-    /// A field is not a number.
+    /// A field is not a number: `field.parse::<f64>()` failed (`field` = the field).
     #[error("pose '{text}': cannot read '{field}' as a number")]
     BadNumber {
-        /// The whole pose text.
+        /// `text` = the whole pose text, as given.
         text: String,
-        /// The offending field (trimmed).
+        /// `field` = the offending field (trimmed).
         field: String,
     },
-    /// A field is NaN or infinite (or too large for `f64`).
+    /// A field is NaN or infinite (or too large for `f64`): `field.is_finite() == false`.
     #[error("pose '{text}': field '{field}' is not finite")]
     NonFinite {
-        /// The whole pose text.
+        /// `text` = the whole pose text, as given.
         text: String,
-        /// The offending field (trimmed).
+        /// `field` = the offending field (trimmed).
         field: String,
     },
-    /// A translation component is larger in magnitude than the supported range allows.
+    /// A translation component is larger in magnitude than the supported range allows: `|t| > MAX_COORDINATE`.
     #[error(
         "pose '{text}': translation '{field}' is outside the supported range ({})",
         crate::magnitude::SUPPORTED_RANGE
     )]
     OutOfRange {
-        /// The whole pose text.
+        /// `text` = the whole pose text, as given.
         text: String,
-        /// The offending field.
+        /// `field` = the offending field.
         field: String,
     },
     /// The quaternion's norm is not within [`UNIT_TOLERANCE`] of 1 (a zero quaternion
-    /// included).
+    /// included): `| ‖q‖ − 1 | > UNIT_TOLERANCE`.
     #[error(
         "pose '{text}': the quaternion ({}) has norm {}, not 1 (a rotation needs a unit quaternion, norm within 1e-6 of 1)",
         order.fields(),
         Shortest(*norm)
     )]
     NotUnitQuaternion {
-        /// The whole pose text.
+        /// `text` = the whole pose text, as given.
         text: String,
-        /// The quaternion's norm.
+        /// `norm = ‖q‖`, the quaternion's norm.
         norm: f64,
-        /// The quaternion order the text was read in.
+        /// `order` = the quaternion order the text was read in.
         order: QuatOrder,
     },
 }
 
 /// Parses `tx,ty,tz` or `tx,ty,tz,qw,qx,qy,qz` (scalar first: [`parse_pose_with`] reads
-/// other orders). The quaternion must be unit (see the module notes).
+/// other orders). The quaternion must be unit (see the module notes): `parse_pose(t) = parse_pose_with(t, QuatOrder::Wxyz)`.
 pub fn parse_pose(text: &str) -> Result<Pose, PoseError> {
     parse_pose_with(text, QuatOrder::Wxyz)
 }

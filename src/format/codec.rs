@@ -6,7 +6,8 @@
 //! their arrays through [`ByteWriter`] and [`ByteReader`]; this module knows nothing of what
 //! the arrays mean.
 //!
-//! An array is stored as its element count (`u64`) followed by the elements, each in
+//! An array is stored as its element count (`u64`) followed by the elements
+//! (`bytes = 8 + count × element bytes`), each in
 //! little-endian byte order (`f64` as its IEEE-754 bits, so values round-trip bit for bit).
 //! Records (a tree node, a slab …) are stored as their `#[repr(C)]` fields in order, with
 //! no padding, so that on a little-endian machine an array's bytes on disk are its bytes in
@@ -19,102 +20,126 @@ use thiserror::Error;
 use zerocopy::{FromBytes, FromZeros, Immutable, IntoBytes, KnownLayout};
 
 /// Why bytes could not be decoded (the loader adds the file's name).
+///
+/// ```
+/// use polyquery::format::codec::{ByteReader, DecodeError};
+///
+/// let mut r = ByteReader::new(&[1u8, 2][..], 2);
+/// let err = r.u32("a count").unwrap_err();
+/// assert_eq!(err, DecodeError::Truncated { what: "a count".into(), needed: 4, available: 2 });
+/// assert_eq!(err.to_string(), "truncated a count: needs 4 bytes, 2 available");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum DecodeError {
-    /// Fewer bytes are left than `what` needs.
+    /// Fewer bytes are left than `what` needs: `available < needed`.
     #[error("truncated {what}: needs {needed} bytes, {available} available")]
     Truncated {
-        /// What was being read.
+        /// `what` = the caller's name for what was being read (e.g. `"POLY points"`).
         what: String,
-        /// Bytes it needs.
+        /// `needed` = the bytes `what` takes.
         needed: u64,
-        /// Bytes left.
+        /// `available = end − position`, the bytes left in the window.
         available: u64,
     },
     /// The bytes are there but say something impossible (an index out of range, a length
-    /// that disagrees with another, a non-finite coordinate …).
+    /// that disagrees with another, a non-finite coordinate …): `what` = the impossibility.
     #[error("corrupt {what}")]
     Corrupt {
-        /// What is wrong.
+        /// `what` = what is wrong, with the caller's name for the field.
         what: String,
     },
-    /// The stream failed while `what` was read.
+    /// The stream failed while `what` was read: `kind` and `message` = the [`io::Error`]'s.
     #[error("{what}: {message}")]
     Io {
-        /// What was being read.
+        /// `what` = the caller's name for what was being read.
         what: String,
-        /// The kind of the I/O error.
+        /// `kind = io_error.kind()`.
         kind: io::ErrorKind,
-        /// Its message.
+        /// `message = io_error.to_string()`.
         message: String,
     },
 }
 
 impl DecodeError {
-    /// A [`DecodeError::Corrupt`] saying `what`.
+    /// `DecodeError::corrupt(what) = DecodeError::Corrupt { what: what.into() }`.
     pub fn corrupt(what: impl Into<String>) -> DecodeError {
         DecodeError::Corrupt { what: what.into() }
     }
 }
 
 /// Appends little-endian numbers and length-prefixed arrays to a byte buffer.
+///
+/// ```
+/// use polyquery::format::codec::{ByteReader, ByteWriter};
+///
+/// let mut w = ByteWriter::new();
+/// w.put_u32(7);
+/// w.put_f64s(&[0.5, -2.0]);
+/// assert_eq!(w.len(), 4 + 8 + 2 * 8);
+/// let bytes = w.into_bytes();
+/// let mut r = ByteReader::new(&bytes[..], bytes.len() as u64);
+/// assert_eq!(r.u32("seven").unwrap(), 7);
+/// assert_eq!(r.finite_f64s("pair").unwrap(), vec![0.5, -2.0]);
+/// r.finish("all").unwrap();
+/// assert_eq!(r.crc(), crc32fast::hash(&bytes));
+/// ```
 #[derive(Debug, Default)]
 pub struct ByteWriter {
     bytes: Vec<u8>,
 }
 
 impl ByteWriter {
-    /// An empty writer.
+    /// An empty writer: `ByteWriter::new().len() = 0`.
     pub fn new() -> ByteWriter {
         ByteWriter::default()
     }
 
-    /// The bytes written so far.
+    /// The bytes written so far: `into_bytes().len() = len()`.
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }
 
-    /// Number of bytes written so far.
+    /// `len()` = the number of bytes written so far.
     pub fn len(&self) -> usize {
         self.bytes.len()
     }
 
-    /// Whether nothing was written yet.
+    /// Whether nothing was written yet: `is_empty() = (len() == 0)`.
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
 
-    /// Raw bytes, no length prefix.
+    /// Raw bytes, no length prefix: `len() += bytes.len()`.
     pub fn put_bytes(&mut self, bytes: &[u8]) {
         self.bytes.extend_from_slice(bytes);
     }
 
-    /// One byte.
+    /// One byte: `len() += 1`.
     pub fn put_u8(&mut self, x: u8) {
         self.bytes.push(x);
     }
 
-    /// A `u32`, little-endian.
+    /// A `u32`, little-endian: appends `x.to_le_bytes()`, `len() += 4`.
     pub fn put_u32(&mut self, x: u32) {
         self.bytes.extend_from_slice(&x.to_le_bytes());
     }
 
-    /// A `u64`, little-endian.
+    /// A `u64`, little-endian: appends `x.to_le_bytes()`, `len() += 8`.
     pub fn put_u64(&mut self, x: u64) {
         self.bytes.extend_from_slice(&x.to_le_bytes());
     }
 
-    /// An `f64` as its IEEE-754 bits, little-endian.
+    /// An `f64` as its IEEE-754 bits, little-endian: `put_f64(x) = put_u64(x.to_bits())`.
     pub fn put_f64(&mut self, x: f64) {
         self.put_u64(x.to_bits());
     }
 
-    /// A length (`u64`).
+    /// A length: `put_len(n) = put_u64(n as u64)`.
     pub fn put_len(&mut self, n: usize) {
         self.put_u64(n as u64);
     }
 
-    /// `[u32]`: count, then the elements.
+    /// `[u32]`: count, then the elements; `len() += 8 + 4 · xs.len()`.
     pub fn put_u32s(&mut self, xs: &[u32]) {
         self.put_len(xs.len());
         self.bytes.reserve(xs.len() * 4);
@@ -123,7 +148,7 @@ impl ByteWriter {
         }
     }
 
-    /// `[f64]`: count, then the elements.
+    /// `[f64]`: count, then the elements; `len() += 8 + 8 · xs.len()`.
     pub fn put_f64s(&mut self, xs: &[f64]) {
         self.put_len(xs.len());
         self.bytes.reserve(xs.len() * 8);
@@ -132,7 +157,8 @@ impl ByteWriter {
         }
     }
 
-    /// Overwrites 8 bytes at `at` with `x` (for a length known only after its content).
+    /// Overwrites 8 bytes at `at` with `x` (for a length known only after its content):
+    /// `bytes[at..at + 8] = x.to_le_bytes()`.
     /// Does nothing if `at` is out of range.
     pub fn patch_u64(&mut self, at: usize, x: u64) {
         if let Some(slot) = self.bytes.get_mut(at..at + 8) {
@@ -144,10 +170,12 @@ impl ByteWriter {
 /// The elements of the arrays read straight into place: plain numbers and `#[repr(C)]`
 /// records of them with no padding, whose in-memory bytes on a little-endian machine are
 /// their on-disk bytes (`zerocopy` checks the layout at compile time, so no byte pattern is
-/// invalid for them and reading into them needs no `unsafe`).
+/// invalid for them and reading into them needs no `unsafe`). Implemented for `u32`, `f64`
+/// and `[T; N]` with `T: Element`; element bytes `= size_of::<Self>()`.
 pub trait Element: FromBytes + IntoBytes + KnownLayout + Immutable + Copy {
     /// Turns the element's fields from little-endian into this machine's byte order (only
-    /// called on big-endian machines; on little-endian ones they already are).
+    /// called on big-endian machines; on little-endian ones they already are):
+    /// `*self = from_le(*self)` field by field.
     fn swap_from_le(&mut self);
 }
 
@@ -178,7 +206,8 @@ const CHUNK_BYTES: usize = 1 << 20;
 /// window (a section) **before** allocating.
 ///
 /// Arrays are read straight into their final `Vec` ([`ByteReader::array`]): the stream's
-/// bytes land in place, piece by piece, and nothing is held twice.
+/// bytes land in place, piece by piece, and nothing is held twice. Invariant:
+/// `position ≤ end`, `remaining() = end − position`. (Example: see [`ByteWriter`].)
 #[derive(Debug)]
 pub struct ByteReader<R> {
     inner: R,
@@ -188,7 +217,7 @@ pub struct ByteReader<R> {
 }
 
 impl<R: Read> ByteReader<R> {
-    /// A reader of `inner` that may read `end` bytes (the window's end).
+    /// A reader of `inner` that may read `end` bytes: `position() = 0`, `self.end() = end`.
     pub fn new(inner: R, end: u64) -> ByteReader<R> {
         ByteReader {
             inner,
@@ -198,32 +227,33 @@ impl<R: Read> ByteReader<R> {
         }
     }
 
-    /// Bytes left in the window.
+    /// Bytes left in the window: `remaining() = end() − position()`.
     pub fn remaining(&self) -> u64 {
         self.end.saturating_sub(self.position)
     }
 
-    /// Bytes read so far.
+    /// `position()` = the bytes read so far, from the start of the stream.
     pub fn position(&self) -> u64 {
         self.position
     }
 
-    /// The end of the window.
+    /// `end()` = the window's end, as a position from the start of the stream.
     pub fn end(&self) -> u64 {
         self.end
     }
 
-    /// Moves the end of the window to `end` (for a section: its position plus its length).
+    /// Moves the end of the window: `self.end() = end` (for a section: its position plus
+    /// its length).
     pub fn set_end(&mut self, end: u64) {
         self.end = end;
     }
 
-    /// The CRC-32 of every byte read so far.
+    /// `crc() = crc32(first position() bytes of the stream)`.
     pub fn crc(&self) -> u32 {
         self.hasher.clone().finalize()
     }
 
-    /// Gives the stream back.
+    /// Gives the stream back: `ByteReader::new(inner, end).into_inner() = inner`.
     pub fn into_inner(self) -> R {
         self.inner
     }
@@ -266,7 +296,8 @@ impl<R: Read> ByteReader<R> {
         Ok(())
     }
 
-    /// The next `n` bytes, for `what` (checked against the window before allocating).
+    /// The next `n` bytes, for `what` (checked against the window before allocating):
+    /// `Truncated` unless `n ≤ remaining()`.
     pub fn bytes(&mut self, n: u64, what: &str) -> Result<Vec<u8>, DecodeError> {
         if n > self.remaining() {
             return Err(DecodeError::Truncated {
@@ -280,7 +311,7 @@ impl<R: Read> ByteReader<R> {
         Ok(out)
     }
 
-    /// Reads (and hashes) the rest of the window, keeping nothing.
+    /// Reads (and hashes) the rest of the window, keeping nothing: afterwards `position() = end()`.
     pub fn skip_rest(&mut self, what: &str) -> Result<(), DecodeError> {
         let mut buf = vec![0u8; CHUNK_BYTES.min(self.remaining() as usize)];
         while self.remaining() > 0 {
@@ -297,27 +328,27 @@ impl<R: Read> ByteReader<R> {
         Ok(out)
     }
 
-    /// One byte.
+    /// One byte: `position() += 1`.
     pub fn u8(&mut self, what: &str) -> Result<u8, DecodeError> {
         Ok(self.word::<1>(what)?[0])
     }
 
-    /// A little-endian `u32`.
+    /// A little-endian `u32`: `u32(w) = u32::from_le_bytes(next 4 bytes)`.
     pub fn u32(&mut self, what: &str) -> Result<u32, DecodeError> {
         Ok(u32::from_le_bytes(self.word(what)?))
     }
 
-    /// A little-endian `u64`.
+    /// A little-endian `u64`: `u64(w) = u64::from_le_bytes(next 8 bytes)`.
     pub fn u64(&mut self, what: &str) -> Result<u64, DecodeError> {
         Ok(u64::from_le_bytes(self.word(what)?))
     }
 
-    /// An `f64` from its little-endian bits.
+    /// An `f64` from its little-endian bits: `f64(w) = f64::from_bits(u64(w)?)`.
     pub fn f64(&mut self, what: &str) -> Result<f64, DecodeError> {
         Ok(f64::from_bits(self.u64(what)?))
     }
 
-    /// A finite `f64`.
+    /// A finite `f64`: [`f64`](Self::f64), `Corrupt` unless `x.is_finite() == true`.
     pub fn finite_f64(&mut self, what: &str) -> Result<f64, DecodeError> {
         let x = self.f64(what)?;
         if x.is_finite() {
@@ -346,7 +377,8 @@ impl<R: Read> ByteReader<R> {
 
     /// An array written as its count then its elements (`T`'s bytes, little-endian), read
     /// straight into a `Vec` of exactly that length: the count is checked against the
-    /// window first, then the stream's bytes land in place.
+    /// window first (`count · size_of::<T>() ≤ remaining()`), then the stream's bytes land
+    /// in place.
     pub fn array<T: Element>(&mut self, what: &str) -> Result<Vec<T>, DecodeError> {
         let n = self.count(std::mem::size_of::<T>() as u64, what)?;
         let mut out = <T as FromZeros>::new_vec_zeroed(n).map_err(|_| {
@@ -360,12 +392,12 @@ impl<R: Read> ByteReader<R> {
         Ok(out)
     }
 
-    /// `[u32]` written by [`ByteWriter::put_u32s`].
+    /// `[u32]` written by [`ByteWriter::put_u32s`]: `u32s(w) = array::<u32>(w)`.
     pub fn u32s(&mut self, what: &str) -> Result<Vec<u32>, DecodeError> {
         self.array(what)
     }
 
-    /// `[u32]` whose every element is below `bound` or equal to `sentinel` (when given).
+    /// `[u32]` whose every element `x < bound` or `x = sentinel` (when given); else `Corrupt`.
     pub fn indices(
         &mut self,
         bound: u32,
@@ -377,15 +409,15 @@ impl<R: Read> ByteReader<R> {
         Ok(xs)
     }
 
-    /// `[f64]` written by [`ByteWriter::put_f64s`], every element finite.
+    /// `[f64]` written by [`ByteWriter::put_f64s`], every element finite (`x.is_finite() == true`).
     pub fn finite_f64s(&mut self, what: &str) -> Result<Vec<f64>, DecodeError> {
         let xs: Vec<f64> = self.array(what)?;
         check_finite(&xs, what)?;
         Ok(xs)
     }
 
-    /// Checks that every byte of the window was read (a section with bytes left over is
-    /// corrupt).
+    /// Checks that every byte of the window was read: `Ok` iff `remaining() = 0` (a section
+    /// with bytes left over is corrupt).
     pub fn finish(&self, what: &str) -> Result<(), DecodeError> {
         match self.remaining() {
             0 => Ok(()),
@@ -397,7 +429,7 @@ impl<R: Read> ByteReader<R> {
 }
 
 /// Checks that every number in `xs` is finite (for arrays of triples, pass
-/// `xs.as_flattened()`).
+/// `xs.as_flattened()`): `Ok` iff `∀ x ∈ xs: x.is_finite()`.
 pub fn check_finite(xs: &[f64], what: &str) -> Result<(), DecodeError> {
     match xs.iter().position(|x| !x.is_finite()) {
         None => Ok(()),
@@ -408,7 +440,8 @@ pub fn check_finite(xs: &[f64], what: &str) -> Result<(), DecodeError> {
     }
 }
 
-/// Checks that every element of `xs` is below `bound` or equal to `sentinel` (when given).
+/// Checks that every element of `xs` is below `bound` or equal to `sentinel` (when given):
+/// `Ok` iff every `x < bound || Some(x) == sentinel`.
 pub fn check_indices(
     xs: &[u32],
     bound: u32,
@@ -424,8 +457,8 @@ pub fn check_indices(
     }
 }
 
-/// Checks a CSR offset array: `len` entries (when given), starting at 0, never decreasing,
-/// ending at `target_len`.
+/// Checks a CSR offset array: `offsets.len() = len`, `offsets[0] = 0`,
+/// `offsets[i] ≤ offsets[i + 1]`, `offsets.last() = target_len`.
 pub fn check_offsets(
     offsets: &[u32],
     len: usize,

@@ -5,7 +5,7 @@
 //! back. The command line's `preprocess` writes these files; every command that takes a mesh
 //! also takes one.
 //!
-//! Layout, version [`FORMAT_VERSION`], all numbers little-endian:
+//! Layout, version [`FORMAT_VERSION`], all numbers little-endian (`file bytes = 32 + Σ (16 + payload) + 4`):
 //!
 //! | offset | bytes | content |
 //! |---|---|---|
@@ -86,11 +86,11 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// The first 8 bytes of every `.nvm` file.
+/// The first 8 bytes of every `.nvm` file: `MAGIC = *b"\x89PQNVM\r\n"`.
 pub const MAGIC: [u8; 8] = *b"\x89PQNVM\r\n";
-/// The format version this build writes and reads.
+/// The format version this build writes and reads: `FORMAT_VERSION = 2`.
 pub const FORMAT_VERSION: u32 = 2;
-/// The usual file extension.
+/// The usual file extension, without the dot: `EXTENSION = "nvm"`.
 pub const EXTENSION: &str = "nvm";
 
 const HEADER_BYTES: usize = 32;
@@ -99,71 +99,81 @@ const SECTION_HEADER_BYTES: u64 = 16;
 const SECTION_TAGS: [[u8; 4]; 3] = [*b"META", *b"POLY", *b"NVMS"];
 
 /// Why a `.nvm` file could not be saved or loaded. Every variant names the file.
+///
+/// ```
+/// use polyquery::format::{decode, FormatError};
+/// use std::path::Path;
+///
+/// let err = decode(b"not a map", Path::new("x.nvm")).unwrap_err();
+/// assert!(matches!(err, FormatError::NotAnNvmFile { .. }));
+/// assert!(err.to_string().starts_with("x.nvm: not a polyquery .nvm file"));
+/// ```
 #[derive(Debug, Error)]
 pub enum FormatError {
-    /// The file holds more than the input cap (or never ends).
+    /// The file holds more than the input cap (or never ends): `file bytes > limit`.
     #[error(
         "{}: input is larger than the limit of {limit} bytes (the input size cap; raise it with --max-input-bytes)",
         path.display()
     )]
     TooLarge {
-        /// The file.
+        /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
         path: PathBuf,
-        /// The cap, in bytes.
+        /// `limit = ReadLimits::max_input_bytes`, the cap in bytes.
         limit: u64,
     },
-    /// The file could not be read or written.
+    /// The file could not be read or written: `source` = the operating system's error.
     #[error("{}: {source}", path.display())]
     Io {
-        /// The file.
+        /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
         path: PathBuf,
-        /// The cause.
+        /// `source` = the [`io::Error`] the read or write returned.
         source: io::Error,
     },
-    /// The file does not start with [`MAGIC`].
+    /// The file does not start with [`MAGIC`]: `bytes[0..8] ≠ MAGIC`.
     #[error("{}: not a polyquery .nvm file (wrong magic bytes)", path.display())]
     NotAnNvmFile {
-        /// The file.
+        /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
         path: PathBuf,
     },
-    /// The file is of a format version this build does not read.
+    /// The file is of a format version this build does not read: `found ≠ FORMAT_VERSION`.
     #[error("{}: .nvm format version {found} is not supported (this build reads version {supported}); preprocess the mesh again", path.display())]
     UnsupportedVersion {
-        /// The file.
+        /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
         path: PathBuf,
-        /// The version in the file.
+        /// `found` = the `u32` at bytes 8..12 of the file.
         found: u32,
-        /// The version this build reads.
+        /// `supported = FORMAT_VERSION`.
         supported: u32,
     },
-    /// The file ends before `what` does.
+    /// The file ends before `what` does: `available < needed`.
     #[error("{}: truncated .nvm file: {what} needs {needed} bytes, {available} available", path.display())]
     Truncated {
-        /// The file.
+        /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
         path: PathBuf,
-        /// What was being read.
+        /// `what` = the field or array being read (e.g. `"header"`, `"section POLY"`).
         what: String,
-        /// Bytes it needs.
+        /// `needed` = the bytes `what` takes.
         needed: u64,
-        /// Bytes there are.
+        /// `available` = the bytes left in the file (`available < needed`).
         available: u64,
     },
-    /// The checksum does not match the content: the file was damaged.
+    /// The checksum does not match the content, `stored ≠ computed`: the file was damaged.
     #[error("{}: corrupt .nvm file: checksum mismatch (stored {stored:#010x}, computed {computed:#010x})", path.display())]
     ChecksumMismatch {
-        /// The file.
+        /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
         path: PathBuf,
-        /// The CRC-32 stored in the file.
+        /// `stored` = the CRC-32 in the file's last 4 bytes.
         stored: u32,
-        /// The CRC-32 of the content.
+        /// `computed = crc32(every byte before the last 4)`.
         computed: u32,
     },
-    /// The content is inconsistent (an index out of range, a bad length, a bad section …).
+    /// The content is inconsistent (an index out of range, a bad length, a bad section …):
+    /// `what` = the inconsistency found.
     #[error("{}: corrupt .nvm file: {what}", path.display())]
     Corrupt {
-        /// The file.
+        /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
         path: PathBuf,
-        /// What is wrong.
+        /// `what` = what is wrong (e.g. `"half-edge 7: twin 99 ≥ 24 half-edges"`).
         what: String,
     },
 }
@@ -196,27 +206,36 @@ impl FormatError {
 }
 
 /// What a saved file says about how it was made (the `META` section, JSON).
+///
+/// ```
+/// use polyquery::format::Metadata;
+///
+/// let meta = Metadata::new("cube.obj", 8, 0.1, 0.2);
+/// assert_eq!(meta.polyquery_version, env!("CARGO_PKG_VERSION"));
+/// assert_eq!((meta.source_file.as_str(), meta.input_points), ("cube.obj", 8));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Metadata {
-    /// The polyquery version that wrote the file.
+    /// `polyquery_version` = the writing build's `CARGO_PKG_VERSION` (e.g. `"0.1.0"`).
     pub polyquery_version: String,
-    /// The mesh file it was made from (its name as given).
+    /// `source_file` = the mesh file it was made from, its name as given.
     pub source_file: String,
-    /// Points read from the mesh.
+    /// `input_points` = the number of points read from the mesh (before the hull).
     pub input_points: u64,
-    /// Time to build the hull, in milliseconds.
+    /// `hull_ms` = wall time to build the hull, in milliseconds.
     pub hull_ms: f64,
-    /// Time to build the normal vector map, in milliseconds.
+    /// `nvm_build_ms` = wall time to build the normal vector map, in milliseconds.
     pub nvm_build_ms: f64,
-    /// The persistence technique of the point locators (e.g. `node-copying`).
+    /// `persistence = pointloc::PERSISTENCE`, the point locators' persistence technique.
     pub persistence: String,
-    /// When the file was made, in seconds since 1970-01-01 UTC.
+    /// `created_unix_s` = when the file was made, in seconds since 1970-01-01 UTC.
     pub created_unix_s: u64,
 }
 
 impl Metadata {
-    /// Metadata for a map made now by this build from `source_file`.
+    /// Metadata for a map made now by this build from `source_file`: the arguments as given,
+    /// `polyquery_version = CARGO_PKG_VERSION`, `created_unix_s = now`.
     pub fn new(source_file: &str, input_points: usize, hull_ms: f64, nvm_build_ms: f64) -> Self {
         Metadata {
             polyquery_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -233,32 +252,61 @@ impl Metadata {
     }
 }
 
-/// A section's tag and payload size, as found in a file.
+/// A section's tag and size, as found in a file: `bytes = 16 + payload length`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SectionInfo {
-    /// The 4-letter tag.
+    /// `tag` ∈ `{"META", "POLY", "NVMS"}`, the 4-letter tag.
     pub tag: String,
-    /// Bytes, its 16-byte section header included.
+    /// `bytes = 16 + payload length`: its 16-byte section header included.
     pub bytes: u64,
 }
 
-/// A loaded `.nvm` file.
+/// A loaded `.nvm` file: `decode(&encode(map, metadata), path)`.
+///
+/// ```
+/// use polyquery::{format, hull::convex_hull, NormalVectorMap, Point};
+/// use std::path::Path;
+///
+/// let cube: Vec<Point> = (0..8)
+///     .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+///     .collect();
+/// let map = NormalVectorMap::build(convex_hull(&cube).unwrap()).unwrap();
+/// let bytes = format::encode(&map, &format::Metadata::new("cube", 8, 0.0, 0.0));
+/// let saved = format::decode(&bytes, Path::new("cube.nvm")).unwrap();
+/// assert_eq!(saved.file_bytes, bytes.len() as u64);
+/// assert_eq!(saved.format_version, format::FORMAT_VERSION);
+/// assert_eq!(saved.sections.len(), 3);
+/// assert_eq!(saved.map.polytope().num_vertices(), 8);
+/// ```
 #[derive(Clone, Debug)]
 pub struct SavedMap {
-    /// How the file was made.
+    /// `metadata` = the file's `META` section: how it was made.
     pub metadata: Metadata,
-    /// The map (it owns the polytope).
+    /// `map` = the `POLY` and `NVMS` sections: the map, which owns the polytope.
     pub map: NormalVectorMap,
-    /// The file's size in bytes.
+    /// `file_bytes` = the file's size in bytes, its checksum included.
     pub file_bytes: u64,
-    /// The file's format version.
+    /// `format_version = FORMAT_VERSION` (other versions are refused).
     pub format_version: u32,
-    /// The sections and their sizes.
+    /// `sections` = the sections in file order, `META`, `POLY`, `NVMS`, with their sizes.
     pub sections: Vec<SectionInfo>,
 }
 
 /// Encodes `map` and `metadata` as the bytes of a `.nvm` file.
+///
+/// ```
+/// use polyquery::{format, hull::convex_hull, NormalVectorMap, Point};
+///
+/// let tetra = [
+///     Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0),
+///     Point::new(0.0, 1.0, 0.0), Point::new(0.0, 0.0, 1.0),
+/// ];
+/// let map = NormalVectorMap::build(convex_hull(&tetra).unwrap()).unwrap();
+/// let bytes = format::encode(&map, &format::Metadata::new("tetra", 4, 0.0, 0.0));
+/// assert!(format::has_magic(&bytes));
+/// assert_eq!(&bytes[8..12], &format::FORMAT_VERSION.to_le_bytes());
+/// ```
 pub fn encode(map: &NormalVectorMap, metadata: &Metadata) -> Vec<u8> {
     let mut w = ByteWriter::new();
     w.put_bytes(&MAGIC);
@@ -305,7 +353,7 @@ impl From<crate::input::ReadError> for FormatError {
 /// Writes `map` to `path` atomically: the bytes go to a new temporary file beside `path`
 /// (`.NAME.PID.N.tmp`), which is synced and then renamed over `path` — the file appears
 /// complete, or not at all (an existing file is replaced only on success; on an error the
-/// temporary file is removed). Returns the file's size. (The command line's `preprocess`
+/// temporary file is removed). Returns `Ok(file size) = Ok(encode(map, metadata).len())`. (The command line's `preprocess`
 /// writes through its own atomic writer, which also refuses FIFOs and devices, follows
 /// symbolic links and keeps the old file's permissions; it calls [`encode`].)
 pub fn save(path: &Path, map: &NormalVectorMap, metadata: &Metadata) -> Result<u64, FormatError> {
@@ -345,14 +393,15 @@ pub fn save(path: &Path, map: &NormalVectorMap, metadata: &Metadata) -> Result<u
 }
 
 /// Loads a `.nvm` file: O(file size), nothing rebuilt, everything checked, streamed straight
-/// into the map (see the module notes). Files larger than the default input cap
+/// into the map (see the module notes): `load(path) = load_with(path, &ReadLimits::default())`.
+/// Files larger than the default input cap
 /// ([`crate::input::DEFAULT_MAX_INPUT_BYTES`]) are refused; [`load_with`] sets another.
 pub fn load(path: &Path) -> Result<SavedMap, FormatError> {
     load_with(path, &crate::input::ReadLimits::default())
 }
 
-/// [`load`] with the input cap of `limits`: a regular file larger than
-/// `limits.max_input_bytes` is refused before anything is read; anything else (a pipe, a
+/// [`load`] with the input cap of `limits`: a regular file with
+/// `size > limits.max_input_bytes` is refused before anything is read; anything else (a pipe, a
 /// device) is streamed, and refused once its header declares more than the cap. The file
 /// is read once, front to back ([`decode_reader`]), straight into the map's arrays: it is
 /// never held in memory beside the map.
@@ -365,12 +414,19 @@ pub fn load_with(path: &Path, limits: &crate::input::ReadLimits) -> Result<Saved
 /// The buffer for the small fields of a streamed file (arrays bypass it).
 pub(crate) const STREAM_BUFFER_BYTES: usize = 64 << 10;
 
-/// Whether `bytes` start with [`MAGIC`].
+/// Whether `bytes` start with [`MAGIC`]: `bytes.starts_with(&MAGIC)`.
+///
+/// ```
+/// use polyquery::format::{has_magic, MAGIC};
+/// assert!(has_magic(&MAGIC));
+/// assert!(!has_magic(b"v 0 0 0\n"));
+/// ```
 pub fn has_magic(bytes: &[u8]) -> bool {
     bytes.starts_with(&MAGIC)
 }
 
-/// Whether the file at `path` starts with [`MAGIC`] (reads 8 bytes).
+/// Whether the file at `path` starts with [`MAGIC`] (reads 8 bytes):
+/// `is_nvm_file(path) = Ok(has_magic(first 8 bytes))`, `Ok(false)` for a shorter file.
 pub fn is_nvm_file(path: &Path) -> io::Result<bool> {
     let mut head = [0u8; MAGIC.len()];
     let mut file = std::fs::File::open(path)?;
@@ -384,8 +440,8 @@ pub fn is_nvm_file(path: &Path) -> io::Result<bool> {
     Ok(got == head.len() && has_magic(&head))
 }
 
-/// Whether `path` should be read as a `.nvm` file: it starts with the magic, or (when it
-/// cannot be read or is too short to tell) its extension is `.nvm`. Files with the `.nvm`
+/// Whether `path` should be read as a `.nvm` file:
+/// `extension == "nvm" (any case) || is_nvm_file(path) == Ok(true)`. Files with the `.nvm`
 /// extension but other content are loaded as `.nvm` too, so that they fail with a clear
 /// [`FormatError`] instead of a confusing mesh error.
 pub fn looks_like_nvm(path: &Path) -> bool {
@@ -395,7 +451,9 @@ pub fn looks_like_nvm(path: &Path) -> bool {
     by_extension || is_nvm_file(path).unwrap_or(false)
 }
 
-/// Decodes the bytes of a `.nvm` file; `path` names it in errors.
+/// Decodes the bytes of a `.nvm` file; `path` names it in errors:
+/// `decode(bytes, path) = decode_reader(bytes, Some(bytes.len()), u64::MAX, path)` (see
+/// [`SavedMap`] for a round trip).
 pub fn decode(bytes: &[u8], path: &Path) -> Result<SavedMap, FormatError> {
     decode_reader(bytes, Some(bytes.len() as u64), u64::MAX, path)
 }

@@ -39,71 +39,71 @@ pub const MAX_POINTS: usize = (u32::MAX / 4) as usize;
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum HullError {
-    /// No points at all.
+    /// No points at all: `points.len() = 0`.
     #[error("no points to build a hull from")]
     Empty,
-    /// A coordinate is NaN or infinite.
+    /// A coordinate is NaN or infinite: `points[index].x.is_finite() == false` (or `y`, `z`).
     #[error("point {index} has a non-finite coordinate")]
     NonFinite {
-        /// Index of the offending input point.
+        /// `index` = the offending point's index in the input slice.
         index: usize,
     },
     /// A coordinate is larger in magnitude than the supported range allows
-    /// ([`crate::magnitude::MAX_COORDINATE`]).
+    /// (`|value| > MAX_COORDINATE`, [`crate::magnitude::MAX_COORDINATE`]).
     #[error(
         "point {index} has coordinate {value:e}, outside the supported range ({})",
         crate::magnitude::SUPPORTED_RANGE
     )]
     CoordinateOutOfRange {
-        /// Index of the offending input point.
+        /// `index` = the offending point's index in the input slice.
         index: usize,
-        /// The offending coordinate.
+        /// `value` = the offending coordinate.
         value: f64,
     },
     /// The points span less than the supported range allows
-    /// ([`crate::magnitude::MIN_EXTENT`]).
+    /// (`extent < MIN_EXTENT`, [`crate::magnitude::MIN_EXTENT`]).
     #[error(
         "the points span only {extent:e} (bounding-box diagonal), below the supported range ({})",
         crate::magnitude::SUPPORTED_RANGE
     )]
     ExtentOutOfRange {
-        /// The bounding-box diagonal.
+        /// `extent = ‖max − min‖`, the bounding-box diagonal.
         extent: f64,
     },
-    /// Fewer than four distinct points.
+    /// Fewer than four distinct points: `distinct < 4`.
     #[error("only {distinct} distinct point(s); a 3D hull needs at least 4 not in one plane")]
     TooFewDistinct {
-        /// How many distinct points there are.
+        /// `distinct` = how many distinct points there are.
         distinct: usize,
     },
     /// All points lie exactly on one line (decided with exact `orient2d` in the three
-    /// coordinate projections).
+    /// coordinate projections): `orient2d = 0` for every triple.
     #[error(
         "all points are collinear: the farthest point is {thickness:e} from the line through the two farthest-apart points ({extent:e} apart)"
     )]
     Collinear {
         /// Largest floating-point distance of a point from the line (rounding noise only:
-        /// the points are exactly collinear).
+        /// the points are exactly collinear): `thickness = max over i of dist(points[i], line)`.
         thickness: f64,
-        /// Distance between the two farthest-apart points.
+        /// `extent = max ‖p_i − p_j‖`, the distance between the two farthest-apart points.
         extent: f64,
     },
-    /// All points lie exactly in one plane (decided with exact `orient3d`).
+    /// All points lie exactly in one plane (decided with exact `orient3d`): `orient3d = 0` for every quadruple.
     #[error(
         "all points are coplanar: the farthest point is {thickness:e} from their plane, whose extent is {extent:e}"
     )]
     Coplanar {
         /// Largest floating-point distance of a point from the plane (rounding noise only:
-        /// the points are exactly coplanar).
+        /// the points are exactly coplanar): `thickness = max over i of dist(points[i], plane)`.
         thickness: f64,
-        /// Extent of the point set: the diagonal of its axis-aligned bounding box.
+        /// `extent = ‖max − min‖`: the diagonal of the point set's axis-aligned bounding box.
         extent: f64,
     },
-    /// More points than 32-bit ids can name.
+    /// More points than 32-bit ids can name: `TooManyPoints(n)` with `n > u32::MAX`.
     #[error("too many points ({0}); at most {max} are supported", max = MAX_POINTS)]
     TooManyPoints(usize),
     /// The construction broke one of its own invariants (a bug: please report it with the
-    /// input).
+    /// input): `HullError::Internal(e) = HullError::from(e)`.
     #[error("internal error: {0}")]
     Internal(#[from] InternalError),
 }
@@ -111,36 +111,36 @@ pub enum HullError {
 /// What went wrong inside the hull construction. Every variant is a bug, never a property
 /// of the input; it is reported instead of panicking.
 ///
-/// `HullError::Internal(e)`: a broken invariant, reported instead of a panic.
+/// `HullError::Internal(e) = HullError::from(e)`: a broken invariant, reported instead of a panic.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum InternalError {
-    /// The merged faces failed the polytope's validation.
+    /// The merged faces failed the polytope's validation: `Polytope(e) = InternalError::from(e)`.
     #[error("the hull's faces do not form a polytope: {0}")]
     Polytope(#[from] PolytopeError),
-    /// The boundary of the faces visible from a new point is not one simple cycle.
+    /// The boundary of the faces visible from a new point is not one simple cycle: `point` = the point.
     #[error("the horizon seen from point {point} is not a simple cycle")]
     BrokenHorizon {
-        /// The input point being added.
+        /// `point` = the index of the input point being added.
         point: u32,
     },
-    /// Two triangles that should share an edge do not.
+    /// Two triangles that should share an edge do not: `face` and `neighbor` = their ids.
     #[error("triangles {face} and {neighbor} do not share the edge their links say")]
     BrokenAdjacency {
-        /// One triangle.
+        /// `face` = one triangle's id.
         face: u32,
-        /// Its supposed neighbour.
+        /// `neighbor` = its supposed neighbour's id.
         neighbor: u32,
     },
-    /// A group of coplanar triangles does not have one simple boundary cycle.
+    /// A group of coplanar triangles does not have one simple boundary cycle: `edges` = its boundary edge count.
     #[error("the boundary of a merged face ({edges} edges) is not one simple cycle")]
     BrokenFaceBoundary {
-        /// The number of boundary edges of the group.
+        /// `edges` = the number of boundary edges of the group.
         edges: usize,
     },
-    /// The main loop ran more iterations than there are points.
+    /// The main loop ran more iterations than there are points: `iterations > bound`.
     #[error("the construction did not finish within {bound} iterations")]
     IterationBound {
-        /// The bound that was hit.
+        /// `bound` = the bound that was hit (the number of input points).
         bound: usize,
     },
 }

@@ -25,7 +25,7 @@ use crate::Vector;
 /// `= 6`: one per face of the cube `[-1,1]³`.
 pub const NUM_CHARTS: usize = 6;
 
-/// The axes `(k, i, j)` and the sign of chart `c`.
+/// The axes `(k, i, j)` and the sign of chart `c`: `chart_axes(c) = (k, (k + 1) % 3, (k + 2) % 3, s)` with `k = c / 2`, `s = +1` for even `c`, `−1` for odd.
 #[inline]
 pub fn chart_axes(c: usize) -> (usize, usize, usize, f64) {
     let k = (c / 2) % 3;
@@ -34,7 +34,7 @@ pub fn chart_axes(c: usize) -> (usize, usize, usize, f64) {
 }
 
 /// The chart of direction `d`: the axis of largest `|d_k|` (the first on ties) with its sign.
-/// `None` for a zero or non-finite `d`.
+/// `None` for a zero or non-finite `d`: `chart_of(d) = Some(2k + (d_k < 0))`.
 #[inline]
 pub fn chart_of(d: &Vector) -> Option<usize> {
     let (ax, ay, az) = (d.x.abs(), d.y.abs(), d.z.abs());
@@ -52,7 +52,7 @@ pub fn chart_of(d: &Vector) -> Option<usize> {
     Some(2 * k + usize::from(major < 0.0))
 }
 
-/// The gnomonic coordinates of `d` in chart `c` (meaningful when `d` is in the chart).
+/// The gnomonic coordinates of `d` in chart `c` (meaningful when `d` is in the chart): `(u, v) = (d_i / (s·d_k), d_j / (s·d_k))` with `(k, i, j, s) = chart_axes(c)`.
 #[inline]
 pub fn project(c: usize, d: &Vector) -> (f64, f64) {
     let (k, i, j, s) = chart_axes(c);
@@ -60,7 +60,7 @@ pub fn project(c: usize, d: &Vector) -> (f64, f64) {
     (d[i] / major, d[j] / major)
 }
 
-/// The (unnormalised) direction of chart `c`'s point `(u, v)`.
+/// The (unnormalised) direction of chart `c`'s point `(u, v)`: `project(c, &unproject(c, u, v)) = (u, v)`.
 pub fn unproject(c: usize, u: f64, v: f64) -> Vector {
     let (k, i, j, s) = chart_axes(c);
     let mut d = Vector::zeros();

@@ -55,15 +55,15 @@ use thiserror::Error;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum NvmError {
-    /// Building a chart's point locator failed.
+    /// Building a chart's point locator failed: `source` = why, `chart` = which.
     #[error("chart {chart}: {source}")]
     PointLocation {
-        /// The chart (see [`chart`]).
+        /// `chart` ∈ `0..6`, the chart (see [`chart`]).
         chart: usize,
-        /// The cause.
+        /// `source` = the point locator's error.
         source: PointLocError,
     },
-    /// The polytope has more edges than segment payloads can name.
+    /// The polytope has more edges than segment payloads can name: `TooLarge(edges)` with `edges > u32::MAX`.
     #[error("the polytope has too many edges ({0}) for the normal vector map")]
     TooLarge(usize),
 }
@@ -73,11 +73,11 @@ pub enum NvmError {
 /// `nodes_visited = O(log n)` per query; `polish_steps` is usually 0 or 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QueryStats {
-    /// Boundary values read to find the slab.
+    /// `slab_probes` = the boundary values read to find the slab.
     pub slab_probes: u32,
-    /// Search-tree nodes visited.
+    /// `nodes_visited` = the search-tree nodes visited.
     pub nodes_visited: u32,
-    /// Hill-climbing steps of the polish (0 when the located vertex was already the answer).
+    /// `polish_steps` = hill-climbing steps of the polish (0 when the located vertex was already the answer).
     pub polish_steps: u32,
 }
 
@@ -245,14 +245,14 @@ impl NormalVectorMap {
     }
 
     /// Whether the map answers by a linear scan (built by [`NormalVectorMap::build`] with
-    /// fewer than [`LINEAR_SCAN_BELOW`] vertices).
+    /// fewer than [`LINEAR_SCAN_BELOW`] vertices): `answers_by_scan() = (num_vertices < LINEAR_SCAN_BELOW)`.
     pub fn answers_by_scan(&self) -> bool {
         self.linear
     }
 
     /// The polytope this map answers for.
     ///
-    /// `P`, the polytope given to [`NormalVectorMap::build`].
+    /// `polytope() = P`, the polytope given to [`NormalVectorMap::build`].
     pub fn polytope(&self) -> &Polytope {
         &self.polytope
     }
@@ -323,7 +323,7 @@ impl NormalVectorMap {
     }
 
     /// `S(P, d)` with the counted work of the query (all zero below
-    /// [`LINEAR_SCAN_BELOW`] vertices, where the map scans).
+    /// [`LINEAR_SCAN_BELOW`] vertices, where the map scans): `support_with_stats(d).0 = support(d)`.
     pub fn support_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
         let mut located = LocateStats::default();
         let (support, polish_steps) = self.answer(d, &mut located);

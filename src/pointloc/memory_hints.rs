@@ -21,7 +21,7 @@ const MIN_BYTES: usize = 4 << 20;
 const HUGE_PAGE: usize = 2 << 20;
 
 /// Advises the kernel to back the 2 MiB-aligned interior of `v`'s capacity with huge pages
-/// (call it before filling `v`).
+/// (call it before filling `v`): `madvise(MADV_HUGEPAGE)` on `[round_up(ptr, 2 MiB), round_down(ptr + capacity × size_of::<T>(), 2 MiB))` (Linux; small vectors are left alone).
 pub fn advise_huge_pages<T>(v: &Vec<T>) {
     let bytes = v.capacity().saturating_mul(std::mem::size_of::<T>());
     if bytes < MIN_BYTES {
@@ -50,7 +50,7 @@ pub fn advise_huge_pages<T>(v: &Vec<T>) {
 /// Asks the CPU to start loading the cache line holding `p` into all cache levels.
 ///
 /// Only a hint: a prefetch never faults, whatever the address (on other architectures it
-/// does nothing).
+/// does nothing): `prefetch(p) = _mm_prefetch(p, _MM_HINT_T0)` on x86-64.
 #[inline(always)]
 pub fn prefetch<T>(p: *const T) {
     // SAFETY: SSE is part of the x86_64 baseline, and a prefetch never dereferences in a way

@@ -79,13 +79,13 @@ const NEWEST: u32 = RIGHT_BIT - 1;
 
 /// How versions of the sweep tree share structure.
 ///
-/// Nodes stored: O(n log n) with path copying, O(n) with node copying.
+/// Nodes stored: O(n log n) with path copying, O(n) with node copying: `nodes(PathCopying) = O(n log n)`, `nodes(NodeCopying) = O(n)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Persistence {
-    /// Copy every node on the path from a change to the root: O(log n) nodes per update.
+    /// Copy every node on the path from a change to the root: `nodes per update = O(log n)`.
     PathCopying,
     /// Sarnak–Tarjan node copying with one spare pointer per node: O(1) amortised nodes per
-    /// update.
+    /// update: `nodes per update = O(1)` amortised.
     NodeCopying,
 }
 
@@ -107,22 +107,22 @@ impl Persistence {
 }
 
 /// A segment of the subdivision, `(u0, v0)–(u1, v1)`, with the caller's payloads of the
-/// regions on its two sides.
+/// regions on its two sides: `segment = {(u0, v0) + t (u1 − u0, v1 − v0) : 0 ≤ t ≤ 1}`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Segment {
-    /// First end, `u`.
+    /// `u0` = the first end's `u`.
     pub u0: f64,
-    /// First end, `v`.
+    /// `v0` = the first end's `v`.
     pub v0: f64,
-    /// Second end, `u`.
+    /// `u1` = the second end's `u`.
     pub u1: f64,
-    /// Second end, `v`.
+    /// `v1` = the second end's `v`.
     pub v1: f64,
     /// Reported as [`Location::below`] when this is the highest segment not above the point
-    /// (the payload of the region just above the segment).
+    /// (`upper` = the payload of the region just above the segment).
     pub upper: u32,
     /// Reported as [`Location::above`] when this is the lowest segment above the point (the
-    /// payload of the region just below the segment).
+    /// payload of the region just below the segment): `lower` = that payload.
     pub lower: u32,
 }
 
@@ -131,10 +131,10 @@ pub struct Segment {
 /// `PointLocator::build(s) = Err(_)` only for more than `2³¹` segments or nodes, or a broken invariant.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PointLocError {
-    /// More segments or tree nodes than 31-bit indices can name.
+    /// More segments or tree nodes than 31-bit indices can name: `TooLarge(n)` with `n ≥ 2^31`.
     #[error("the subdivision is too large: {0} segments or nodes exceed the 31-bit index range")]
     TooLarge(usize),
-    /// A treap operation exceeded its step bound (a bug; the input is reported).
+    /// A treap operation exceeded its step bound (a bug; the input is reported): `StepBound(i)` with `i` = the slab boundary.
     #[error("internal error: a sweep-tree operation exceeded its step bound at boundary {0}")]
     StepBound(usize),
 }
@@ -145,9 +145,9 @@ pub enum PointLocError {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LocateStats {
     /// Reads while finding the slab: one for the grid cell's directory entry, one per slab
-    /// boundary compared.
+    /// boundary compared: `slab_probes = 1 + boundaries compared`.
     pub slab_probes: u32,
-    /// Tree nodes visited in the slab's version.
+    /// `nodes_visited` = the tree nodes visited in the slab's version.
     pub nodes_visited: u32,
 }
 
@@ -186,14 +186,14 @@ impl Tally for NoTally {
 /// `below` = the region just above the highest segment under `(u, v)`, `above` = the region just below the lowest segment over it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Location {
-    /// The global slab index (slabs of all grid cells numbered together, `< num_slabs()`).
+    /// The global slab index (slabs of all grid cells numbered together, `slab < num_slabs()`).
     pub slab: u32,
-    /// The `upper` payload of the highest segment of the cell's slab not above the point.
+    /// `below = upper` payload of the highest segment of the cell's slab not above the point (`None` if there is none).
     pub below: Option<u32>,
-    /// The `lower` payload of the lowest segment of the cell's slab above the point.
+    /// `above = lower` payload of the lowest segment of the cell's slab above the point (`None` if there is none).
     pub above: Option<u32>,
     /// The payload the caller set for the slab ([`PointLocator::set_owner`]) when no segment
-    /// crosses it.
+    /// crosses it: `owner = Some(payload)` after `set_owner(slab, payload)`, else `None`.
     pub owner: Option<u32>,
 }
 /// One stored tree node (40 bytes): the segment's line `v = a·u + b`, the payloads of the
@@ -666,7 +666,7 @@ impl PointLocator {
     /// Locates `(u, v)`: its slab and the segments just below and just above it.
     ///
     /// A point on a segment's line counts as above that segment. Non-finite input gets some
-    /// answer and never panics.
+    /// answer and never panics: `locate(u, v).slab < num_slabs()`.
     #[inline]
     pub fn locate(&self, u: f64, v: f64) -> Location {
         self.locate_tallied(u, v, &mut NoTally)
@@ -759,7 +759,7 @@ impl PointLocator {
     /// Every slab crossed by no segment, with a point inside it (inside the domain): the
     /// caller finds what owns the point and passes it to [`PointLocator::set_owner`].
     ///
-    /// `(slab, u, v)` with `(u, v)` inside `slab` and no segment crossing it.
+    /// `empty_slabs()[k] = (slab, u, v)` with `(u, v)` inside `slab` and no segment crossing it.
     pub fn empty_slabs(&self) -> Vec<(u32, f64, f64)> {
         let mut out = Vec::new();
         let k = self.grid.k;
@@ -787,7 +787,7 @@ impl PointLocator {
     }
 
     /// Sets the payload reported as [`Location::owner`] for the empty slab `slab` (a global
-    /// slab index from [`PointLocator::empty_slabs`]); other slabs are left unchanged.
+    /// slab index from [`PointLocator::empty_slabs`]); other slabs are left unchanged: then `locate(u, v).owner = Some(payload)` in that slab.
     pub fn set_owner(&mut self, slab: u32, payload: u32) {
         if let Some(s) = self.slabs.get_mut(slab as usize)
             && s.root == NIL
@@ -798,7 +798,7 @@ impl PointLocator {
 
     /// The rectangle `[u_lo, u_hi, v_lo, v_hi]` of the grid cell that answers `(u, v)`; the
     /// sides on the grid's border are infinite (points beyond the domain are answered by the
-    /// border cell they are clamped into).
+    /// border cell they are clamped into): `u_lo ≤ u ≤ u_hi`, `v_lo ≤ v ≤ v_hi` inside the domain.
     pub fn cell_rect(&self, u: f64, v: f64) -> [f64; 4] {
         self.grid.clip_rect(self.grid.col(u), self.grid.row(v))
     }

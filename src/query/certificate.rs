@@ -35,15 +35,15 @@ pub const PLANE_TOLERANCE: f64 = 1e-10;
 pub enum Certificate {
     /// Disjoint: `max_{a∈A} normal · a ≤ offset ≤ min_{b∈B} normal · b`.
     SeparatingPlane {
-        /// Unit normal, pointing from A towards B.
+        /// `‖normal‖ = 1`: the unit normal, pointing from A towards B.
         #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::vector"))]
         normal: Vector,
-        /// The plane's offset along `normal`.
+        /// `offset` = the plane's offset along `normal`: the plane is `{x : normal · x = offset}`.
         offset: f64,
     },
     /// Intersecting: a tetrahedron of points of `A ⊖ B` whose closed hull holds the origin.
     Tetrahedron {
-        /// The four points, with their vertices in A and B.
+        /// `points[i].point = points[i].point_a − points[i].point_b`, with their vertices in A and B.
         points: [DiffPoint; 4],
     },
 }
@@ -53,40 +53,40 @@ pub enum Certificate {
 /// `verify(a, b, c) = Err(e)` ⟺ `c` does not prove its verdict for `a, b`, for reason `e`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CertificateError {
-    /// A normal, offset or point is NaN or infinite.
+    /// A normal, offset or point is NaN or infinite: `x.is_finite() == false`.
     #[error("the certificate has a non-finite number")]
     NonFinite,
-    /// The plane's normal is not of unit length (within 1e-9).
+    /// The plane's normal is not of unit length: `| ‖normal‖ − 1 | > 1e-9`.
     #[error("the separating plane's normal has length {length}, not 1")]
     NotUnit {
-        /// Its length.
+        /// `length = ‖normal‖`.
         length: f64,
     },
-    /// Some point of A is above the plane, or some point of B below it.
+    /// Some point of A is above the plane, or some point of B below it: `max_a > offset` or `offset > min_b`.
     #[error(
         "the plane does not separate: max over A of n·a = {max_a:e}, offset {offset:e}, min over B of n·b = {min_b:e}"
     )]
     NotSeparating {
         /// `max_{a∈A} n · a`.
         max_a: f64,
-        /// The claimed offset.
+        /// `offset` = the claimed offset.
         offset: f64,
         /// `min_{b∈B} n · b`.
         min_b: f64,
     },
-    /// A vertex id names no vertex of its shape.
+    /// A vertex id names no vertex of its shape: `id ≥ num_vertices()`.
     #[error("point {index} names a vertex that its shape does not have")]
     UnknownVertex {
-        /// Which of the four points.
+        /// `index` ∈ `0..4`: which of the four points.
         index: usize,
     },
     /// A stored position differs from the shapes' vertices (or `point ≠ point_a − point_b`).
     #[error("point {index} does not match the vertices it names")]
     PointMismatch {
-        /// Which of the four points.
+        /// `index` ∈ `0..4`: which of the four points.
         index: usize,
     },
-    /// The tetrahedron has zero volume or does not hold the origin.
+    /// The tetrahedron has zero volume or does not hold the origin: `0 ∉ conv(points)`.
     #[error("the tetrahedron does not hold the origin (or has zero volume)")]
     OriginOutside,
 }

@@ -67,7 +67,7 @@ pub struct EpaSettings {
     /// header). Measured on the report's sphere poses: at most 311 steps at random
     /// offsets, but 6,148 (32,768 vertices, offset 5·10⁻⁴ of the diameter) and 1,703
     /// (262,144 vertices, offset 8·10⁻³) on near-concentric pairs. With `O(log F)` steps
-    /// 16,384 steps cost a few tens of milliseconds and under 5 MB.
+    /// 16,384 steps cost a few tens of milliseconds and under 5 MB: `max_iterations = 16_384` by default.
     pub max_iterations: u32,
     /// `ε`: stop when the support value along the nearest face's normal exceeds its offset by
     /// at most `ε · size`.
@@ -93,10 +93,10 @@ pub struct Contact {
     /// [`converged`](Contact::converged), the certified upper bound (moving B by
     /// `depth · normal` does separate the shapes).
     pub depth: f64,
-    /// The direction of that move: unit, pointing from A towards B.
+    /// `normal` = the direction of that move: `‖normal‖ = 1`, pointing from A towards B.
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::vector"))]
     pub normal: Vector,
-    /// The deepest point's witness on A.
+    /// `point_a` = the deepest point's witness on A.
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_a: Point,
     /// Its witness on B: `point_a − point_b = depth · normal` (up to rounding). When not
@@ -105,10 +105,10 @@ pub struct Contact {
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_b: Point,
     /// A certified lower bound on the true depth: the expanding polytope's nearest face
-    /// offset (the polytope lies in `D` and holds the origin).
+    /// offset (the polytope lies in `D` and holds the origin): `lower_bound ≤ depth*`.
     pub lower_bound: f64,
     /// A certified upper bound on the true depth: the least support value `h_D(n)` over the
-    /// face normals tried.
+    /// face normals tried: `upper_bound = min over n of h_D(n) ≥ depth*`.
     pub upper_bound: f64,
     /// Whether the stopping test was met (`upper_bound − lower_bound ≤ ε · size`, up to
     /// the tie between coplanar triangles); `false` when the step bound was reached or

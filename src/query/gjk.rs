@@ -108,18 +108,18 @@ pub struct GjkDistance {
     /// distances below ~1e-8 of the shapes' size) the band can be wider, and it is reported
     /// here rather than hidden. 0 when intersecting.
     pub lower_bound: f64,
-    /// Closest point on A (when intersecting: a point of A at the common point).
+    /// `point_a` = the closest point on A (when intersecting: a point of A at the common point).
     pub point_a: Point,
-    /// Closest point on B (when intersecting: a point of B at the common point).
+    /// `point_b` = the closest point on B; `distance ≈ ‖point_a − point_b‖`.
     pub point_b: Point,
     /// When `distance > 0`: the unit separating axis, from A towards B, along which the
     /// shapes are `lower_bound` apart: `max_{a∈A} n·a + lower_bound ≤ min_{b∈B} n·b` (up to
     /// the rounding of the support values, ~ε·size). When GJK converged it is the direction
     /// from `point_a` to `point_b`.
     pub normal: Option<Vector>,
-    /// Whether the shapes overlap or touch (within the relative tolerance).
+    /// `intersecting ⟺ distance = 0`: whether the shapes overlap or touch (within the relative tolerance).
     pub intersecting: bool,
-    /// Main-loop iterations run.
+    /// `iterations` = the main-loop iterations run.
     pub iterations: u32,
     /// Support queries of `D = A ⊖ B` (each one query on A and one on B).
     pub support_calls: u32,
@@ -130,12 +130,12 @@ pub struct GjkDistance {
 /// `intersecting ⟺ 0 ∈ A ⊖ B`; when not, `separating_axis · (a − b) < 0` for every `a ∈ A, b ∈ B` up to rounding.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GjkIntersection {
-    /// Whether the shapes overlap or touch.
+    /// `intersecting ⟺ 0 ∈ A ⊖ B`: whether the shapes overlap or touch.
     pub intersecting: bool,
     /// When disjoint: a unit axis `n` with `max_{a∈A} n·a < min_{b∈B} n·b` (it points from
     /// A towards B).
     pub separating_axis: Option<Vector>,
-    /// Main-loop iterations run.
+    /// `iterations` = the main-loop iterations run.
     pub iterations: u32,
     /// Support queries of `D = A ⊖ B` (each one query on A and one on B).
     pub support_calls: u32,

@@ -20,22 +20,22 @@ pub struct DiffPoint {
     /// The point of `D`: `point_a − point_b`.
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point: Point,
-    /// The vertex of A.
+    /// `point_a` = the vertex of A, `point_a = S(A, d)` when from a support query.
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_a: Point,
-    /// The vertex of B.
+    /// `point_b` = the vertex of B, `point_b = S(B, −d)` when from a support query.
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_b: Point,
-    /// Its id in A.
+    /// `vertex_a` = its id in A.
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::vertex"))]
     pub vertex_a: VertexId,
-    /// Its id in B.
+    /// `vertex_b` = its id in B.
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::vertex"))]
     pub vertex_b: VertexId,
 }
 
 impl DiffPoint {
-    /// Whether both ids equal `other`'s (the same vertex of `D`).
+    /// Whether both ids equal `other`'s (the same vertex of `D`): `vertex_a = other.vertex_a && vertex_b = other.vertex_b`.
     #[inline]
     pub fn same_vertex(&self, other: &DiffPoint) -> bool {
         self.vertex_a == other.vertex_a && self.vertex_b == other.vertex_b
@@ -112,7 +112,7 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> MinkowskiSupport<'s, A,
     }
 
     /// The point of `D` named by a vertex of A and a vertex of B (not counted as a support
-    /// call); `None` when either id is not a vertex.
+    /// call); `None` when either id is not a vertex: `point(i, j) = Some(p_i − q_j)`.
     pub fn point(&self, vertex_a: VertexId, vertex_b: VertexId) -> Option<DiffPoint> {
         let point_a = self.a.vertex(vertex_a)?;
         let point_b = self.b.vertex(vertex_b)?;

@@ -91,7 +91,7 @@ pub use toi::{Impact, time_of_impact};
 pub struct PortalSettings {
     /// Most iterations (portal steps + refinement steps, over all loops of one query)
     /// before [`QueryError::IterationLimit`]. Default 256: measured maxima are far lower
-    /// (see `tests/queries.rs`), each step costs one support query.
+    /// (see `tests/queries.rs`), each step costs one support query: `max_iterations = 256` by default.
     pub max_iterations: u32,
     /// `ε`: refinement stops when `p4` is within `ε · size` of the triangle's plane.
     /// Default 1e-12.
@@ -116,9 +116,9 @@ impl Default for PortalSettings {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Outcome<T> {
-    /// The answer, or `None` (the shapes do not overlap, the ray or motion misses).
+    /// `answer` = the answer, or `None` (the shapes do not overlap, the ray or motion misses).
     pub answer: Option<T>,
-    /// Loop iterations run.
+    /// `iterations` = the loop iterations run (`iterations ≤ max_iterations`).
     pub iterations: u32,
     /// Support queries of `D = A ⊖ B` (each one query on A and one on B).
     pub support_calls: u32,
@@ -137,33 +137,33 @@ pub struct Outcome<T> {
 /// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum QueryError {
-    /// An iterative loop reached its bound before converging.
+    /// An iterative loop reached its bound before converging: `iterations = max_iterations`.
     #[error("{algorithm} did not converge within {iterations} iterations")]
     IterationLimit {
-        /// Which algorithm.
+        /// `algorithm` = which algorithm (e.g. `"nio"`, `"gjk"`).
         algorithm: &'static str,
-        /// The bound that was hit.
+        /// `iterations` = the bound that was hit.
         iterations: u32,
     },
-    /// A support point, direction or pose produced a NaN or infinite coordinate.
+    /// A support point, direction or pose produced a NaN or infinite coordinate: `x.is_finite() == false`.
     #[error("{algorithm} met a non-finite coordinate (NaN or infinite pose, direction or point)")]
     NonFinite {
-        /// Which algorithm.
+        /// `algorithm` = which algorithm (e.g. `"epa"`).
         algorithm: &'static str,
     },
-    /// A direction, velocity or ray direction that is zero or not finite.
+    /// A direction, velocity or ray direction that is zero or not finite: `‖d‖ = 0` or non-finite.
     #[error("{algorithm} needs a finite, non-zero direction")]
     InvalidDirection {
-        /// Which algorithm.
+        /// `algorithm` = which algorithm (e.g. `"raycast"`).
         algorithm: &'static str,
     },
     /// A construction that cannot happen with exact arithmetic did (rounding in a
-    /// degenerate configuration); reported instead of guessing.
+    /// degenerate configuration); reported instead of guessing: `what` = the construction.
     #[error("{algorithm} met a degenerate configuration: {what}")]
     Degenerate {
-        /// Which algorithm.
+        /// `algorithm` = which algorithm.
         algorithm: &'static str,
-        /// What was degenerate.
+        /// `what` = what was degenerate (e.g. `"portal"`).
         what: &'static str,
     },
 }

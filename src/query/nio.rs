@@ -55,10 +55,10 @@ pub struct Penetration {
     /// `δ_d ≥ 0`: moving B by `depth · d` makes A and B touch (and any further separates).
     pub depth: f64,
     /// Unit normal of `D`'s face where `L` leaves it: the contact plane's normal after the
-    /// move, pointing from A towards B.
+    /// move, pointing from A towards B: `‖normal‖ = 1`.
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::vector"))]
     pub normal: Vector,
-    /// The contact point on A (after the move, B touches A here).
+    /// `point_a` = the contact point on A (after the move, B touches A here).
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_a: Point,
     /// The corresponding point of B before the move: `point_b + depth · d = point_a`
@@ -66,7 +66,7 @@ pub struct Penetration {
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point_b: Point,
     /// The final triangle of `D` (counter-clockwise seen from `+d`): `L` leaves `D` through
-    /// its plane, which supports `D` (certificate of `δ_d`).
+    /// its plane, which supports `D` (certificate of `δ_d`): `triangle[i].point ∈ D`.
     pub triangle: [DiffPoint; 3],
 }
 
@@ -76,13 +76,13 @@ pub struct Penetration {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Intersection {
-    /// Whether A and B overlap (or touch, within the tolerance band).
+    /// `intersecting ⟺ 0 ∈ D`: whether A and B overlap (or touch, within the tolerance band).
     pub intersecting: bool,
-    /// The proof: a tetrahedron of `D` holding the origin, or a separating plane.
+    /// `certificate` = the proof: a tetrahedron of `D` holding the origin, or a separating plane.
     pub certificate: Certificate,
-    /// Loop iterations run.
+    /// `iterations` = the loop iterations run.
     pub iterations: u32,
-    /// Support queries of `D`.
+    /// `support_calls` = the number of support queries of `D = A ⊖ B`.
     pub support_calls: u32,
 }
 

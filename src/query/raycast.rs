@@ -19,13 +19,13 @@ use crate::{Point, SupportMap, Vector};
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RayHit {
-    /// Distance from the ray's origin along the unit direction (0 when it starts inside).
+    /// `distance = t ≥ 0` with `point = origin + t · direction`, the direction unit (0 when it starts inside).
     pub distance: f64,
-    /// The entry point (the origin itself when it starts inside).
+    /// `point = origin + distance · direction`: the entry point (the origin itself when it starts inside).
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::point"))]
     pub point: Point,
     /// The outward unit normal at the entry point; `None` when the ray starts inside (an
-    /// origin on the boundary, within the tolerance, may still carry its normal).
+    /// origin on the boundary, within the tolerance, may still carry its normal): `‖normal‖ = 1`.
     #[cfg_attr(
         feature = "serde",
         serde(serialize_with = "array_serde::option_vector")

@@ -1,4 +1,4 @@
-//! The point of a simplex (1 to 4 points) closest to the origin, with barycentric weights.
+//! The point of a simplex (1 to 4 points) closest to the origin, with barycentric weights (`closest = Σ λ_i p_i`, `Σ λ_i = 1`, `λ_i ≥ 0`).
 //!
 //! Where it sits: GJK ([`crate::query::gjk`]) calls [`closest_to_origin`] once per iteration
 //! on its current simplex of Minkowski-difference points; the weights carry the witness
@@ -33,10 +33,10 @@ pub struct ClosestPoint {
     pub point: Vector,
     /// The barycentric weights `λ_i ≥ 0`, `Σ λ_i = 1` (entries past the input length are 0).
     pub weights: [f64; 4],
-    /// Bit `i` is set when point `i` has a positive weight (the support set of `v`).
+    /// Bit `i` is set when point `i` has a positive weight (the support set of `v`): `support_mask & (1 << i) ≠ 0` ⟺ `λ_i > 0`.
     pub support_mask: u8,
     /// Whether the origin lies in the closed tetrahedron of four input points (then
-    /// `point` is exactly zero). Always false for fewer than four points.
+    /// `point` is exactly zero): `origin_enclosed ⟹ point = 0`. Always false for fewer than four points.
     pub origin_enclosed: bool,
 }
 

@@ -34,7 +34,7 @@ pub struct Impact {
     /// Whether the shapes overlap (or touch) at `t = 0`.
     pub overlapping: bool,
     /// The contact point on A at time `time`; `None` when already overlapping (a start
-    /// that only touches, within the tolerance, may still carry its contact point).
+    /// that only touches, within the tolerance, may still carry its contact point): `point ∈ A` posed at `time`.
     #[cfg_attr(feature = "serde", serde(serialize_with = "array_serde::option_point"))]
     pub point: Option<Point>,
     /// The contact normal: unit, outward from A at the contact (so `normal · v < 0`);

@@ -34,14 +34,14 @@ pub struct HillClimb<'a> {
 /// `support.point` maximises `d · p` over `P` (a local maximum on a convex polytope is global).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Climb {
-    /// The maximising vertex and its position.
+    /// `support = S(P, d)`: the maximising vertex and its position.
     pub support: Support,
-    /// Steps taken (vertices moved to).
+    /// `steps` = the steps taken (vertices moved to), `steps ≤ n − 1`.
     pub steps: u32,
     /// Neighbours whose `d · p` was evaluated.
     pub evaluations: u32,
     /// Whether the step bound `n − 1` was reached before a local maximum (never expected;
-    /// the answer is then the best vertex found).
+    /// the answer is then the best vertex found): `hit_step_bound ⟺ steps = n − 1` without a local maximum.
     pub hit_step_bound: bool,
 }
 
@@ -69,7 +69,7 @@ impl<'a> HillClimb<'a> {
 
     /// The polytope this map climbs on.
     ///
-    /// `P`, as given to [`HillClimb::new`].
+    /// `polytope() = P`, as given to [`HillClimb::new`].
     pub fn polytope(&self) -> &'a Polytope {
         self.polytope
     }

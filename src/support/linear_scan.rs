@@ -32,7 +32,7 @@ impl<'a> LinearScan<'a> {
 
     /// The polytope this map scans.
     ///
-    /// `P`, as given to [`LinearScan::new`].
+    /// `polytope() = P`, as given to [`LinearScan::new`].
     pub fn polytope(&self) -> &'a Polytope {
         self.polytope
     }

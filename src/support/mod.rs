@@ -30,9 +30,9 @@ use nalgebra::Matrix3;
 /// `d · point = max_{p ∈ P} d · p` (up to rounding), `point` = the position of `vertex`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Support {
-    /// The vertex of the polytope.
+    /// `vertex` = the id of the vertex `S(P, d)` of the polytope.
     pub vertex: VertexId,
-    /// Its position.
+    /// `point = p_vertex` in the map's frame: its position.
     pub point: Point,
 }
 
@@ -64,7 +64,7 @@ pub trait SupportMap {
 
     /// The position of vertex `v` in this map's frame (what `support` would return as the
     /// point for that vertex). Certificates use it to re-check their points by id.
-    /// An id that is not a vertex of the shape returns `None`.
+    /// An id that is not a vertex of the shape returns `None`: `vertex(s.vertex) = Some(s.point)` for `s = support(d)`.
     fn vertex(&self, v: VertexId) -> Option<Point>;
 }
 

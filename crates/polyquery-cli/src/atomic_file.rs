@@ -1,4 +1,4 @@
-//! Writing output files atomically: all or nothing, and only where a regular file belongs.
+//! Writing output files atomically: all or nothing, and only where a regular file belongs (after `write_atomically(path, f)`, `file = f's bytes` on success, `file = old file` on error).
 //!
 //! Where it sits: the last step of every command that writes a file (`hull --out`, `gen`,
 //! `batch --out`, `preprocess`, `report`). The destination is checked first
@@ -15,32 +15,41 @@ use std::fs::{FileType, Metadata};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// What a destination path names, as far as writing a file there goes.
+/// What a destination path names, as far as writing a file there goes: `TargetKind::of(&metadata(path)?.file_type())`, or `Missing`.
+///
+/// ```
+/// use polyquery_cli::atomic_file::TargetKind;
+///
+/// let kind = TargetKind::of(&std::fs::metadata(env!("CARGO_MANIFEST_DIR")).unwrap().file_type());
+/// assert_eq!(kind, TargetKind::Directory);
+/// assert!(!kind.is_writable_target() && TargetKind::Missing.is_writable_target());
+/// assert_eq!(kind.describe(), "a directory");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TargetKind {
-    /// Nothing yet: the file will be created.
+    /// Nothing yet: the file will be created (`is_writable_target() = true`).
     Missing,
-    /// A regular file (possibly through symbolic links): it will be replaced.
+    /// A regular file (possibly through symbolic links): it will be replaced (`is_writable_target() = true`).
     RegularFile,
-    /// A directory.
+    /// A directory: `file_type.is_dir() = true`.
     Directory,
-    /// A named pipe.
+    /// A named pipe: `file_type.is_fifo() = true`.
     Fifo,
-    /// A Unix-domain socket.
+    /// A Unix-domain socket: `file_type.is_socket() = true`.
     Socket,
-    /// A character device node.
+    /// A character device node: `file_type.is_char_device() = true`.
     CharDevice,
-    /// A block device node.
+    /// A block device node: `file_type.is_block_device() = true`.
     BlockDevice,
-    /// A symbolic link that leads nowhere (or in a loop).
+    /// A symbolic link that leads nowhere (or in a loop): `symlink_metadata(p).is_ok() && metadata(p).is_err()` ⟹ `DanglingLink`.
     DanglingLink,
-    /// Anything else the platform has.
+    /// Anything else the platform has: `is_writable_target() = false`.
     Other,
 }
 
 impl TargetKind {
     /// The kind of a file of type `file_type` (as `std::fs::metadata` reports it, links
-    /// followed).
+    /// followed): `of(&metadata(p)?.file_type())`; `is_file() ⟹ RegularFile`, `is_dir() ⟹ Directory`.
     pub fn of(file_type: &FileType) -> TargetKind {
         #[cfg(unix)]
         {
@@ -67,12 +76,12 @@ impl TargetKind {
         }
     }
 
-    /// Whether an output file may be written there.
+    /// Whether an output file may be written there: `is_writable_target() = matches!(self, Missing | RegularFile)`.
     pub fn is_writable_target(self) -> bool {
         matches!(self, TargetKind::Missing | TargetKind::RegularFile)
     }
 
-    /// A short description, for messages (`a FIFO`, `a directory` …).
+    /// A short description, for messages (`a FIFO`, `a directory` …): `Directory.describe() = "a directory"`.
     pub fn describe(self) -> &'static str {
         match self {
             TargetKind::Missing => "missing",
@@ -90,7 +99,7 @@ impl TargetKind {
 
 /// A destination that is not a regular file (nor missing): the error inside the
 /// [`io::Error`] (kind [`io::ErrorKind::InvalidInput`]) that [`write_atomically`] and
-/// [`check_target`] return for it.
+/// [`check_target`] return for it: `io_error.kind() = InvalidInput`.
 #[derive(Debug, thiserror::Error)]
 #[error(
     "{} is {}: output is written only to a regular file (or a symbolic link to one), never replacing anything else",
@@ -98,13 +107,13 @@ impl TargetKind {
     kind.describe()
 )]
 pub struct RefusedTarget {
-    /// The path given.
+    /// `path` = the path given.
     pub path: PathBuf,
-    /// What it names.
+    /// `kind` = what it names (`kind.is_writable_target() = false`).
     pub kind: TargetKind,
 }
 
-/// Whether `e` is a [`RefusedTarget`] refusal (a bad destination, not a failed write).
+/// Whether `e` is a [`RefusedTarget`] refusal (a bad destination, not a failed write): `e.get_ref()` downcasts to `RefusedTarget` ⟺ `true`.
 pub fn is_refused_target(e: &io::Error) -> bool {
     e.get_ref().is_some_and(|inner| inner.is::<RefusedTarget>())
 }
@@ -153,7 +162,7 @@ fn resolve(path: &Path) -> io::Result<(PathBuf, Option<Metadata>)> {
 
 /// Checks that an output file may be written at `path` (missing, a regular file, or a
 /// symbolic link to one), without writing anything: the error [`write_atomically`] would
-/// give, found before any work is done.
+/// give, found before any work is done: `check_target(p).is_ok() ⟺ kind of p ∈ {Missing, RegularFile}`.
 pub fn check_target(path: &Path) -> io::Result<()> {
     resolve(path).map(|_| ())
 }
@@ -161,7 +170,7 @@ pub fn check_target(path: &Path) -> io::Result<()> {
 /// Writes `path` through `write`, atomically (a temporary file in the same folder as the
 /// file replaced, renamed into place only when `write` succeeds). A symbolic link is written
 /// through; an existing file keeps its permission bits (and owner where allowed); anything
-/// but a regular file is refused (see the module notes).
+/// but a regular file is refused (see the module notes): afterwards `file = write's bytes`, or unchanged on error.
 pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,

@@ -1,5 +1,5 @@
 //! Writing JSON: never `-0`, never a NaN or an infinity, each float in its shortest
-//! round-trip form.
+//! round-trip form (`-0.0 ↦ 0.0`, `NaN ↦ error`).
 //!
 //! Where it sits: under every JSON writer of the command line — `--json` output, batch
 //! result lines, the report's `results.json`. [`to_writer`] / [`to_string`] /
@@ -16,11 +16,11 @@ use serde::ser::{self, Serialize};
 use std::fmt;
 use std::io;
 
-/// A non-finite float met while writing: an internal error (valid input never gives one).
+/// A non-finite float met while writing: an internal error (valid input never gives one): `x.is_finite() == false`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("internal error: a non-finite number (NaN or infinity) in {}", match .field { Some(f) => format!("field `{f}`"), None => "the output".to_string() })]
 pub struct NonFinite {
-    /// The innermost named field holding it, when there is one.
+    /// `field` = the innermost named field holding it, when there is one.
     pub field: Option<&'static str>,
 }
 
@@ -32,6 +32,14 @@ impl ser::Error for NonFinite {
 
 /// Checks that every float `value` serialises is finite (walking it as `serde` would write
 /// it, writing nothing).
+///
+/// ```
+/// use polyquery_cli::json::{check_finite, to_string};
+///
+/// assert!(check_finite(&[1.0, -0.0]).is_ok());
+/// assert!(check_finite(&[f64::NAN]).is_err());
+/// assert_eq!(to_string(&[-0.0, 0.1]).unwrap(), "[0.0,0.1]");
+/// ```
 pub fn check_finite<T: Serialize + ?Sized>(value: &T) -> Result<(), NonFinite> {
     value.serialize(&mut FiniteCheck)
 }
@@ -205,7 +213,7 @@ impl ser::SerializeStructVariant for &mut FiniteCheck {
 
 /// A `serde_json` formatter that writes floats in their shortest round-trip form with zero
 /// always as `0.0` (never `-0.0`), and otherwise behaves as the formatter it wraps
-/// (compact or pretty).
+/// (compact or pretty): `-0.0 ↦ 0.0`, `x ↦ shortest text with text.parse() = x`.
 #[derive(Clone, Debug, Default)]
 pub struct ExactFormatter<F>(pub F);
 
@@ -252,7 +260,7 @@ fn invalid(e: NonFinite) -> io::Error {
 }
 
 /// Writes `value` as compact JSON (see the module notes): an error, and nothing written, when
-/// a float is not finite.
+/// a float is not finite: `Err` ⟺ `check_finite(value).is_err()`.
 pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(w: W, value: &T) -> io::Result<()> {
     check_finite(value).map_err(invalid)?;
     let mut ser = serde_json::Serializer::with_formatter(
@@ -262,14 +270,14 @@ pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(w: W, value: &T) -> io::Re
     value.serialize(&mut ser).map_err(io::Error::other)
 }
 
-/// `value` as compact JSON (see [`to_writer`]).
+/// `to_string(v) = String::from_utf8(to_writer(v))`: `value` as compact JSON (see [`to_writer`]).
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> io::Result<String> {
     let mut bytes = Vec::new();
     to_writer(&mut bytes, value)?;
     String::from_utf8(bytes).map_err(io::Error::other)
 }
 
-/// `value` as indented JSON (see [`to_writer`]).
+/// `value` as indented JSON (see [`to_writer`]): `to_string_pretty(v) = to_string(v)` with newlines and 2-space indents.
 pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> io::Result<String> {
     check_finite(value).map_err(invalid)?;
     let mut bytes = Vec::new();

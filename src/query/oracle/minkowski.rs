@@ -71,7 +71,7 @@ impl MinkowskiDifference {
 
     /// `D` as a polytope.
     ///
-    /// `conv { p − q }` as a [`Polytope`].
+    /// `polytope() = conv { p − q : p ∈ A, q ∈ B }` as a [`Polytope`].
     pub fn polytope(&self) -> &Polytope {
         &self.polytope
     }
@@ -116,7 +116,7 @@ impl MinkowskiDifference {
     /// The distance from the origin to `D` and the point of `D` attaining it: `(0, origin)`
     /// when the origin is inside or on `D`; otherwise the minimum over faces of the distance
     /// to the face polygon (its plane when the projection falls inside the polygon, else
-    /// the nearest boundary segment).
+    /// the nearest boundary segment): `distance_to_origin() = (min over x ∈ D of ‖x‖, argmin)`.
     pub fn distance_to_origin(&self) -> (f64, Point) {
         if self.contains_origin() {
             return (0.0, Point::origin());
@@ -168,13 +168,13 @@ impl MinkowskiDifference {
 /// over faces with `n · d > 0` (a face with `n · d = 0` and `c < 0` excludes the whole line).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LineClip {
-    /// Where the line enters `D` (in units of `d`).
+    /// `entry = t_entry`: where the line `{t·d}` enters `D` (in units of `d`).
     pub entry: f64,
-    /// The outward normal of the face it enters through.
+    /// `entry_normal` = the outward normal of the face it enters through.
     pub entry_normal: Vector,
-    /// Where the line leaves `D`.
+    /// `exit = t_exit ≥ entry`: where the line leaves `D`.
     pub exit: f64,
-    /// The outward normal of the face it leaves through.
+    /// `exit_normal` = the outward normal of the face it leaves through.
     pub exit_normal: Vector,
 }
 
@@ -220,7 +220,7 @@ impl MinkowskiDifference {
 
     /// The minimum penetration depth when the origin is in `D`: the smallest face offset
     /// `c` (the distance from the origin to that face's plane) and the face's outward
-    /// normal; `None` when the origin is outside.
+    /// normal; `None` when the origin is outside: `penetration_depth() = Some((min over faces of c, n))`.
     pub fn penetration_depth(&self) -> Option<(f64, Vector)> {
         if !self.contains_origin() {
             return None;

@@ -18,7 +18,7 @@ pub struct SatResult {
     /// `max over axes n of (min_{q∈Q} n·q − max_{p∈P} n·p)`: positive = disjoint by that
     /// gap along `axis`, ≤ 0 = overlapping (0 = touching).
     pub separation: f64,
-    /// The unit axis attaining it, pointing from P towards Q.
+    /// `‖axis‖ = 1`: the axis attaining it, pointing from P towards Q.
     pub axis: Vector,
 }
 

@@ -1,6 +1,6 @@
 //! The query dispatcher shared by `polyquery query` and `polyquery batch`: one typed
 //! [`Query`] on one or two posed [`Body`]s, run with the chosen support map and algorithm,
-//! gives one [`Answer`].
+//! gives one [`Answer`]: `run_query(query, (a, pose_a), b, support) = Ok(answer)` or a [`RunError`].
 //!
 //! Where it sits: [`super::body`] (bodies) + a [`Query`] ──**dispatch**──▶ the algorithms of
 //! [`polyquery::query`] ──▶ [`Answer`] (serialises to the common fields of a result line).
@@ -35,25 +35,33 @@ use std::fmt;
 /// The six query operations.
 ///
 /// JSON / CLI spelling = [`Operation::name`]: `intersect`, `penetration`, `distance`, `depth`, `toi`, `raycast`.
+///
+/// ```
+/// use polyquery_cli::batch::{Algorithm, Operation};
+///
+/// assert_eq!(Operation::Depth.name(), "depth");
+/// assert_eq!(Operation::Intersect.algorithms(), &[Algorithm::Nio, Algorithm::Gjk]);
+/// assert!(!Operation::Raycast.has_b());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Operation {
-    /// Whether A and B intersect.
+    /// Whether A and B intersect: `intersects ⟺ A ∩ B ≠ ∅`.
     Intersect,
-    /// Nio's directional penetration distance `δ_d`.
+    /// Nio's directional penetration distance `δ_d = inf { t ≥ 0 : A ∩ (B + t·d) = ∅ }`.
     Penetration,
-    /// The Euclidean distance with witness points.
+    /// The Euclidean distance with witness points: `value = min ‖a − b‖` over `a ∈ A, b ∈ B`.
     Distance,
-    /// The minimum penetration depth (EPA).
+    /// The minimum penetration depth (EPA): `value = min over unit n of δ_n`.
     Depth,
-    /// The time of impact of B moving by `t·v`.
+    /// The time of impact of B moving by `t·v`: `value = min { t ≥ 0 : A ∩ (B + t·v) ≠ ∅ }`.
     Toi,
-    /// A ray against A.
+    /// A ray against A: `value = min { s ≥ 0 : origin + s·d̂ ∈ A }`.
     Raycast,
 }
 
 impl Operation {
-    /// The name used in JSON and on the command line.
+    /// The name used in JSON and on the command line: `Operation::Penetration.name() = "penetration"`.
     pub fn name(self) -> &'static str {
         match self {
             Operation::Intersect => "intersect",
@@ -65,7 +73,7 @@ impl Operation {
         }
     }
 
-    /// The algorithms that can answer this operation; the first is the default.
+    /// The algorithms that can answer this operation; the first is the default: `algorithms()[0]` = the default.
     pub fn algorithms(self) -> &'static [Algorithm] {
         match self {
             Operation::Intersect => &[Algorithm::Nio, Algorithm::Gjk],
@@ -75,7 +83,7 @@ impl Operation {
         }
     }
 
-    /// Whether the operation has a second body B (all but `raycast`).
+    /// Whether the operation has a second body B: `has_b() = (self ≠ Raycast)`.
     pub fn has_b(self) -> bool {
         self != Operation::Raycast
     }
@@ -93,16 +101,16 @@ impl fmt::Display for Operation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
-    /// Nio's portal search and refinement (intersection, `δ_d`, ray entry).
+    /// Nio's portal search and refinement (intersection, `δ_d`, ray entry): `name() = "nio"`.
     Nio,
-    /// GJK (boolean intersection, distance).
+    /// GJK (boolean intersection, distance): `name() = "gjk"`.
     Gjk,
-    /// The expanding polytope algorithm (minimum penetration depth).
+    /// The expanding polytope algorithm (minimum penetration depth): `name() = "epa"`.
     Epa,
 }
 
 impl Algorithm {
-    /// The name used in JSON and on the command line.
+    /// The name used in JSON and on the command line: `Algorithm::Gjk.name() = "gjk"`.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Nio => "nio",
@@ -124,17 +132,17 @@ impl fmt::Display for Algorithm {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SupportKind {
-    /// The normal vector map: O(log n) per support query (the default).
+    /// The normal vector map: O(log n) per support query (the default): `name() = "nvm"`.
     #[default]
     Nvm,
-    /// A scan of every vertex: O(n), the baseline.
+    /// A scan of every vertex: O(n), the baseline: `name() = "linear"`.
     Linear,
-    /// A hill climb on the vertex adjacency graph, warm-started by the previous answer.
+    /// A hill climb on the vertex adjacency graph, warm-started by the previous answer: `name() = "hill"`.
     Hill,
 }
 
 impl SupportKind {
-    /// The name used in JSON and on the command line.
+    /// The name used in JSON and on the command line: `SupportKind::Linear.name() = "linear"`.
     pub fn name(self) -> &'static str {
         match self {
             SupportKind::Nvm => "nvm",
@@ -148,86 +156,96 @@ impl SupportKind {
 /// non-zero, the algorithm one the operation has).
 ///
 /// one variant per [`Operation`]: `Query::operation()` names it.
+///
+/// ```
+/// use polyquery::Vector;
+/// use polyquery_cli::batch::{Algorithm, Operation, Parameters, Query};
+///
+/// let params = Parameters { direction: Some(Vector::new(0.0, 0.0, 2.0)), ..Parameters::default() };
+/// let q = Query::new(Operation::Penetration, &params).unwrap();
+/// assert_eq!((q.operation(), q.algorithm()), (Operation::Penetration, Algorithm::Nio));
+/// assert!(Query::new(Operation::Distance, &params).is_err()); // direction not applicable
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Query {
-    /// Whether A and B intersect, with Nio's test or GJK.
+    /// Whether A and B intersect, with Nio's test or GJK: `intersects ⟺ A ∩ B ≠ ∅`.
     Intersect {
-        /// [`Algorithm::Nio`] or [`Algorithm::Gjk`].
+        /// `algorithm` ∈ {[`Algorithm::Nio`], [`Algorithm::Gjk`]}.
         algorithm: Algorithm,
     },
-    /// `δ_d(A, B)`: how far B must move along `direction` to stop overlapping.
+    /// `value = δ_d(A, B)`: how far B must move along `direction` to stop overlapping.
     Penetration {
-        /// `d` (any length; normalised by the algorithm).
+        /// `direction = d` (any length; normalised by the algorithm).
         direction: Vector,
     },
-    /// The distance between A and B.
+    /// The distance between A and B: `min ‖a − b‖`.
     Distance,
-    /// The minimum penetration depth of A and B.
+    /// The minimum penetration depth of A and B: `depth = min over unit n of δ_n`.
     Depth,
     /// When B, moving by `t·velocity`, first touches A.
     Toi {
-        /// `v`.
+        /// `velocity = v`, B's motion per unit time.
         velocity: Vector,
     },
     /// The ray `origin + s·direction/‖direction‖` against A.
     Raycast {
-        /// The ray's start.
+        /// `origin` = the ray's start, `s = 0`.
         origin: Point,
-        /// Its direction (any length).
+        /// `direction` = its direction (any length; `d̂ = direction / ‖direction‖`).
         direction: Vector,
     },
 }
 
-/// Why a query's parameters do not make a [`Query`]. Fields are named as in a batch line.
+/// Why a query's parameters do not make a [`Query`]. Fields are named as in a batch line: `Query::new(op, params) = Err(e)`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParameterError {
-    /// A parameter the operation needs is absent.
+    /// A parameter the operation needs is absent: `params.field = None`.
     #[error("missing field `{field}` (required by op {op})")]
     Missing {
-        /// The field.
+        /// `field` = the field's name (e.g. `"direction"`).
         field: &'static str,
-        /// The operation.
+        /// `op` = the operation.
         op: Operation,
     },
-    /// A parameter the operation does not use is present.
+    /// A parameter the operation does not use is present: `params.field = Some(_)`.
     #[error("field `{field}` does not apply to op {op}")]
     NotApplicable {
-        /// The field.
+        /// `field` = the field's name (e.g. `"velocity"`).
         field: &'static str,
-        /// The operation.
+        /// `op` = the operation.
         op: Operation,
     },
-    /// A direction or velocity that is zero, or a vector with a non-finite component.
+    /// A direction or velocity that is zero, or a vector with a non-finite component: `‖v‖ = 0` or non-finite.
     #[error("field `{field}` must be finite{}", if *.must_be_nonzero { " and non-zero" } else { "" })]
     BadVector {
-        /// The field.
+        /// `field` = the field's name.
         field: &'static str,
-        /// Whether zero is also invalid (directions, velocities).
+        /// `must_be_nonzero` = whether zero is also invalid (`true` for directions and velocities).
         must_be_nonzero: bool,
     },
-    /// The algorithm does not answer this operation.
+    /// The algorithm does not answer this operation: `algorithm ∉ op.algorithms()`.
     #[error("field `algorithm`: op {op} has no algorithm `{algorithm}` (it has: {allowed})")]
     Algorithm {
-        /// The operation.
+        /// `op` = the operation.
         op: Operation,
-        /// The algorithm asked for.
+        /// `algorithm` = the algorithm asked for.
         algorithm: Algorithm,
-        /// The ones it has, comma separated.
+        /// `allowed = op.algorithms()` by name, comma separated.
         allowed: String,
     },
 }
 
 /// The raw parameters of a query, before validation (what a batch line or the command line
-/// gives).
+/// gives): `Parameters::default()` = all `None`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Parameters {
-    /// The algorithm, if chosen.
+    /// `algorithm` = the algorithm, if chosen (`None` ⟹ `op.algorithms()[0]`).
     pub algorithm: Option<Algorithm>,
-    /// `direction` (penetration, raycast).
+    /// `direction = d` (penetration, raycast).
     pub direction: Option<Vector>,
-    /// `velocity` (toi).
+    /// `velocity = v` (toi).
     pub velocity: Option<Vector>,
-    /// `origin` (raycast).
+    /// `origin` = the ray's start, `s = 0` (raycast).
     pub origin: Option<Point>,
 }
 
@@ -244,7 +262,7 @@ fn check_vector(v: &Vector, field: &'static str) -> Result<Vector, ParameterErro
 
 impl Query {
     /// Validates `params` for `op`: required parameters present, others absent, directions
-    /// and velocities finite and non-zero, the algorithm one `op` has.
+    /// and velocities finite and non-zero, the algorithm one `op` has: `Query::new(op, p)?.operation() = op` (example: [`Query`]).
     pub fn new(op: Operation, params: &Parameters) -> Result<Query, ParameterError> {
         let allowed = op.algorithms();
         let algorithm = match params.algorithm {
@@ -316,7 +334,7 @@ impl Query {
         })
     }
 
-    /// The operation.
+    /// `operation()` = the operation this query answers (`Query::new(op, _)?.operation() = op`).
     pub fn operation(&self) -> Operation {
         match self {
             Query::Intersect { .. } => Operation::Intersect,
@@ -328,7 +346,7 @@ impl Query {
         }
     }
 
-    /// The algorithm that answers it.
+    /// `algorithm()` = the algorithm that answers it (the chosen one, else `operation().algorithms()[0]`).
     pub fn algorithm(&self) -> Algorithm {
         match self {
             Query::Intersect { algorithm } => *algorithm,
@@ -340,24 +358,24 @@ impl Query {
 }
 
 /// The certificate of `δ_d`: the final triangle of `D` (counter-clockwise seen from `+d`),
-/// whose plane supports `D` where the ray leaves it.
+/// whose plane supports `D` where the ray leaves it: `points[i].point ∈ D`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct SupportTriangle {
-    /// Always `"support_triangle"`.
+    /// `kind = "support_triangle"`, always.
     pub kind: &'static str,
-    /// The three points of `D`, with their vertices in A and B.
+    /// `points[i].point = points[i].point_a − points[i].point_b`: the three points of `D` with their vertices.
     pub points: [DiffPoint; 3],
 }
 
-/// What proves an answer.
+/// What proves an answer: `Proof = Verdict(Certificate) | Triangle(SupportTriangle)`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)] // one per answer
 pub enum Proof {
     /// A separating plane or a tetrahedron holding the origin (re-checkable with
-    /// [`polyquery::query::verify`]).
+    /// [`polyquery::query::verify`]): `verify(a, b, &c) = Ok(())`.
     Verdict(Certificate),
-    /// The final triangle of the directional penetration.
+    /// The final triangle of the directional penetration: `Triangle(t)` with `t.points ⊂ D` supporting `D` along `d`.
     Triangle(SupportTriangle),
 }
 
@@ -367,39 +385,39 @@ pub enum Proof {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Answer {
     /// Overlap (intersect, penetration, distance, depth), meeting during the motion (toi),
-    /// or a hit (raycast).
+    /// or a hit (raycast): `intersects ⟺ A ∩ B ≠ ∅` for pair queries.
     pub intersects: bool,
     /// `δ_d`, the distance, the depth, the time of impact or the ray's distance; `None`
-    /// where there is none (see the module table).
+    /// where there is none (see the module table): `value = δ_d | distance | depth | t | s` by operation.
     pub value: Option<f64>,
-    /// The unit normal of the answer, when it has one.
+    /// `‖normal‖ = 1`: the unit normal of the answer, when it has one.
     pub normal: Option<[f64; 3]>,
-    /// The witness or contact point on A.
+    /// `point_a` = the witness or contact point on A.
     pub point_a: Option<[f64; 3]>,
-    /// The witness point on B (before any move).
+    /// `point_b` = the witness point on B (before any move); `distance = ‖point_a − point_b‖`.
     pub point_b: Option<[f64; 3]>,
-    /// Loop iterations the algorithm ran.
+    /// `iterations` = the loop iterations the algorithm ran.
     pub iterations: u32,
-    /// Support queries of `D` (of A for a ray cast).
+    /// `support_calls` = the support queries of `D = A ⊖ B` (of A for a ray cast).
     pub support_calls: u32,
-    /// What proves the answer, where the algorithm gives it.
+    /// `certificate` = what proves the answer, where the algorithm gives it.
     pub certificate: Option<Proof>,
 }
 
-/// Why a query could not be run.
+/// Why a query could not be run: `run_query(…) = Err(e)`.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RunError {
-    /// The algorithm failed (iteration bound, non-finite numbers, degenerate case).
+    /// The algorithm failed (iteration bound, non-finite numbers, degenerate case): `Query(e) = RunError::from(e)`.
     #[error(transparent)]
     Query(#[from] QueryError),
-    /// A pair operation without B, or a ray cast with one.
+    /// A pair operation without B, or a ray cast with one: `b.is_some() ≠ op.has_b()`.
     #[error("op {op} {}", if op.has_b() { "needs a body b" } else { "takes no body b" })]
     Operands {
-        /// The operation.
+        /// `op` = the operation.
         op: Operation,
     },
     /// The answer holds a NaN or an infinity (an internal error: finite input never gives
-    /// one); it is never written out.
+    /// one); it is never written out: `NonFinite(e) = RunError::from(e)`.
     #[error(transparent)]
     NonFinite(#[from] crate::json::NonFinite),
 }
@@ -453,7 +471,7 @@ fn from_outcome<T>(outcome: Outcome<T>, found: impl FnOnce(T) -> Answer) -> Answ
 
 /// Runs `query` on A (`a` at `pose_a`) and, for every operation but `raycast`, B, with the
 /// chosen support map. The one dispatcher behind `polyquery query` and `polyquery batch`.
-/// Every number of the answer is finite ([`RunError::NonFinite`] otherwise).
+/// Every number of the answer is finite ([`RunError::NonFinite`] otherwise): `Ok(answer)` ⟹ `check_finite(&answer) = Ok(())`.
 pub fn run_query(
     query: &Query,
     a: (&Body, Pose),

@@ -43,32 +43,32 @@ fn serialize_false<S: Serializer>(_: &(), s: S) -> Result<S::Ok, S::Error> {
 }
 
 /// A successful line: `{"id", "op", "ok": true, "intersects", "value", "normal", "point_a",
-/// "point_b", "iterations", "support_calls", "certificate"}`.
+/// "point_b", "iterations", "support_calls", "certificate"}`: `ok = true`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Success {
-    /// The line's `id`, as written.
+    /// `id` = the line's `id`, as written.
     pub id: Id,
-    /// The operation.
+    /// `op` = the line's operation.
     pub op: Operation,
-    /// Always `true`.
+    /// `ok = true`, always (serialised as `"ok": true`).
     #[serde(serialize_with = "serialize_true")]
     pub ok: (),
-    /// The answer.
+    /// `answer = run_query(...)`'s answer, flattened into the line.
     #[serde(flatten)]
     pub answer: Answer,
 }
 
-/// A failed line: `{"id", "ok": false, "line", "error"}`.
+/// A failed line: `{"id", "ok": false, "line", "error"}`: `ok = false`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Failure {
-    /// The line's `id` as written (`null` when it could not be read).
+    /// `id` = the line's `id` as written (`null` when it could not be read).
     pub id: Id,
-    /// Always `false`.
+    /// `ok = false`, always (serialised as `"ok": false`).
     #[serde(serialize_with = "serialize_false")]
     pub ok: (),
-    /// The 1-based line number in the batch file.
+    /// `line` = the 1-based line number in the batch file.
     pub line: usize,
-    /// What went wrong (naming the field, the file or the algorithm's failure).
+    /// `error` = what went wrong (naming the field, the file or the algorithm's failure).
     pub error: String,
 }
 
@@ -79,16 +79,16 @@ pub struct Failure {
 #[serde(untagged)]
 #[allow(clippy::large_enum_variant)] // one per line, collected once; boxing only allocates
 pub enum BatchResult {
-    /// The query ran.
+    /// The query ran: `is_ok() = true`.
     Success(Success),
-    /// The line is invalid, a body could not be loaded, or the algorithm failed.
+    /// The line is invalid, a body could not be loaded, or the algorithm failed: `is_ok() = false`.
     Failure(Failure),
 }
 
 impl BatchResult {
     /// Whether the line succeeded.
     ///
-    /// `matches!(self, BatchResult::Success(_))`.
+    /// `is_ok() = matches!(self, BatchResult::Success(_))`.
     pub fn is_ok(&self) -> bool {
         matches!(self, BatchResult::Success(_))
     }
@@ -121,16 +121,16 @@ pub struct Batch {
 /// `results.len() == batch.len()` (one per non-blank line).
 #[derive(Clone, Debug)]
 pub struct BatchOutcome {
-    /// One result per non-blank input line, in input order.
+    /// `results.len() = len()`: one result per non-blank input line, in input order.
     pub results: Vec<BatchResult>,
-    /// Files loaded (each distinct file once).
+    /// `loads` = the files loaded (each distinct file once).
     pub loads: usize,
 }
 
 impl BatchOutcome {
     /// Whether every line succeeded.
     ///
-    /// `results.iter().all(BatchResult::is_ok)`.
+    /// `all_ok() = results.iter().all(BatchResult::is_ok)`.
     pub fn all_ok(&self) -> bool {
         self.results.iter().all(BatchResult::is_ok)
     }
@@ -150,7 +150,7 @@ impl BatchOutcome {
 impl Batch {
     /// Parses the lines of `input` (bytes, so that one line that is not UTF-8 is one error);
     /// relative paths resolve against `base` (the batch file's folder).
-    /// A leading UTF-8 byte-order mark is skipped.
+    /// A leading UTF-8 byte-order mark is skipped: `parse(input, base).len() = non-blank lines of input`.
     pub fn parse(input: &[u8], base: &Path) -> Batch {
         let input = polyquery::input::strip_bom(input);
         let mut text_lines: Vec<(usize, &[u8])> = Vec::new();
@@ -180,7 +180,7 @@ impl Batch {
 
     /// How many results the batch will give (its non-blank lines).
     ///
-    /// `#` non-blank lines.
+    /// `len()` = the number of non-blank lines.
     pub fn len(&self) -> usize {
         self.lines.len()
     }
@@ -211,7 +211,7 @@ impl Batch {
     }
 
     /// [`Batch::run`], reading at most `limits.max_input_bytes` bytes of each body's file (a
-    /// body over the cap fails only the lines that use it).
+    /// body over the cap fails only the lines that use it): `run(p) = run_with(&ReadLimits::default(), p)`.
     pub fn run_with(
         &self,
         limits: &polyquery::input::ReadLimits,
@@ -244,7 +244,7 @@ impl Batch {
 
 /// Runs one valid request against the loaded bodies.
 ///
-/// one [`Request`] + loaded bodies ↦ one [`BatchResult`] (never panics).
+/// one [`Request`] + loaded bodies ↦ one [`BatchResult`] (never panics): `Success` ⟺ `run_query(...)` is `Ok`.
 pub fn run_request(request: &Request, cache: &BodyCache) -> BatchResult {
     let fail = |error: String| {
         BatchResult::Failure(Failure {

@@ -1,4 +1,4 @@
-//! One line of a batch file: JSON ──serde──▶ [`BatchQuery`] ──validate──▶ [`Request`].
+//! One line of a batch file: JSON ──serde──▶ [`BatchQuery`] ──validate──▶ [`Request`] (`parse_request(text, line, base) = Ok(request)` or a [`LineError`]).
 //!
 //! Where it sits: the first step of [`super::Batch::parse`]. A line is read as JSON, then
 //! as a [`BatchQuery`] (every field optional here, unknown fields denied), then validated:
@@ -22,23 +22,23 @@ use std::path::{Path, PathBuf};
 /// rotation is a unit quaternion (norm within 1e-6 of 1, then normalised; anything else is
 /// an error naming the field and the norm), given in one of two orders — `rotation_wxyz`
 /// (scalar first; `rotation` is its older name, still accepted) or `rotation_xyzw` (scalar
-/// last, as ROS, pinocchio and SciPy write it). More than one of them is an error.
+/// last, as ROS, pinocchio and SciPy write it). More than one of them is an error: `to_pose() = Pose(translation, normalise(rotation))`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PoseSpec {
-    /// `[x, y, z]`.
+    /// `translation = [x, y, z]` (`[0, 0, 0]` when absent).
     pub translation: Option<[f64; 3]>,
-    /// `[w, x, y, z]`, scalar first: the older name of `rotation_wxyz`.
+    /// `rotation = [w, x, y, z]`, scalar first: the older name of `rotation_wxyz`.
     pub rotation: Option<[f64; 4]>,
-    /// `[w, x, y, z]`, scalar first.
+    /// `rotation_wxyz = [w, x, y, z]`, scalar first.
     pub rotation_wxyz: Option<[f64; 4]>,
-    /// `[x, y, z, w]`, scalar last.
+    /// `rotation_xyzw = [x, y, z, w]`, scalar last.
     pub rotation_xyzw: Option<[f64; 4]>,
 }
 
 impl PoseSpec {
     /// The rigid pose, or why not (two rotations, a non-unit or non-finite quaternion, a
-    /// non-finite or out-of-range translation), naming the field.
+    /// non-finite or out-of-range translation), naming the field: `Ok(pose)` with `pose.rotation = q / ‖q‖` when `| ‖q‖ − 1 | ≤ 1e-6`.
     pub fn to_pose(&self) -> Result<Pose, String> {
         let t = self.translation.unwrap_or([0.0; 3]);
         if !t.iter().all(|c| c.is_finite()) {
@@ -74,58 +74,67 @@ impl PoseSpec {
 }
 
 /// A batch line as typed JSON, before validation. Every field is optional here so that
-/// each one can be checked (and named) on its own; unknown fields are denied.
+/// each one can be checked (and named) on its own; unknown fields are denied: `parse_request = validate(serde_json::from_str::<BatchQuery>(line))`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BatchQuery {
-    /// Any JSON value, echoed in the result.
+    /// `id` = any JSON value, echoed in the result.
     pub id: Option<Value>,
-    /// The operation (required).
+    /// `op` = the operation (required).
     pub op: Option<Operation>,
-    /// Body A: an `.obj` mesh (required).
+    /// `a` = body A: a mesh or `.nvm` file (required).
     pub a: Option<PathBuf>,
-    /// Body B (required for all but `raycast`, which has none).
+    /// `b` = body B (required for all but `raycast`, which has none).
     pub b: Option<PathBuf>,
-    /// Pose of A.
+    /// `pose_a` = the pose of A (identity when absent).
     pub pose_a: Option<PoseSpec>,
-    /// Pose of B.
+    /// `pose_b` = the pose of B (identity when absent).
     pub pose_b: Option<PoseSpec>,
-    /// `penetration`, `raycast`.
+    /// `direction = [x, y, z]`, for `penetration` and `raycast`.
     pub direction: Option<[f64; 3]>,
-    /// `toi`.
+    /// `velocity = [x, y, z]`, for `toi`.
     pub velocity: Option<[f64; 3]>,
-    /// `raycast`.
+    /// `origin = [x, y, z]`, for `raycast`.
     pub origin: Option<[f64; 3]>,
-    /// The support map (`nvm` by default).
+    /// `support` = the support map (`support = nvm` by default).
     pub support: Option<SupportKind>,
-    /// The algorithm (the operation's default when absent).
+    /// `algorithm` = the algorithm (the operation's default when absent).
     pub algorithm: Option<Algorithm>,
 }
 
 /// A line's `id`: any JSON value, kept as the exact text it was written as (an integer
 /// beyond 64 bits, a float's digits, an object's key order and spacing), and written back
-/// verbatim in the line's result.
+/// verbatim in the line's result: `Id::from_json(t)?.as_str() = t`.
+///
+/// ```
+/// use polyquery_cli::batch::Id;
+///
+/// let id = Id::from_json("{\"b\": 1.50, \"a\": 1}").unwrap();
+/// assert_eq!(id.as_str(), "{\"b\": 1.50, \"a\": 1}");
+/// assert_eq!(Id::null().as_str(), "null");
+/// assert!(Id::from_json("1 2").is_none());
+/// ```
 #[derive(Clone, Debug, Serialize)]
 #[serde(transparent)]
 pub struct Id(Box<RawValue>);
 
 impl Id {
-    /// `null`: the id of a line that has none, or whose id could not be read.
+    /// `Id::null().as_str() = "null"`: the id of a line that has none, or whose id could not be read.
     pub fn null() -> Id {
         Id(RawValue::from_string("null".to_string()).expect("`null` is JSON"))
     }
 
-    /// The id of `text`, which must be one JSON value (else `None`).
+    /// The id of `text`, which must be one JSON value (else `None`): `from_json(t)?.as_str() = t`.
     pub fn from_json(text: &str) -> Option<Id> {
         RawValue::from_string(text.trim().to_string()).ok().map(Id)
     }
 
-    /// The id's JSON text, exactly as written.
+    /// The id's JSON text, exactly as written: `Id::from_json(t)?.as_str() = t`.
     pub fn as_str(&self) -> &str {
         self.0.get()
     }
 
-    /// The id as a JSON value (numbers read as `serde_json` reads them).
+    /// The id as a JSON value (numbers read as `serde_json` reads them): `to_value() = serde_json::from_str(as_str())`.
     pub fn to_value(&self) -> Value {
         serde_json::from_str(self.as_str()).unwrap_or(Value::Null)
     }
@@ -144,31 +153,31 @@ impl Default for Id {
     }
 }
 
-/// A validated batch line, ready to run once its bodies are loaded.
+/// A validated batch line, ready to run once its bodies are loaded: `Request = parse_request(text, line, base)?`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
-    /// The line's `id` (`null` when absent), as written.
+    /// `id` = the line's `id` (`null` when absent), as written.
     pub id: Id,
-    /// 1-based line number in the batch file.
+    /// `line` = the 1-based line number in the batch file.
     pub line: usize,
-    /// What to compute.
+    /// `query` = what to compute (the operation with its vectors).
     pub query: Query,
-    /// Body A's path (resolved against the batch file's folder).
+    /// `a = base.join(line's a)`: body A's path, resolved against the batch file's folder.
     pub a: PathBuf,
-    /// Pose of A.
+    /// `pose_a` = the pose of A (identity when absent).
     pub pose_a: Pose,
-    /// Body B's path and pose (`None` for `raycast`).
+    /// `b = Some((base.join(line's b), pose_b))`; `None` for `raycast`.
     pub b: Option<(PathBuf, Pose)>,
-    /// The support map.
+    /// `support` = the support map (`nvm` when absent).
     pub support: SupportKind,
 }
 
-/// A line that is not a valid request: its id (when it could be read) and why.
+/// A line that is not a valid request: its id (when it could be read) and why: `parse_request(…) = Err(LineError)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LineError {
-    /// The line's `id` as written, or `null`.
+    /// `id` = the line's `id` as written, or `null`.
     pub id: Id,
-    /// What is wrong, naming the field.
+    /// `message` = what is wrong, naming the field.
     pub message: String,
 }
 
@@ -211,6 +220,18 @@ fn vector(v: [f64; 3]) -> Vector {
 
 /// Parses and validates one line (`line` is its 1-based number; relative paths resolve
 /// against `base`).
+///
+/// ```
+/// use polyquery_cli::batch::parse_request;
+/// use std::path::Path;
+///
+/// let line = r#"{"id": 7, "op": "intersect", "a": "a.obj", "b": "b.obj"}"#;
+/// let request = parse_request(line, 1, Path::new("runs")).unwrap();
+/// assert_eq!((request.id.as_str(), request.line), ("7", 1));
+/// assert_eq!(request.a, Path::new("runs/a.obj"));
+/// let bad = parse_request(r#"{"op": "intersect"}"#, 2, Path::new(".")).unwrap_err();
+/// assert_eq!(bad.message, "missing field `a`");
+/// ```
 pub fn parse_request(text: &str, line: usize, base: &Path) -> Result<Request, LineError> {
     let malformed = |e: serde_json::Error| LineError {
         id: Id::null(),

@@ -1,7 +1,7 @@
 //! The work behind each subcommand: load (a mesh, hulled, or a preprocessed `.nvm` file),
 //! hull, preprocess, generate, query or answer support queries through the library, time
 //! each stage, write output files atomically, and return a report (or a typed error that
-//! knows its exit code).
+//! knows its exit code: `exit status = CliError::exit_code()`).
 
 use super::report::{
     BoundingBox, GenReport, HullReport, InfoReport, PoseReport, PreprocessFileReport,
@@ -26,87 +26,90 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Exit code for bad input (files, arguments).
+/// Exit code for bad input (files, arguments): `EXIT_BAD_INPUT = 2`.
 pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit code for everything else (failed writes, internal errors).
+/// Exit code for everything else (failed writes, internal errors): `EXIT_FAILURE = 1`.
 pub const EXIT_FAILURE: u8 = 1;
 
-/// Why a command failed.
+/// Why a command failed: `exit status = exit_code() ∈ {1, 2}`.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
-    /// A library stage failed (the message names the file or the text at fault).
+    /// A library stage failed (the message names the file or the text at fault): `Library(e) = CliError::from(e)`.
     #[error(transparent)]
     Library(#[from] polyquery::Error),
-    /// A mesh has no 3D hull (or the hull failed).
+    /// A mesh has no 3D hull (or the hull failed): `source` = why; `exit_code() = 2` (1 for
+    /// `HullError::Internal`).
     #[error("{}: {source}", path.display())]
     Hull {
-        /// The mesh.
+        /// `path` = the mesh.
         path: PathBuf,
-        /// Why.
+        /// `source` = the hull's error.
         source: HullError,
     },
-    /// Building a normal vector map failed (an internal error).
+    /// Building a normal vector map failed (an internal error): `source` = why. Exit status 1.
     #[error("{}: building the normal vector map failed: {source}", path.display())]
     Nvm {
-        /// The mesh.
+        /// `path` = the mesh.
         path: PathBuf,
-        /// Why.
+        /// `source` = the map builder's error.
         source: NvmError,
     },
-    /// The arguments do not fit together.
+    /// The arguments do not fit together: `Usage(message)`, `exit_code() = 2`.
     #[error("{0}")]
     Usage(String),
-    /// A directions file could not be read.
+    /// A directions file could not be read: `source` = why. Exit status 2.
     #[error("{name}: {source}")]
     DirectionsIo {
-        /// The file (`-` for stdin).
+        /// `name` = the file (`-` for stdin).
         name: String,
-        /// Why.
+        /// `source` = the read's I/O error.
         source: io::Error,
     },
-    /// A line of a directions file is not a usable direction.
+    /// A line of a directions file is not a usable direction: `‖d‖ = 0`, non-finite, or not 3 numbers. Exit status 2.
     #[error("{name}:{line}: {message}")]
     Direction {
-        /// The file (`-` for stdin).
+        /// `name` = the file (`-` for stdin).
         name: String,
-        /// 1-based line number.
+        /// `line` = the 1-based line number.
         line: usize,
-        /// What is wrong, quoting the line.
+        /// `message` = what is wrong, quoting the line.
         message: String,
     },
-    /// Generating a synthetic point set failed (a bad shape or point count).
+    /// Generating a synthetic point set failed (a bad shape or point count): `Synth(e) = CliError::from(e)`.
     #[error(transparent)]
     Synth(#[from] polyquery_synth::SynthError),
-    /// A report or answer holds a NaN or an infinity (never printed).
+    /// A report or answer holds a NaN or an infinity (never printed): `x.is_finite() == false`. Exit status 1.
     #[error(transparent)]
     NonFinite(polyquery_cli::json::NonFinite),
-    /// Something that valid input never causes.
+    /// Something that valid input never causes: `Internal(message)`, `exit_code() = 1`.
     #[error("internal error: {0}")]
     Internal(String),
-    /// Errors already printed one by one (a batch); the exit code to return.
+    /// Errors already printed one by one (a batch); the exit code to return: `exit_code() = code` for `Reported(code)`.
     #[error("{0} (errors reported above)")]
     Reported(u8),
-    /// A body of `query` could not be loaded.
+    /// A body of `query` could not be loaded: `Body(e)` with `e: BodyError`; `exit_code() = 2`
+    /// (1 when the map build or the hull failed internally).
     #[error(transparent)]
     Body(BodyError),
-    /// A query's algorithm failed.
+    /// A query's algorithm failed: `Run(e)` with `e: RunError`, `exit_code() = 1`.
     #[error(transparent)]
     Run(RunError),
-    /// An input file (the batch, the directions) could not be read or is over the cap.
+    /// An input file (the batch, the directions) could not be read or is over the cap: `Read(e)` with `e: ReadError`, `exit_code() = 2`.
     #[error(transparent)]
     Read(input::ReadError),
-    /// An output file could not be written (nothing was written at its path).
+    /// An output file could not be written (nothing was written at its path): `source` = why;
+    /// `exit_code() = 1` (2 when the path names no regular file).
     #[error("cannot write {}: {source}", path.display())]
     Output {
-        /// The output file.
+        /// `path` = the output file.
         path: PathBuf,
-        /// Why.
+        /// `source` = the write's I/O error.
         source: io::Error,
     },
 }
 
 impl CliError {
-    /// The process exit code: 2 when the input is at fault, 1 otherwise.
+    /// The process exit code: `exit_code() = 2` when the input is at fault, `1` otherwise.
     pub fn exit_code(&self) -> u8 {
         use polyquery::Error as E;
         match self {
@@ -158,12 +161,12 @@ fn elapsed_ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
 }
 
-/// What a body was loaded from.
+/// What a body was loaded from: `InputKind = Mesh(format) | Nvm`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputKind {
-    /// A mesh (OBJ or STL): the hull was built.
+    /// A mesh (OBJ or STL): the hull was built (`Mesh(format)` with `format = MeshFormat::detect(…)`).
     Mesh(MeshFormat),
-    /// A preprocessed `.nvm` file: nothing was rebuilt.
+    /// A preprocessed `.nvm` file: nothing was rebuilt (`input_format = "nvm"`).
     Nvm,
 }
 
@@ -267,7 +270,7 @@ fn load_and_hull(path: &Path, limits: &ReadLimits) -> Result<Loaded, CliError> {
 }
 
 /// Checks, before any work, that an output file may be written at `path` (missing, a
-/// regular file or a link to one): a directory, FIFO, socket or device is refused (exit 2).
+/// regular file or a link to one): a directory, FIFO, socket or device is refused (exit 2): `check_output(p) = atomic_file::check_target(p)` as a [`CliError`].
 pub fn check_output(path: &Path) -> Result<(), CliError> {
     check_target(path).map_err(|source| CliError::Output {
         path: path.to_path_buf(),
@@ -275,7 +278,7 @@ pub fn check_output(path: &Path) -> Result<(), CliError> {
     })
 }
 
-/// Checks that `dir` is a folder or missing (it is created then); anything else is refused.
+/// Checks that `dir` is a folder or missing (it is created then); anything else is refused: `Ok` ⟺ `dir` is a folder or missing.
 pub fn check_output_dir(dir: &Path) -> Result<(), CliError> {
     match std::fs::metadata(dir) {
         Ok(m) if !m.is_dir() => Err(CliError::Usage(format!(
@@ -297,7 +300,7 @@ fn write_output(
 }
 
 /// `polyquery hull`: the hull of `mesh` (or the polytope of a `.nvm` file), optionally
-/// written to `out`.
+/// written to `out`: `HullReport::vertices = num_vertices()` of the hull built (or loaded).
 pub fn hull(mesh: &Path, out: Option<&Path>, limits: &ReadLimits) -> Result<HullReport, CliError> {
     if let Some(out) = out {
         check_output(out)?;
@@ -331,7 +334,7 @@ pub fn hull(mesh: &Path, out: Option<&Path>, limits: &ReadLimits) -> Result<Hull
     })
 }
 
-/// `polyquery gen`: `n` points of `shape` from `seed`, written to `out`.
+/// `polyquery gen`: `n` points of `shape` from `seed`, written to `out`: `GenReport.points = n`.
 pub fn generate(shape: Shape, n: usize, seed: u64, out: &Path) -> Result<GenReport, CliError> {
     check_output(out)?;
     let points = synth::generate(shape, n, seed)?;
@@ -344,20 +347,20 @@ pub fn generate(shape: Shape, n: usize, seed: u64, out: &Path) -> Result<GenRepo
     })
 }
 
-/// The support maps a query can run on.
+/// The support maps a query can run on: `--support = name()`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SupportKind {
-    /// [`LinearScan`]: O(n) per query, the baseline.
+    /// [`LinearScan`]: O(n) per query, the baseline: `name() = "linear"`.
     Linear,
-    /// [`HillClimb`]: a walk on the vertex adjacency graph, warm-started by GJK's hints.
+    /// [`HillClimb`]: a walk on the vertex adjacency graph, warm-started by GJK's hints: `name() = "hill"`.
     Hill,
     /// [`NormalVectorMap`]: O(log n) point location (built now for a mesh, loaded from a
-    /// `.nvm` file as it is).
+    /// `.nvm` file as it is): `name() = "nvm"`.
     Nvm,
 }
 
 impl SupportKind {
-    /// The name used on the command line and in reports.
+    /// The name used on the command line and in reports: `SupportKind::Linear.name() = "linear"`.
     pub fn name(self) -> &'static str {
         match self {
             SupportKind::Linear => "linear",
@@ -367,23 +370,23 @@ impl SupportKind {
     }
 }
 
-/// The operands and parameters of `polyquery query`.
+/// The operands and parameters of `polyquery query`: `query(input)` = one [`batch::run_query`] call.
 pub struct QueryInput<'a> {
-    /// The operation.
+    /// `op` = the operation.
     pub op: Operation,
-    /// Body A (a mesh or a `.nvm` file).
+    /// `a` = body A (a mesh or a `.nvm` file).
     pub a: &'a Path,
-    /// Body B (absent for `raycast`).
+    /// `b` = body B (`None` for `raycast`).
     pub b: Option<&'a Path>,
-    /// Pose of A.
+    /// `pose_a` = the pose of A (`--pose-a`).
     pub pose_a: Pose,
-    /// Pose of B.
+    /// `pose_b` = the pose of B (`--pose-b`).
     pub pose_b: Pose,
-    /// `--algorithm`, `--dir`, `--velocity`, `--origin`.
+    /// `params` = `--algorithm`, `--dir`, `--velocity`, `--origin`.
     pub params: Parameters,
-    /// The support map.
+    /// `support` = the support map (`--support`, `nvm` by default).
     pub support: batch::SupportKind,
-    /// The input size cap.
+    /// `limits.max_input_bytes` = the input size cap (`--max-input-bytes`).
     pub limits: ReadLimits,
 }
 
@@ -432,7 +435,7 @@ fn load_body(path: &Path, limits: &ReadLimits) -> Result<(batch::Body, f64), Cli
 
 /// `polyquery query`: validate the parameters, load the bodies (hulling and preprocessing
 /// meshes, reading `.nvm` files as they are), and run the query through the same
-/// dispatcher as `polyquery batch` ([`batch::run_query`]).
+/// dispatcher as `polyquery batch` ([`batch::run_query`]): `query(input)?.answer = run_query(...)?`.
 pub fn query(input: &QueryInput<'_>) -> Result<QueryReport, CliError> {
     let op = input.op;
     let query = Query::new(op, &input.params).map_err(|e| usage(&e))?;
@@ -476,19 +479,19 @@ pub fn query(input: &QueryInput<'_>) -> Result<QueryReport, CliError> {
     })
 }
 
-/// What `polyquery batch` did: the results (already written) and whether all succeeded.
+/// What `polyquery batch` did: the results (already written) and whether all succeeded (`failed = 0`).
 pub struct BatchRun {
-    /// Lines run.
+    /// `lines` = the lines run.
     pub lines: usize,
-    /// Lines that failed.
+    /// `failed` = the lines that failed (`failed ≤ lines`).
     pub failed: usize,
-    /// Distinct files loaded.
+    /// `loads` = the distinct files loaded.
     pub loads: usize,
 }
 
 /// `polyquery batch`: parse `input` (relative paths resolve against its folder), run it on
 /// the current rayon pool calling `progress` per line, and write the results to `out`
-/// atomically, or to stdout.
+/// atomically, or to stdout: `BatchRun.lines = Batch::parse(input).len()`.
 pub fn batch(
     input: &Path,
     out: Option<&Path>,
@@ -524,18 +527,18 @@ pub fn batch(
         loads: outcome.loads,
     })
 }
-/// One preprocessing job: a mesh (or `.nvm`) and the `.nvm` file to write.
+/// One preprocessing job: a mesh (or `.nvm`) and the `.nvm` file to write: `input ↦ output`.
 #[derive(Clone, Debug)]
 pub struct PreprocessJob {
-    /// The input.
+    /// `input` = the mesh (or `.nvm`) file read.
     pub input: PathBuf,
-    /// The output.
+    /// `output` = the `.nvm` file written (`output ≠ input`).
     pub output: PathBuf,
 }
 
 /// Plans `polyquery preprocess`: one job per input, writing to `out` (one input only), into
 /// `out_dir` (as `STEM.nvm`, the folder created if missing), or next to the input (one input
-/// only). Refuses plans that would overwrite an input or write one output twice.
+/// only). Refuses plans that would overwrite an input or write one output twice: `output = out_dir/STEM.nvm` with `--out-dir`.
 pub fn plan_preprocess(
     inputs: &[PathBuf],
     out: Option<&Path>,
@@ -599,7 +602,7 @@ pub fn plan_preprocess(
     Ok(jobs)
 }
 
-/// Runs one preprocessing job: load, hull, build the map, write the file atomically.
+/// Runs one preprocessing job: load, hull, build the map, write the file atomically: `job.input ↦ job.output`.
 pub fn preprocess_one(
     job: &PreprocessJob,
     limits: &ReadLimits,
@@ -640,7 +643,7 @@ pub fn preprocess_one(
 }
 
 /// `polyquery preprocess`: runs `jobs` in parallel, calling `progress` after each. Returns
-/// the report of the files written and the errors of those that failed (which left no file).
+/// the report of the files written and the errors of those that failed (which left no file): `files + errors = jobs.len()`.
 pub fn preprocess(
     jobs: &[PreprocessJob],
     limits: &ReadLimits,
@@ -665,7 +668,7 @@ pub fn preprocess(
     (PreprocessReport { files }, errors)
 }
 
-/// `polyquery info`: what a `.nvm` file holds.
+/// `polyquery info`: what a `.nvm` file holds (`info(p)?.vertices = format::load(p)?.map.polytope().num_vertices()`).
 pub fn info(path: &Path, limits: &ReadLimits) -> Result<InfoReport, CliError> {
     let start = Instant::now();
     let saved = format::load_with(path, limits).map_err(polyquery::Error::from)?;
@@ -694,7 +697,7 @@ pub fn info(path: &Path, limits: &ReadLimits) -> Result<InfoReport, CliError> {
 
 /// Parses a directions file: one `x y z` per line (spaces, tabs or commas between the
 /// numbers); blank lines and `#` comments are skipped. A malformed line, a zero or a
-/// non-finite direction is an error naming the line.
+/// non-finite direction is an error naming the line: `parse_directions(text, name)?.len() = direction lines`.
 pub fn parse_directions(text: &str, name: &str) -> Result<Vec<Vector>, CliError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -736,7 +739,7 @@ pub fn parse_directions(text: &str, name: &str) -> Result<Vec<Vector>, CliError>
 }
 
 /// Reads a directions file (`-`: standard input), at most `limits.max_input_bytes` bytes; a
-/// leading UTF-8 byte-order mark is skipped.
+/// leading UTF-8 byte-order mark is skipped: `read_directions(p, l) = parse_directions(read(p, l), name of p)`.
 pub fn read_directions(dirs: &Path, limits: &ReadLimits) -> Result<Vec<Vector>, CliError> {
     let stdin = dirs.as_os_str() == "-";
     let name = if stdin {
@@ -790,15 +793,15 @@ fn show3(v: &Vector) -> String {
     format!("{},{},{}", Shortest(v.x), Shortest(v.y), Shortest(v.z))
 }
 
-/// The answers of `polyquery support`: the lines for stdout and the timing summary.
+/// The answers of `polyquery support`: the lines for stdout and the timing summary (`lines of output = directions`).
 pub struct SupportOutcome {
-    /// One line per direction (text or JSON).
+    /// `output` = one line per direction (text or JSON).
     pub output: String,
-    /// `support: N queries …` for stderr.
+    /// `summary` = `support: N queries …` for stderr.
     pub summary: String,
 }
 
-/// `polyquery support`: `S(P, d)` for every direction, answered by the support map `kind`.
+/// `polyquery support`: `S(P, d)` for every direction, answered by the support map `kind`: `output line i = S(P, d_i)`.
 pub fn support(
     input: &Path,
     directions: &[Vector],

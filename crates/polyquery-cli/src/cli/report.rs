@@ -1,4 +1,4 @@
-//! What each subcommand reports: serialisable (`--json`, one object) and printable as text.
+//! What each subcommand reports: serialisable (`--json`, one object) and printable as text (`stdout = report.to_string()` or its JSON).
 
 use polyquery::format::{Metadata, SectionInfo};
 use polyquery::output::Shortest;
@@ -8,56 +8,56 @@ use polyquery_cli::batch::{Answer, Proof};
 use serde::Serialize;
 use std::fmt::{self, Display, Formatter};
 
-/// `[x, y, z]`.
+/// `Triple = [x, y, z]`.
 pub type Triple = [f64; 3];
 
-/// A point as `[x, y, z]`.
+/// A point as `[x, y, z]`: `triple(p) = [p.x, p.y, p.z]`.
 pub fn triple(p: &Point) -> Triple {
     [p.x, p.y, p.z]
 }
 
-/// A vector as `[x, y, z]`.
+/// A vector as `[x, y, z]`: `vector_triple(v) = [v.x, v.y, v.z]`.
 pub fn vector_triple(v: &Vector) -> Triple {
     [v.x, v.y, v.z]
 }
 
-/// An axis-aligned box.
+/// An axis-aligned box: `{x : min ≤ x ≤ max}` componentwise.
 #[derive(Clone, Debug, Serialize)]
 pub struct BoundingBox {
-    /// Smallest coordinates.
+    /// `min[k] = min over vertices of x_k`: the smallest coordinates.
     pub min: Triple,
-    /// Largest coordinates.
+    /// `max[k] = max over vertices of x_k`: the largest coordinates.
     pub max: Triple,
 }
 
-/// The report of `polyquery hull`.
+/// The report of `polyquery hull`: `vertices − edges + faces = 2`.
 #[derive(Clone, Debug, Serialize)]
 pub struct HullReport {
-    /// The input mesh file (or `.nvm` file).
+    /// `mesh` = the input mesh file (or `.nvm` file).
     pub mesh: String,
     /// `obj` or `stl` (the hull was built) or `nvm` (read from a preprocessed file, nothing
-    /// rebuilt).
+    /// rebuilt): `input_format` ∈ {`obj`, `stl`, `nvm`}.
     pub input_format: String,
-    /// Points read from it (for a `.nvm` file: the original mesh's, from its metadata).
+    /// `input_points` = the points read from it (for a `.nvm` file: the original mesh's, from its metadata).
     pub input_points: usize,
-    /// Hull vertices (extreme points).
+    /// `vertices = Polytope::num_vertices()`: the hull's extreme points.
     pub vertices: usize,
-    /// Hull edges.
+    /// `edges = Polytope::num_edges()`.
     pub edges: usize,
-    /// Hull faces (planar polygons; coplanar triangles merged).
+    /// `faces = Polytope::num_faces()` (planar polygons; coplanar triangles merged).
     pub faces: usize,
     /// Triangles in a fan triangulation of the faces (`Σ (corners − 2)`), comparable with
     /// triangle-only hull programs.
     pub triangles: usize,
-    /// The hull's bounding box.
+    /// `bounding_box = Polytope::bounding_box()`.
     pub bounding_box: BoundingBox,
-    /// The hull's volume.
+    /// `volume = Polytope::volume()`, the hull's volume.
     pub volume: f64,
-    /// Time to read the mesh, in milliseconds.
+    /// `load_ms` = time to read the mesh, in milliseconds.
     pub load_ms: f64,
-    /// Time to build the hull, in milliseconds (0 for a `.nvm` input).
+    /// `build_ms` = time to build the hull, in milliseconds (0 for a `.nvm` input).
     pub build_ms: f64,
-    /// The hull OBJ written, if any.
+    /// `output` = the hull OBJ written, if any (`--out`).
     pub output: Option<String>,
 }
 
@@ -88,16 +88,16 @@ impl Display for HullReport {
     }
 }
 
-/// The report of `polyquery gen`.
+/// The report of `polyquery gen`: `points = n` points of `shape` from `seed`.
 #[derive(Clone, Debug, Serialize)]
 pub struct GenReport {
-    /// The shape's name.
+    /// `shape` = the shape's name.
     pub shape: String,
-    /// Points generated.
+    /// `points` = the points generated.
     pub points: usize,
-    /// The seed.
+    /// `seed` = the random seed (`--seed`).
     pub seed: u64,
-    /// The OBJ file written.
+    /// `output` = the OBJ file written.
     pub output: String,
 }
 
@@ -111,17 +111,17 @@ impl Display for GenReport {
     }
 }
 
-/// A pose as translation and unit quaternion (scalar first).
+/// A pose as translation and unit quaternion (scalar first): `x ↦ R(rotation_wxyz) x + translation`.
 #[derive(Clone, Debug, Serialize)]
 pub struct PoseReport {
-    /// `[tx, ty, tz]`.
+    /// `translation = [tx, ty, tz]`.
     pub translation: Triple,
-    /// `[qw, qx, qy, qz]`, normalised.
+    /// `rotation_wxyz = [qw, qx, qy, qz]`, normalised (`‖q‖ = 1`).
     pub rotation_wxyz: [f64; 4],
 }
 
 impl PoseReport {
-    /// The report of `pose`.
+    /// The report of `pose`: `PoseReport::of(p).translation = p.translation`.
     pub fn of(pose: &Pose) -> PoseReport {
         let q = pose.rotation.quaternion();
         PoseReport {
@@ -131,40 +131,40 @@ impl PoseReport {
     }
 }
 
-/// One operand of a query: its file, hull size, load time and pose.
+/// One operand of a query: its file, hull size, load time and pose (`hull_vertices = Polytope::num_vertices()`).
 #[derive(Clone, Debug, Serialize)]
 pub struct QueryBodyReport {
-    /// The mesh or `.nvm` file.
+    /// `file` = the mesh or `.nvm` file.
     pub file: String,
-    /// Vertices of its hull.
+    /// `hull_vertices` = the vertices of its hull.
     pub hull_vertices: usize,
     /// Time to load it (for a mesh: read, hull and build the normal vector map), in
-    /// milliseconds.
+    /// milliseconds: `load_ms` = that time.
     pub load_ms: f64,
-    /// Where it is placed.
+    /// `pose` = where it is placed.
     pub pose: PoseReport,
 }
 
 /// The report of `polyquery query`: the fields of a batch result line (`op`, `intersects`,
 /// `value`, `normal`, `point_a`, `point_b`, `iterations`, `support_calls`, `certificate`)
-/// with the algorithm, the support map, the bodies and the query time.
+/// with the algorithm, the support map, the bodies and the query time: `answer = run_query(...)?`.
 #[derive(Clone, Debug, Serialize)]
 pub struct QueryReport {
-    /// The operation.
+    /// `op = Operation::name()`, the operation.
     pub op: String,
-    /// The algorithm that answered.
+    /// `algorithm = Algorithm::name()`, the algorithm that answered.
     pub algorithm: String,
-    /// The support map used (`nvm`, `linear` or `hill`).
+    /// `support` ∈ {`nvm`, `linear`, `hill`}: the support map used.
     pub support: String,
-    /// Operand A.
+    /// `a` = operand A.
     pub a: QueryBodyReport,
-    /// Operand B (absent for `raycast`).
+    /// `b` = operand B (`None` for `raycast`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub b: Option<QueryBodyReport>,
-    /// The answer.
+    /// `answer` = the dispatcher's answer.
     #[serde(flatten)]
     pub answer: Answer,
-    /// Time of the query alone, in milliseconds.
+    /// `query_ms` = the time of the query alone, in milliseconds.
     pub query_ms: f64,
 }
 
@@ -223,31 +223,31 @@ impl Display for QueryReport {
     }
 }
 
-/// One file written by `polyquery preprocess`.
+/// One file written by `polyquery preprocess`: `input ↦ output`.
 #[derive(Clone, Debug, Serialize)]
 pub struct PreprocessFileReport {
-    /// The mesh read.
+    /// `input` = the mesh read.
     pub input: String,
-    /// The `.nvm` file written.
+    /// `output` = the `.nvm` file written.
     pub output: String,
-    /// Points read from the mesh.
+    /// `input_points` = the points read from the mesh.
     pub input_points: usize,
-    /// Vertices of its hull.
+    /// `hull_vertices` = the vertices of its hull.
     pub hull_vertices: usize,
-    /// Size of the file written.
+    /// `file_bytes` = the size of the file written, in bytes.
     pub file_bytes: u64,
     /// `file_bytes / hull_vertices`.
     pub bytes_per_vertex: f64,
-    /// Time to build the hull, in milliseconds.
+    /// `hull_ms` = time to build the hull, in milliseconds.
     pub hull_ms: f64,
-    /// Time to build the normal vector map, in milliseconds.
+    /// `nvm_build_ms` = time to build the normal vector map, in milliseconds.
     pub nvm_build_ms: f64,
 }
 
-/// The report of `polyquery preprocess`.
+/// The report of `polyquery preprocess`: `files.len()` = the files written.
 #[derive(Clone, Debug, Serialize)]
 pub struct PreprocessReport {
-    /// The files written, in input order.
+    /// `files` = the files written, in input order.
     pub files: Vec<PreprocessFileReport>,
 }
 
@@ -271,38 +271,38 @@ impl Display for PreprocessReport {
     }
 }
 
-/// The report of `polyquery info`.
+/// The report of `polyquery info`: `vertices − edges + faces = 2`.
 #[derive(Clone, Debug, Serialize)]
 pub struct InfoReport {
-    /// The `.nvm` file.
+    /// `file` = the `.nvm` file.
     pub file: String,
-    /// Its format version.
+    /// `format_version = FORMAT_VERSION`, its format version.
     pub format_version: u32,
-    /// Its size.
+    /// `file_bytes` = its size in bytes.
     pub file_bytes: u64,
-    /// Hull vertices.
+    /// `vertices` = the hull vertices.
     pub vertices: usize,
-    /// Hull edges.
+    /// `edges` = the hull edges.
     pub edges: usize,
-    /// Hull faces.
+    /// `faces` = the hull faces.
     pub faces: usize,
-    /// Gauss-map segments over the six charts.
+    /// `segments` = the Gauss-map segments over the six charts.
     pub segments: usize,
-    /// Stored search-tree nodes over the six charts.
+    /// `tree_nodes` = the stored search-tree nodes over the six charts.
     pub tree_nodes: usize,
-    /// Slabs over the six charts (all their grid cells).
+    /// `slabs` = the slabs over the six charts (all their grid cells).
     pub slabs: usize,
-    /// Point-location grid cells over the six charts.
+    /// `grid_cells` = the point-location grid cells over the six charts.
     pub grid_cells: usize,
     /// `file_bytes / vertices`.
     pub file_bytes_per_vertex: f64,
-    /// Heap bytes of the loaded map and polytope per vertex.
+    /// `memory_bytes_per_vertex = heap bytes of the loaded map and polytope / vertices`.
     pub memory_bytes_per_vertex: f64,
-    /// The file's sections and their sizes.
+    /// `sections` = the file's sections and their sizes.
     pub sections: Vec<SectionInfo>,
-    /// How the file was made.
+    /// `metadata` = the file's `META` section: how it was made.
     pub metadata: Metadata,
-    /// Time to load the file in this run, in milliseconds.
+    /// `load_ms` = the time to load the file in this run, in milliseconds.
     pub load_ms: f64,
 }
 

@@ -1,39 +1,39 @@
 //! `polyquery report`: the arguments and the call into [`polyquery_cli::report`]; the work
-//! (measuring, checking, writing the files) is all in the library.
+//! (measuring, checking, writing the files) is all in the library: `run(args) = report::run(&config)` plus printing.
 
 use super::commands::{CliError, EXIT_BAD_INPUT, EXIT_FAILURE};
 use clap::Args;
 use polyquery_cli::report::{self, ReportConfig, ReportError};
 use std::path::PathBuf;
 
-/// The arguments of `polyquery report`.
+/// The arguments of `polyquery report`: `ReportArgs` ↦ [`polyquery_cli::report::ReportConfig`].
 #[derive(Args, Debug)]
 pub struct ReportArgs {
     /// Folder of OBJ meshes to include (every `.obj` in it, and every file its MANIFEST.tsv
     /// lists; a missing one is an error). Default: the bundled `data/` next to the crate,
-    /// found from any working directory. `--meshes` is the same option.
+    /// found from any working directory. `--meshes` is the same option: `data = None` ⟹ `bundled_data_dir()`.
     #[arg(long, value_name = "DIR", alias = "meshes")]
     pub data: Option<PathBuf>,
     /// Hull sizes of the synthetic sphere and ellipsoid, comma-separated.
-    /// Default 64,512,4096,32768,262144,1048576 (64,512,4096 with --quick).
+    /// Default 64,512,4096,32768,262144,1048576 (64,512,4096 with --quick): `None` ⟹ `DEFAULT_SIZES`.
     #[arg(long, value_name = "N,N,...", value_delimiter = ',')]
     pub sizes: Option<Vec<usize>>,
     /// Random pose pairs per hull (half overlapping, half disjoint). Default 2000, so that
-    /// every pair query is timed on at least 1,000 (200 with --quick).
+    /// every pair query is timed on at least 1,000 (200 with --quick): `None` ⟹ `DEFAULT_QUERIES = 2_000`.
     #[arg(long, value_name = "N")]
     pub queries: Option<usize>,
     /// Distinct random unit directions per hull for the support queries. Default 100000
-    /// (10000 with --quick).
+    /// (10000 with --quick): `None` ⟹ `DEFAULT_DIRECTIONS = 100_000`.
     #[arg(long, value_name = "N")]
     pub directions: Option<usize>,
-    /// Small sizes and short timing budgets: finishes in seconds.
+    /// Small sizes and short timing budgets: finishes in seconds (`--quick` ⟹ `quick = true`).
     #[arg(long)]
     pub quick: bool,
     /// Output folder (created if missing). Default `report`, or `report-quick` with --quick
-    /// (a --quick report never overwrites a full one).
+    /// (a --quick report never overwrites a full one): `None` ⟹ `DEFAULT_OUT` or `QUICK_OUT`.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// No progress bars on stderr.
+    /// No progress bars on stderr: `progress = !no_progress`.
     #[arg(long)]
     pub no_progress: bool,
 }
@@ -41,7 +41,7 @@ pub struct ReportArgs {
 /// Runs the report and prints where it went. An error is printed here and returned as
 /// [`CliError::Reported`]: exit code 2 for bad settings, a missing or unreadable mesh, no
 /// meshes folder found, or a --quick report aimed at a full one; 1 when an output file cannot
-/// be written.
+/// be written: `Err(CliError::Reported(code))` with `code ∈ {1, 2}`.
 pub fn run(args: &ReportArgs) -> Result<(), CliError> {
     let mut config = ReportConfig::defaults(args.quick);
     match &args.data {

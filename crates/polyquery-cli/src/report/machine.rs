@@ -1,4 +1,4 @@
-//! The machine a report ran on (CPU, cores, memory, OS), the git commit (and whether the
+//! The machine a report ran on (`cores = available_parallelism()`, CPU, memory, OS), the git commit (and whether the
 //! working tree had uncommitted changes) and the date, read from `/proc`, `/etc/os-release`,
 //! `uname` and `git`; anything unreadable is "unknown".
 //!
@@ -8,32 +8,32 @@ use serde::Serialize;
 use std::path::Path;
 use std::process::Command;
 
-/// Where and when a report was made.
+/// Where and when a report was made: `Report::machine = MachineInfo::detect()` at the start.
 #[derive(Clone, Debug, Serialize)]
 pub struct MachineInfo {
-    /// CPU model name (`/proc/cpuinfo`).
+    /// `cpu` = the CPU model name (`/proc/cpuinfo`).
     pub cpu: String,
-    /// Logical CPUs available to this process.
+    /// `cores = std::thread::available_parallelism()`: the logical CPUs available to this process.
     pub cores: usize,
-    /// Total memory in GiB (`/proc/meminfo`), "unknown" if unreadable.
+    /// `memory` = total memory in GiB (`/proc/meminfo`), "unknown" if unreadable.
     pub memory: String,
-    /// Operating system (`/etc/os-release` PRETTY_NAME) and kernel (`uname -srm`).
+    /// `os` = the operating system (`/etc/os-release` PRETTY_NAME) and kernel (`uname -srm`).
     pub os: String,
-    /// `git rev-parse HEAD`, or "unknown".
+    /// `git_commit = git rev-parse HEAD`, or "unknown".
     pub git_commit: String,
     /// Whether the working tree differed from that commit (`git status --porcelain` printed
-    /// anything, untracked files included); `None` (JSON `null`) when git could not tell.
+    /// anything, untracked files included); `None` (JSON `null`) when git could not tell: `git_dirty = Some(porcelain output ≠ "")`.
     pub git_dirty: Option<bool>,
-    /// UTC date and time the report started (`YYYY-MM-DD HH:MM:SS UTC`).
+    /// `date = utc_date_time(start)`: the UTC date and time the report started (`YYYY-MM-DD HH:MM:SS UTC`).
     pub date: String,
-    /// The polyquery version.
+    /// `polyquery_version = CARGO_PKG_VERSION` of the library.
     pub polyquery_version: String,
-    /// The peer library and its version, or why there is none.
+    /// `peer = peers::description()`: the peer library and its version, or why there is none.
     pub peer: String,
 }
 
 impl MachineInfo {
-    /// Reads everything now.
+    /// Reads everything now: `detect().date = utc_date_time(now)`.
     pub fn detect() -> MachineInfo {
         let cpu = std::fs::read_to_string("/proc/cpuinfo")
             .ok()
@@ -82,7 +82,7 @@ impl MachineInfo {
     }
 
     /// The commit as the human-readable outputs show it: the hash, then ` (modified)` when
-    /// the working tree had uncommitted changes (or a note when git could not tell).
+    /// the working tree had uncommitted changes (or a note when git could not tell): `commit_label() = git_commit + " (modified)"` when dirty.
     pub fn commit_label(&self) -> String {
         match self.git_dirty {
             Some(true) => format!("{} (modified)", self.git_commit),
@@ -126,6 +126,13 @@ fn command_output(command: &mut Command) -> Option<String> {
 }
 
 /// `YYYY-MM-DD hh:mm:ss UTC` of a point in time (RFC 3339 with a space and "UTC").
+///
+/// ```
+/// use polyquery_cli::report::machine::utc_date_time;
+/// use std::time::{Duration, UNIX_EPOCH};
+///
+/// assert_eq!(utc_date_time(UNIX_EPOCH + Duration::from_secs(86_400 + 61)), "1970-01-02 00:01:01 UTC");
+/// ```
 pub fn utc_date_time(t: std::time::SystemTime) -> String {
     let rfc = humantime::format_rfc3339_seconds(t).to_string();
     format!("{} UTC", rfc.trim_end_matches('Z').replacen('T', " ", 1))

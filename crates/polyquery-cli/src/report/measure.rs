@@ -1,4 +1,4 @@
-//! Timing of one table cell: warm-up, then several batches of the same queries, each batch
+//! Timing of one table cell (`cell time = median over batches of batch time / queries per batch`): warm-up, then several batches of the same queries, each batch
 //! long enough (≥ ~1 ms) for `Instant` to resolve it; the cell is the median time per query
 //! over the batches with the interquartile range as its spread.
 //!
@@ -9,39 +9,39 @@
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
-/// How long to spend on one cell.
+/// How long to spend on one cell: `batches ∈ [min_batches, max_batches]`, each `≥ min_batch`, about `per_cell` in all.
 #[derive(Clone, Copy, Debug)]
 pub struct TimingBudget {
-    /// Wall time to aim for over all batches of one cell.
+    /// `per_cell` = the wall time to aim for over all batches of one cell.
     pub per_cell: Duration,
-    /// Shortest batch: passes are repeated until a batch takes at least this long.
+    /// Shortest batch: passes are repeated until `batch time ≥ min_batch`.
     pub min_batch: Duration,
-    /// Fewest batches (the median needs a few).
+    /// `min_batches` = the fewest batches (the median needs a few).
     pub min_batches: usize,
-    /// Most batches.
+    /// `max_batches` = the most batches.
     pub max_batches: usize,
 }
 
-/// The timing of one cell: per query, in nanoseconds.
+/// The timing of one cell: per query, in nanoseconds (`median_ns ± spread_ns / 2`).
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
 pub struct Timing {
-    /// Median over the batches of (batch time / queries in the batch).
+    /// `median_ns = median over batches of (batch time / queries in the batch)`.
     pub median_ns: f64,
-    /// Interquartile range of the same per-query times (Q3 − Q1).
+    /// `spread_ns = Q3 − Q1`: the interquartile range of the same per-query times.
     pub spread_ns: f64,
-    /// Batches timed.
+    /// `batches` = the batches timed.
     pub batches: usize,
-    /// Queries answered per batch.
+    /// `queries_per_batch` = the queries answered per batch.
     pub queries_per_batch: usize,
 }
 
 impl Timing {
-    /// Total timed repetitions of the query (batches × queries per batch).
+    /// Total timed repetitions of the query: `repetitions() = batches × queries_per_batch`.
     pub fn repetitions(&self) -> usize {
         self.batches * self.queries_per_batch
     }
 
-    /// One pass over `queries` inputs taking `elapsed` in all: their mean, no spread.
+    /// One pass over `queries` inputs taking `elapsed` in all: their mean, no spread (`median_ns = elapsed / queries`).
     pub fn single_pass(elapsed: Duration, queries: usize) -> Timing {
         Timing {
             median_ns: elapsed.as_secs_f64() * 1e9 / queries.max(1) as f64,
@@ -51,7 +51,7 @@ impl Timing {
         }
     }
 
-    /// A one-shot measurement (preprocessing): one repetition, no spread.
+    /// A one-shot measurement (preprocessing): one repetition, no spread (`median_ns = elapsed`).
     pub fn single(elapsed: Duration) -> Timing {
         Timing {
             median_ns: elapsed.as_secs_f64() * 1e9,
@@ -64,7 +64,7 @@ impl Timing {
 
 /// Times `pass`, which answers `queries_per_pass` queries each call. `warm_up` is the time the
 /// caller's own first (checking) pass took; it sizes the batches, so no extra warm-up pass is
-/// spent on slow cells.
+/// spent on slow cells: `median_ns = median over batches of batch time / queries per batch`.
 pub fn time_passes(
     mut pass: impl FnMut(),
     queries_per_pass: usize,
@@ -104,6 +104,15 @@ pub fn time_passes(
 }
 
 /// The `q`-quantile of sorted `values` by linear interpolation; 0 for an empty slice.
+///
+/// ```
+/// use polyquery_cli::report::measure::quantile;
+///
+/// let sorted = [1.0, 2.0, 4.0, 8.0];
+/// assert_eq!(quantile(&sorted, 0.5), 3.0); // halfway between 2 and 4
+/// assert_eq!((quantile(&sorted, 0.0), quantile(&sorted, 1.0)), (1.0, 8.0));
+/// assert_eq!(quantile(&[], 0.5), 0.0);
+/// ```
 pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     match sorted.len() {
         0 => 0.0,

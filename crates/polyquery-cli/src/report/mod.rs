@@ -1,4 +1,4 @@
-//! Benchmark comparison reports: `polyquery report`.
+//! Benchmark comparison reports: `polyquery report` (`speed-up = other method's time / polyquery's time`).
 //!
 //! Where it sits: on top of everything else. It builds hulls ([`polyquery::hull`]) of synthetic
 //! point sets and real meshes, preprocesses them ([`polyquery::nvm`]), and times every query of
@@ -33,51 +33,60 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The default hull sizes: 64 … 1,048,576 vertices, ×8 per step.
+/// The default hull sizes: 64 … 1,048,576 vertices, `sizes[i] = 64 × 8^i`.
 pub const DEFAULT_SIZES: [usize; 6] = [64, 512, 4_096, 32_768, 262_144, 1_048_576];
-/// The `--quick` sizes.
+/// The `--quick` sizes: `QUICK_SIZES = [64, 512, 4_096]`.
 pub const QUICK_SIZES: [usize; 3] = [64, 512, 4_096];
 /// Pose pairs per source by default: 1,000 overlapping and 1,000 disjoint, so every pair
 /// query family is timed on at least 1,000 (penetration and EPA on the overlapping ones, time
-/// of impact on the disjoint ones, intersection and distance on all).
+/// of impact on the disjoint ones, intersection and distance on all): `DEFAULT_QUERIES = 2_000`.
 pub const DEFAULT_QUERIES: usize = 2_000;
-/// Pose pairs per source with `--quick`.
+/// Pose pairs per source with `--quick`: `QUICK_QUERIES = 200`.
 pub const QUICK_QUERIES: usize = 200;
-/// Distinct random unit directions per source for the support queries by default.
+/// Distinct random unit directions per source for the support queries by default: `DEFAULT_DIRECTIONS = 100_000`.
 pub const DEFAULT_DIRECTIONS: usize = 100_000;
-/// Directions per source with `--quick`.
+/// Directions per source with `--quick`: `QUICK_DIRECTIONS = 10_000`.
 pub const QUICK_DIRECTIONS: usize = 10_000;
-/// The output folder of a full report.
+/// The output folder of a full report: `DEFAULT_OUT = "report"`.
 pub const DEFAULT_OUT: &str = "report";
-/// The output folder of a `--quick` report (never the full report's).
+/// The output folder of a `--quick` report (never the full report's): `QUICK_OUT = "report-quick"`.
 pub const QUICK_OUT: &str = "report-quick";
 
-/// What to measure and where to write it.
+/// What to measure and where to write it: `ReportConfig::defaults(quick)` = what `polyquery report [--quick]` runs.
+///
+/// ```
+/// use polyquery_cli::report::{ReportConfig, QUICK_OUT, QUICK_SIZES};
+///
+/// let quick = ReportConfig::defaults(true);
+/// assert_eq!(quick.sizes, QUICK_SIZES);
+/// assert_eq!(quick.out, std::path::Path::new(QUICK_OUT));
+/// assert!(quick.quick && quick.queries < ReportConfig::defaults(false).queries);
+/// ```
 #[derive(Clone, Debug)]
 pub struct ReportConfig {
     /// Folder of `.obj` meshes; `None` for no meshes. Every `.obj` in it is used, and when it
     /// has a `MANIFEST.tsv` (as the bundled `data/` does) every file the manifest lists must
-    /// be there: a missing or unreadable mesh is an error, never a shorter report.
+    /// be there: a missing or unreadable mesh is an error, never a shorter report (`meshes = bundled_data_dir()` by default).
     pub meshes: Option<PathBuf>,
-    /// Hull sizes of the synthetic sphere and ellipsoid.
+    /// `sizes` = the hull sizes of the synthetic sphere and ellipsoid (`DEFAULT_SIZES` by default).
     pub sizes: Vec<usize>,
-    /// Pose pairs per source (half overlapping, half disjoint).
+    /// `queries` = pose pairs per source, `queries / 2` overlapping and `queries / 2` disjoint.
     pub queries: usize,
-    /// Distinct random unit directions per source for the support queries.
+    /// `directions` = distinct random unit directions per source for the support queries.
     pub directions: usize,
-    /// Short timing budgets (and the quick defaults the CLI picks).
+    /// `quick = true` ⟹ short timing budgets (and the quick defaults the CLI picks).
     pub quick: bool,
-    /// The output folder (created if missing).
+    /// `out` = the output folder (created if missing).
     pub out: PathBuf,
-    /// The command line, printed in the report.
+    /// `command` = the command line, printed in the report.
     pub command: String,
-    /// Draw progress bars on stderr.
+    /// `progress = true` ⟹ progress bars on stderr.
     pub progress: bool,
 }
 
 impl ReportConfig {
     /// The defaults of `polyquery report` (`quick` picks the `--quick` sizes, counts and
-    /// folder); the meshes are the bundled ones ([`bundled_data_dir`]) when found.
+    /// folder); the meshes are the bundled ones ([`bundled_data_dir`]) when found: `defaults(true).out = QUICK_OUT`.
     pub fn defaults(quick: bool) -> ReportConfig {
         ReportConfig {
             meshes: bundled_data_dir(),
@@ -104,96 +113,96 @@ impl ReportConfig {
     }
 }
 
-/// Why a report could not be made.
+/// Why a report could not be made: `run(config) = Err(e)`.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
-    /// A setting that cannot work (no sizes and no meshes, zero queries, a size below 4).
+    /// A setting that cannot work (no sizes and no meshes, zero queries, a size below 4): `queries = 0`, `size < 4` …
     #[error("invalid report settings: {0}")]
     Invalid(String),
-    /// The meshes folder could not be listed.
+    /// The meshes folder could not be listed: `source` = why.
     #[error("cannot list meshes in {}: {source}", path.display())]
     Meshes {
-        /// The folder.
+        /// `path` = the meshes folder.
         path: PathBuf,
-        /// The cause.
+        /// `source` = the listing's I/O error.
         source: std::io::Error,
     },
-    /// A mesh the folder's `MANIFEST.tsv` lists is not there, or a mesh cannot be loaded.
+    /// A mesh the folder's `MANIFEST.tsv` lists is not there, or a mesh cannot be loaded: `reason` = why.
     #[error("mesh {}: {reason}", path.display())]
     Mesh {
-        /// The mesh file.
+        /// `path` = the mesh file.
         path: PathBuf,
-        /// What is wrong with it.
+        /// `reason` = what is wrong with it.
         reason: String,
     },
-    /// `--quick` was pointed at a folder that holds a full report.
+    /// `--quick` was pointed at a folder that holds a full report: its `results.json` has `"quick" = false`.
     #[error(
         "{} holds a full report (its results.json says \"quick\": false); a --quick report never overwrites one: choose another --out",
         path.display()
     )]
     WouldOverwriteFull {
-        /// The output folder.
+        /// `path` = the output folder.
         path: PathBuf,
     },
-    /// An output file could not be written.
+    /// An output file could not be written: `source` = why.
     #[error("cannot write {}: {source}", path.display())]
     Write {
-        /// The file.
+        /// `path` = the file.
         path: PathBuf,
-        /// The cause.
+        /// `source` = the write's I/O error.
         source: std::io::Error,
     },
-    /// A plot could not be drawn.
+    /// A plot could not be drawn: `reason` = why.
     #[error("cannot draw plot {name}: {reason}")]
     Plot {
-        /// The plot's file name.
+        /// `name` = the plot's file name (e.g. `"support.svg"`).
         name: String,
-        /// The cause.
+        /// `reason` = the plotting library's error.
         reason: String,
     },
 }
 
-/// Everything a run produced: the rows plus what the writers print around them.
+/// Everything a run produced: the rows plus what the writers print around them (`rows.len() = sources × sizes × queries × methods` measured).
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    /// Where and when.
+    /// `machine = MachineInfo::detect()` at the start: where and when.
     pub machine: MachineInfo,
-    /// The command line.
+    /// `command = ReportConfig::command`, the command line.
     pub command: String,
-    /// Hull sizes asked for.
+    /// `sizes = ReportConfig::sizes`, the hull sizes asked for.
     pub sizes: Vec<usize>,
-    /// Pose pairs drawn per source (half overlapping, half disjoint).
+    /// `queries = ReportConfig::queries`: pose pairs drawn per source (half overlapping, half disjoint).
     pub queries: usize,
-    /// Distinct random directions per source for the support queries.
+    /// `directions = ReportConfig::directions`: distinct random directions per source for the support queries.
     pub directions: usize,
-    /// Seconds a slow baseline or the peer may spend on one cell before it stops sampling.
+    /// `sample_budget_seconds` = seconds a slow baseline or the peer may spend on one cell before it stops sampling.
     pub sample_budget_seconds: f64,
-    /// Fewest inputs a slow baseline or the peer is timed on.
+    /// `min_samples` = the fewest inputs a slow baseline or the peer is timed on (`16`, `8` with `--quick`).
     pub min_samples: usize,
-    /// Whether `--quick` budgets were used.
+    /// `quick = ReportConfig::quick`: whether `--quick` budgets were used.
     pub quick: bool,
-    /// Relative tolerance for "agrees".
+    /// `agreement_tolerance = AGREEMENT_TOLERANCE = 1e-6`: two values agree when `|x − y| ≤ 1e-6 × size of D`.
     pub agreement_tolerance: f64,
     /// Largest `n_A · n_B` checked against the exact oracle.
     pub oracle_limit: usize,
-    /// Wall time of the measuring part, seconds.
+    /// `elapsed_seconds` = the wall time of the measuring part, in seconds.
     pub elapsed_seconds: f64,
-    /// Things to know (meshes that failed to load, skipped peer builds …).
+    /// `notes` = things to know (meshes that failed to load, skipped peer builds …).
     pub notes: Vec<String>,
-    /// One row per source × size × query × method.
+    /// `rows` = one row per source × size × query × method.
     pub rows: Vec<ResultRow>,
 }
 
-/// What [`run`] wrote.
+/// What [`run`] wrote: `run(config) = Ok(ReportOutput)`.
 #[derive(Clone, Debug)]
 pub struct ReportOutput {
-    /// The measured report.
+    /// `report` = the measured report.
     pub report: Report,
-    /// Every file written, in the output folder.
+    /// `files` = every file written, in the output folder (`files[i].parent() = config.out`).
     pub files: Vec<PathBuf>,
 }
 
-/// Measures everything `config` asks for and writes the report files.
+/// Measures everything `config` asks for and writes the report files: `run(config)?.files` = what it wrote.
 pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
     if config.queries < 2 {
         return Err(ReportError::Invalid(
@@ -303,7 +312,7 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
 /// program runs from: first next to the crate that was built (the ancestors of its
 /// `CARGO_MANIFEST_DIR`, fixed at build time, so a workspace member finds the root's
 /// `data/`), then `./data`, then the ancestors of the running executable (a
-/// `target/release/polyquery` finds the checkout's `data/`). `None` when none has it.
+/// `target/release/polyquery` finds the checkout's `data/`). `None` when none has it: `bundled_data_dir()?.join("MANIFEST.tsv")` exists ⟺ `Some`.
 pub fn bundled_data_dir() -> Option<PathBuf> {
     let built = Path::new(env!("CARGO_MANIFEST_DIR"));
     let exe = std::env::current_exe().ok();

@@ -1,4 +1,4 @@
-//! The peer library the report compares against: parry3d (f64), behind the default cargo
+//! The peer library the report compares against (`AVAILABLE = cfg!(feature = "peers")`): parry3d (f64), behind the default cargo
 //! feature `peers`. Our points and poses cross over as plain `f64` triples and quaternions.
 //!
 //! Where it sits: the report's runner calls these functions as extra "methods" in the same
@@ -8,13 +8,13 @@
 
 use polyquery::{Point, Polytope, Pose, Vector};
 
-/// The parry3d-f64 version this build links (kept equal to `Cargo.lock` by a test).
+/// The parry3d-f64 version this build links (kept equal to `Cargo.lock` by a test): `PARRY_VERSION = "0.31.1"`.
 pub const PARRY_VERSION: &str = "0.31.1";
 
-/// Whether the peer library is compiled in.
+/// Whether the peer library is compiled in: `AVAILABLE = cfg!(feature = "peers")`.
 pub const AVAILABLE: bool = cfg!(feature = "peers");
 
-/// The peer's name and version for the report's header, or why there is none.
+/// The peer's name and version for the report's header, or why there is none: `description() = "parry3d-f64 " + PARRY_VERSION` when `AVAILABLE`.
 pub fn description() -> String {
     if AVAILABLE {
         format!("parry3d-f64 {PARRY_VERSION}")
@@ -30,7 +30,7 @@ mod parry_impl {
     use parry3d_f64::query::{self, Ray, ShapeCastOptions, gjk};
     use parry3d_f64::shape::{ConvexPolyhedron, SupportMap as PSupportMap};
 
-    /// A polytope as parry's `ConvexPolyhedron`.
+    /// A polytope as parry's `ConvexPolyhedron`: `PeerShape(p)` with `p = ConvexPolyhedron`.
     pub struct PeerShape(ConvexPolyhedron);
 
     fn vector(v: &Vector) -> PVector {
@@ -46,7 +46,7 @@ mod parry_impl {
         )
     }
 
-    /// parry's own hull of `points` (`ConvexPolyhedron::from_convex_hull`).
+    /// parry's own hull of `points` (`hull_from_points(ps) = ConvexPolyhedron::from_convex_hull(ps)`).
     pub fn hull_from_points(points: &[Point]) -> Result<PeerShape, String> {
         let pts: Vec<PVector> = points.iter().map(|p| vector(&p.coords)).collect();
         ConvexPolyhedron::from_convex_hull(&pts)
@@ -55,7 +55,7 @@ mod parry_impl {
     }
 
     /// Our hull handed to parry as a triangle mesh (`ConvexPolyhedron::from_convex_mesh`),
-    /// each planar face fanned into triangles.
+    /// each planar face fanned into triangles: `k` corners ⟹ `k − 2` triangles.
     pub fn shape_from_polytope(p: &Polytope) -> Result<PeerShape, String> {
         let pts: Vec<PVector> = p.points().iter().map(|x| vector(&x.coords)).collect();
         let mut tris = Vec::with_capacity(2 * pts.len());
@@ -70,14 +70,14 @@ mod parry_impl {
             .ok_or_else(|| "parry rejected the hull mesh (from_convex_mesh returned None)".into())
     }
 
-    /// `intersection_test`.
+    /// `intersects(a, pa, b, pb) = parry::query::intersection_test(pa, a, pb, b)`.
     pub fn intersects(a: &PeerShape, pa: &Pose, b: &PeerShape, pb: &Pose) -> Result<bool, String> {
         query::intersection_test(&pose(pa), &a.0, &pose(pb), &b.0)
             .map(|r| r.intersecting)
             .map_err(|e| format!("unsupported: {e:?}"))
     }
 
-    /// `distance` (0 when overlapping).
+    /// `distance(a, pa, b, pb) = parry::query::distance(pa, a, pb, b)` (0 when overlapping).
     pub fn distance(a: &PeerShape, pa: &Pose, b: &PeerShape, pb: &Pose) -> Result<f64, String> {
         query::distance(&pose(pa), &a.0, &pose(pb), &b.0)
             .map(|r| r.distance)
@@ -85,7 +85,7 @@ mod parry_impl {
     }
 
     /// `contact` with zero prediction: the penetration depth (`−dist`) and the world
-    /// normal `normal1` (from A towards B) when overlapping.
+    /// normal `normal1` (from A towards B) when overlapping: `depth = −contact.dist`.
     pub fn contact_depth(
         a: &PeerShape,
         pa: &Pose,
@@ -177,30 +177,30 @@ mod parry_impl {
 
     const MISSING: &str = "built without the `peers` feature";
 
-    /// Uninhabited without the peer library.
+    /// Uninhabited without the peer library: `enum PeerShape {}`, so `match *shape {}` = unreachable.
     pub enum PeerShape {}
 
-    /// Always an error without the peer library.
+    /// Always an error without the peer library: `hull_from_points(_) = Err(description())`.
     pub fn hull_from_points(_: &[Point]) -> Result<PeerShape, String> {
         Err(MISSING.into())
     }
 
-    /// Always an error without the peer library.
+    /// Always an error without the peer library: `shape_from_polytope(_) = Err(description())`.
     pub fn shape_from_polytope(_: &Polytope) -> Result<PeerShape, String> {
         Err(MISSING.into())
     }
 
-    /// Unreachable without the peer library (no shape exists).
+    /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
     pub fn intersects(a: &PeerShape, _: &Pose, _: &PeerShape, _: &Pose) -> Result<bool, String> {
         match *a {}
     }
 
-    /// Unreachable without the peer library (no shape exists).
+    /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
     pub fn distance(a: &PeerShape, _: &Pose, _: &PeerShape, _: &Pose) -> Result<f64, String> {
         match *a {}
     }
 
-    /// Unreachable without the peer library (no shape exists).
+    /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
     pub fn contact_depth(
         a: &PeerShape,
         _: &Pose,
@@ -210,7 +210,7 @@ mod parry_impl {
         match *a {}
     }
 
-    /// Unreachable without the peer library (no shape exists).
+    /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
     pub fn time_of_impact(
         a: &PeerShape,
         _: &Pose,
@@ -222,7 +222,7 @@ mod parry_impl {
         match *a {}
     }
 
-    /// Unreachable without the peer library (no shape exists).
+    /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
     pub fn directional_penetration(
         a: &PeerShape,
         _: &Pose,

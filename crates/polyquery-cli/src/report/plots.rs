@@ -1,4 +1,4 @@
-//! The report's plots as SVG strings (plotters, SVG backend only: text is written as
+//! The report's plots as SVG strings (`one plot = one .svg file`; plotters, SVG backend only: text is written as
 //! `<text>` elements, so no font library is needed): log–log time against hull size per
 //! query family, speed-ups against plain GJK and against the peer, bars per real mesh,
 //! bytes per vertex and preprocessing time against n.
@@ -10,16 +10,16 @@ use super::runner::{Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, 
 use super::{Report, ReportError};
 use plotters::prelude::*;
 
-/// One rendered plot.
+/// One rendered plot: `svg` = its text, written to `out/file`.
 #[derive(Clone, Debug)]
 pub struct Plot {
-    /// File name (`….svg`).
+    /// `file` = the file name (`….svg`).
     pub file: String,
-    /// Title, also the caption in HTML and Markdown.
+    /// `title` = the title, also the caption in HTML and Markdown.
     pub title: String,
-    /// Which section of the report it belongs to.
+    /// `section` = which section of the report it belongs to.
     pub section: &'static str,
-    /// The SVG document.
+    /// `svg` = the SVG document's text.
     pub svg: String,
 }
 
@@ -88,7 +88,7 @@ impl Quantity {
 /// The fixed colour of every method, the same in every plot (Okabe–Ito colours, which
 /// colour-blind readers tell apart): ours on the NVM blue (GJK on the NVM sky blue), linear
 /// scan orange, cold hill-climbing green, parry3d vermilion; preprocessing: our hull black,
-/// the NVM build blue, parry's hull vermilion, our hull handed to parry reddish purple.
+/// the NVM build blue, parry's hull vermilion, our hull handed to parry reddish purple: e.g. blue `= RGBColor(0, 114, 178)`.
 pub fn method_color(method: &str) -> RGBColor {
     const BLUE: RGBColor = RGBColor(0, 114, 178);
     const SKY: RGBColor = RGBColor(86, 180, 233);
@@ -128,7 +128,7 @@ const HEIGHT: u32 = 480;
 /// Width of the legend column right of the plot area (legends never cover data).
 const LEGEND_WIDTH: u32 = 300;
 
-/// Every plot the report's rows allow (families without data are left out).
+/// Every plot the report's rows allow (families without data are left out): `render_all(report)?.len() ≤` plots of all families.
 pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
     let rows = &report.rows;
     let mut plots = Vec::new();

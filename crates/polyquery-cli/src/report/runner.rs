@@ -1,4 +1,4 @@
-//! Runs the comparison: builds every source's hull (synthetic spheres and ellipsoids of each
+//! Runs the comparison (`rows = sources × sizes × queries × methods`): builds every source's hull (synthetic spheres and ellipsoids of each
 //! size, the real meshes), preprocesses it (NVM, the peer's shapes), draws a fixed set of pose
 //! pairs, answers every query family with every method on the same poses, checks the answers
 //! against each other and (for small hulls) the exact oracles, and times each cell.
@@ -29,30 +29,39 @@ pub const ORACLE_LIMIT: usize = 16_384;
 
 /// Relative tolerance (of `D`'s size) within which two methods' values are said to agree.
 /// Our algorithms stop at a relative gap of 1e-12 and parry's at ~1e-7 of the shapes' size,
-/// so 1e-6 separates rounding from a wrong answer.
+/// so 1e-6 separates rounding from a wrong answer: `AGREEMENT_TOLERANCE = 1e-6`.
 pub const AGREEMENT_TOLERANCE: f64 = 1e-6;
 
 /// A query family: the rows of one table and the lines of one plot.
+///
+/// ```
+/// use polyquery_cli::report::runner::Family;
+///
+/// assert_eq!(Family::TimeOfImpact.name(), "time of impact");
+/// assert_eq!(Family::TimeOfImpact.slug(), "time_of_impact");
+/// assert!(Family::Intersection.is_verdict() && !Family::Distance.is_verdict());
+/// assert_eq!(Family::QUERIES.len(), 6);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Family {
-    /// `S(P, d)` of one polytope.
+    /// `S(P, d)` of one polytope: `name() = "support"`.
     Support,
-    /// Whether two posed polytopes intersect.
+    /// Whether two posed polytopes intersect: `name() = "intersection"`.
     Intersection,
-    /// Nio's directional penetration distance `δ_d`.
+    /// Nio's directional penetration distance `δ_d`: `name() = "directional penetration"`.
     DirectionalPenetration,
-    /// Euclidean distance.
+    /// Euclidean distance: `name() = "distance"`.
     Distance,
-    /// Time of impact along a linear motion.
+    /// Time of impact along a linear motion: `name() = "time of impact"`.
     TimeOfImpact,
-    /// Minimum penetration depth (EPA).
+    /// Minimum penetration depth (EPA): `name() = "EPA depth"`.
     EpaDepth,
-    /// Building the hull and its search structures (one-shot).
+    /// Building the hull and its search structures (one-shot): `name() = "preprocess"`.
     Preprocess,
 }
 
 impl Family {
-    /// The query families, in table order (without preprocessing).
+    /// The query families, in table order (without preprocessing): `QUERIES = [Support, Intersection, DirectionalPenetration, Distance, TimeOfImpact, EpaDepth]`.
     pub const QUERIES: [Family; 6] = [
         Family::Support,
         Family::Intersection,
@@ -62,7 +71,7 @@ impl Family {
         Family::EpaDepth,
     ];
 
-    /// Name in tables and files.
+    /// Name in tables and files: `Family::EpaDepth.name() = "EPA depth"`.
     pub fn name(self) -> &'static str {
         match self {
             Family::Support => "support",
@@ -75,7 +84,7 @@ impl Family {
         }
     }
 
-    /// A file-name stem.
+    /// A file-name stem: `slug() = name()` in lower case with `_` for spaces.
     pub fn slug(self) -> &'static str {
         match self {
             Family::Support => "support",
@@ -89,60 +98,60 @@ impl Family {
     }
 
     /// Whether the answer is a yes/no verdict (disagreement = fraction of poses that differ)
-    /// rather than a value (disagreement = largest difference over `D`'s size).
+    /// rather than a value (disagreement = largest difference over `D`'s size): `is_verdict() = (self == Intersection)`.
     pub fn is_verdict(self) -> bool {
         self == Family::Intersection
     }
 }
 
-/// One row of `results.csv` / `results.json`: one source × size × query × method.
+/// One row of `results.csv` / `results.json`: `row = (source, vertices, query, method)` with its figures.
 #[derive(Clone, Debug, Serialize)]
 pub struct ResultRow {
-    /// `sphere`, `ellipsoid` or the mesh file name.
+    /// `source` ∈ {`sphere`, `ellipsoid`, the mesh file name}.
     pub source: String,
-    /// `synthetic` or `mesh`.
+    /// `kind` ∈ {`synthetic`, `mesh`}.
     pub kind: String,
-    /// Hull vertices of each body.
+    /// `vertices` = the hull vertices of each body.
     pub vertices: usize,
-    /// Query family name.
+    /// `query = Family::name()`, the query family name.
     pub query: String,
-    /// Method name.
+    /// `method` = the method name (one of [`method_names`]).
     pub method: String,
-    /// `ok`, `disagrees` (beyond [`AGREEMENT_TOLERANCE`]) or `failed`.
+    /// `status` ∈ {`ok`, `disagrees` (beyond [`AGREEMENT_TOLERANCE`]), `failed`}.
     pub status: String,
-    /// Why it failed, or what else to know.
+    /// `note` = why it failed, or what else to know (`""` when nothing).
     pub note: String,
     /// Mean time per query in ns over the `poses` inputs timed: each timing pass answers
     /// every one of them once, and this is the median over the `passes` passes of
-    /// (pass time / `poses`). `None` when it failed everywhere.
+    /// (pass time / `poses`). `None` when it failed everywhere: `mean_ns = median over passes of pass time / poses`.
     pub mean_ns: Option<f64>,
-    /// Interquartile range of the passes' times per query, ns (0 for one pass).
+    /// `spread_ns = Q3 − Q1` of the passes' times per query, ns (0 for one pass).
     pub spread_ns: Option<f64>,
-    /// Timing passes (or batches of passes, for very short passes) the median is over.
+    /// `passes` = the timing passes (or batches of passes, for very short passes) the median is over.
     pub passes: usize,
-    /// Timed repetitions in all (passes × inputs per pass).
+    /// `repetitions = passes × inputs per pass`: the timed repetitions in all.
     pub repetitions: usize,
     /// Inputs timed: pose pairs, or directions for support queries (a slow baseline or the
-    /// peer may time a prefix of the family's set: then fewer than `poses_drawn`).
+    /// peer may time a prefix of the family's set: then `poses < poses_drawn`).
     pub poses: usize,
     /// Inputs in the family's set: distinct random directions (support), or the pose pairs of
     /// the family's kind (all, overlapping ones for penetration and EPA, disjoint ones for
-    /// time of impact).
+    /// time of impact): `poses_drawn ≥ poses`.
     pub poses_drawn: usize,
-    /// Mean support calls per query (ours only; the peer does not count them).
+    /// `support_calls` = mean support calls per query (ours only; the peer does not count them).
     pub support_calls: Option<f64>,
-    /// Mean iterations per query (ours only).
+    /// `iterations` = mean iterations per query (ours only).
     pub iterations: Option<f64>,
-    /// Largest disagreement with the family's reference method (its first one).
+    /// `max_disagreement = max over inputs of |value − reference| / size of D`, the reference being the family's first method (for verdicts: the fraction that differ).
     pub max_disagreement: Option<f64>,
-    /// Largest disagreement with the exact oracle (small hulls only).
+    /// `oracle_error = max over inputs of |value − oracle| / size of D` (small hulls only).
     pub oracle_error: Option<f64>,
     /// EPA depth only, at every size: the largest `|h_D(normal) − depth| / size of D` over the
     /// poses, with `h_D` from exact linear-scan supports. Any unit `u` has `h_D(u) ≥` the
     /// true depth and a correct answer attains it along its normal, so a gap above the
     /// tolerance means the depth is wrong.
     pub normal_gap: Option<f64>,
-    /// Bytes per hull vertex (preprocessing rows).
+    /// `bytes_per_vertex = memory bytes / hull vertices` (preprocessing rows).
     pub bytes_per_vertex: Option<f64>,
 }
 
@@ -200,29 +209,29 @@ pub(crate) fn sphere_mean_ns(
         .filter(|v| v.is_finite() && *v > 0.0)
 }
 
-/// What one run measures.
+/// What one run measures: `rows = sources × families × methods`, sources = `2 × sizes.len() + meshes.len()`.
 #[derive(Clone, Debug)]
 pub struct RunPlan {
-    /// Hull sizes (points generated; spheres and ellipsoids keep all as hull vertices).
+    /// `sizes` = hull sizes (points generated; spheres and ellipsoids keep all as hull vertices).
     pub sizes: Vec<usize>,
-    /// Real meshes: (name, points).
+    /// `meshes[i] = (name, points)`: the real meshes.
     pub meshes: Vec<(String, Vec<Point>)>,
-    /// Pose pairs per source (half overlapping, half disjoint).
+    /// `queries` = pose pairs per source (half overlapping, half disjoint).
     pub queries: usize,
-    /// Distinct random unit directions per source for the support queries.
+    /// `directions` = distinct random unit directions per source for the support queries.
     pub directions: usize,
-    /// Timing budget per cell.
+    /// `budget` = the timing budget per cell.
     pub budget: TimingBudget,
     /// How long a capped method (a slow baseline or the peer) may spend on its
     /// checking pass before it stops early; its time is then the mean over the inputs it
-    /// answered (at least `min_samples`), and the row says how many.
+    /// answered (at least `min_samples`), and the row says how many: `time = checking pass time / inputs answered`.
     pub sample_budget: Duration,
-    /// Fewest inputs a capped method answers, whatever it costs.
+    /// `min_samples` = the fewest inputs a capped method answers, whatever it costs.
     pub min_samples: usize,
     /// Total seconds parry's own hull builds may take; sizes whose predicted build would
-    /// exceed what is left are skipped (and say so).
+    /// exceed what is left are skipped (and say so): `Σ parry hull times ≤ peer_hull_budget`.
     pub peer_hull_budget: Duration,
-    /// Longest single parry hull build allowed (predicted from the last one measured).
+    /// Longest single parry hull build allowed (predicted from the last one measured): `predicted build ≤ peer_hull_cap`.
     pub peer_hull_cap: Duration,
 }
 
@@ -486,7 +495,7 @@ impl Prepared {
     }
 }
 
-/// Runs every source; rows in order source → family → method, then the notes.
+/// Runs every source; rows in order source → family → method, then the notes: `run_sources(plan, bar) = (rows, notes)`.
 pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, Vec<String>) {
     let mut rows = Vec::new();
     let mut notes = Vec::new();
@@ -648,7 +657,7 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
     (rows, notes)
 }
 
-/// Methods per source over all families (for the progress bar).
+/// Methods per source over all families (for the progress bar): `Σ over QUERIES of method_names(f).len()`.
 pub fn methods_per_source() -> usize {
     Family::QUERIES.iter().map(|&f| methods(f).count()).sum()
 }
@@ -1131,7 +1140,7 @@ fn run_family(
     }
 }
 
-/// The method names of `family` this build measures, in table order.
+/// The method names of `family` this build measures, in table order: `method_names(f)[0]` = the reference method.
 pub fn method_names(family: Family) -> Vec<&'static str> {
     methods(family).map(|(name, ..)| name).collect()
 }

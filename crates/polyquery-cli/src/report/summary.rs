@@ -1,4 +1,4 @@
-//! The report's first screen: the conclusion in plain words, generated from the measured
+//! The report's first screen (`speed-up = other time / polyquery time`): the conclusion in plain words, generated from the measured
 //! rows (what is faster than what, by how much, on which sizes; where the peer is faster;
 //! where answers disagree and who is wrong), and the glossary of every term the report uses.
 //!
@@ -40,7 +40,7 @@ pub(crate) const HEADLINES: &[(Family, &str, Option<&str>, Option<&str>)] = &[
     (Family::EpaDepth, "EPA, NVM", None, Some("parry3d contact")),
 ];
 
-/// One glossary entry: (term, definition).
+/// One glossary entry: (term, definition); `GLOSSARY[i] = (term, definition)`.
 pub const GLOSSARY: &[(&str, &str)] = &[
     (
         "support query S(P, d)",
@@ -132,7 +132,7 @@ pub const GLOSSARY: &[(&str, &str)] = &[
     ),
 ];
 
-/// `1,048,576`.
+/// `group(1048576) = "1,048,576"`.
 pub fn group(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
@@ -189,6 +189,13 @@ pub fn prose(method: &str) -> String {
 }
 
 /// `12.3 ns`, `4.56 µs`, `7.89 ms`, `1.23 s` (three significant digits).
+///
+/// ```
+/// use polyquery_cli::report::summary::{format_time, group};
+///
+/// assert_eq!(group(1_048_576), "1,048,576");
+/// assert_eq!(format_time(4_560.0), "4.56 µs");
+/// ```
 pub fn format_time(ns: f64) -> String {
     let (v, unit) = if ns < 1e3 {
         (ns, "ns")
@@ -257,7 +264,7 @@ fn sphere_sizes(rows: &[ResultRow]) -> Vec<usize> {
     sizes
 }
 
-/// The conclusion, as paragraphs and bullet lists: each entry is (heading, lines).
+/// The conclusion, as paragraphs and bullet lists: `summary(report)[i] = (heading, lines)`.
 pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
     let rows = &report.rows;
     let mut out = Vec::new();

@@ -1,4 +1,4 @@
-//! The report's files: `index.html` (self-contained: inline CSS and SVG, no network),
+//! The report's files (`files = index.html + report.md + results.csv + results.json + *.svg`): `index.html` (self-contained: inline CSS and SVG, no network),
 //! `report.md` (the same tables, plots as links to the SVG files), `results.csv` and
 //! `results.json` (one row per source × size × query × method), and one `.svg` per plot.
 //!
@@ -16,7 +16,7 @@ use crate::atomic_file::write_atomically;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The CSV columns, in order (the fields of [`ResultRow`]).
+/// The CSV columns, in order (the fields of [`ResultRow`]): `CSV_COLUMNS.len() = 19`.
 pub const CSV_COLUMNS: [&str; 19] = [
     "source",
     "kind",
@@ -39,22 +39,22 @@ pub const CSV_COLUMNS: [&str; 19] = [
     "bytes_per_vertex",
 ];
 
-/// A table with a title, printed as HTML and Markdown.
+/// A table with a title, printed as HTML and Markdown: `rows[i].len() = header.len()`.
 #[derive(Clone, Debug)]
 pub struct Table {
-    /// Heading above the table.
+    /// `title` = the heading above the table.
     pub title: String,
-    /// One sentence saying how to read it.
+    /// `caption` = one sentence saying how to read it.
     pub caption: String,
-    /// Column headings.
+    /// `header` = the column headings.
     pub header: Vec<String>,
-    /// Cells, row by row (as many as `header`).
+    /// `rows[i][j]` = the cell in row `i`, column `j` (`rows[i].len() = header.len()`).
     pub rows: Vec<Vec<String>>,
-    /// Detail: shown folded (`<details>`) in the HTML.
+    /// `folded = true` ⟹ shown folded (`<details>`) in the HTML.
     pub folded: bool,
 }
 
-/// Writes every file into `out` (created if missing); returns their paths.
+/// Writes every file into `out` (created if missing); returns their paths: `Ok(files)`, `files[i].parent() = out`.
 pub fn write_all(report: &Report, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
     std::fs::create_dir_all(out).map_err(|source| ReportError::Write {
         path: out.to_path_buf(),
@@ -132,7 +132,7 @@ fn distinct<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
     out
 }
 
-/// The report's tables, in order.
+/// The report's tables, in order: `tables(report)` = the tables [`markdown`] and [`html`] print.
 pub fn tables(report: &Report) -> Vec<Table> {
     let rows = &report.rows;
     let mut out = Vec::new();
@@ -434,7 +434,7 @@ fn mesh_speedups(rows: &[ResultRow]) -> Option<Table> {
     })
 }
 
-/// CSV text with a header; `n/a` for absent numbers.
+/// CSV text with a header; `n/a` for absent numbers: `lines = 1 + rows.len()`, columns = [`CSV_COLUMNS`].
 pub fn csv(rows: &[ResultRow]) -> String {
     let mut s = CSV_COLUMNS.join(",");
     s.push('\n');
@@ -504,7 +504,7 @@ fn provenance(report: &Report) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// `report.md`: the conclusion, the glossary, provenance, tables, plot links, notes.
+/// `report.md`: the conclusion, the glossary, provenance, tables, plot links, notes (`markdown(…) = report.md's text`).
 pub fn markdown(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     let mut s = String::from("# polyquery benchmark report\n\n");
     if report.quick {
@@ -637,7 +637,7 @@ dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 12px}\nd
 .quick{background:#fff4d6;border:1px solid #e6c25a;padding:.4em .8em;border-radius:6px}\n\
 details{margin:.6em 0}\ndetails>summary{cursor:pointer;font-weight:bold}\n";
 
-/// `index.html`: self-contained.
+/// `index.html`: self-contained (`html(…) = index.html's text`, CSS and SVG inline).
 pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     let mut s = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>polyquery benchmark report</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<h1>polyquery benchmark report</h1>\n"
