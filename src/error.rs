@@ -120,6 +120,7 @@ pub enum Error {
     Certificate(#[from] CertificateError),
     /// Loading a robot (URDF) or its allowed-collision matrix (SRDF), or checking a
     /// configuration, failed (feature `robot`).
+    /// `Error::Robot(e) = Error::from(e)` for `e: RobotError`.
     #[cfg(feature = "robot")]
     #[error(transparent)]
     Robot(#[from] RobotError),

@@ -40,211 +40,246 @@ use std::path::PathBuf;
 
 /// Loading a robot (URDF), an allowed-collision matrix (SRDF), or checking a configuration
 /// failed. Each message names the element, joint, link or file at fault.
+/// `RobotError → crate::Error::Robot` through `?` (a `From` conversion).
+///
+/// ```
+/// use polyquery::robot::{PackageDirs, Robot, RobotError};
+///
+/// let err = Robot::from_urdf_str("<robot name=\"r\"/>", None, &PackageDirs::new()).unwrap_err();
+/// assert!(matches!(err, RobotError::NoLinks));
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RobotError {
-    /// Reading the URDF or SRDF file failed.
+    /// Reading the URDF or SRDF file failed: `RobotError::Read(e) = RobotError::from(e)` for
+    /// `e: ReadError`.
     #[error(transparent)]
     Read(#[from] crate::input::ReadError),
-    /// The file is not UTF-8 text.
+    /// The file is not UTF-8 text: `std::str::from_utf8(bytes) = Err(_)` (after a leading
+    /// byte-order mark is stripped).
     #[error("{}: not UTF-8 text", path.display())]
     NotUtf8 {
-        /// The file.
+        /// The file: `path` = the path given to `from_urdf_file` / `from_srdf_file`.
         path: PathBuf,
     },
-    /// The text is not well-formed XML (or nests deeper than the limit).
+    /// The text is not well-formed XML (or nests deeper than the limit): raised when the XML
+    /// parser fails or some node has `depth > MAX_XML_DEPTH`.
     #[error("{what}: malformed XML: {message}")]
     Xml {
-        /// `URDF` or `SRDF`.
+        /// Which document: `what ∈ {"URDF", "SRDF"}`.
         what: &'static str,
-        /// The parser's message, with its line and column.
+        /// The parser's message, with its line and column (`message = parser error text`,
+        /// or the nesting-depth message naming the line).
         message: String,
     },
     /// The URDF is well-formed XML but not a valid URDF (a missing attribute or element, a
-    /// malformed number list …).
+    /// malformed number list …): the root element `≠ <robot>`, a number list of
+    /// `<origin xyz rpy>`, `<axis xyz>`, `<box size>` or `<mesh scale>` with `≠ 3` numbers,
+    /// or urdf-rs rejecting the document.
     #[error("malformed URDF: {message}")]
     Urdf {
-        /// What is wrong, naming the element.
+        /// What is wrong, naming the element: `message = "line N: …"` or urdf-rs's message.
         message: String,
     },
-    /// The SRDF is well-formed XML but not a valid SRDF.
+    /// The SRDF is well-formed XML but not a valid SRDF: the root element `≠ <robot>`, a
+    /// `<disable_collisions>` without `link1` / `link2`, or an unsupported
+    /// `<enable_collisions>` / `<disable_default_collisions>`.
     #[error("malformed SRDF: {message}")]
     Srdf {
-        /// What is wrong, naming the element and its line.
+        /// What is wrong, naming the element and its line: `message = "line N: …"`.
         message: String,
     },
-    /// The URDF has no `<link>`.
+    /// The URDF has no `<link>`: `number of <link> elements = 0`.
     #[error("the URDF has no <link>")]
     NoLinks,
-    /// Two links have the same name.
+    /// Two links have the same name: `links[i].name = links[j].name` for some `i ≠ j`.
     #[error("two <link> elements are named `{link}`")]
     DuplicateLink {
-        /// The name.
+        /// The name: `link = links[i].name = links[j].name`.
         link: String,
     },
-    /// Two joints have the same name.
+    /// Two joints have the same name: `joints[i].name = joints[j].name` for some `i ≠ j`.
     #[error("two <joint> elements are named `{joint}`")]
     DuplicateJoint {
-        /// The name.
+        /// The name: `joint = joints[i].name = joints[j].name`.
         joint: String,
     },
-    /// A joint names a parent or child link that does not exist.
+    /// A joint names a parent or child link that does not exist: `link ∉ {<link> names}`.
     #[error("joint `{joint}`: its {role} link `{link}` is not a <link> of the URDF")]
     MissingLink {
-        /// The joint.
+        /// The joint: `joint` = the `<joint name>` at fault.
         joint: String,
-        /// `parent` or `child`.
+        /// Which end: `role ∈ {"parent", "child"}`.
         role: &'static str,
-        /// The link name it gives.
+        /// The link name it gives: `link` = its `<parent link>` or `<child link>` attribute.
         link: String,
     },
-    /// A link is the child of two joints.
+    /// A link is the child of two joints: `first.child = second.child = link`.
     #[error("link `{link}` has two parent joints: `{first}` and `{second}`")]
     TwoParents {
-        /// The link.
+        /// The link: `link = first.child = second.child`.
         link: String,
-        /// The first joint naming it as child.
+        /// The first joint naming it as child: `first.child = link`, before `second` in
+        /// document order.
         first: String,
-        /// The second joint naming it as child.
+        /// The second joint naming it as child: `second.child = link`.
         second: String,
     },
-    /// Every link is the child of some joint, so there is no root (the joints form a cycle).
+    /// Every link is the child of some joint, so there is no root (the joints form a cycle):
+    /// `parent_joint(l) ≠ None` for every link `l`.
     #[error(
         "no root link: every link is the child of a joint (the joints form a cycle through link `{link}`)"
     )]
     NoRoot {
-        /// A link on the cycle.
+        /// A link on the cycle: `link ∈ cycle` reached by following parents from the first
+        /// link.
         link: String,
     },
-    /// More than one link has no parent: the URDF is not one tree.
+    /// More than one link has no parent: the URDF is not one tree (`number of roots ≥ 2`).
     #[error("two root links `{first}` and `{second}`: the URDF is not one connected tree")]
     MultipleRoots {
-        /// The first root link (document order).
+        /// The first root link (document order): `parent_joint(first) = None`.
         first: String,
-        /// The second root link.
+        /// The second root link: `parent_joint(second) = None`.
         second: String,
     },
-    /// The joints form a cycle (not reachable from the root).
+    /// The joints form a cycle (not reachable from the root): some link `l` has
+    /// `l ∉ reachable(root)` although one root exists.
     #[error("the joints form a cycle through link `{link}` (joint `{joint}`)")]
     Cycle {
-        /// A link on the cycle.
+        /// A link on the cycle: `link ∈ cycle`, following parents from the first unreachable
+        /// link.
         link: String,
-        /// The joint into that link.
+        /// The joint into that link: `joint.child = link`.
         joint: String,
     },
-    /// A joint type the model does not support (floating, planar, spherical).
+    /// A joint type the model does not support (floating, planar, spherical):
+    /// `kind ∉ {revolute, continuous, prismatic, fixed}`.
     #[error(
         "joint `{joint}`: type `{kind}` is not supported (revolute, continuous, prismatic, fixed are)"
     )]
     UnsupportedJoint {
-        /// The joint.
+        /// The joint: `joint` = its `<joint name>`.
         joint: String,
-        /// Its type.
+        /// Its type, lower case: `kind ∈ {"floating", "planar", "spherical"}`.
         kind: String,
     },
     /// A revolute or prismatic joint has no `<limit>`, or a joint's limits are NaN or
     /// `lower > upper`.
     #[error("joint `{joint}`: {problem}")]
     BadLimits {
-        /// The joint.
+        /// The joint: `joint` = its `<joint name>`.
         joint: String,
-        /// What is wrong.
+        /// What is wrong: `problem` = a missing `<limit>`, or limits with `lower > upper`
+        /// or a NaN.
         problem: String,
     },
-    /// A mimic joint names a joint that does not exist, does not move, or is itself a mimic.
+    /// A mimic joint names a joint that does not exist, does not move, or is itself a mimic
+    /// (or the mimic's `multiplier` or `offset` is not finite); valid mimics follow
+    /// `q_mimic = multiplier · q_target + offset`.
     #[error("joint `{joint}`: <mimic joint=\"{target}\">: {problem}")]
     BadMimic {
-        /// The mimic joint.
+        /// The mimic joint: `joint` = the `<joint name>` holding the `<mimic>`.
         joint: String,
-        /// The joint it names.
+        /// The joint it names: `target` = the `<mimic joint>` attribute.
         target: String,
-        /// What is wrong.
+        /// What is wrong: `problem` = no such joint, a fixed or mimic target, itself, or a
+        /// non-finite `multiplier` / `offset`.
         problem: String,
     },
-    /// A number of the URDF is not finite, or a size is not positive, or an axis is zero.
+    /// A number of the URDF is not finite, or a size is not positive, or an axis is zero:
+    /// raised unless `x.is_finite()` for every `<origin>`/`<axis>` number, `size > 0` for
+    /// every box/sphere/cylinder/capsule size, finite `scale ≠ 0` for meshes and `axis ≠ 0` for
+    /// movable joints.
     #[error("{element}: {problem}")]
     BadValue {
-        /// The element, e.g. ``joint `j1` <axis>`` or ``link `l` <collision> 2 <box>``.
+        /// The element, e.g. ``joint `j1` <axis>`` or ``link `l` <collision> 2 <box>``:
+        /// `element = "<owner> <tag>"`.
         element: String,
-        /// What is wrong.
+        /// What is wrong: `problem` = the bad value and the rule it breaks.
         problem: String,
     },
-    /// A mesh's `package://NAME/…` URI names a package with no known folder.
+    /// A mesh's `package://NAME/…` URI names a package with no known folder: `NAME ∉`
+    /// [`PackageDirs`] and no folder named `NAME` at or above `base_dir` (the URDF's folder).
     #[error(
         "link `{link}`: mesh `{uri}`: unknown package `{package}` (give its folder, e.g. --package-dir {package}=DIR)"
     )]
     UnknownPackage {
-        /// The link.
+        /// The link: `link` = the `<link name>` holding the mesh.
         link: String,
-        /// The URI.
+        /// The URI: `uri = "package://" + package + "/" + rest`.
         uri: String,
-        /// The package name.
+        /// The package name: `package = NAME` of `package://NAME/…`.
         package: String,
     },
     /// A mesh URI the loader cannot resolve (an unsupported scheme, or a relative path with
-    /// no base folder).
+    /// no base folder): `uri` is not `package://NAME/PATH`, `file:///abs`, an absolute path,
+    /// or a relative path with `base_dir ≠ None`.
     #[error("link `{link}`: mesh `{uri}`: {problem}")]
     BadMeshUri {
-        /// The link.
+        /// The link: `link` = the `<link name>` holding the mesh.
         link: String,
-        /// The URI.
+        /// The URI: `uri` = the `<mesh filename>` attribute, as written.
         uri: String,
-        /// What is wrong.
+        /// What is wrong: `problem` = the form the URI breaks.
         problem: String,
     },
-    /// An SRDF entry names a link the robot does not have.
+    /// An SRDF entry names a link the robot does not have: `robot.link_index(link) = None`.
     #[error("SRDF line {line}: <{element}> names link `{link}`, which the robot does not have")]
     UnknownSrdfLink {
-        /// The element (`disable_collisions`).
+        /// The element (`disable_collisions`): `element = "disable_collisions"`.
         element: String,
-        /// Its line (1-based).
+        /// Its line (1-based): `line ≥ 1`.
         line: u32,
-        /// The unknown name.
+        /// The unknown name: `link` = its `link1` or `link2` attribute.
         link: String,
     },
-    /// A configuration has the wrong number of values.
+    /// A configuration has the wrong number of values: `q.len() ≠ robot.dof()`.
     #[error("configuration has {found} values, the robot has {expected} movable non-mimic joints")]
     ConfigurationLength {
-        /// The robot's number of configuration values.
+        /// The robot's number of configuration values: `expected = robot.dof()`.
         expected: usize,
-        /// The number given.
+        /// The number given: `found = q.len()`.
         found: usize,
     },
-    /// A configuration value is NaN or infinite.
+    /// A configuration value is NaN or infinite: `q[i].is_finite() = false` (the first such `i`).
     #[error("configuration value for joint `{joint}` is {value}, not a finite number")]
     ConfigurationNotFinite {
-        /// The joint.
+        /// The joint: `joint = robot.joint_names().nth(i)`.
         joint: String,
-        /// The value.
+        /// The value: `value = q[i]`.
         value: f64,
     },
-    /// A configuration value lies outside its joint's limits.
+    /// A configuration value lies outside its joint's limits: `!(lower ≤ q[i] ≤ upper)` (only
+    /// with `LimitCheck::Enforce`).
     #[error(
         "configuration value {value} for joint `{joint}` is outside its limits [{lower}, {upper}]"
     )]
     OutsideLimits {
-        /// The joint.
+        /// The joint: `joint = robot.joint_names().nth(i)`.
         joint: String,
-        /// The value.
+        /// The value: `value = q[i]`.
         value: f64,
-        /// The lower limit.
+        /// The lower limit: `lower = robot.limits().nth(i).lower`.
         lower: f64,
-        /// The upper limit.
+        /// The upper limit: `upper = robot.limits().nth(i).upper`.
         upper: f64,
     },
-    /// A [`LinkPoses`] buffer was made for a robot with another number of links.
+    /// A [`LinkPoses`] buffer was made for a robot with another number of links:
+    /// `poses.as_slice().len() ≠ robot.links().len()`.
     #[error("link pose buffer holds {found} links, the robot has {expected}")]
     BufferSize {
-        /// The robot's number of links.
+        /// The robot's number of links: `expected = robot.links().len()`.
         expected: usize,
-        /// The buffer's.
+        /// The buffer's: `found = poses.as_slice().len()`.
         found: usize,
     },
 }
 
 /// The deepest element nesting the URDF and SRDF readers accept. Real files nest 4–5 deep;
 /// the limit keeps crafted input from exhausting the stack in the recursive parts of the
-/// XML crates underneath.
+/// XML crates underneath. Accepted iff `depth(node) ≤ MAX_XML_DEPTH` for every node, where
+/// `depth(document) = 0` and `depth(child) = depth(parent) + 1` (the root element has depth 1).
 pub const MAX_XML_DEPTH: usize = 64;
 
 /// Parses `text` as XML, rejecting nesting deeper than [`MAX_XML_DEPTH`].
