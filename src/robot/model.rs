@@ -8,6 +8,16 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 /// The folders of ROS packages, for resolving `package://NAME/…` mesh URIs: NAME → folder.
+///
+/// ```
+/// use polyquery::robot::PackageDirs;
+/// use std::path::Path;
+///
+/// let mut packages = PackageDirs::new();
+/// packages.insert("arm", "/opt/arm").insert("arm", "/srv/arm");
+/// assert_eq!(packages.get("arm"), Some(Path::new("/srv/arm")));
+/// assert_eq!(packages.get("hand"), None);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PackageDirs {
     dirs: BTreeMap<String, PathBuf>,
@@ -15,98 +25,116 @@ pub struct PackageDirs {
 
 impl PackageDirs {
     /// No package folders: `package://` URIs resolve only through the URDF's own folder (see
-    /// [`Robot::from_urdf_file`]).
+    /// [`Robot::from_urdf_file`]). `PackageDirs::new().get(name) = None` for every `name`.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Sets the folder of package `name` (replacing an earlier one).
+    /// Sets the folder of package `name` (replacing an earlier one): afterwards
+    /// `self.get(name) = Some(dir)`. Returns `self` for chaining.
     pub fn insert(&mut self, name: impl Into<String>, dir: impl Into<PathBuf>) -> &mut Self {
         self.dirs.insert(name.into(), dir.into());
         self
     }
 
-    /// The folder of package `name`, if given.
+    /// The folder of package `name`, if given: `get(name) = Some(dir)` for the last
+    /// `insert(name, dir)`, else `None`.
     pub fn get(&self, name: &str) -> Option<&Path> {
         self.dirs.get(name).map(PathBuf::as_path)
     }
 }
 
-/// A collision shape's geometry, as the URDF gives it (sizes in metres).
+/// A collision shape's geometry, as the URDF gives it (sizes in metres), in the frame
+/// `link ← geometry = Collision::origin`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Geometry {
     /// `<box size="x y z">`, centred at the collision origin; stored as half extents.
     Box {
-        /// Half the box's size along x, y, z (all positive).
+        /// Half the box's size along x, y, z (all positive): `half_extents = size / 2`.
         half_extents: Vector3<f64>,
     },
-    /// `<sphere radius>`, centred at the collision origin.
+    /// `<sphere radius>`, centred at the collision origin: the points `p` with
+    /// `‖p‖ ≤ radius`.
     Sphere {
-        /// The radius (positive).
+        /// The radius (positive): `radius > 0`.
         radius: f64,
     },
     /// `<cylinder radius length>`: its axis is the collision frame's z axis, centred at the
-    /// origin.
+    /// origin: the points with `x² + y² ≤ radius²` and `|z| ≤ length / 2`.
     Cylinder {
-        /// The radius (positive).
+        /// The radius (positive): `radius > 0`.
         radius: f64,
-        /// The length along z (positive).
+        /// The length along z (positive): `z ∈ [-length / 2, length / 2]`.
         length: f64,
     },
     /// `<capsule radius length>` (a URDF extension): a cylinder of this length along z with
-    /// hemispherical caps, centred at the origin.
+    /// hemispherical caps, centred at the origin: the points within `radius` of the segment
+    /// `z ∈ [-length / 2, length / 2]` of the z axis.
     Capsule {
-        /// The radius (positive).
+        /// The radius (positive) of the cylinder and of the caps: `radius > 0`.
         radius: f64,
-        /// The length of the cylindrical part along z (positive).
+        /// The length of the cylindrical part along z (positive); total extent along z is
+        /// `length + 2 · radius`.
         length: f64,
     },
-    /// `<mesh filename scale>`: a mesh file, resolved to a path (not read yet).
+    /// `<mesh filename scale>`: a mesh file, resolved to a path (not read yet); a mesh vertex
+    /// `v` lies at `(scale.x · v.x, scale.y · v.y, scale.z · v.z)` in the collision frame.
     Mesh {
-        /// The URI as written in the URDF.
+        /// The URI as written in the URDF: `uri = filename`.
         uri: String,
-        /// The file it resolves to.
+        /// The file it resolves to: `path = dir.join(rest)` for `uri = "package://NAME/rest"`
+        /// (with `dir` the folder of package NAME), `path = rest` for `uri = "file://rest"` (an
+        /// absolute `rest`) or an absolute `uri`, and `path = base_dir.join(uri)` for a
+        /// relative `uri`.
         path: PathBuf,
-        /// The scale per axis (default 1 1 1; finite and non-zero).
+        /// The scale per axis (default 1 1 1; finite and non-zero): `scale = (sx, sy, sz)`.
         scale: Vector3<f64>,
     },
 }
 
-/// One `<collision>` element of a link: a geometry placed in the link's frame.
+/// One `<collision>` element of a link: a geometry placed in the link's frame, so the shape
+/// sits at `root ← shape = (root ← link) · origin` (with `root ← link` from [`LinkPoses`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Collision {
-    /// The element's `name` attribute, if any.
+    /// The element's `name` attribute, if any: `name = None` when the attribute is absent.
     pub name: Option<String>,
-    /// The geometry's pose in the link's frame (`<origin>`).
+    /// The geometry's pose in the link's frame (`<origin>`): `origin = link ← geometry`
+    /// (identity when `<origin>` is absent).
     pub origin: Pose,
-    /// The geometry.
+    /// The geometry, in the frame `link ← geometry = origin`.
     pub geometry: Geometry,
 }
 
-/// A link: a rigid body with zero or more collision shapes.
+/// A link: a rigid body with zero or more collision shapes; link `i` of a robot is
+/// `robot.links()[i]`, and `robot.link_index(&robot.links()[i].name) = Some(i)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
-    /// The link's name.
+    /// The link's name (`<link name>`): `robot.link_index(&link.name) = Some(i)` for link `i`.
     pub name: String,
-    /// Its `<collision>` elements, in document order.
+    /// Its `<collision>` elements, in document order: `collisions.len()` = the number of
+    /// `<collision>` elements (0 for a link without collision geometry).
     pub collisions: Vec<Collision>,
 }
 
-/// The kind of a joint.
+/// The kind of a joint: how its position `q` moves the child,
+/// `parent ← child = origin · motion(q)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum JointKind {
-    /// Rotation about the axis, within limits (radians).
+    /// Rotation about the axis, within limits (radians): `motion(q) = rotation(axis, q)`,
+    /// `lower ≤ q ≤ upper`.
     Revolute,
-    /// Rotation about the axis, no limits.
+    /// Rotation about the axis, no limits: `motion(q) = rotation(axis, q)`, `q ∈ ℝ`.
     Continuous,
-    /// Translation along the axis, within limits (metres).
+    /// Translation along the axis, within limits (metres): `motion(q) = translation(q · axis)`,
+    /// `lower ≤ q ≤ upper`.
     Prismatic,
-    /// No motion.
+    /// No motion: `motion(q) = identity`.
     Fixed,
 }
 
 impl JointKind {
-    /// Whether the joint moves (everything but [`JointKind::Fixed`]).
+    /// Whether the joint moves (everything but [`JointKind::Fixed`]):
+    /// `is_movable(k) = (k ≠ Fixed)`.
     pub fn is_movable(self) -> bool {
         self != JointKind::Fixed
     }
@@ -115,47 +143,54 @@ impl JointKind {
 /// A joint's position limits (`lower ≤ upper`; infinite for continuous joints).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointLimits {
-    /// The lowest position.
+    /// The lowest position: a position `q` is within limits iff `lower ≤ q ≤ upper`.
     pub lower: f64,
-    /// The highest position.
+    /// The highest position: a position `q` is within limits iff `lower ≤ q ≤ upper`.
     pub upper: f64,
 }
 
 /// A mimic joint's rule: its position is `multiplier · q[variable] + offset`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Mimic {
-    /// The index of the followed joint in [`Robot::joints`].
+    /// The index of the followed joint in [`Robot::joints`]:
+    /// `robot.joints()[joint].variable = Some(variable)`.
     pub joint: usize,
-    /// The index of the followed joint's value in a configuration.
+    /// The index of the followed joint's value in a configuration:
+    /// `robot.variable_joints()[variable] = joint`.
     pub variable: usize,
-    /// The multiplier (default 1).
+    /// The multiplier (default 1): `position = multiplier · q[variable] + offset`.
     pub multiplier: f64,
-    /// The offset (default 0).
+    /// The offset (default 0): `position = multiplier · q[variable] + offset`.
     pub offset: f64,
 }
 
-/// A joint: it places its child link in its parent link's frame.
+/// A joint: it places its child link in its parent link's frame at position `q`:
+/// `parent ← child = origin · motion(q)` (see [`JointKind`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Joint {
-    /// The joint's name.
+    /// The joint's name (`<joint name>`): `robot.joint_index(&joint.name) = Some(j)` for joint `j`.
     pub name: String,
-    /// Its kind.
+    /// Its kind (`<joint type>`): `kind = Fixed` iff the joint does not move.
     pub kind: JointKind,
-    /// The parent link's index in [`Robot::links`].
+    /// The parent link's index in [`Robot::links`]: `robot.links()[parent].name = <parent link>`.
     pub parent: usize,
-    /// The child link's index in [`Robot::links`].
+    /// The child link's index in [`Robot::links`]: `robot.parent_joint(child) = Some(j)` for
+    /// this joint `j`.
     pub child: usize,
-    /// The joint frame in the parent link's frame at position 0 (`<origin>`).
+    /// The joint frame in the parent link's frame at position 0 (`<origin>`):
+    /// `origin = parent ← child` at `q = 0`.
     pub origin: Pose,
-    /// The unit axis of motion in the joint frame (`<axis>`, default x).
+    /// The unit axis of motion in the joint frame (`<axis>`, default x): `‖axis‖ = 1`.
     pub axis: Unit<Vector3<f64>>,
     /// The position limits: `Some` for revolute and prismatic joints (from `<limit>`), infinite
-    /// for continuous joints, `None` for fixed joints.
+    /// for continuous joints (`lower = -∞`, `upper = +∞`), `None` for fixed joints.
     pub limits: Option<JointLimits>,
     /// The joint this one follows (`<mimic>`), if any. Mimic joints have no value in a
-    /// configuration, and their own limits are not checked.
+    /// configuration (`mimic.is_some() → variable = None`), and their own limits are not
+    /// checked.
     pub mimic: Option<Mimic>,
-    /// The index of this joint's value in a configuration: `Some` for movable non-mimic joints.
+    /// The index of this joint's value in a configuration: `Some` for movable non-mimic joints,
+    /// and then `robot.variable_joints()[variable] = j` for this joint `j`.
     pub variable: Option<usize>,
 }
 
@@ -174,17 +209,40 @@ impl Joint {
     }
 }
 
-/// Whether [`Robot::check_configuration`] checks joint limits.
+/// Whether [`Robot::check_configuration`] checks joint limits: `LimitCheck::default() = Enforce`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum LimitCheck {
-    /// A value outside its joint's limits is an error (the default).
+    /// A value outside its joint's limits is an error (the default): each `q[i]` must satisfy
+    /// `limits()[i].lower ≤ q[i] ≤ limits()[i].upper`.
     #[default]
     Enforce,
-    /// Values outside the limits are accepted (still finite).
+    /// Values outside the limits are accepted (still finite): each `q[i]` need only be finite
+    /// (`|q[i]| < ∞`).
     Allow,
 }
 
-/// A robot: links, joints forming one tree, and the configuration variables.
+/// A robot: links, joints forming one tree, and the configuration variables
+/// (`joints().len() = links().len() - 1`; a configuration `q` has `q.len() = dof()`).
+///
+/// ```
+/// use polyquery::robot::{LinkPoses, PackageDirs, Robot};
+///
+/// let urdf = r#"<robot name="arm">
+///   <link name="base"/>
+///   <link name="tip"/>
+///   <joint name="shoulder" type="revolute">
+///     <parent link="base"/><child link="tip"/><origin xyz="1 0 0"/>
+///     <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+///   </joint>
+/// </robot>"#;
+/// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new()).unwrap();
+/// assert_eq!((robot.name(), robot.links().len(), robot.dof()), ("arm", 2, 1));
+/// assert_eq!(robot.joint_names().collect::<Vec<_>>(), ["shoulder"]);
+/// let mut poses = LinkPoses::new(&robot);
+/// robot.forward_kinematics(&[0.5], &mut poses).unwrap();
+/// let tip = poses.get(robot.link_index("tip").unwrap()).unwrap();
+/// assert!((tip.translation.vector.x - 1.0).abs() < 1e-12);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Robot {
     name: String,
@@ -203,7 +261,9 @@ impl Robot {
     /// Reads a URDF file. Relative mesh paths resolve against the URDF's folder;
     /// `package://NAME/…` through `packages`, or else through the URDF's folder or the
     /// nearest folder above it named NAME (a ROS package holds `urdf/` beside `meshes/`).
-    /// The file is read with the default input size cap.
+    /// The file is read with the default input size cap. Equivalent to
+    /// `from_urdf_str(text, Some(dir), packages)` with `dir = path.parent()` (or `dir = "."`
+    /// for a bare file name).
     pub fn from_urdf_file(path: &Path, packages: &PackageDirs) -> Result<Robot, RobotError> {
         let bytes = read_bounded(path, &ReadLimits::default())?;
         let text = std::str::from_utf8(crate::input::strip_bom(&bytes)).map_err(|_| {
@@ -220,7 +280,9 @@ impl Robot {
     }
 
     /// Reads a URDF from text. `base_dir` is the folder relative mesh paths (and packages not
-    /// in `packages`, by folder name) resolve against; without it they are errors.
+    /// in `packages`, by folder name) resolve against; without it they are errors. Example:
+    /// `from_urdf_str(r#"<robot name="r"><link name="a"/></robot>"#, None, &PackageDirs::new())`
+    /// gives a robot with `links().len() = 1`, `dof() = 0` (see [`Robot`] for a doctest).
     pub fn from_urdf_str(
         text: &str,
         base_dir: Option<&Path>,
@@ -234,55 +296,62 @@ impl Robot {
         build(urdf, &facts, base_dir, packages)
     }
 
-    /// The robot's name (`<robot name>`).
+    /// The robot's name: `name() = <robot name="…">`.
     pub fn name(&self) -> &str {
         &self.name
     }
 
-    /// The links, in document order.
+    /// The links, in document order: `links()[i] = ` the `i`-th `<link>` (counting from 0).
     pub fn links(&self) -> &[Link] {
         &self.links
     }
 
-    /// The joints, in document order.
+    /// The joints, in document order: `joints()[j] = ` the `j`-th `<joint>` (counting from 0);
+    /// `joints().len() = links().len() - 1` (a tree).
     pub fn joints(&self) -> &[Joint] {
         &self.joints
     }
 
-    /// The index of the root link (the one link that is no joint's child).
+    /// The index of the root link (the one link that is no joint's child):
+    /// `parent_joint(root()) = None`.
     pub fn root(&self) -> usize {
         self.root
     }
 
-    /// The index of the link named `name`.
+    /// The index of the link named `name`: `link_index(name) = Some(i)` iff
+    /// `links()[i].name = name`.
     pub fn link_index(&self, name: &str) -> Option<usize> {
         self.links.iter().position(|l| l.name == name)
     }
 
-    /// The index of the joint named `name`.
+    /// The index of the joint named `name`: `joint_index(name) = Some(j)` iff
+    /// `joints()[j].name = name`.
     pub fn joint_index(&self, name: &str) -> Option<usize> {
         self.joints.iter().position(|j| j.name == name)
     }
 
     /// The index (in [`Robot::joints`]) of the joint whose child link is `link`; `None` for
-    /// the root (or an index out of range).
+    /// the root (or an index out of range): `parent_joint(link) = Some(j)` iff
+    /// `joints()[j].child = link`.
     pub fn parent_joint(&self, link: usize) -> Option<usize> {
         self.parent_joint.get(link).copied().flatten()
     }
 
     /// The number of values in a configuration: the movable non-mimic joints.
+    /// `dof() = variable_joints().len() = joint_names().len()`.
     pub fn dof(&self) -> usize {
         self.variables.len()
     }
 
     /// The names of the configuration's joints, in configuration order (the URDF's document
-    /// order of the movable non-mimic joints).
+    /// order of the movable non-mimic joints):
+    /// `joint_names()[i] = joints()[variable_joints()[i]].name`.
     pub fn joint_names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.variables.iter().map(|&j| self.joints[j].name.as_str())
     }
 
     /// The limits of the configuration's joints, in configuration order (infinite for
-    /// continuous joints).
+    /// continuous joints): `limits()[i] = (lower, upper)` of `joint_names()[i]`.
     pub fn limits(&self) -> impl ExactSizeIterator<Item = JointLimits> + '_ {
         self.variables.iter().map(|&j| {
             self.joints[j].limits.unwrap_or(JointLimits {
@@ -292,14 +361,16 @@ impl Robot {
         })
     }
 
-    /// The joint indices (in [`Robot::joints`]) of the configuration's values.
+    /// The joint indices (in [`Robot::joints`]) of the configuration's values:
+    /// `joints()[variable_joints()[i]].variable = Some(i)`, so `q[i]` is that joint's position.
     pub fn variable_joints(&self) -> &[usize] {
         &self.variables
     }
 
     /// Checks a configuration: [`Robot::dof`] values, each finite and (with
     /// [`LimitCheck::Enforce`]) within its joint's limits. The error names the first joint
-    /// at fault.
+    /// at fault. `Ok` iff `q.len() = dof()`, every `q[i]` is finite and (with `Enforce`)
+    /// `limits()[i].lower ≤ q[i] ≤ limits()[i].upper`.
     pub fn check_configuration(&self, q: &[f64], limits: LimitCheck) -> Result<(), RobotError> {
         self.check_finite(q)?;
         if limits == LimitCheck::Enforce {
@@ -352,7 +423,10 @@ impl Robot {
     /// Writes every link's pose in the root link's frame for configuration `q` into `poses`
     /// (made by [`LinkPoses::new`] for this robot; nothing is allocated). `q` must have
     /// [`Robot::dof`] finite values; limits are not checked here (see
-    /// [`Robot::check_configuration`]). On error `poses` is left unchanged.
+    /// [`Robot::check_configuration`]). On error `poses` is left unchanged. Afterwards
+    /// `poses.get(root()) = identity` and, for each joint `j` at position `q_j`,
+    /// `poses.get(child) = poses.get(parent) · origin · motion(q_j)`, so
+    /// `poses.get(link) = root ← link`.
     pub fn forward_kinematics(&self, q: &[f64], poses: &mut LinkPoses) -> Result<(), RobotError> {
         self.check_finite(q)?;
         if poses.poses.len() != self.links.len() {
@@ -372,26 +446,27 @@ impl Robot {
 }
 
 /// A reusable buffer of link poses, one per link of a robot (indexed like
-/// [`Robot::links`]), filled by [`Robot::forward_kinematics`].
+/// [`Robot::links`]), filled by [`Robot::forward_kinematics`]: `poses.get(link) = root ← link`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkPoses {
     poses: Vec<Pose>,
 }
 
 impl LinkPoses {
-    /// A buffer for `robot`'s links (all identity until filled).
+    /// A buffer for `robot`'s links (all identity until filled):
+    /// `new(robot).as_slice().len() = robot.links().len()`.
     pub fn new(robot: &Robot) -> Self {
         LinkPoses {
             poses: vec![Pose::identity(); robot.links.len()],
         }
     }
 
-    /// The poses, indexed like [`Robot::links`].
+    /// The poses, indexed like [`Robot::links`]: `as_slice()[link] = root ← link`.
     pub fn as_slice(&self) -> &[Pose] {
         &self.poses
     }
 
-    /// The pose of link `link`, if the index is in range.
+    /// The pose of link `link`, if the index is in range: `get(link) = as_slice().get(link)`.
     pub fn get(&self, link: usize) -> Option<&Pose> {
         self.poses.get(link)
     }

@@ -5,7 +5,25 @@ use crate::input::{ReadLimits, read_bounded};
 use std::path::Path;
 
 /// The allowed-collision matrix: link pairs never checked, exactly the SRDF's
-/// `<disable_collisions link1 link2>` entries (symmetric; nothing added, nothing dropped).
+/// `<disable_collisions link1 link2>` entries (symmetric; nothing added, nothing dropped):
+/// `is_allowed(a, b) = is_allowed(b, a)`.
+///
+/// ```
+/// use polyquery::robot::{AllowedCollisions, PackageDirs, Robot};
+///
+/// let urdf = r#"<robot name="r">
+///   <link name="a"/><link name="b"/>
+///   <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
+/// </robot>"#;
+/// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new()).unwrap();
+/// let srdf = r#"<robot name="r">
+///   <disable_collisions link1="b" link2="a" reason="Adjacent"/>
+/// </robot>"#;
+/// let acm = AllowedCollisions::from_srdf_str(srdf, &robot).unwrap();
+/// assert!(acm.is_allowed(0, 1) && acm.is_allowed(1, 0));
+/// assert_eq!(acm.entries(), &[(1, 0)]);
+/// assert!(!AllowedCollisions::none(&robot).is_allowed(0, 1));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AllowedCollisions {
     links: usize,
@@ -16,7 +34,8 @@ pub struct AllowedCollisions {
 }
 
 impl AllowedCollisions {
-    /// No allowed pairs, for `robot` (every link pair is active).
+    /// No allowed pairs, for `robot` (every link pair is active):
+    /// `none(robot).is_allowed(a, b) = false` for all `a`, `b`, and `entries()` is empty.
     pub fn none(robot: &Robot) -> Self {
         let n = robot.links().len();
         AllowedCollisions {
@@ -26,7 +45,8 @@ impl AllowedCollisions {
         }
     }
 
-    /// Reads an SRDF file (with the default input size cap) for `robot`.
+    /// Reads an SRDF file (with the default input size cap) for `robot`:
+    /// `from_srdf_file(path, robot) = from_srdf_str(contents of path, robot)`.
     pub fn from_srdf_file(path: &Path, robot: &Robot) -> Result<Self, RobotError> {
         let bytes = read_bounded(path, &ReadLimits::default())?;
         let text = std::str::from_utf8(crate::input::strip_bom(&bytes)).map_err(|_| {
@@ -41,7 +61,7 @@ impl AllowedCollisions {
     /// group states, end effectors, virtual and passive joints are ignored.
     /// `enable_collisions` and `disable_default_collisions` (which would change pairs beyond
     /// the entries written) are errors rather than silently ignored, and so is a link name
-    /// the robot does not have.
+    /// the robot does not have. `is_allowed(a, b) = true` iff some entry is `(a, b)` or `(b, a)`.
     pub fn from_srdf_str(text: &str, robot: &Robot) -> Result<Self, RobotError> {
         let doc = parse_xml(text, "SRDF")?;
         let root = doc.root_element();
@@ -90,12 +110,14 @@ impl AllowedCollisions {
 
     /// Whether the pair of links `a`, `b` (indices in [`Robot::links`]) is allowed to
     /// collide (never checked). False for indices out of range.
+    /// `is_allowed(a, b) = is_allowed(b, a)`.
     pub fn is_allowed(&self, a: usize, b: usize) -> bool {
         a < self.links && b < self.links && self.allowed[a * self.links + b]
     }
 
     /// The `disable_collisions` entries as written: `(link1, link2)` link indices, in
-    /// document order (a repeated entry appears twice).
+    /// document order (a repeated entry appears twice): `entries()[k] = (link1, link2)` of the
+    /// `k`-th `<disable_collisions>`.
     pub fn entries(&self) -> &[(usize, usize)] {
         &self.entries
     }
