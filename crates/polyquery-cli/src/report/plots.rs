@@ -211,36 +211,35 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             svg,
         });
     }
-    let bytes = preprocess_series(rows, true, |r| r.bytes_per_vertex);
-    if bytes.iter().any(|s| s.points.len() >= 2) {
-        let title = "Memory per hull vertex against n";
-        let file = "bytes_per_vertex.svg";
-        let svg = line_plot(
-            title,
-            ("hull vertices (n)", Quantity::Count),
+    // The two preprocessing plots: (memory?, value, title, file, y axis).
+    type Value = fn(&ResultRow) -> Option<f64>;
+    type Axis = (&'static str, Quantity);
+    let preprocessing: [(bool, Value, &str, &str, Axis); 2] = [
+        (
+            true,
+            |r| r.bytes_per_vertex,
+            "Memory per hull vertex against n",
+            "bytes_per_vertex.svg",
             ("bytes per hull vertex", Quantity::Bytes),
-            &bytes,
-        )
-        .map_err(|reason| ReportError::Plot {
-            name: file.into(),
-            reason,
-        })?;
-        plots.push(Plot {
-            file: file.into(),
-            title: title.into(),
-            section: "preprocessing",
-            svg,
-        });
-    }
-    let times = preprocess_series(rows, false, |r| r.mean_ns);
-    if times.iter().any(|s| s.points.len() >= 2) {
-        let title = "Preprocessing time against n";
-        let file = "preprocess_time.svg";
+        ),
+        (
+            false,
+            |r| r.mean_ns,
+            "Preprocessing time against n",
+            "preprocess_time.svg",
+            ("build time", Quantity::Time),
+        ),
+    ];
+    for (memory, value, title, file, y_axis) in preprocessing {
+        let series = preprocess_series(rows, memory, value);
+        if series.iter().all(|s| s.points.len() < 2) {
+            continue;
+        }
         let svg = line_plot(
             title,
             ("hull vertices (n)", Quantity::Count),
-            ("build time", Quantity::Time),
-            &times,
+            y_axis,
+            &series,
         )
         .map_err(|reason| ReportError::Plot {
             name: file.into(),
