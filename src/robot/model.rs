@@ -90,6 +90,13 @@ pub enum Geometry {
         /// The scale per axis (default 1 1 1; finite and non-zero): `scale = (sx, sy, sz)`.
         scale: Vector3<f64>,
     },
+    /// A normal vector map saved by `polyquery preprocess` (a `.nvm` file): the hull is
+    /// already built, so loading it builds nothing. Scenes only (a URDF `<mesh>` is always a
+    /// [`Geometry::Mesh`]): the shape is the saved hull, `P = load(path).map.polytope()`.
+    Nvm {
+        /// The `.nvm` file: `path` as the scene gives it, resolved against the scene's folder.
+        path: PathBuf,
+    },
 }
 
 /// One `<collision>` element of a link: a geometry placed in the link's frame, so the shape
