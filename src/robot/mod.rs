@@ -24,22 +24,28 @@
 //!   reusable [`LinkPoses`] buffer: no allocation per call.
 //! * [`AllowedCollisions`] is the SRDF's `disable_collisions` list, exactly as written;
 //!   [`AllowedCollisions::active_pairs`] lists the link pairs a checker must test.
+//! * [`Scene`] holds the static obstacles (each an [`Obstacle`]: a named [`Geometry`] with a
+//!   pose), the robot base's pose and the link–obstacle pairs never checked, read from a
+//!   JSON file ([`Scene::from_json_file`]; the format is described in [`scene`]) or built in
+//!   code.
 //!
 //! Nothing here panics on any input: every problem is a [`RobotError`].
 
 mod model;
+pub mod scene;
 mod srdf;
 
 pub use model::{
     Collision, Geometry, Joint, JointKind, JointLimits, LimitCheck, Link, LinkPoses, Mimic,
     PackageDirs, Robot,
 };
+pub use scene::{Obstacle, Scene};
 pub use srdf::AllowedCollisions;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// Loading a robot (URDF), an allowed-collision matrix (SRDF), or checking a configuration
-/// failed. Each message names the element, joint, link or file at fault.
+/// Loading a robot (URDF), an allowed-collision matrix (SRDF) or a scene (JSON), or checking
+/// a configuration failed. Each message names the element, joint, link or file at fault.
 /// `RobotError → crate::Error::Robot` through `?` (a `From` conversion).
 ///
 /// ```
@@ -265,6 +271,32 @@ pub enum RobotError {
         /// The upper limit: `upper = robot.limits().nth(i).upper`.
         upper: f64,
     },
+    /// A scene's JSON text is malformed (a syntax error, a key written twice in one object,
+    /// nesting deeper than serde_json's limit of 128): `serde_json::from_str(text) = Err(_)`.
+    #[error("{}malformed JSON: {message}", scene_prefix(file.as_deref()))]
+    SceneJson {
+        /// The scene file, when read from one: `file = Some(path)` from
+        /// [`Scene::from_json_file`], `None` from [`Scene::from_json_str`].
+        file: Option<PathBuf>,
+        /// serde_json's message with its line and column: `message = "… at line L column C"`.
+        message: String,
+    },
+    /// A scene's content is invalid (an unknown key, a wrong type or array length, a missing,
+    /// empty or duplicate name, a size `≤ 0` or not finite, a non-unit quaternion, a zero
+    /// scale, an unresolvable mesh path, an allowed pair that is not one link and one
+    /// obstacle), or a builder method got an invalid value. Display:
+    /// `"{file}: {at}: {problem}"` (`"scene: {at}: {problem}"` without a file).
+    #[error("{}{at}: {problem}", scene_prefix(file.as_deref()))]
+    Scene {
+        /// The scene file, when read from one: `file = Some(path)` from
+        /// [`Scene::from_json_file`], else `None`.
+        file: Option<PathBuf>,
+        /// The field or call at fault: e.g. `at = "obstacles[2] (\"shelf\").box.half_extents[1]"`,
+        /// `"allowed_collisions[0] [\"a\", \"b\"]"` or `"add_box(\"table\").half_extents[0]"`.
+        at: String,
+        /// What is wrong with it (the value, and the rule or the keys expected): `problem ≠ ""`.
+        problem: String,
+    },
     /// A [`LinkPoses`] buffer was made for a robot with another number of links:
     /// `poses.as_slice().len() ≠ robot.links().len()`.
     #[error("link pose buffer holds {found} links, the robot has {expected}")]
@@ -274,6 +306,14 @@ pub enum RobotError {
         /// The buffer's: `found = poses.as_slice().len()`.
         found: usize,
     },
+}
+
+/// `"{file}: "` or `"scene: "`, the prefix of a scene error's message.
+fn scene_prefix(file: Option<&Path>) -> String {
+    match file {
+        Some(path) => format!("{}: ", path.display()),
+        None => "scene: ".to_string(),
+    }
 }
 
 /// The deepest element nesting the URDF and SRDF readers accept. Real files nest 4–5 deep;
