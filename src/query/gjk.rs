@@ -158,7 +158,37 @@ pub fn distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     settings: &GjkSettings,
 ) -> Result<GjkDistance, QueryError> {
-    let run = run(a, b, settings, Mode::Distance)?;
+    distance_from(a, b, settings, &Vector::x(), f64::INFINITY)
+}
+
+/// [`distance`] warm-started from `guess` and cut short past `cutoff`: the first support
+/// query of `D = A ⊖ B` is `S(D, guess)` — pass the previous answer's `normal` for a nearby
+/// pose — and the run stops as soon as its certified lower bound exceeds `cutoff` (a caller
+/// that only needs distances below `cutoff`, such as a minimum over many pairs). Then
+/// `lower_bound > cutoff` and `distance` is an upper bound, not converged; otherwise the answer
+/// is [`distance`]'s. A zero or non-finite `guess` starts from `x`.
+///
+/// ```
+/// use polyquery::{query::gjk, LinearScan, Polytope, Posed, Pose, Point, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(3.0, 0.0, 0.0));
+/// let settings = gjk::GjkSettings::default();
+/// let d = gjk::distance_from(&a, &b, &settings, &Vector::x(), f64::INFINITY)?;
+/// assert!((d.distance - 2.0).abs() < 1e-12);
+/// let far = gjk::distance_from(&a, &b, &settings, &Vector::x(), 0.5)?;
+/// assert!(far.lower_bound > 0.5 && !far.intersecting);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
+pub fn distance_from<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    settings: &GjkSettings,
+    guess: &Vector,
+    cutoff: f64,
+) -> Result<GjkDistance, QueryError> {
+    let run = run(a, b, settings, Mode::Distance, guess, cutoff)?;
     let (point_a, point_b) = run.simplex.witnesses();
     Ok(match run.stop {
         Stop::Intersecting => GjkDistance {
@@ -204,7 +234,33 @@ pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     settings: &GjkSettings,
 ) -> Result<GjkIntersection, QueryError> {
-    let run = run(a, b, settings, Mode::Boolean)?;
+    intersects_from(a, b, settings, &Vector::x())
+}
+
+/// [`intersects`] warm-started from `guess`: the first support query of `D = A ⊖ B` is
+/// `S(D, guess)`. Pass the previous answer's `separating_axis` for a nearby pose (the axis
+/// usually still separates, and the test ends after one or two support queries). The verdict
+/// does not depend on the guess; a zero or non-finite `guess` starts from `x`.
+///
+/// ```
+/// use polyquery::{query::gjk, LinearScan, Polytope, Posed, Pose, Point, Vector};
+///
+/// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+/// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
+/// let b = Posed::new(LinearScan::new(&cube), Pose::translation(3.0, 0.0, 0.0));
+/// let first = gjk::intersects(&a, &b, &gjk::GjkSettings::default())?;
+/// let axis = first.separating_axis.unwrap();
+/// let again = gjk::intersects_from(&a, &b, &gjk::GjkSettings::default(), &axis)?;
+/// assert!(!again.intersecting && again.support_calls <= first.support_calls);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
+pub fn intersects_from<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    settings: &GjkSettings,
+    guess: &Vector,
+) -> Result<GjkIntersection, QueryError> {
+    let run = run(a, b, settings, Mode::Boolean, guess, f64::INFINITY)?;
     Ok(match run.stop {
         Stop::Separated => {
             let v = run.simplex.v;
@@ -338,6 +394,8 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     b: &B,
     settings: &GjkSettings,
     mode: Mode,
+    guess: &Vector,
+    cutoff: f64,
 ) -> Result<Run, QueryError> {
     // Support queries of D, warm-started from the previous answer and counted.
     let diff = MinkowskiSupport::new(a, b);
@@ -346,7 +404,12 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     };
     let eps = settings.relative_tolerance;
 
-    let first = diff.support(&Vector::x());
+    let start = if guess.iter().all(|c| c.is_finite()) && *guess != Vector::zeros() {
+        *guess
+    } else {
+        Vector::x()
+    };
+    let first = diff.support(&start);
     if !first.is_finite() {
         return Err(non_finite);
     }
@@ -386,6 +449,9 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         if mode == Mode::Boolean && vw > 0.0 {
             return finish(Stop::Separated, simplex, lower_bound, iterations);
+        }
+        if lower_bound.0 > cutoff {
+            return finish(Stop::Converged, simplex, lower_bound, iterations);
         }
         if vv - vw <= eps * vv {
             return finish(Stop::Converged, simplex, lower_bound, iterations);

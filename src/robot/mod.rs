@@ -1,5 +1,5 @@
 //! Robots: a kinematic tree with collision shapes read from URDF, its configurations, forward
-//! kinematics, and the SRDF's allowed-collision matrix.
+//! kinematics, the SRDF's allowed-collision matrix, scenes, collision shapes and the checker.
 //!
 //! Where it sits (DESIGN §9): the first stage of a robot check,
 //!
@@ -28,18 +28,30 @@
 //!   pose), the robot base's pose and the link–obstacle pairs never checked, read from a
 //!   JSON file ([`Scene::from_json_file`]; the format is described in [`scene`]) or built in
 //!   code.
+//! * [`ShapeCache`] turns each geometry into a [`ConvexShape`]: a mesh into its exact convex
+//!   hull with a normal vector map (cached by content hash), primitives into exact support
+//!   maps.
+//! * [`Checker`] (robot + scene + matrix, built once, `Send + Sync`) answers
+//!   [`Checker::check`] (collides, and the first colliding pair), [`Checker::distance`]
+//!   (minimum distance, pair and witness points) and their parallel `_many` forms.
 //!
 //! Nothing here panics on any input: every problem is a [`RobotError`].
 
+mod checker;
 mod model;
 pub mod scene;
+mod shape;
 mod srdf;
 
+pub use checker::{
+    Body, CheckCounts, CheckResult, CheckWorkspace, Checker, CheckerOptions, DistanceResult,
+};
 pub use model::{
     Collision, Geometry, Joint, JointKind, JointLimits, LimitCheck, Link, LinkPoses, Mimic,
     PackageDirs, Robot,
 };
 pub use scene::{Obstacle, Scene};
+pub use shape::{CacheStats, ConvexShape, HullFit, HullSupport, ShapeCache, ShapeCore, ShapeError};
 pub use srdf::AllowedCollisions;
 
 use std::path::{Path, PathBuf};
@@ -305,6 +317,21 @@ pub enum RobotError {
         expected: usize,
         /// The buffer's: `found = poses.as_slice().len()`.
         found: usize,
+    },
+    /// A link's or obstacle's shape could not be made (mesh missing or malformed, no 3D
+    /// hull, a bad `.nvm` file): `RobotError::Shape(e) = RobotError::from(e)`.
+    #[error(transparent)]
+    Shape(ShapeError),
+    /// A pair query failed (GJK hit its iteration bound, or met a non-finite value):
+    /// `source` = the query's error, for the pair `a`–`b`.
+    #[error("pair `{a}`–`{b}`: {source}")]
+    Query {
+        /// The pair's first body (link or obstacle name): `a = checker.name(pair.0)`.
+        a: String,
+        /// The pair's second body: `b = checker.name(pair.1)`.
+        b: String,
+        /// `source` = the pair query's error.
+        source: crate::query::QueryError,
     },
 }
 

@@ -94,7 +94,8 @@ pub enum Geometry {
     /// already built, so loading it builds nothing. Scenes only (a URDF `<mesh>` is always a
     /// [`Geometry::Mesh`]): the shape is the saved hull, `P = load(path).map.polytope()`.
     Nvm {
-        /// The `.nvm` file: `path` as the scene gives it, resolved against the scene's folder.
+        /// The `.nvm` file, resolved against the scene's folder: `path = base_dir.join(mesh)`
+        /// for a relative `mesh` in the scene.
         path: PathBuf,
     },
 }

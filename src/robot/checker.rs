@@ -1,0 +1,933 @@
+//! The collision checker: a robot, a scene and an allowed-collision matrix, built once and
+//! shared across threads, answering "does configuration `q` collide?" and "how far is it from
+//! colliding?".
+//!
+//! Where it sits (DESIGN §9): the last stage of a robot check,
+//!
+//! ```text
+//! q ──FK──▶ link poses ──broad phase──▶ candidate pairs ──narrow phase (GJK on cores)──▶ verdict / distance
+//! ```
+//!
+//! * **Broad phase**: each link's shapes are enclosed in one bounding sphere (link frame),
+//!   each shape in its own sphere, each obstacle in a world box. A link pair whose spheres are
+//!   apart, or a link whose sphere misses an obstacle's box, is skipped before any shape is
+//!   placed; the same test then runs per shape pair.
+//! * **Narrow phase**: GJK on the shapes' cores ([`ConvexShape::core`], margins added back),
+//!   the hulls answering through their normal vector maps. Each shape pair keeps its last
+//!   separating axis in the [`CheckWorkspace`] and starts the next configuration from it
+//!   (nearby configurations, the planner's common case, separate again after one or two
+//!   support queries).
+//! * [`Checker::check`] exits at the first colliding pair, scene pairs first (they collide
+//!   more often); [`Checker::distance`] visits pairs in increasing order of their bounding
+//!   lower bounds and stops when the next bound is no better than the best distance found,
+//!   every GJK run cut short once it is certified farther than that.
+//!
+//! Verdicts are GJK's exact answers on the shapes (touching counts as colliding); the broad
+//! phase only skips pairs whose bounding volumes are certainly apart.
+
+use super::shape::{ConvexShape, HullSupport, ShapeCache, ShapeCore, ShapeError};
+use super::{AllowedCollisions, LimitCheck, LinkPoses, Robot, RobotError, Scene};
+use crate::query::QueryError;
+use crate::query::gjk::{self, GjkSettings};
+use crate::support::Support;
+use crate::{Point, Pose, SupportMap, Vector, VertexId};
+use nalgebra::Matrix3;
+
+/// One body of a checked pair: a robot link or a scene obstacle, by index
+/// (`Link(i)` is `robot.links()[i]`, `Obstacle(k)` is `scene.obstacles()[k]`).
+///
+/// ```
+/// use polyquery::robot::Body;
+///
+/// assert_ne!(Body::Link(0), Body::Obstacle(0));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Body {
+    /// A link: `Link(i)` names `robot.links()[i]` (`name(Link(i)) = links()[i].name`).
+    Link(usize),
+    /// An obstacle: `name(Obstacle(k)) = scene.obstacles()[k].name`.
+    Obstacle(usize),
+}
+
+/// The answer of [`Checker::check`]: `collides ⟺ pair.is_some()`.
+///
+/// ```
+/// use polyquery::robot::CheckResult;
+///
+/// let free = CheckResult { collides: false, pair: None };
+/// assert_eq!(free.collides, free.pair.is_some());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckResult {
+    /// Whether some active pair intersects (touching included): `collides ⟺ ∃ active (A, B): A ∩ B ≠ ∅`.
+    pub collides: bool,
+    /// The first colliding pair found (link first for link–obstacle pairs; the lower link index
+    /// first for link–link pairs): `pair.is_some() = collides`.
+    pub pair: Option<(Body, Body)>,
+}
+
+/// The answer of [`Checker::distance`]: `distance = min over active pairs of dist(A, B)`.
+///
+/// ```
+/// use polyquery::robot::DistanceResult;
+/// use polyquery::Point;
+///
+/// let none = DistanceResult { distance: f64::INFINITY, pair: None, point_a: Point::origin(), point_b: Point::origin() };
+/// assert!(none.distance.is_infinite() && none.pair.is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DistanceResult {
+    /// The minimum distance over the active pairs, in metres: `0` when some pair collides,
+    /// `+∞` when there are no active pairs. `distance = ‖point_b − point_a‖` otherwise.
+    pub distance: f64,
+    /// The pair attaining it (a colliding pair when `distance = 0`): `None` iff no active pairs.
+    pub pair: Option<(Body, Body)>,
+    /// The closest point on the pair's first body, in the world frame (when colliding: a
+    /// point of the first body at the contact): `point_a ∈ A`.
+    pub point_a: Point,
+    /// The closest point on the pair's second body, in the world frame: `point_b ∈ B`,
+    /// `‖point_b − point_a‖ = distance` when apart.
+    pub point_b: Point,
+}
+
+/// How a [`Checker`] treats configurations and runs GJK: `CheckerOptions::default()` enforces
+/// joint limits and uses GJK's default tolerances.
+///
+/// ```
+/// use polyquery::robot::{CheckerOptions, LimitCheck};
+///
+/// let lax = CheckerOptions { limits: LimitCheck::Allow, ..CheckerOptions::default() };
+/// assert_eq!(lax.gjk.max_iterations, 128);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CheckerOptions {
+    /// Whether configurations outside the joint limits are errors (`Enforce`, the default) or
+    /// checked anyway (`Allow`): `limits = LimitCheck::Enforce` by default.
+    pub limits: LimitCheck,
+    /// GJK's iteration bound and tolerance for every pair query: `gjk = GjkSettings::default()` by default.
+    pub gjk: GjkSettings,
+    /// How hulls answer support queries (a linear scan makes the plain-GJK baseline):
+    /// `hull_support = HullSupport::NormalVectorMap` by default.
+    pub hull_support: HullSupport,
+}
+
+/// One collision shape of a link, placed in the link's frame.
+#[derive(Clone, Debug)]
+struct LinkShape {
+    shape: usize,
+    /// `link ← shape`.
+    origin: Pose,
+    /// The shape's bounding sphere in the link frame.
+    center: Point,
+    radius: f64,
+}
+
+/// A scene obstacle, placed in the world once.
+#[derive(Clone, Debug)]
+struct PlacedObstacle {
+    shape: usize,
+    frame: Frame,
+    /// World bounding box.
+    lo: Point,
+    hi: Point,
+    /// World bounding sphere.
+    center: Point,
+    radius: f64,
+}
+
+/// A rigid frame as a rotation matrix and a translation: `x ↦ R·x + t`.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    rotation: Matrix3<f64>,
+    translation: Vector,
+}
+
+impl Frame {
+    const IDENTITY: Frame = Frame {
+        rotation: Matrix3::new(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0),
+        translation: Vector::new(0.0, 0.0, 0.0),
+    };
+
+    fn from_pose(pose: &Pose) -> Frame {
+        Frame {
+            rotation: *pose.rotation.to_rotation_matrix().matrix(),
+            translation: pose.translation.vector,
+        }
+    }
+
+    #[inline]
+    fn apply(&self, p: &Point) -> Point {
+        Point::from(self.rotation * p.coords + self.translation)
+    }
+}
+
+/// A shape's core placed by a frame: `S(R·C + t, d) = R · S(C, Rᵀ d) + t`.
+struct Placed<'a> {
+    core: ShapeCore<'a>,
+    frame: &'a Frame,
+}
+
+impl SupportMap for Placed<'_> {
+    #[inline]
+    fn support(&self, d: &Vector) -> Support {
+        let s = self.core.support(&self.frame.rotation.tr_mul(d));
+        Support {
+            vertex: s.vertex,
+            point: self.frame.apply(&s.point),
+        }
+    }
+
+    #[inline]
+    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
+        let s = self.core.support_from(&self.frame.rotation.tr_mul(d), hint);
+        Support {
+            vertex: s.vertex,
+            point: self.frame.apply(&s.point),
+        }
+    }
+
+    fn vertex(&self, v: VertexId) -> Option<Point> {
+        self.core.vertex(v).map(|p| self.frame.apply(&p))
+    }
+}
+
+/// An active link–link pair and where its shape pairs' warm starts live.
+#[derive(Clone, Copy, Debug)]
+struct SelfPair {
+    a: usize,
+    b: usize,
+    /// First warm-start slot: shape pair `(i, j)` uses `slot + i · shapes(b) + j`.
+    slot: usize,
+}
+
+/// An active link–obstacle pair and its warm-start slots (`slot + i` for link shape `i`).
+#[derive(Clone, Copy, Debug)]
+struct ScenePair {
+    link: usize,
+    obstacle: usize,
+    slot: usize,
+}
+
+/// A robot against a scene, built once: immutable, `Send + Sync`, shared by every thread.
+/// Each thread keeps its own [`CheckWorkspace`] (link poses, warm starts).
+///
+/// ```
+/// use polyquery::robot::{AllowedCollisions, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache};
+/// use polyquery::Pose;
+///
+/// let urdf = r#"<robot name="arm">
+///   <link name="base"/>
+///   <link name="arm"><collision><origin xyz="0.5 0 0"/><geometry><box size="1 0.1 0.1"/></geometry></collision></link>
+///   <joint name="shoulder" type="revolute">
+///     <parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+///     <limit lower="-3" upper="3" effort="1" velocity="1"/>
+///   </joint>
+/// </robot>"#;
+/// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new())?;
+/// let mut scene = Scene::new();
+/// scene.add_box("wall", nalgebra::Vector3::new(1.0, 0.05, 1.0), Pose::translation(0.0, 0.8, 0.0))?;
+/// let checker = Checker::new(&robot, &scene, &AllowedCollisions::none(&robot), &ShapeCache::disabled(), CheckerOptions::default())?;
+/// assert!(!checker.check(&[0.0])?.collides);           // the arm points along x
+/// assert!(checker.check(&[std::f64::consts::FRAC_PI_2])?.collides); // turned into the wall
+/// let d = checker.distance(&[0.0])?;
+/// assert!((d.distance - 0.7).abs() < 1e-9); // the wall's face at y = 0.75, the arm's at y = 0.05
+/// # Ok::<(), polyquery::robot::RobotError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Checker {
+    robot: Robot,
+    obstacle_names: Vec<String>,
+    options: CheckerOptions,
+    base: Pose,
+    shapes: Vec<ConvexShape>,
+    /// Per link, its shapes.
+    link_shapes: Vec<Vec<LinkShape>>,
+    /// Per link, the bounding sphere of all its shapes in the link frame (`None`: no shapes).
+    link_spheres: Vec<Option<(Point, f64)>>,
+    obstacles: Vec<PlacedObstacle>,
+    self_pairs: Vec<SelfPair>,
+    scene_pairs: Vec<ScenePair>,
+    slots: usize,
+}
+
+/// A thread's scratch space for a [`Checker`]: link poses, placed shapes and each shape
+/// pair's warm start. Reusing one across calls saves allocations and keeps warm starts;
+/// results never depend on it. `Checker::workspace()` makes one.
+///
+/// ```
+/// # use polyquery::robot::{AllowedCollisions, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache};
+/// # let robot = Robot::from_urdf_str(r#"<robot name="r"><link name="a"/></robot>"#, None, &PackageDirs::new())?;
+/// # let checker = Checker::new(&robot, &Scene::new(), &AllowedCollisions::none(&robot), &ShapeCache::disabled(), CheckerOptions::default())?;
+/// let mut workspace = checker.workspace();
+/// assert!(!checker.check_with(&mut workspace, &[])?.collides);
+/// # Ok::<(), polyquery::robot::RobotError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct CheckWorkspace {
+    poses: LinkPoses,
+    /// World frame per link, and per link shape (flattened by `shape_offsets`).
+    link_frames: Vec<Frame>,
+    shape_frames: Vec<Frame>,
+    shape_offsets: Vec<usize>,
+    /// World centre of each link's bounding sphere.
+    link_centers: Vec<Point>,
+    /// `placed[l] = stamp` when link `l`'s shape frames are current.
+    placed: Vec<u64>,
+    stamp: u64,
+    /// Last separating axis per shape pair (warm start).
+    guesses: Vec<Vector>,
+    /// Candidate pairs of a distance query with their lower bounds.
+    candidates: Vec<(f64, usize)>,
+}
+
+/// Counted work of one query, for tests and benchmarks: `gjk_runs ≤ shape pairs`.
+///
+/// ```
+/// use polyquery::robot::CheckCounts;
+///
+/// assert_eq!(CheckCounts::default().gjk_runs, 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckCounts {
+    /// Link–link and link–obstacle pairs that passed the bounding-volume tests:
+    /// `candidate_pairs ≤ active pairs`.
+    pub candidate_pairs: u32,
+    /// GJK runs (shape pairs that reached the narrow phase): `gjk_runs ≥ candidate pairs that collide`.
+    pub gjk_runs: u32,
+    /// Support queries of the Minkowski differences in all GJK runs: `Σ support_calls`.
+    pub support_calls: u32,
+}
+
+impl Checker {
+    /// Builds the checker: every link's and obstacle's shapes through `cache` (see
+    /// [`ShapeCache`]), bounding volumes, and the active pairs — link pairs `allowed` does not
+    /// list (links without shapes have none), and link–obstacle pairs the scene does not
+    /// allow. Obstacle–obstacle pairs are never checked.
+    /// `active = {(a, b) links with shapes, a < b, not allowed} ∪ {(l, o) not allowed by the scene}`.
+    pub fn new(
+        robot: &Robot,
+        scene: &Scene,
+        allowed: &AllowedCollisions,
+        cache: &ShapeCache,
+        options: CheckerOptions,
+    ) -> Result<Checker, RobotError> {
+        let allowed_scene = scene.allowed_link_obstacle_pairs(robot)?;
+        let mut shapes = Vec::new();
+        let mut link_shapes = Vec::with_capacity(robot.links().len());
+        for link in robot.links() {
+            let owner = format!("link `{}`", link.name);
+            let mut placed = Vec::with_capacity(link.collisions.len());
+            for collision in &link.collisions {
+                let shape = cache.shape(&owner, &collision.geometry)?;
+                let (c, r) = shape.bounding_sphere();
+                placed.push(LinkShape {
+                    shape: shapes.len(),
+                    origin: collision.origin,
+                    center: collision.origin * c,
+                    radius: r,
+                });
+                shapes.push(shape);
+            }
+            link_shapes.push(placed);
+        }
+        let link_spheres = link_shapes.iter().map(|s| enclosing_sphere(s)).collect();
+        let mut obstacles = Vec::with_capacity(scene.obstacles().len());
+        for obstacle in scene.obstacles() {
+            let owner = format!("obstacle `{}`", obstacle.name);
+            let shape = cache.shape(&owner, &obstacle.geometry)?;
+            let frame = Frame::from_pose(&obstacle.pose);
+            let (lo, hi) = shape.bounding_box();
+            let (lo, hi) = world_box(&frame, &lo, &hi);
+            let (c, r) = shape.bounding_sphere();
+            obstacles.push(PlacedObstacle {
+                shape: shapes.len(),
+                frame,
+                lo,
+                hi,
+                center: frame.apply(&c),
+                radius: r,
+            });
+            shapes.push(shape);
+        }
+        let mut slots = 0;
+        let mut scene_pairs = Vec::new();
+        for (link, placed) in link_shapes.iter().enumerate() {
+            if placed.is_empty() {
+                continue;
+            }
+            for obstacle in 0..obstacles.len() {
+                if !allowed_scene.contains(&(link, obstacle)) {
+                    scene_pairs.push(ScenePair {
+                        link,
+                        obstacle,
+                        slot: slots,
+                    });
+                    slots += placed.len();
+                }
+            }
+        }
+        let mut self_pairs = Vec::new();
+        for (a, b) in allowed.active_pairs(robot) {
+            let (a, b) = (a.min(b), a.max(b));
+            if link_shapes[a].is_empty() || link_shapes[b].is_empty() {
+                continue;
+            }
+            self_pairs.push(SelfPair { a, b, slot: slots });
+            slots += link_shapes[a].len() * link_shapes[b].len();
+        }
+        Ok(Checker {
+            robot: robot.clone(),
+            obstacle_names: scene.obstacles().iter().map(|o| o.name.clone()).collect(),
+            options,
+            base: *scene.robot_base_pose(),
+            shapes,
+            link_shapes,
+            link_spheres,
+            obstacles,
+            self_pairs,
+            scene_pairs,
+            slots,
+        })
+    }
+
+    /// The robot: `q.len() = robot().dof()` for every configuration.
+    pub fn robot(&self) -> &Robot {
+        &self.robot
+    }
+
+    /// The name of a body: `name(Link(i)) = robot.links()[i].name`,
+    /// `name(Obstacle(k)) = scene.obstacles()[k].name` (`"?"` for an index out of range).
+    pub fn name(&self, body: Body) -> &str {
+        match body {
+            Body::Link(i) => self.robot.links().get(i).map(|l| l.name.as_str()),
+            Body::Obstacle(k) => self.obstacle_names.get(k).map(String::as_str),
+        }
+        .unwrap_or("?")
+    }
+
+    /// The active link–link pairs (lower index first), in the order checked:
+    /// `self_pairs() ⊆ allowed.active_pairs(robot)`.
+    pub fn self_pairs(&self) -> Vec<(usize, usize)> {
+        self.self_pairs.iter().map(|p| (p.a, p.b)).collect()
+    }
+
+    /// The active link–obstacle pairs `(link, obstacle)`, in the order checked:
+    /// `scene_pairs() = {(l, o): l has shapes, (l, o) not allowed}`.
+    pub fn scene_pairs(&self) -> Vec<(usize, usize)> {
+        self.scene_pairs
+            .iter()
+            .map(|p| (p.link, p.obstacle))
+            .collect()
+    }
+
+    /// The shapes of link `i` with their origins (`link ← shape`):
+    /// `link_shapes(i).len() = robot.links()[i].collisions.len()`.
+    pub fn link_shapes(&self, link: usize) -> Vec<(&ConvexShape, Pose)> {
+        self.link_shapes
+            .get(link)
+            .map(|s| {
+                s.iter()
+                    .map(|p| (&self.shapes[p.shape], p.origin))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The shape of obstacle `k`: `obstacle_shape(k) = Some(shape)` for `k < obstacles`.
+    pub fn obstacle_shape(&self, obstacle: usize) -> Option<&ConvexShape> {
+        self.obstacles.get(obstacle).map(|o| &self.shapes[o.shape])
+    }
+
+    /// A fresh workspace for this checker (see [`CheckWorkspace`]): no warm starts yet,
+    /// `check_with(&mut workspace(), q) = check(q)`.
+    pub fn workspace(&self) -> CheckWorkspace {
+        let mut shape_offsets = Vec::with_capacity(self.link_shapes.len() + 1);
+        let mut total = 0;
+        for s in &self.link_shapes {
+            shape_offsets.push(total);
+            total += s.len();
+        }
+        shape_offsets.push(total);
+        CheckWorkspace {
+            poses: LinkPoses::new(&self.robot),
+            link_frames: vec![Frame::IDENTITY; self.link_shapes.len()],
+            shape_frames: vec![Frame::IDENTITY; total],
+            shape_offsets,
+            link_centers: vec![Point::origin(); self.link_shapes.len()],
+            placed: vec![0; self.link_shapes.len()],
+            stamp: 0,
+            guesses: vec![Vector::x(); self.slots],
+            candidates: Vec::with_capacity(self.self_pairs.len() + self.scene_pairs.len()),
+        }
+    }
+
+    /// Whether configuration `q` collides, with the first colliding pair found:
+    /// `check(q) = check_with(&mut workspace(), q)`.
+    pub fn check(&self, q: &[f64]) -> Result<CheckResult, RobotError> {
+        self.check_with(&mut self.workspace(), q)
+    }
+
+    /// [`Checker::check`] in a reused workspace (faster, warm-started).
+    /// `collides ⟺ ∃ active pair (A, B) with A ∩ B ≠ ∅ at q`.
+    pub fn check_with(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<CheckResult, RobotError> {
+        self.check_counted(ws, q).map(|(r, _)| r)
+    }
+
+    /// [`Checker::check_with`] with the work it did: `check_counted(ws, q).0 = check_with(ws, q)`.
+    pub fn check_counted(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<(CheckResult, CheckCounts), RobotError> {
+        self.place_links(ws, q)?;
+        let mut counts = CheckCounts::default();
+        for pair in &self.scene_pairs {
+            let r = self.link_spheres[pair.link].map_or(0.0, |s| s.1);
+            let center = ws.link_centers[pair.link];
+            let obstacle = &self.obstacles[pair.obstacle];
+            if box_distance_squared(&center, &obstacle.lo, &obstacle.hi) > r * r {
+                continue;
+            }
+            counts.candidate_pairs += 1;
+            self.place_shapes(ws, pair.link);
+            let first = ws.shape_offsets[pair.link];
+            for (i, ls) in self.link_shapes[pair.link].iter().enumerate() {
+                let frame = ws.shape_frames[first + i];
+                let c = frame_center(&ws.link_frames[pair.link], ls);
+                if (c - obstacle.center).norm() > ls.radius + obstacle.radius
+                    || box_distance_squared(&c, &obstacle.lo, &obstacle.hi) > ls.radius * ls.radius
+                {
+                    continue;
+                }
+                let slot = pair.slot + i;
+                if self.collide(
+                    (&self.shapes[ls.shape], &frame),
+                    (&self.shapes[obstacle.shape], &obstacle.frame),
+                    &mut ws.guesses[slot],
+                    &mut counts,
+                    (Body::Link(pair.link), Body::Obstacle(pair.obstacle)),
+                )? {
+                    let pair = Some((Body::Link(pair.link), Body::Obstacle(pair.obstacle)));
+                    return Ok((
+                        CheckResult {
+                            collides: true,
+                            pair,
+                        },
+                        counts,
+                    ));
+                }
+            }
+        }
+        for pair in &self.self_pairs {
+            let ra = self.link_spheres[pair.a].map_or(0.0, |s| s.1);
+            let rb = self.link_spheres[pair.b].map_or(0.0, |s| s.1);
+            if (ws.link_centers[pair.a] - ws.link_centers[pair.b]).norm() > ra + rb {
+                continue;
+            }
+            counts.candidate_pairs += 1;
+            self.place_shapes(ws, pair.a);
+            self.place_shapes(ws, pair.b);
+            let (fa, fb) = (ws.shape_offsets[pair.a], ws.shape_offsets[pair.b]);
+            let nb = self.link_shapes[pair.b].len();
+            for (i, sa) in self.link_shapes[pair.a].iter().enumerate() {
+                let frame_a = ws.shape_frames[fa + i];
+                let ca = frame_center(&ws.link_frames[pair.a], sa);
+                for (j, sb) in self.link_shapes[pair.b].iter().enumerate() {
+                    let frame_b = ws.shape_frames[fb + j];
+                    let cb = frame_center(&ws.link_frames[pair.b], sb);
+                    if (ca - cb).norm() > sa.radius + sb.radius {
+                        continue;
+                    }
+                    let slot = pair.slot + i * nb + j;
+                    if self.collide(
+                        (&self.shapes[sa.shape], &frame_a),
+                        (&self.shapes[sb.shape], &frame_b),
+                        &mut ws.guesses[slot],
+                        &mut counts,
+                        (Body::Link(pair.a), Body::Link(pair.b)),
+                    )? {
+                        return Ok((
+                            CheckResult {
+                                collides: true,
+                                pair: Some((Body::Link(pair.a), Body::Link(pair.b))),
+                            },
+                            counts,
+                        ));
+                    }
+                }
+            }
+        }
+        Ok((
+            CheckResult {
+                collides: false,
+                pair: None,
+            },
+            counts,
+        ))
+    }
+
+    /// The minimum distance over the active pairs at `q`, the pair and its witness points:
+    /// `distance(q) = distance_with(&mut workspace(), q)`.
+    pub fn distance(&self, q: &[f64]) -> Result<DistanceResult, RobotError> {
+        self.distance_with(&mut self.workspace(), q)
+    }
+
+    /// [`Checker::distance`] in a reused workspace: `distance = min_{active (A, B)} dist(A, B)`
+    /// (0 and a colliding pair when some pair collides).
+    pub fn distance_with(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<DistanceResult, RobotError> {
+        self.distance_counted(ws, q).map(|(r, _)| r)
+    }
+
+    /// [`Checker::distance_with`] with the work it did: `distance_counted(ws, q).0 = distance_with(ws, q)`.
+    pub fn distance_counted(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<(DistanceResult, CheckCounts), RobotError> {
+        self.place_links(ws, q)?;
+        let mut counts = CheckCounts::default();
+        // Lower bounds of every active pair from the bounding volumes; scene pairs are
+        // numbered first, then self pairs.
+        let mut candidates = std::mem::take(&mut ws.candidates);
+        candidates.clear();
+        for (k, pair) in self.scene_pairs.iter().enumerate() {
+            let r = self.link_spheres[pair.link].map_or(0.0, |s| s.1);
+            let o = &self.obstacles[pair.obstacle];
+            let c = ws.link_centers[pair.link];
+            let bound = (box_distance_squared(&c, &o.lo, &o.hi).sqrt() - r)
+                .max((c - o.center).norm() - r - o.radius);
+            candidates.push((bound, k));
+        }
+        let n_scene = self.scene_pairs.len();
+        for (k, pair) in self.self_pairs.iter().enumerate() {
+            let ra = self.link_spheres[pair.a].map_or(0.0, |s| s.1);
+            let rb = self.link_spheres[pair.b].map_or(0.0, |s| s.1);
+            let bound = (ws.link_centers[pair.a] - ws.link_centers[pair.b]).norm() - ra - rb;
+            candidates.push((bound, n_scene + k));
+        }
+        candidates.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        let mut best = DistanceResult {
+            distance: f64::INFINITY,
+            pair: None,
+            point_a: Point::origin(),
+            point_b: Point::origin(),
+        };
+        let mut outcome = Ok(());
+        for &(bound, k) in &candidates {
+            if bound >= best.distance {
+                break;
+            }
+            counts.candidate_pairs += 1;
+            let step = if k < n_scene {
+                self.scene_pair_distance(ws, &self.scene_pairs[k], &mut best, &mut counts)
+            } else {
+                self.self_pair_distance(ws, &self.self_pairs[k - n_scene], &mut best, &mut counts)
+            };
+            if let Err(e) = step {
+                outcome = Err(e);
+                break;
+            }
+            if best.distance == 0.0 {
+                break;
+            }
+        }
+        ws.candidates = candidates;
+        outcome.map(|()| (best, counts))
+    }
+
+    /// Checks many configurations in parallel (rayon), results in input order:
+    /// `check_many(qs)[i] = check(qs[i])`. Each worker reuses one workspace over a run of
+    /// consecutive configurations, so warm starts carry along the input.
+    pub fn check_many<Q: AsRef<[f64]> + Sync>(
+        &self,
+        configurations: &[Q],
+    ) -> Vec<Result<CheckResult, RobotError>> {
+        use rayon::prelude::*;
+        configurations
+            .par_iter()
+            .with_min_len(64)
+            .map_init(|| self.workspace(), |ws, q| self.check_with(ws, q.as_ref()))
+            .collect()
+    }
+
+    /// [`Checker::distance`] for many configurations in parallel, results in input order:
+    /// `distance_many(qs)[i] = distance(qs[i])`.
+    pub fn distance_many<Q: AsRef<[f64]> + Sync>(
+        &self,
+        configurations: &[Q],
+    ) -> Vec<Result<DistanceResult, RobotError>> {
+        use rayon::prelude::*;
+        configurations
+            .par_iter()
+            .with_min_len(64)
+            .map_init(
+                || self.workspace(),
+                |ws, q| self.distance_with(ws, q.as_ref()),
+            )
+            .collect()
+    }
+
+    /// Validates `q`, runs forward kinematics and places each link's bounding sphere.
+    fn place_links(&self, ws: &mut CheckWorkspace, q: &[f64]) -> Result<(), RobotError> {
+        self.robot.check_configuration(q, self.options.limits)?;
+        self.robot.forward_kinematics(q, &mut ws.poses)?;
+        ws.stamp = ws.stamp.wrapping_add(1);
+        for (l, pose) in ws.poses.as_slice().iter().enumerate() {
+            let world = self.base * pose;
+            ws.link_frames[l] = Frame::from_pose(&world);
+            if let Some((c, _)) = self.link_spheres[l] {
+                ws.link_centers[l] = ws.link_frames[l].apply(&c);
+            }
+        }
+        Ok(())
+    }
+
+    /// Places link `l`'s shapes in the world (once per configuration).
+    fn place_shapes(&self, ws: &mut CheckWorkspace, l: usize) {
+        if ws.placed[l] == ws.stamp {
+            return;
+        }
+        ws.placed[l] = ws.stamp;
+        let link = ws.link_frames[l];
+        let first = ws.shape_offsets[l];
+        for (i, s) in self.link_shapes[l].iter().enumerate() {
+            let local = Frame::from_pose(&s.origin);
+            ws.shape_frames[first + i] = Frame {
+                rotation: link.rotation * local.rotation,
+                translation: link.rotation * local.translation + link.translation,
+            };
+        }
+    }
+
+    /// Whether two placed shapes intersect (touching included), updating the pair's warm start.
+    fn collide(
+        &self,
+        (a, frame_a): (&ConvexShape, &Frame),
+        (b, frame_b): (&ConvexShape, &Frame),
+        guess: &mut Vector,
+        counts: &mut CheckCounts,
+        pair: (Body, Body),
+    ) -> Result<bool, RobotError> {
+        let pa = Placed {
+            core: a.core_with(self.options.hull_support),
+            frame: frame_a,
+        };
+        let pb = Placed {
+            core: b.core_with(self.options.hull_support),
+            frame: frame_b,
+        };
+        let margin = a.margin() + b.margin();
+        counts.gjk_runs += 1;
+        let failed = |source| self.query_error(pair, source);
+        if margin == 0.0 {
+            let r = gjk::intersects_from(&pa, &pb, &self.options.gjk, guess).map_err(failed)?;
+            counts.support_calls += r.support_calls;
+            if let Some(axis) = r.separating_axis {
+                *guess = axis;
+            }
+            Ok(r.intersecting)
+        } else {
+            let r =
+                gjk::distance_from(&pa, &pb, &self.options.gjk, guess, margin).map_err(failed)?;
+            counts.support_calls += r.support_calls;
+            if let Some(n) = r.normal {
+                *guess = n;
+            }
+            Ok(r.intersecting || r.distance <= margin)
+        }
+    }
+
+    /// The distance between two placed shapes if below `best.distance`, margins included,
+    /// recorded into `best` with `pair`.
+    #[allow(clippy::too_many_arguments)]
+    fn shape_distance(
+        &self,
+        (a, frame_a): (&ConvexShape, &Frame),
+        (b, frame_b): (&ConvexShape, &Frame),
+        guess: &mut Vector,
+        pair: (Body, Body),
+        best: &mut DistanceResult,
+        counts: &mut CheckCounts,
+    ) -> Result<(), RobotError> {
+        let pa = Placed {
+            core: a.core_with(self.options.hull_support),
+            frame: frame_a,
+        };
+        let pb = Placed {
+            core: b.core_with(self.options.hull_support),
+            frame: frame_b,
+        };
+        let (ma, mb) = (a.margin(), b.margin());
+        counts.gjk_runs += 1;
+        let cutoff = best.distance + ma + mb;
+        let r = gjk::distance_from(&pa, &pb, &self.options.gjk, guess, cutoff)
+            .map_err(|source| self.query_error(pair, source))?;
+        counts.support_calls += r.support_calls;
+        if let Some(n) = r.normal {
+            *guess = n;
+        }
+        if r.lower_bound > cutoff {
+            return Ok(());
+        }
+        let gap = r.distance - ma - mb;
+        if r.intersecting || gap <= 0.0 {
+            // The point of A nearest B (at most the margin into B's core's ball).
+            let n = r.normal.unwrap_or_else(Vector::zeros);
+            let point_a = r.point_a + n * ma.min(r.distance);
+            *best = DistanceResult {
+                distance: 0.0,
+                pair: Some(pair),
+                point_a,
+                point_b: point_a,
+            };
+        } else if gap < best.distance {
+            let n = r.normal.unwrap_or_else(Vector::zeros);
+            *best = DistanceResult {
+                distance: gap,
+                pair: Some(pair),
+                point_a: r.point_a + n * ma,
+                point_b: r.point_b - n * mb,
+            };
+        }
+        Ok(())
+    }
+
+    fn scene_pair_distance(
+        &self,
+        ws: &mut CheckWorkspace,
+        pair: &ScenePair,
+        best: &mut DistanceResult,
+        counts: &mut CheckCounts,
+    ) -> Result<(), RobotError> {
+        self.place_shapes(ws, pair.link);
+        let obstacle = &self.obstacles[pair.obstacle];
+        let first = ws.shape_offsets[pair.link];
+        for (i, ls) in self.link_shapes[pair.link].iter().enumerate() {
+            let c = frame_center(&ws.link_frames[pair.link], ls);
+            let bound = (box_distance_squared(&c, &obstacle.lo, &obstacle.hi).sqrt() - ls.radius)
+                .max((c - obstacle.center).norm() - ls.radius - obstacle.radius);
+            if bound >= best.distance {
+                continue;
+            }
+            let frame = ws.shape_frames[first + i];
+            self.shape_distance(
+                (&self.shapes[ls.shape], &frame),
+                (&self.shapes[obstacle.shape], &obstacle.frame),
+                &mut ws.guesses[pair.slot + i],
+                (Body::Link(pair.link), Body::Obstacle(pair.obstacle)),
+                best,
+                counts,
+            )?;
+            if best.distance == 0.0 {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn self_pair_distance(
+        &self,
+        ws: &mut CheckWorkspace,
+        pair: &SelfPair,
+        best: &mut DistanceResult,
+        counts: &mut CheckCounts,
+    ) -> Result<(), RobotError> {
+        self.place_shapes(ws, pair.a);
+        self.place_shapes(ws, pair.b);
+        let (fa, fb) = (ws.shape_offsets[pair.a], ws.shape_offsets[pair.b]);
+        let nb = self.link_shapes[pair.b].len();
+        for (i, sa) in self.link_shapes[pair.a].iter().enumerate() {
+            let ca = frame_center(&ws.link_frames[pair.a], sa);
+            for (j, sb) in self.link_shapes[pair.b].iter().enumerate() {
+                let cb = frame_center(&ws.link_frames[pair.b], sb);
+                if (ca - cb).norm() - sa.radius - sb.radius >= best.distance {
+                    continue;
+                }
+                let (frame_a, frame_b) = (ws.shape_frames[fa + i], ws.shape_frames[fb + j]);
+                self.shape_distance(
+                    (&self.shapes[sa.shape], &frame_a),
+                    (&self.shapes[sb.shape], &frame_b),
+                    &mut ws.guesses[pair.slot + i * nb + j],
+                    (Body::Link(pair.a), Body::Link(pair.b)),
+                    best,
+                    counts,
+                )?;
+                if best.distance == 0.0 {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn query_error(&self, (a, b): (Body, Body), source: QueryError) -> RobotError {
+        RobotError::Query {
+            a: self.name(a).to_string(),
+            b: self.name(b).to_string(),
+            source,
+        }
+    }
+}
+
+/// The world centre of a link shape's bounding sphere.
+#[inline]
+fn frame_center(link: &Frame, shape: &LinkShape) -> Point {
+    link.apply(&shape.center)
+}
+
+/// A ball holding every shape's ball: centred at the mean of their centres.
+fn enclosing_sphere(shapes: &[LinkShape]) -> Option<(Point, f64)> {
+    if shapes.is_empty() {
+        return None;
+    }
+    let mean = shapes
+        .iter()
+        .fold(Vector::zeros(), |acc, s| acc + s.center.coords)
+        / shapes.len() as f64;
+    let c = Point::from(mean);
+    let r = shapes
+        .iter()
+        .map(|s| (s.center - c).norm() + s.radius)
+        .fold(0.0, f64::max);
+    Some((c, r * (1.0 + 4.0 * f64::EPSILON)))
+}
+
+/// The world box of a local box `[lo, hi]` under `frame`: centre moved, half extents `|R|·h`.
+fn world_box(frame: &Frame, lo: &Point, hi: &Point) -> (Point, Point) {
+    let c = frame.apply(&nalgebra::center(lo, hi));
+    let h = (hi - lo) / 2.0;
+    let half = frame.rotation.abs() * h;
+    let pad = half * (4.0 * f64::EPSILON) + Vector::repeat(c.coords.amax() * 4.0 * f64::EPSILON);
+    (c - half - pad, c + half + pad)
+}
+
+/// The squared distance from `p` to the box `[lo, hi]` (0 inside).
+#[inline]
+fn box_distance_squared(p: &Point, lo: &Point, hi: &Point) -> f64 {
+    let mut s = 0.0;
+    for k in 0..3 {
+        let e = (lo[k] - p[k]).max(p[k] - hi[k]).max(0.0);
+        s += e * e;
+    }
+    s
+}
+
+// The checker is shared across threads; keep it so.
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Checker>();
+};
+
+impl From<ShapeError> for RobotError {
+    fn from(e: ShapeError) -> Self {
+        RobotError::Shape(e)
+    }
+}

@@ -1,0 +1,613 @@
+//! Collision shapes of links and obstacles: exact convex shapes answering support queries,
+//! and the cache that makes a mesh's hull and normal vector map a one-time cost.
+//!
+//! Where it sits (DESIGN §9): a URDF `<collision>` geometry or a scene obstacle
+//! ([`Geometry`]) → **[`ConvexShape`]** → the checker's broad phase (bounding spheres and
+//! boxes) and narrow phase (GJK on support maps).
+//!
+//! * A mesh becomes its **exact convex hull** ([`crate::hull::convex_hull`], after scaling the
+//!   vertices), preprocessed into a [`NormalVectorMap`]; [`ShapeCache`] keeps that map in a
+//!   `.nvm` file named by a SHA-256 of the mesh file's bytes and the scale, so the next load
+//!   reads the map instead of building anything. A `.nvm` geometry is loaded as saved.
+//! * Boxes, spheres, capsules and cylinders are **exact** support maps, not tessellations. A
+//!   shape is a *core* swept by a ball of radius *margin*, `shape = core ⊕ B(margin)`:
+//!   a sphere is a point core with margin `r`, a capsule a segment core with margin `r`;
+//!   hulls, boxes and cylinders have margin 0. Pair queries run GJK on the cores and subtract
+//!   the margins: `dist(A, B) = max(0, dist(core A, core B) − margin A − margin B)`, exact
+//!   (no rounded caps).
+//!
+//! Support points of a polytope core are its vertices (their ids name them); a cylinder's rim
+//! point is named by its cap and its azimuth quantised to `2³¹` steps, so two rim points share
+//! an id only when they lie within `2π·r/2³¹ ≈ 2.9e-9·r` of each other (GJK then stops there,
+//! at rounding level).
+
+use super::Geometry;
+use crate::format::{self, FormatError, Metadata};
+use crate::hull::{HullError, convex_hull};
+use crate::input::{ReadError, ReadLimits, read_bounded};
+use crate::mesh::{Mesh, MeshError};
+use crate::nvm::NvmError;
+use crate::support::Support;
+use crate::{LinearScan, NormalVectorMap, Point, SupportMap, Vector, VertexId};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A convex collision shape in its own frame: `shape = core ⊕ B(margin)` (see the module
+/// notes). Cheap to clone: a hull's map is shared.
+///
+/// ```
+/// use polyquery::robot::ConvexShape;
+/// use polyquery::{SupportMap, Vector};
+///
+/// let capsule = ConvexShape::Capsule { radius: 0.1, half_length: 0.5 };
+/// assert_eq!(capsule.margin(), 0.1);
+/// // Its core is the segment z ∈ [-0.5, 0.5]:
+/// assert_eq!(capsule.core().support(&Vector::new(0.0, 0.3, 1.0)).point.z, 0.5);
+/// assert!((capsule.bounding_sphere().1 - 0.6).abs() < 1e-15);
+/// ```
+#[derive(Clone, Debug)]
+pub enum ConvexShape {
+    /// The convex hull of a mesh (or a saved map), answering through its normal vector map:
+    /// `core = conv(mesh vertices)`, margin 0.
+    Hull(Arc<NormalVectorMap>),
+    /// A box centred at the origin, axis-aligned in its frame: `|x| ≤ hx, |y| ≤ hy, |z| ≤ hz`.
+    Cuboid {
+        /// Half the size along x, y, z (positive): `half_extents = size / 2`.
+        half_extents: Vector,
+    },
+    /// A ball centred at the origin: the point core `{0}` with `margin = radius`.
+    Sphere {
+        /// `radius > 0`: the points with `‖p‖ ≤ radius`.
+        radius: f64,
+    },
+    /// A capsule along z: the segment core `z ∈ [-half_length, half_length]` with margin
+    /// `radius`.
+    Capsule {
+        /// `radius > 0`: the points within `radius` of the segment.
+        radius: f64,
+        /// Half the segment's length (`≥ 0`): the segment is `z ∈ [-half_length, half_length]`.
+        half_length: f64,
+    },
+    /// A cylinder along z, centred: `x² + y² ≤ radius²`, `|z| ≤ half_length`; margin 0.
+    Cylinder {
+        /// `radius > 0`: the disc `x² + y² ≤ radius²`.
+        radius: f64,
+        /// Half the length (positive): `|z| ≤ half_length`.
+        half_length: f64,
+    },
+}
+
+/// The core of a [`ConvexShape`] as a support map: `S(shape, d) = S(core, d) + margin · d/‖d‖`.
+///
+/// ```
+/// use polyquery::robot::ConvexShape;
+/// use polyquery::{SupportMap, Vector};
+///
+/// let block = ConvexShape::Cuboid { half_extents: Vector::new(1.0, 2.0, 3.0) };
+/// let s = block.core().support(&Vector::new(-1.0, 1.0, -1.0));
+/// assert_eq!(s.point.coords, Vector::new(-1.0, 2.0, -3.0));
+/// assert_eq!(block.core().vertex(s.vertex), Some(s.point));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ShapeCore<'a> {
+    shape: &'a ConvexShape,
+    /// Hulls answer by a linear scan of their vertices instead of their map (the plain-GJK
+    /// baseline of the benchmarks).
+    scan: bool,
+}
+
+/// How hull cores answer support queries: through their normal vector map (the default,
+/// `O(log n)`) or by scanning every vertex (`O(n)`, plain GJK — the baseline the benchmarks
+/// compare with). Boxes and curved shapes answer in closed form either way.
+///
+/// ```
+/// use polyquery::robot::{ConvexShape, HullSupport};
+/// use polyquery::{SupportMap, Vector};
+///
+/// let block = ConvexShape::Cuboid { half_extents: Vector::new(1.0, 1.0, 1.0) };
+/// let a = block.core_with(HullSupport::LinearScan).support(&Vector::x());
+/// assert_eq!(a, block.core().support(&Vector::x()));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HullSupport {
+    /// Point location in the normal vector map: `cost = O(log n)` per query.
+    #[default]
+    NormalVectorMap,
+    /// `S(P, d) = argmax_{p ∈ vertices} d · p` by a scan (`O(n)`).
+    LinearScan,
+}
+
+/// The number of azimuth steps naming a cylinder's rim points (see the module notes):
+/// `id = cap · 2³¹ + ⌊(atan2(y, x) + π) / 2π · 2³¹⌋`.
+const RIM_STEPS: f64 = 2_147_483_648.0;
+
+impl ConvexShape {
+    /// The radius swept around the core: `margin = radius` for spheres and capsules, `0`
+    /// otherwise.
+    pub fn margin(&self) -> f64 {
+        match self {
+            ConvexShape::Sphere { radius } | ConvexShape::Capsule { radius, .. } => *radius,
+            _ => 0.0,
+        }
+    }
+
+    /// The core as a support map (see [`ShapeCore`]): `shape = core ⊕ B(margin)`.
+    pub fn core(&self) -> ShapeCore<'_> {
+        self.core_with(HullSupport::NormalVectorMap)
+    }
+
+    /// The core, with hulls answering as `support` says: `core_with(NormalVectorMap) = core()`.
+    pub fn core_with(&self, support: HullSupport) -> ShapeCore<'_> {
+        ShapeCore {
+            shape: self,
+            scan: support == HullSupport::LinearScan,
+        }
+    }
+
+    /// A ball holding the whole shape (margin included), in the shape's frame:
+    /// `(c, r)` with `‖p − c‖ ≤ r` for every point `p` of the shape. For hulls `c` is the
+    /// centre of the bounding box and `r` the farthest vertex from it.
+    pub fn bounding_sphere(&self) -> (Point, f64) {
+        match self {
+            ConvexShape::Hull(map) => {
+                let (lo, hi) = map.polytope().bounding_box();
+                let c = nalgebra::center(&lo, &hi);
+                let r = map
+                    .polytope()
+                    .points()
+                    .iter()
+                    .map(|p| (p - c).norm())
+                    .fold(0.0, f64::max);
+                // One ulp-level pad so rounding of the norms never leaves a vertex outside.
+                (c, r * (1.0 + 4.0 * f64::EPSILON))
+            }
+            ConvexShape::Cuboid { half_extents } => (Point::origin(), half_extents.norm()),
+            ConvexShape::Sphere { radius } => (Point::origin(), *radius),
+            ConvexShape::Capsule {
+                radius,
+                half_length,
+            } => (Point::origin(), half_length + radius),
+            ConvexShape::Cylinder {
+                radius,
+                half_length,
+            } => (Point::origin(), radius.hypot(*half_length)),
+        }
+    }
+
+    /// The shape's axis-aligned bounding box in its own frame, margin included:
+    /// `lo ≤ p ≤ hi` for every point `p` of the shape.
+    pub fn bounding_box(&self) -> (Point, Point) {
+        let half = match self {
+            ConvexShape::Hull(map) => return map.polytope().bounding_box(),
+            ConvexShape::Cuboid { half_extents } => *half_extents,
+            ConvexShape::Sphere { radius } => Vector::repeat(*radius),
+            ConvexShape::Capsule {
+                radius,
+                half_length,
+            } => Vector::new(*radius, *radius, half_length + radius),
+            ConvexShape::Cylinder {
+                radius,
+                half_length,
+            } => Vector::new(*radius, *radius, *half_length),
+        };
+        (Point::from(-half), Point::from(half))
+    }
+
+    /// The number of vertices of a polytope core: `num_vertices() = Some(n)` for hulls,
+    /// `Some(8)` for boxes, `None` for curved shapes.
+    pub fn num_vertices(&self) -> Option<usize> {
+        match self {
+            ConvexShape::Hull(map) => Some(map.polytope().num_vertices()),
+            ConvexShape::Cuboid { .. } => Some(8),
+            _ => None,
+        }
+    }
+
+    /// The shape's kind as one word (the names of the scene format and of `robot info`):
+    /// `kind() ∈ {"hull", "box", "sphere", "capsule", "cylinder"}`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ConvexShape::Hull(_) => "hull",
+            ConvexShape::Cuboid { .. } => "box",
+            ConvexShape::Sphere { .. } => "sphere",
+            ConvexShape::Capsule { .. } => "capsule",
+            ConvexShape::Cylinder { .. } => "cylinder",
+        }
+    }
+}
+
+impl SupportMap for ShapeCore<'_> {
+    #[inline]
+    fn support(&self, d: &Vector) -> Support {
+        match self.shape {
+            ConvexShape::Hull(map) if self.scan => LinearScan::new(map.polytope()).support(d),
+            ConvexShape::Hull(map) => map.support(d),
+            ConvexShape::Cuboid { half_extents: h } => {
+                let bits =
+                    (d.x >= 0.0) as u32 | ((d.y >= 0.0) as u32) << 1 | ((d.z >= 0.0) as u32) << 2;
+                Support {
+                    vertex: VertexId(bits),
+                    point: cuboid_corner(h, bits),
+                }
+            }
+            ConvexShape::Sphere { .. } => Support {
+                vertex: VertexId(0),
+                point: Point::origin(),
+            },
+            ConvexShape::Capsule { half_length, .. } => {
+                let top = d.z >= 0.0;
+                Support {
+                    vertex: VertexId(top as u32),
+                    point: Point::new(0.0, 0.0, if top { *half_length } else { -half_length }),
+                }
+            }
+            ConvexShape::Cylinder {
+                radius,
+                half_length,
+            } => {
+                let top = d.z >= 0.0;
+                let z = if top { *half_length } else { -half_length };
+                let rho = d.x.hypot(d.y);
+                let (x, y) = if rho > 0.0 && rho.is_finite() {
+                    (radius * (d.x / rho), radius * (d.y / rho))
+                } else {
+                    (*radius, 0.0)
+                };
+                let turn = (y.atan2(x) + std::f64::consts::PI) / std::f64::consts::TAU;
+                let step = ((turn * RIM_STEPS) as u32).min(RIM_STEPS as u32 - 1);
+                Support {
+                    vertex: VertexId(((top as u32) << 31) | step),
+                    point: Point::new(x, y, z),
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
+        match self.shape {
+            ConvexShape::Hull(map) if !self.scan => map.support_from(d, hint),
+            _ => self.support(d),
+        }
+    }
+
+    fn vertex(&self, v: VertexId) -> Option<Point> {
+        match self.shape {
+            ConvexShape::Hull(map) => map.vertex(v),
+            ConvexShape::Cuboid { half_extents } => {
+                (v.0 < 8).then(|| cuboid_corner(half_extents, v.0))
+            }
+            ConvexShape::Sphere { .. } => (v.0 == 0).then(Point::origin),
+            ConvexShape::Capsule { half_length, .. } => match v.0 {
+                0 => Some(Point::new(0.0, 0.0, -half_length)),
+                1 => Some(Point::new(0.0, 0.0, *half_length)),
+                _ => None,
+            },
+            // Rim ids name a point only up to their quantisation step.
+            ConvexShape::Cylinder { .. } => None,
+        }
+    }
+}
+
+/// The corner of the box `±h` on the positive side of axis `k` iff bit `k` of `bits` is set.
+#[inline]
+fn cuboid_corner(h: &Vector, bits: u32) -> Point {
+    let pick = |bit: u32, x: f64| if bits & bit != 0 { x } else { -x };
+    Point::new(pick(1, h.x), pick(2, h.y), pick(4, h.z))
+}
+
+/// Loading a shape failed: the mesh or map could not be read, has no 3D hull, or its map could
+/// not be built. `owner` names the link or obstacle (e.g. ``link `panda_link3` ``).
+///
+/// ```
+/// use polyquery::robot::{Geometry, ShapeCache, ShapeError};
+/// use std::path::PathBuf;
+///
+/// let missing = Geometry::Mesh {
+///     uri: "nowhere.stl".into(),
+///     path: PathBuf::from("/nonexistent/nowhere.stl"),
+///     scale: nalgebra::Vector3::new(1.0, 1.0, 1.0),
+/// };
+/// let err = ShapeCache::disabled().shape("link `hand`", &missing).unwrap_err();
+/// assert!(matches!(err, ShapeError::Mesh { .. }));
+/// assert!(err.to_string().starts_with("link `hand`: mesh /nonexistent/nowhere.stl"));
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ShapeError {
+    /// The mesh file is missing, unreadable or malformed: `source` = the mesh reader's error.
+    #[error("{owner}: mesh {}: {source}", path.display())]
+    Mesh {
+        /// The link or obstacle: `owner = "link `NAME`"` or `"obstacle `NAME`"`.
+        owner: String,
+        /// The mesh file: `path` = the resolved path.
+        path: PathBuf,
+        /// `source` = why the mesh could not be read.
+        source: MeshError,
+    },
+    /// The mesh has no 3D convex hull (fewer than four non-coplanar points, …):
+    /// `convex_hull(scaled vertices) = Err(source)`.
+    #[error("{owner}: mesh {}: no convex hull: {source}", path.display())]
+    Hull {
+        /// The link or obstacle: `owner = "link `NAME`"` or `"obstacle `NAME`"`.
+        owner: String,
+        /// The mesh file: `path` = the resolved path.
+        path: PathBuf,
+        /// `source` = the hull builder's error.
+        source: HullError,
+    },
+    /// The normal vector map could not be built: `NormalVectorMap::build(hull) = Err(source)`.
+    #[error("{owner}: mesh {}: normal vector map: {source}", path.display())]
+    Map {
+        /// The link or obstacle: `owner = "link `NAME`"` or `"obstacle `NAME`"`.
+        owner: String,
+        /// The mesh file: `path` = the resolved path.
+        path: PathBuf,
+        /// `source` = the map builder's error.
+        source: NvmError,
+    },
+    /// A `.nvm` geometry could not be loaded: `format::load(path) = Err(source)`.
+    #[error("{owner}: {source}")]
+    Nvm {
+        /// The link or obstacle: `owner = "link `NAME`"` or `"obstacle `NAME`"`.
+        owner: String,
+        /// `source` = the loader's error (it names the file).
+        source: FormatError,
+    },
+}
+
+/// Where meshes' normal vector maps are kept between runs: `dir/<sha256>.nvm`, keyed by the
+/// mesh file's bytes and the scale (see the module notes), or nowhere ([`ShapeCache::disabled`]).
+/// A cache file that fails to load (truncated, another format version) is rebuilt and
+/// replaced; a cache folder that cannot be written is not an error — the shape is built and
+/// the failure counted in [`ShapeCache::stats`].
+///
+/// ```
+/// use polyquery::robot::{Geometry, ShapeCache};
+///
+/// let cache = ShapeCache::disabled();
+/// let ball = cache.shape("obstacle `ball`", &Geometry::Sphere { radius: 0.5 })?;
+/// assert_eq!((ball.kind(), ball.margin()), ("sphere", 0.5));
+/// # Ok::<(), polyquery::robot::ShapeError>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct ShapeCache {
+    dir: Option<PathBuf>,
+    stats: std::sync::Mutex<CacheStats>,
+}
+
+/// What a [`ShapeCache`] has done so far: `hits + built = meshes loaded`.
+///
+/// ```
+/// use polyquery::robot::ShapeCache;
+///
+/// assert_eq!(ShapeCache::disabled().stats().hits, 0);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Meshes whose map came from the cache: `hits` = cache files loaded.
+    pub hits: usize,
+    /// Meshes whose hull and map were built: `built` = cache misses (or no cache).
+    pub built: usize,
+    /// Cache files written: `written ≤ built`.
+    pub written: usize,
+    /// Cache files that existed but did not load and were rebuilt: `rebuilt_corrupt ≤ built`.
+    pub rebuilt_corrupt: usize,
+    /// The last failure to write the cache, if any (the shape was still built):
+    /// `write_error = Some(message)` naming the file.
+    pub write_error: Option<String>,
+}
+
+/// The cache key's domain tag: bump it when the hull or map construction changes.
+const CACHE_KEY_TAG: &[u8] = b"polyquery shape cache v1\0";
+
+impl ShapeCache {
+    /// A cache in `dir` (created when first written): `cache file = dir/<sha256>.nvm`.
+    pub fn in_dir(dir: impl Into<PathBuf>) -> ShapeCache {
+        ShapeCache {
+            dir: Some(dir.into()),
+            ..ShapeCache::default()
+        }
+    }
+
+    /// No cache: every mesh's hull and map are built: `stats().hits = 0` always.
+    pub fn disabled() -> ShapeCache {
+        ShapeCache::default()
+    }
+
+    /// The cache folder, if any: `dir() = Some(dir)` for [`ShapeCache::in_dir`].
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// What the cache has done so far (a copy): `hits + built` = meshes loaded.
+    pub fn stats(&self) -> CacheStats {
+        self.stats.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// The cache file for a mesh with these bytes and scale:
+    /// `dir/hex(SHA-256(tag ‖ format version ‖ scale ‖ bytes)).nvm` (`None` without a cache).
+    pub fn file_for(&self, mesh_bytes: &[u8], scale: &Vector) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?;
+        let mut hash = Sha256::new();
+        hash.update(CACHE_KEY_TAG);
+        hash.update(format::FORMAT_VERSION.to_le_bytes());
+        for s in scale.iter() {
+            hash.update(s.to_bits().to_le_bytes());
+        }
+        hash.update(mesh_bytes);
+        let hex: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        Some(dir.join(format!("{hex}.nvm")))
+    }
+
+    /// The exact convex shape of `geometry` (see the module notes); `owner` names the link or
+    /// obstacle in errors. Meshes go through the cache: `shape(owner, Mesh{..})` =
+    /// `Hull(map of convex_hull(scale · vertices))`.
+    pub fn shape(&self, owner: &str, geometry: &Geometry) -> Result<ConvexShape, ShapeError> {
+        Ok(match geometry {
+            Geometry::Box { half_extents } => ConvexShape::Cuboid {
+                half_extents: *half_extents,
+            },
+            Geometry::Sphere { radius } => ConvexShape::Sphere { radius: *radius },
+            Geometry::Capsule { radius, length } => ConvexShape::Capsule {
+                radius: *radius,
+                half_length: length / 2.0,
+            },
+            Geometry::Cylinder { radius, length } => ConvexShape::Cylinder {
+                radius: *radius,
+                half_length: length / 2.0,
+            },
+            Geometry::Mesh { path, scale, .. } => {
+                ConvexShape::Hull(Arc::new(self.mesh_map(owner, path, scale)?))
+            }
+            Geometry::Nvm { path } => {
+                let saved = format::load(path).map_err(|source| ShapeError::Nvm {
+                    owner: owner.to_string(),
+                    source,
+                })?;
+                ConvexShape::Hull(Arc::new(saved.map))
+            }
+        })
+    }
+
+    /// The map of a mesh's hull: from the cache when there, else built (and cached).
+    fn mesh_map(
+        &self,
+        owner: &str,
+        path: &Path,
+        scale: &Vector,
+    ) -> Result<NormalVectorMap, ShapeError> {
+        let mesh_error = |source| ShapeError::Mesh {
+            owner: owner.to_string(),
+            path: path.to_path_buf(),
+            source,
+        };
+        let bytes = read_bounded(path, &ReadLimits::default()).map_err(|e| {
+            mesh_error(match e {
+                ReadError::Io { path, source } => MeshError::Io { path, source },
+                ReadError::TooLarge { path, limit } => MeshError::TooLarge { path, limit },
+            })
+        })?;
+        let cache_file = self.file_for(&bytes, scale);
+        let mut corrupt = false;
+        if let Some(file) = &cache_file {
+            match format::load(file) {
+                Ok(saved) => {
+                    self.record(|s| s.hits += 1);
+                    return Ok(saved.map);
+                }
+                Err(FormatError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound => {}
+                Err(_) => corrupt = true,
+            }
+        }
+        let mesh = Mesh::from_bytes(&bytes, path).map_err(mesh_error)?;
+        let points: Vec<Point> = mesh
+            .points
+            .iter()
+            .map(|p| Point::new(p.x * scale.x, p.y * scale.y, p.z * scale.z))
+            .collect();
+        let started = Instant::now();
+        let hull = convex_hull(&points).map_err(|source| ShapeError::Hull {
+            owner: owner.to_string(),
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let hull_ms = started.elapsed().as_secs_f64() * 1e3;
+        let started = Instant::now();
+        let map = NormalVectorMap::build(hull).map_err(|source| ShapeError::Map {
+            owner: owner.to_string(),
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let map_ms = started.elapsed().as_secs_f64() * 1e3;
+        self.record(|s| {
+            s.built += 1;
+            s.rebuilt_corrupt += corrupt as usize;
+        });
+        if let Some(file) = cache_file {
+            let metadata = Metadata::new(&path.to_string_lossy(), points.len(), hull_ms, map_ms);
+            let written = std::fs::create_dir_all(file.parent().unwrap_or(Path::new(".")))
+                .map_err(|e| format!("{}: {e}", file.display()))
+                .and_then(|()| format::save(&file, &map, &metadata).map_err(|e| e.to_string()));
+            match written {
+                Ok(_) => self.record(|s| s.written += 1),
+                Err(message) => self.record(|s| s.write_error = Some(message)),
+            }
+        }
+        Ok(map)
+    }
+
+    fn record(&self, f: impl FnOnce(&mut CacheStats)) {
+        if let Ok(mut stats) = self.stats.lock() {
+            f(&mut stats);
+        }
+    }
+}
+
+/// How closely a mesh's hull fits the mesh (for `robot info`): the hull holds every mesh
+/// vertex, so `max_outside ≤ 0` up to rounding, and `mesh_volume ≤ hull_volume` for a closed
+/// mesh (their ratio says how far from convex the mesh is).
+///
+/// ```
+/// use polyquery::robot::HullFit;
+/// use polyquery::{hull::convex_hull, mesh::Mesh, Point};
+///
+/// let points: Vec<Point> = (0..8)
+///     .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+///     .collect();
+/// let hull = convex_hull(&points)?;
+/// let fit = HullFit::measure(&points, &[], &hull);
+/// assert!(fit.max_outside <= 1e-15 && (fit.hull_volume - 1.0).abs() < 1e-12);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HullFit {
+    /// The largest signed distance of a mesh vertex beyond the hull's face planes:
+    /// `max_outside = max_v max_f (n_f · v − offset_f)` (≤ 0 up to rounding: inside or on).
+    pub max_outside: f64,
+    /// The mesh's enclosed volume by the divergence theorem, `Σ_triangles (a · (b × c)) / 6`
+    /// (meaningful for a closed, consistently oriented mesh; 0 when no faces are given).
+    pub mesh_volume: f64,
+    /// The hull's volume: `hull_volume = hull.volume()`.
+    pub hull_volume: f64,
+}
+
+impl HullFit {
+    /// Measures the fit of `hull` to the mesh `points` / `faces` (polygons as index lists,
+    /// fanned into triangles): `max_outside = max_v max_f (n_f · v − c_f)` and the volumes.
+    pub fn measure(points: &[Point], faces: &[Vec<u32>], hull: &crate::Polytope) -> HullFit {
+        let planes: Vec<(Vector, f64)> = hull
+            .face_ids()
+            .map(|f| (hull.face_normal(f), hull.face_offset(f)))
+            .collect();
+        let max_outside = points
+            .iter()
+            .map(|p| {
+                planes
+                    .iter()
+                    .map(|(n, o)| n.dot(&p.coords) - o)
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
+            .fold(f64::NEG_INFINITY, f64::max);
+        let mut six_volume = 0.0;
+        for face in faces {
+            let corner = |i: u32| points.get(i as usize).map(|p| p.coords);
+            let Some(a) = face.first().and_then(|&i| corner(i)) else {
+                continue;
+            };
+            for pair in face[1..].windows(2) {
+                if let (Some(b), Some(c)) = (corner(pair[0]), corner(pair[1])) {
+                    six_volume += a.dot(&b.cross(&c));
+                }
+            }
+        }
+        HullFit {
+            max_outside,
+            mesh_volume: six_volume / 6.0,
+            hull_volume: hull.volume(),
+        }
+    }
+}
