@@ -212,3 +212,313 @@ fn bad_configurations_are_errors() {
     assert!(lax.check(&outside).is_ok());
     let _ = Pose::identity();
 }
+
+/// Random obstacles of every kind around the Panda.
+fn random_obstacles(n: usize, seed: u64) -> Scene {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut scene = Scene::new();
+    for k in 0..n {
+        let t = nalgebra::Vector3::<f64>::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(0.05..1.2),
+        );
+        if t.x.hypot(t.y) < 0.3 {
+            // Keep clear of the base link, which never moves.
+            continue;
+        }
+        let axis = nalgebra::Vector3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        );
+        let pose = Pose::new(t, axis * rng.random_range(0.0..3.0));
+        let size = |rng: &mut rand_chacha::ChaCha8Rng| rng.random_range(0.01..0.05);
+        let name = format!("o{k}");
+        match k % 4 {
+            0 => scene.add_box(
+                name,
+                nalgebra::Vector3::new(size(&mut rng), size(&mut rng), size(&mut rng)),
+                pose,
+            ),
+            1 => scene.add_sphere(name, size(&mut rng), pose),
+            2 => scene.add_capsule(name, size(&mut rng), 2.0 * size(&mut rng), pose),
+            _ => scene.add_cylinder(name, size(&mut rng), 2.0 * size(&mut rng), pose),
+        }
+        .unwrap();
+    }
+    scene
+}
+
+/// With many obstacles the checker finds candidates through its obstacle tree; its verdicts
+/// and distances equal those of one checker per obstacle (which test their single obstacle
+/// directly): `collides = ∨_k collides_k`, `distance = min_k distance_k` (within 1e-12 m,
+/// GJK's relative tolerance on distances below 1 m).
+#[test]
+fn many_obstacles_equal_one_obstacle_at_a_time() {
+    let robot = panda();
+    let none = all_links_allowed(&robot);
+    let scene = random_obstacles(60, 3);
+    assert!(scene.obstacles().len() > 40);
+    let many = checker(&robot, &scene, &none);
+    let singles: Vec<Checker> = scene
+        .obstacles()
+        .iter()
+        .map(|o| {
+            let mut one = Scene::new();
+            match &o.geometry {
+                polyquery::robot::Geometry::Box { half_extents } => {
+                    one.add_box(&o.name, *half_extents, o.pose)
+                }
+                polyquery::robot::Geometry::Sphere { radius } => {
+                    one.add_sphere(&o.name, *radius, o.pose)
+                }
+                polyquery::robot::Geometry::Capsule { radius, length } => {
+                    one.add_capsule(&o.name, *radius, *length, o.pose)
+                }
+                polyquery::robot::Geometry::Cylinder { radius, length } => {
+                    one.add_cylinder(&o.name, *radius, *length, o.pose)
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+            .unwrap();
+            checker(&robot, &one, &none)
+        })
+        .collect();
+    let (mut ws, mut hits) = (many.workspace(), 0);
+    for q in configurations().iter().take(300) {
+        let r = many.check_with(&mut ws, q).unwrap();
+        let any = singles.iter().any(|c| c.check(q).unwrap().collides);
+        assert_eq!(r.collides, any);
+        hits += any as usize;
+        let d = many.distance_with(&mut ws, q).unwrap().distance;
+        let min = singles
+            .iter()
+            .map(|c| c.distance(q).unwrap().distance)
+            .fold(f64::INFINITY, f64::min);
+        assert!((d - min).abs() <= 1e-12, "{d} vs {min}");
+    }
+    // Both verdicts occur (the test is not vacuous).
+    assert!(hits > 10 && hits < 290, "{hits} of 300 collide");
+}
+
+/// Curved primitives are exact: a ball of radius 0.1 sliding along x (a prismatic joint)
+/// against a sphere, a capsule, a cylinder and a box at known distances.
+#[test]
+fn primitives_are_exact_support_maps() {
+    let urdf = r#"<robot name="slider">
+      <link name="base"/>
+      <link name="ball"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+      <joint name="slide" type="prismatic"><parent link="base"/><child link="ball"/>
+        <axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+    </robot>"#;
+    let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new()).unwrap();
+    let none = AllowedCollisions::none(&robot);
+    let rot_x = Pose::new(
+        nalgebra::Vector3::new(2.0, 0.0, 0.0),
+        nalgebra::Vector3::new(std::f64::consts::FRAC_PI_2, 0.0, 0.0),
+    );
+    // (scene, distance from the ball's centre to the obstacle's surface along −x at q = 0)
+    let cases: Vec<(Scene, f64)> = vec![
+        (
+            {
+                let mut s = Scene::new();
+                s.add_sphere("s", 0.3, Pose::translation(2.0, 0.0, 0.0))
+                    .unwrap();
+                s
+            },
+            1.7,
+        ),
+        // Capsule along z through x = 2: its surface is 0.25 from the axis.
+        (
+            {
+                let mut s = Scene::new();
+                s.add_capsule("c", 0.25, 1.0, Pose::translation(2.0, 0.0, 0.0))
+                    .unwrap();
+                s
+            },
+            1.75,
+        ),
+        // Cylinder turned to lie along y: round side towards the ball.
+        (
+            {
+                let mut s = Scene::new();
+                s.add_cylinder("y", 0.2, 3.0, rot_x).unwrap();
+                s
+            },
+            1.8,
+        ),
+        // Cylinder standing along z, rotated 0.3 rad about z: the round side still 0.2 from the axis.
+        (
+            {
+                let mut s = Scene::new();
+                s.add_cylinder(
+                    "z",
+                    0.2,
+                    3.0,
+                    Pose::new(
+                        nalgebra::Vector3::new(2.0, 0.0, 0.0),
+                        nalgebra::Vector3::new(0.0, 0.0, 0.3),
+                    ),
+                )
+                .unwrap();
+                s
+            },
+            1.8,
+        ),
+        (
+            {
+                let mut s = Scene::new();
+                s.add_box(
+                    "b",
+                    nalgebra::Vector3::new(0.5, 1.0, 1.0),
+                    Pose::translation(2.0, 0.0, 0.0),
+                )
+                .unwrap();
+                s
+            },
+            1.5,
+        ),
+    ];
+    for (scene, gap) in cases {
+        let c = checker(&robot, &scene, &none);
+        for q in [-1.0, 0.0, 0.5, 0.9, 1.0] {
+            let expected = (gap - q - 0.1f64).max(0.0);
+            let d = c.distance(&[q]).unwrap();
+            assert!(
+                (d.distance - expected).abs() <= 1e-9,
+                "{:?} at q = {q}: {} vs {expected}",
+                scene.obstacles()[0].geometry,
+                d.distance
+            );
+            assert_eq!(c.check(&[q]).unwrap().collides, expected == 0.0);
+            if d.distance > 0.0 {
+                assert!(((d.point_b - d.point_a).norm() - d.distance).abs() <= 1e-9);
+            }
+        }
+    }
+}
+
+/// The second load of the Panda builds nothing: every mesh's map comes from the cache; a
+/// corrupted cache file is rebuilt.
+#[test]
+fn shape_cache_makes_the_second_load_build_nothing() {
+    let robot = panda();
+    let dir = tempfile::tempdir().unwrap();
+    let build = |cache: &ShapeCache| {
+        Checker::new(
+            &robot,
+            &Scene::new(),
+            &srdf(&robot),
+            cache,
+            CheckerOptions::default(),
+        )
+        .unwrap()
+    };
+    let first = ShapeCache::in_dir(dir.path());
+    let a = build(&first);
+    let s = first.stats();
+    assert_eq!((s.hits, s.built, s.written), (0, 9, 9), "{s:?}");
+    let second = ShapeCache::in_dir(dir.path());
+    let b = build(&second);
+    let s = second.stats();
+    assert_eq!((s.hits, s.built), (9, 0), "{s:?}");
+    for q in configurations().iter().take(50) {
+        assert_eq!(
+            a.distance(q).unwrap().distance,
+            b.distance(q).unwrap().distance
+        );
+    }
+    // Truncate one cache file: it is rebuilt, not trusted.
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let third = ShapeCache::in_dir(dir.path());
+    build(&third);
+    let s = third.stats();
+    assert_eq!((s.hits, s.built, s.rebuilt_corrupt), (8, 1, 1), "{s:?}");
+}
+
+/// A missing mesh and a flat mesh are errors naming the link and the file.
+#[test]
+fn shape_errors_name_the_link_and_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("flat.obj"),
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n",
+    )
+    .unwrap();
+    let urdf = |mesh: &str| {
+        format!(
+            r#"<robot name="r"><link name="plate"><collision><geometry><mesh filename="{mesh}"/></geometry></collision></link></robot>"#
+        )
+    };
+    for (mesh, words) in [
+        ("flat.obj", ["link `plate`", "flat.obj", "hull"]),
+        ("missing.stl", ["link `plate`", "missing.stl", "mesh"]),
+    ] {
+        let robot =
+            Robot::from_urdf_str(&urdf(mesh), Some(dir.path()), &PackageDirs::new()).unwrap();
+        let err = Checker::new(
+            &robot,
+            &Scene::new(),
+            &AllowedCollisions::none(&robot),
+            &ShapeCache::disabled(),
+            CheckerOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        for w in words {
+            assert!(err.contains(w), "{err:?} lacks {w:?}");
+        }
+    }
+}
+
+/// Warm starts pay off in counted work: along a slow joint-space path (steps of 1e-3 rad) a
+/// reused workspace needs fewer support queries than a fresh one per configuration, with
+/// identical answers — for the boolean check (the separating axis usually still separates)
+/// and, less so, for distances (GJK must still converge to its tolerance).
+#[test]
+fn warm_starts_cut_support_queries_along_a_path() {
+    let robot = panda();
+    let c = checker(&robot, &table_and_shelf(), &srdf(&robot));
+    let q0 = configurations()[0].clone();
+    let q1 = configurations()[1].clone();
+    let (mut warm, mut cold) = ([0u64; 2], [0u64; 2]);
+    let mut ws = c.workspace();
+    for step in 0..=1000 {
+        let s = step as f64 / 1000.0;
+        let q: Vec<f64> = q0.iter().zip(&q1).map(|(a, b)| a + s * (b - a)).collect();
+        let (rw, cw) = c.check_counted(&mut ws, &q).unwrap();
+        let (rc, cc) = c.check_counted(&mut c.workspace(), &q).unwrap();
+        assert_eq!(rw, rc);
+        warm[0] += cw.support_calls as u64;
+        cold[0] += cc.support_calls as u64;
+        let (rw, cw) = c.distance_counted(&mut ws, &q).unwrap();
+        let (rc, cc) = c.distance_counted(&mut c.workspace(), &q).unwrap();
+        assert!((rw.distance - rc.distance).abs() <= 1e-12);
+        warm[1] += cw.support_calls as u64;
+        cold[1] += cc.support_calls as u64;
+    }
+    eprintln!(
+        "support queries, warm vs cold: check {warm0} vs {cold0}, distance {warm1} vs {cold1}",
+        warm0 = warm[0],
+        cold0 = cold[0],
+        warm1 = warm[1],
+        cold1 = cold[1]
+    );
+    assert!(
+        warm[0] * 10 < cold[0] * 7,
+        "check: warm {warm:?} vs cold {cold:?}"
+    );
+    assert!(
+        warm[1] * 10 < cold[1] * 9,
+        "distance: warm {warm:?} vs cold {cold:?}"
+    );
+}

@@ -266,7 +266,7 @@ pub fn intersects_from<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             let v = run.simplex.v;
             GjkIntersection {
                 intersecting: false,
-                separating_axis: Some(-v / v.norm()),
+                separating_axis: Some(run.axis.unwrap_or(-v / v.norm())),
                 iterations: run.iterations,
                 support_calls: run.support_calls,
             }
@@ -384,6 +384,8 @@ struct Run {
     /// iterations (a support query measured that gap), and its unit axis `−v/‖v‖` (from A
     /// towards B); `(−∞, x)` when no iteration ran.
     lower_bound: (f64, Vector),
+    /// The separating axis when the first support query already separated (boolean mode).
+    axis: Option<Vector>,
     iterations: u32,
     support_calls: u32,
 }
@@ -413,6 +415,23 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if !first.is_finite() {
         return Err(non_finite);
     }
+    // The plane through the first support point, normal to the start direction, may
+    // already separate (a warm start's axis usually does): `S(D, s) · s < 0` puts all of `D`
+    // on the far side of the origin. One support query then answers the boolean test.
+    if mode == Mode::Boolean {
+        let reach = first.point.coords.dot(&start);
+        if reach < 0.0 {
+            let norm = start.norm();
+            return Ok(Run {
+                stop: Stop::Separated,
+                simplex: Simplex::single(first),
+                lower_bound: (-reach / norm, start / norm),
+                axis: Some(start / norm),
+                iterations: 0,
+                support_calls: diff.support_calls(),
+            });
+        }
+    }
     let mut simplex = Simplex::single(first);
     let mut iterations = 0u32;
     let mut lower_bound = (f64::NEG_INFINITY, Vector::x());
@@ -422,6 +441,7 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             stop,
             simplex,
             lower_bound,
+            axis: None,
             iterations,
             support_calls: diff.support_calls(),
         })
@@ -693,10 +713,15 @@ mod tests {
             distance(&a, &b, &tight),
             Err(QueryError::IterationLimit { .. })
         ));
+        // Along −x the first support plane (start direction x) does not separate, so the
+        // boolean test needs iterations too. (Along +x one support query answers, with none.)
+        let behind = Posed::new(LinearScan::new(&c), Pose::translation(-2.5, 0.7, 0.3));
         assert!(matches!(
-            intersects(&a, &b, &tight),
+            intersects(&a, &behind, &tight),
             Err(QueryError::IterationLimit { .. })
         ));
+        let ahead = intersects(&a, &b, &tight).unwrap();
+        assert!(!ahead.intersecting && ahead.iterations == 0 && ahead.support_calls == 1);
         for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
             let b = Posed::new(LinearScan::new(&c), Pose::translation(bad, 0.0, 0.0));
             assert!(matches!(

@@ -25,6 +25,7 @@
 //! Verdicts are GJK's exact answers on the shapes (touching counts as colliding); the broad
 //! phase only skips pairs whose bounding volumes are certainly apart.
 
+use super::bvh::BoxTree;
 use super::shape::{ConvexShape, HullSupport, ShapeCache, ShapeCore, ShapeError};
 use super::{AllowedCollisions, LimitCheck, LinkPoses, Robot, RobotError, Scene};
 use crate::query::QueryError;
@@ -247,7 +248,27 @@ pub struct Checker {
     obstacles: Vec<PlacedObstacle>,
     self_pairs: Vec<SelfPair>,
     scene_pairs: Vec<ScenePair>,
+    /// `scene_index[link · obstacles + o]` = the index in `scene_pairs` of `(link, o)`, or
+    /// [`NO_PAIR`] when the pair is not active.
+    scene_index: Vec<u32>,
+    /// The obstacles' world boxes in a tree, once there are more than [`TREE_ABOVE`].
+    obstacle_tree: Option<BoxTree>,
     slots: usize,
+}
+
+/// Above this many obstacles the checker finds a link's nearby obstacles through a
+/// [`BoxTree`] instead of testing every obstacle's box.
+const TREE_ABOVE: usize = 8;
+
+/// `scene_index` entry of a pair that is not checked.
+const NO_PAIR: u32 = u32::MAX;
+
+/// Why a pass over the pairs stopped early.
+enum Stop {
+    /// This pair collides.
+    Collides((Body, Body)),
+    /// A pair query failed.
+    Failed(RobotError),
 }
 
 /// A thread's scratch space for a [`Checker`]: link poses, placed shapes and each shape
@@ -278,6 +299,8 @@ pub struct CheckWorkspace {
     guesses: Vec<Vector>,
     /// Candidate pairs of a distance query with their lower bounds.
     candidates: Vec<(f64, usize)>,
+    /// Scratch stack of the obstacle tree's traversal.
+    stack: Vec<u32>,
 }
 
 /// Counted work of one query, for tests and benchmarks: `gjk_runs ≤ shape pairs`.
@@ -366,6 +389,12 @@ impl Checker {
                 }
             }
         }
+        let mut scene_index = vec![NO_PAIR; link_shapes.len() * obstacles.len()];
+        for (k, pair) in scene_pairs.iter().enumerate() {
+            scene_index[pair.link * obstacles.len() + pair.obstacle] = k as u32;
+        }
+        let obstacle_tree = (obstacles.len() > TREE_ABOVE)
+            .then(|| BoxTree::build(&obstacles.iter().map(|o| (o.lo, o.hi)).collect::<Vec<_>>()));
         let mut self_pairs = Vec::new();
         for (a, b) in allowed.active_pairs(robot) {
             let (a, b) = (a.min(b), a.max(b));
@@ -386,6 +415,8 @@ impl Checker {
             obstacles,
             self_pairs,
             scene_pairs,
+            scene_index,
+            obstacle_tree,
             slots,
         })
     }
@@ -458,6 +489,7 @@ impl Checker {
             stamp: 0,
             guesses: vec![Vector::x(); self.slots],
             candidates: Vec::with_capacity(self.self_pairs.len() + self.scene_pairs.len()),
+            stack: Vec::with_capacity(64),
         }
     }
 
@@ -485,42 +517,48 @@ impl Checker {
     ) -> Result<(CheckResult, CheckCounts), RobotError> {
         self.place_links(ws, q)?;
         let mut counts = CheckCounts::default();
-        for pair in &self.scene_pairs {
-            let r = self.link_spheres[pair.link].map_or(0.0, |s| s.1);
-            let center = ws.link_centers[pair.link];
-            let obstacle = &self.obstacles[pair.obstacle];
-            if box_distance_squared(&center, &obstacle.lo, &obstacle.hi) > r * r {
-                continue;
-            }
-            counts.candidate_pairs += 1;
-            self.place_shapes(ws, pair.link);
-            let first = ws.shape_offsets[pair.link];
-            for (i, ls) in self.link_shapes[pair.link].iter().enumerate() {
-                let frame = ws.shape_frames[first + i];
-                let c = frame_center(&ws.link_frames[pair.link], ls);
-                if (c - obstacle.center).norm() > ls.radius + obstacle.radius
-                    || box_distance_squared(&c, &obstacle.lo, &obstacle.hi) > ls.radius * ls.radius
-                {
-                    continue;
+        let found = match &self.obstacle_tree {
+            None => self
+                .scene_pairs
+                .iter()
+                .try_for_each(|pair| self.scene_pair_collides(ws, pair, &mut counts)),
+            Some(tree) => {
+                let mut stack = std::mem::take(&mut ws.stack);
+                let n = self.obstacles.len();
+                let mut found = Ok(());
+                for (link, sphere) in self.link_spheres.iter().enumerate() {
+                    let Some((_, r)) = sphere else { continue };
+                    let centre = ws.link_centers[link];
+                    found = tree.for_each_near(&centre, *r, &mut stack, |o| {
+                        match self.scene_index[link * n + o] {
+                            NO_PAIR => Ok(()),
+                            k => self.scene_pair_collides(
+                                ws,
+                                &self.scene_pairs[k as usize],
+                                &mut counts,
+                            ),
+                        }
+                    });
+                    if found.is_err() {
+                        break;
+                    }
                 }
-                let slot = pair.slot + i;
-                if self.collide(
-                    (&self.shapes[ls.shape], &frame),
-                    (&self.shapes[obstacle.shape], &obstacle.frame),
-                    &mut ws.guesses[slot],
-                    &mut counts,
-                    (Body::Link(pair.link), Body::Obstacle(pair.obstacle)),
-                )? {
-                    let pair = Some((Body::Link(pair.link), Body::Obstacle(pair.obstacle)));
-                    return Ok((
-                        CheckResult {
-                            collides: true,
-                            pair,
-                        },
-                        counts,
-                    ));
-                }
+                ws.stack = stack;
+                found
             }
+        };
+        match found {
+            Ok(()) => {}
+            Err(Stop::Collides(pair)) => {
+                return Ok((
+                    CheckResult {
+                        collides: true,
+                        pair: Some(pair),
+                    },
+                    counts,
+                ));
+            }
+            Err(Stop::Failed(e)) => return Err(e),
         }
         for pair in &self.self_pairs {
             let ra = self.link_spheres[pair.a].map_or(0.0, |s| s.1);
@@ -800,6 +838,47 @@ impl Checker {
         Ok(())
     }
 
+    /// Whether a link–obstacle pair collides (`Err(Stop::Collides)`), after its bounding tests.
+    fn scene_pair_collides(
+        &self,
+        ws: &mut CheckWorkspace,
+        pair: &ScenePair,
+        counts: &mut CheckCounts,
+    ) -> Result<(), Stop> {
+        let r = self.link_spheres[pair.link].map_or(0.0, |s| s.1);
+        let center = ws.link_centers[pair.link];
+        let obstacle = &self.obstacles[pair.obstacle];
+        if box_distance_squared(&center, &obstacle.lo, &obstacle.hi) > r * r {
+            return Ok(());
+        }
+        counts.candidate_pairs += 1;
+        self.place_shapes(ws, pair.link);
+        let first = ws.shape_offsets[pair.link];
+        let bodies = (Body::Link(pair.link), Body::Obstacle(pair.obstacle));
+        for (i, ls) in self.link_shapes[pair.link].iter().enumerate() {
+            let frame = ws.shape_frames[first + i];
+            let c = frame_center(&ws.link_frames[pair.link], ls);
+            if (c - obstacle.center).norm() > ls.radius + obstacle.radius
+                || box_distance_squared(&c, &obstacle.lo, &obstacle.hi) > ls.radius * ls.radius
+            {
+                continue;
+            }
+            if self
+                .collide(
+                    (&self.shapes[ls.shape], &frame),
+                    (&self.shapes[obstacle.shape], &obstacle.frame),
+                    &mut ws.guesses[pair.slot + i],
+                    counts,
+                    bodies,
+                )
+                .map_err(Stop::Failed)?
+            {
+                return Err(Stop::Collides(bodies));
+            }
+        }
+        Ok(())
+    }
+
     fn scene_pair_distance(
         &self,
         ws: &mut CheckWorkspace,
@@ -911,7 +990,7 @@ fn world_box(frame: &Frame, lo: &Point, hi: &Point) -> (Point, Point) {
 
 /// The squared distance from `p` to the box `[lo, hi]` (0 inside).
 #[inline]
-fn box_distance_squared(p: &Point, lo: &Point, hi: &Point) -> f64 {
+pub(super) fn box_distance_squared(p: &Point, lo: &Point, hi: &Point) -> f64 {
     let mut s = 0.0;
     for k in 0..3 {
         let e = (lo[k] - p[k]).max(p[k] - hi[k]).max(0.0);

@@ -37,6 +37,7 @@
 //!
 //! Nothing here panics on any input: every problem is a [`RobotError`].
 
+mod bvh;
 mod checker;
 mod model;
 pub mod scene;
