@@ -127,6 +127,7 @@ struct LinkShape {
 #[derive(Clone, Debug)]
 struct PlacedObstacle {
     shape: usize,
+    pose: Pose,
     frame: Frame,
     /// World bounding box.
     lo: Point,
@@ -364,6 +365,7 @@ impl Checker {
             let (c, r) = shape.bounding_sphere();
             obstacles.push(PlacedObstacle {
                 shape: shapes.len(),
+                pose: obstacle.pose,
                 frame,
                 lo,
                 hi,
@@ -462,6 +464,22 @@ impl Checker {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// The number of obstacles: `obstacle_count() = scene.obstacles().len()`.
+    pub fn obstacle_count(&self) -> usize {
+        self.obstacles.len()
+    }
+
+    /// Where obstacle `k` stands: `obstacle_pose(k) = Some(&scene.obstacles()[k].pose)`.
+    pub fn obstacle_pose(&self, obstacle: usize) -> Option<&Pose> {
+        self.obstacles.get(obstacle).map(|o| &o.pose)
+    }
+
+    /// The robot base's pose in the world: `base_pose() = scene.robot_base_pose()`; link poses
+    /// are `world ← link = base_pose() · (root ← link)`.
+    pub fn base_pose(&self) -> Pose {
+        self.base
     }
 
     /// The shape of obstacle `k`: `obstacle_shape(k) = Some(shape)` for `k < obstacles`.

@@ -48,6 +48,7 @@ use std::time::Instant;
 /// assert!((capsule.bounding_sphere().1 - 0.6).abs() < 1e-15);
 /// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum ConvexShape {
     /// The convex hull of a mesh (or a saved map), answering through its normal vector map:
     /// `core = conv(mesh vertices)`, margin 0.

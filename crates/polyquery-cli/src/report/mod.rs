@@ -19,6 +19,7 @@ pub mod machine;
 pub mod measure;
 pub mod peers;
 pub mod plots;
+pub mod robot_peer;
 pub mod runner;
 pub mod summary;
 pub mod writers;
