@@ -34,6 +34,10 @@ use crate::support::Support;
 use crate::{Point, Pose, SupportMap, Vector, VertexId};
 use nalgebra::Matrix3;
 
+mod motion;
+
+pub use motion::{MotionOptions, MotionResult};
+
 /// One body of a checked pair: a robot link or a scene obstacle, by index
 /// (`Link(i)` is `robot.links()[i]`, `Obstacle(k)` is `scene.obstacles()[k]`).
 ///
@@ -255,6 +259,14 @@ pub struct Checker {
     /// The obstacles' world boxes in a tree, once there are more than [`TREE_ABOVE`].
     obstacle_tree: Option<BoxTree>,
     slots: usize,
+    /// Per pair (scene pairs, then self pairs), the terms of its motion bound.
+    motion_terms: Vec<Vec<motion::BoundTerm>>,
+    /// Per link, the joints moving it with their static arms (see `motion::link_chains`).
+    chains: Vec<Vec<(usize, f64)>>,
+    /// Pair `p`'s terms in a flattened per-term array: `term_offsets[p]..term_offsets[p + 1]`.
+    term_offsets: Vec<usize>,
+    /// Absolute slack (metres) subtracted from every certified distance in motion checks.
+    slack: f64,
 }
 
 /// Above this many obstacles the checker finds a link's nearby obstacles through a
@@ -302,6 +314,15 @@ pub struct CheckWorkspace {
     candidates: Vec<(f64, usize)>,
     /// Scratch stack of the obstacle tree's traversal.
     stack: Vec<u32>,
+    /// Motion checks: per pair its motion bound and the parameter it is safe until, and the
+    /// configuration being placed.
+    motion_bounds: Vec<f64>,
+    term_rates: Vec<motion::TermRates>,
+    joint_axes: Vec<(Vector, Vector)>,
+    safe_until: Vec<f64>,
+    gaps: Vec<motion::Gap>,
+    next_gaps: Vec<motion::Gap>,
+    q: Vec<f64>,
 }
 
 /// Counted work of one query, for tests and benchmarks: `gjk_runs ≤ shape pairs`.
@@ -406,6 +427,36 @@ impl Checker {
             self_pairs.push(SelfPair { a, b, slot: slots });
             slots += link_shapes[a].len() * link_shapes[b].len();
         }
+        // Motion bounds: each link's reach from its frame's origin, then per joint the arm.
+        let reach: Vec<f64> = link_shapes
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|ls| ls.center.coords.norm() + ls.radius)
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        let chains = motion::link_chains(robot, &reach);
+        let motion_terms: Vec<Vec<motion::BoundTerm>> = scene_pairs
+            .iter()
+            .map(|p| motion::pair_terms(robot, &chains, p.link, None))
+            .chain(
+                self_pairs
+                    .iter()
+                    .map(|p| motion::pair_terms(robot, &chains, p.a, Some(p.b))),
+            )
+            .collect();
+        let mut term_offsets = vec![0];
+        for terms in &motion_terms {
+            term_offsets.push(term_offsets.last().copied().unwrap_or(0) + terms.len());
+        }
+        let longest_arm = chains
+            .iter()
+            .flatten()
+            .map(|&(_, arm)| arm)
+            .filter(|a| a.is_finite())
+            .fold(0.0, f64::max);
+        let slack = 1e-12 * (1.0 + longest_arm);
         Ok(Checker {
             robot: robot.clone(),
             obstacle_names: scene.obstacles().iter().map(|o| o.name.clone()).collect(),
@@ -420,6 +471,10 @@ impl Checker {
             scene_index,
             obstacle_tree,
             slots,
+            term_offsets,
+            motion_terms,
+            chains,
+            slack,
         })
     }
 
@@ -508,6 +563,13 @@ impl Checker {
             guesses: vec![Vector::x(); self.slots],
             candidates: Vec::with_capacity(self.self_pairs.len() + self.scene_pairs.len()),
             stack: Vec::with_capacity(64),
+            motion_bounds: Vec::new(),
+            term_rates: Vec::new(),
+            joint_axes: Vec::new(),
+            safe_until: Vec::new(),
+            gaps: Vec::new(),
+            next_gaps: Vec::new(),
+            q: Vec::new(),
         }
     }
 
@@ -533,7 +595,21 @@ impl Checker {
         ws: &mut CheckWorkspace,
         q: &[f64],
     ) -> Result<(CheckResult, CheckCounts), RobotError> {
-        self.place_links(ws, q)?;
+        self.check_placed(ws, q, true)
+    }
+
+    /// [`Checker::check_counted`], validating `q` only when `validate`.
+    fn check_placed(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+        validate: bool,
+    ) -> Result<(CheckResult, CheckCounts), RobotError> {
+        if validate {
+            self.place_links(ws, q)?;
+        } else {
+            self.place_valid_links(ws, q)?;
+        }
         let mut counts = CheckCounts::default();
         let found = match &self.obstacle_tree {
             None => self
@@ -734,6 +810,12 @@ impl Checker {
     /// Validates `q`, runs forward kinematics and places each link's bounding sphere.
     fn place_links(&self, ws: &mut CheckWorkspace, q: &[f64]) -> Result<(), RobotError> {
         self.robot.check_configuration(q, self.options.limits)?;
+        self.place_valid_links(ws, q)
+    }
+
+    /// [`Checker::place_links`] for a configuration already known valid (a point of a
+    /// segment between two checked ones, which rounding may put an ulp outside a limit).
+    fn place_valid_links(&self, ws: &mut CheckWorkspace, q: &[f64]) -> Result<(), RobotError> {
         self.robot.forward_kinematics(q, &mut ws.poses)?;
         ws.stamp = ws.stamp.wrapping_add(1);
         for (l, pose) in ws.poses.as_slice().iter().enumerate() {

@@ -46,6 +46,7 @@ mod srdf;
 
 pub use checker::{
     Body, CheckCounts, CheckResult, CheckWorkspace, Checker, CheckerOptions, DistanceResult,
+    MotionOptions, MotionResult,
 };
 pub use model::{
     Collision, Geometry, Joint, JointKind, JointLimits, LimitCheck, Link, LinkPoses, Mimic,
@@ -323,6 +324,23 @@ pub enum RobotError {
     /// hull, a bad `.nvm` file): `RobotError::Shape(e) = RobotError::from(e)`.
     #[error(transparent)]
     Shape(ShapeError),
+    /// A certified motion check took more advancement steps than allowed (a segment grazing
+    /// a contact for long at just above the contact tolerance): `steps = MotionOptions::max_steps`.
+    #[error(
+        "motion check: no verdict after {steps} advancement steps (stopped at s = {s}); raise the step limit or the contact tolerance"
+    )]
+    MotionSteps {
+        /// The step limit reached: `steps = MotionOptions::max_steps`.
+        steps: u32,
+        /// How far the check had certified the segment free: `q(s') is free for s' < s`.
+        s: f64,
+    },
+    /// A sampled motion check's resolution is not a positive finite number: `¬(resolution > 0)`.
+    #[error("motion resolution {resolution} is not a positive finite number")]
+    BadResolution {
+        /// The resolution given: `resolution ≤ 0`, NaN or infinite.
+        resolution: f64,
+    },
     /// A pair query failed (GJK hit its iteration bound, or met a non-finite value):
     /// `source` = the query's error, for the pair `a`–`b`.
     #[error("pair `{a}`–`{b}`: {source}")]

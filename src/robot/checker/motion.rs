@@ -1,0 +1,898 @@
+//! Motion checks: is the straight joint-space segment `q(s) = q0 + s·(q1 − q0)`, `s ∈ [0, 1]`,
+//! free? Certified by conservative advancement (DESIGN §10), or sampled at a resolution for
+//! comparison.
+//!
+//! Where it sits: on top of the [`Checker`]'s pair queries. Per active pair `(A, B)`:
+//!
+//! * **Motion bound.** Over the segment, relative to the link both bodies hang from (the
+//!   world for an obstacle), link `i` moves only through the joints between them, and a
+//!   revolute joint `j` moves a point at distance `r` from its axis at speed `|Δq_j| · r` per
+//!   unit of `s` (a prismatic joint: `|Δq_j|`; a mimic joint: `|multiplier · Δq_v|`). Measured
+//!   against a separating plane with unit normal `n`, only the part along `n` counts:
+//!   `|n × a_j| · r_j` (`|a_j · n|` for a prismatic joint), with `r_j` the distance from the
+//!   axis to the link's bounding sphere plus its radius at the current configuration. As the
+//!   robot moves, `r_j` can grow (by the joints below `j`: `below_j = Σ |Δq_u| · arm_u`, with
+//!   `arm_u` a configuration-independent bound — the joint offsets down to the link plus its
+//!   reach) and the axis can turn (by the joints above: `above_j = Σ |Δq_u|`). So the plane's
+//!   gap falls by at most `A·Δs + B·Δs²/2` over `Δs` — forwards or backwards in `s` — with
+//!   `A = Σ |Δq_j| |n × a_j| r_j` and `B = Σ |Δq_j| (|n × a_j| below_j + above_j arm_j)`.
+//! * **Certificates.** A pair at parameter `s` is measured by the cheapest separating plane
+//!   that does: bounding spheres (and an obstacle's box), the axis of the pair's last GJK run
+//!   (two support queries), then GJK's certified `lower_bound` and axis. A plane with gap `d`
+//!   keeps the pair apart for `|Δs| ≤ 2d / (A + √(A² + 2Bd))`.
+//! * **Covering (is it free?).** Every pair is measured at `s = ½`; its certificate covers an
+//!   interval around it; each gap left is measured at the coarsest dyadic point of its middle
+//!   half, round by round, so that pairs share placements of the robot (forward kinematics
+//!   once per point). A pair measured within the contact tolerance stops the covering.
+//! * **First contact.** Then a forward advancement from `s = 0` finds the first parameter at
+//!   which some pair comes within the contact tolerance: each pair is safe until its own
+//!   `s + Δs`; the check moves to the earliest of these, places the robot and re-measures the
+//!   pairs whose time has come.
+//! * **Verdict.** *Free*: every pair's certificates cover `[0, 1]`, so at every `s ∈ [0, 1]`
+//!   every active pair is at a distance `> 0` — no configuration of the segment collides,
+//!   rotations included; the only assumptions are the robot model and floating-point
+//!   rounding, covered by a slack of `1e-12 · (1 + reach)` metres subtracted from every gap and
+//!   a relative `1e-9` added to every bound. *Collides*: some pair's certified distance fell to
+//!   the contact tolerance `ε` ([`MotionOptions::contact_tolerance`], default 1e-6 m) at the
+//!   reported `s`; every configuration before `s` is free, and at `s` that pair is within `ε`
+//!   of touching (a segment passing within `ε` of contact without touching is reported as
+//!   colliding — the only way the check errs, and always on the safe side).
+//!
+//! GJK runs are warm-started per shape pair along the segment, and stop at a relative
+//! tolerance of 1e-3 (a step needs a good lower bound, not the last digits).
+
+use super::{Body, CheckCounts, CheckWorkspace, Checker, Frame};
+use crate::SupportMap;
+use crate::query::gjk;
+use crate::robot::{JointKind, Robot, RobotError};
+
+/// How motion checks run: `MotionOptions::default()` = contact tolerance 1e-6 m, at most
+/// 100,000 steps per motion.
+///
+/// ```
+/// use polyquery::robot::MotionOptions;
+///
+/// let o = MotionOptions::default();
+/// assert_eq!((o.contact_tolerance, o.max_steps), (1e-6, 100_000));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MotionOptions {
+    /// `ε`, in metres: a pair whose certified distance falls to `ε` is in contact (see the
+    /// module notes): `collides ⟸ d ≤ ε`.
+    pub contact_tolerance: f64,
+    /// The most advancement steps (robot placements) one certified motion check may take
+    /// before giving up with [`RobotError::MotionSteps`]: `steps ≤ max_steps`.
+    pub max_steps: u32,
+}
+
+impl Default for MotionOptions {
+    fn default() -> Self {
+        MotionOptions {
+            contact_tolerance: 1e-6,
+            max_steps: 100_000,
+        }
+    }
+}
+
+/// The answer of a motion check: `free ⟺ s.is_none()`.
+///
+/// ```
+/// use polyquery::robot::MotionResult;
+///
+/// let free = MotionResult { free: true, s: None, pair: None, distance_queries: 3, steps: 2 };
+/// assert_eq!(free.free, free.s.is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MotionResult {
+    /// Whether the whole segment is free (certified, or every sample free in sampled mode):
+    /// `free ⟺ ∀ s ∈ [0, 1]: q(s) collides with nothing`.
+    pub free: bool,
+    /// The first contact parameter found, `s ∈ [0, 1]` (see the module notes for what it
+    /// guarantees): `s = None` iff `free`.
+    pub s: Option<f64>,
+    /// The pair in contact at `s`: `pair.is_some() = !free`.
+    pub pair: Option<(Body, Body)>,
+    /// GJK runs (certified) or configuration checks (sampled) used: `distance_queries ≥ 0`.
+    pub distance_queries: u32,
+    /// Robot placements (forward kinematics runs): `steps ≤ MotionOptions::max_steps`.
+    pub steps: u32,
+}
+
+/// One joint in a pair's motion bound: joint `joint` moves link `link` (one body of the
+/// pair) relative to the other, and `position` is its place in `link`'s chain (0 = the joint
+/// nearest the link).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BoundTerm {
+    link: usize,
+    joint: usize,
+    position: usize,
+    variable: usize,
+    /// `|multiplier|` of a mimic joint, 1 otherwise.
+    scale: f64,
+    prismatic: bool,
+}
+
+/// A term's rates over one motion (per unit of `s`): `speed = |Δq_j|` (times a mimic's
+/// multiplier); `below` = how fast the joints below `j` move the link relative to `j`
+/// (`Σ |Δq_u| · arm_u`); `above` = how fast the unshared revolute joints above `j` turn its
+/// axis (`Σ |Δq_u|`); `arm` = the static bound on the distance from `j`'s axis to the link.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct TermRates {
+    speed: f64,
+    below: f64,
+    above: f64,
+    arm: f64,
+}
+
+/// A part `[lo, hi]` of the segment where pair `pair` is not yet certified, to be measured
+/// at `at ∈ [lo, hi]`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Gap {
+    at: f64,
+    pair: usize,
+    lo: f64,
+    hi: f64,
+}
+
+/// The coarsest dyadic rational `k / 2^j` in the middle half of `[lo, hi]` (its midpoint
+/// when the interval is below the resolution of the grid): gaps of different pairs then
+/// often share a point, and the robot is placed once for all of them.
+fn dyadic_middle(lo: f64, hi: f64) -> f64 {
+    let (a, b) = (lo + 0.25 * (hi - lo), hi - 0.25 * (hi - lo));
+    let mut grid = 0.5;
+    for _ in 0..52 {
+        let c = (a / grid).ceil() * grid;
+        if c <= b {
+            return c;
+        }
+        grid *= 0.5;
+    }
+    0.5 * (lo + hi)
+}
+
+/// Per link, the joints that move it with their arm lengths `r_ij` (or 1 for prismatic):
+/// `(joint index, coefficient)`, from the link up to the root.
+pub(super) fn link_chains(robot: &Robot, reach: &[f64]) -> Vec<Vec<(usize, f64)>> {
+    (0..robot.links().len())
+        .map(|i| {
+            let mut chain = Vec::new();
+            let mut arm = reach[i];
+            let mut link = i;
+            while let Some(j) = robot.parent_joint(link) {
+                let joint = &robot.joints()[j];
+                let travel = match joint.kind {
+                    JointKind::Revolute | JointKind::Continuous => {
+                        chain.push((j, arm));
+                        0.0
+                    }
+                    JointKind::Prismatic => {
+                        chain.push((j, 1.0));
+                        joint
+                            .limits
+                            .map_or(f64::INFINITY, |l| l.lower.abs().max(l.upper.abs()))
+                    }
+                    JointKind::Fixed => 0.0,
+                };
+                arm += joint.origin.translation.vector.norm() + travel;
+                link = joint.parent;
+            }
+            chain
+        })
+        .collect()
+}
+
+/// The joints in a pair's motion bound (`b = None`: a link against the fixed world): both
+/// chains, joints shared by them dropped (they move both bodies rigidly together), mimic
+/// joints mapped to their variable.
+pub(super) fn pair_terms(
+    robot: &Robot,
+    chains: &[Vec<(usize, f64)>],
+    a: usize,
+    b: Option<usize>,
+) -> Vec<BoundTerm> {
+    let empty = Vec::new();
+    let chain_b = b.map_or(&empty, |b| &chains[b]);
+    let shared = |j: usize, other: &Vec<(usize, f64)>| other.iter().any(|&(k, _)| k == j);
+    let mut terms = Vec::new();
+    let sides = [
+        (a, &chains[a], chain_b),
+        (b.unwrap_or(a), chain_b, &chains[a]),
+    ];
+    for (link, chain, other) in sides {
+        for (position, &(j, _)) in chain.iter().enumerate() {
+            if shared(j, other) {
+                continue;
+            }
+            let joint = &robot.joints()[j];
+            let (variable, scale) = match (joint.variable, joint.mimic) {
+                (Some(v), _) => (v, 1.0),
+                (None, Some(m)) => (m.variable, m.multiplier.abs()),
+                (None, None) => continue,
+            };
+            terms.push(BoundTerm {
+                link,
+                joint: j,
+                position,
+                variable,
+                scale,
+                prismatic: joint.kind == JointKind::Prismatic,
+            });
+        }
+    }
+    terms
+}
+
+/// GJK's relative tolerance in motion checks: the certified lower bound is then within 0.1 %
+/// of the distance (`d − lower ≤ 1e-3 · d`).
+const MOTION_GJK_TOLERANCE: f64 = 1e-3;
+
+/// The relative precision added to every motion bound `M` (rounding of the bound itself and of
+/// forward kinematics).
+const BOUND_SLACK: f64 = 1e-9;
+
+impl Checker {
+    /// Per pair and term, the motion's rates (see [`TermRates`]), into `rates` (flattened,
+    /// pair `p`'s terms at `self.term_offsets[p]..self.term_offsets[p + 1]`).
+    fn term_rates(&self, dq: &[f64], rates: &mut Vec<TermRates>) {
+        rates.clear();
+        for terms in &self.motion_terms {
+            let speed = |t: &BoundTerm| t.scale * dq[t.variable];
+            for t in terms {
+                let chain = &self.chains[t.link];
+                // Joints below `t` on its link's chain: none is shared with the other body.
+                let below: f64 = chain[..t.position]
+                    .iter()
+                    .map(|&(j, arm)| {
+                        let joint = &self.robot.joints()[j];
+                        let v = match (joint.variable, joint.mimic) {
+                            (Some(v), _) => dq[v],
+                            (None, Some(m)) => m.multiplier.abs() * dq[m.variable],
+                            (None, None) => 0.0,
+                        };
+                        v * arm
+                    })
+                    .sum();
+                // Unshared revolute joints above `t` turn its axis.
+                let above: f64 = terms
+                    .iter()
+                    .filter(|u| u.link == t.link && u.position > t.position && !u.prismatic)
+                    .map(speed)
+                    .sum();
+                rates.push(TermRates {
+                    speed: speed(t),
+                    below,
+                    above,
+                    arm: chain[t.position].1,
+                });
+            }
+        }
+    }
+
+    /// The pair's motion bound at the placed configuration (see the module notes): over
+    /// `[s, s + Δs]` the gap of a separating plane with unit normal `n` (fixed in the frame of
+    /// the link both bodies hang from) falls by at most `A·Δs + B·Δs²/2`, with
+    /// `A = Σ_j |Δq_j| · |n × a_j| · r_j` (`a_j` the joint's axis, `r_j` the distance from it to
+    /// the link's bounding sphere plus its radius; `|a_j · n|` for a prismatic joint) and
+    /// `B = Σ_j |Δq_j| · (|n × a_j| · below_j + above_j · arm_j)`. Without `n` the bound holds for
+    /// every direction (`|n × a_j|` taken as 1). Returns `(A, B)`, padded by a relative 1e-9.
+    fn motion_bound(
+        &self,
+        ws: &CheckWorkspace,
+        pair: usize,
+        n: Option<&crate::Vector>,
+    ) -> (f64, f64) {
+        let (mut a, mut b) = (0.0, 0.0);
+        let rates = &ws.term_rates[self.term_offsets[pair]..self.term_offsets[pair + 1]];
+        for (t, r) in self.motion_terms[pair].iter().zip(rates) {
+            if r.speed == 0.0 {
+                continue;
+            }
+            let (origin, axis) = &ws.joint_axes[t.joint];
+            if t.prismatic {
+                match n {
+                    Some(n) => {
+                        a += r.speed * axis.dot(n).abs();
+                        b += r.speed * r.above;
+                    }
+                    None => a += r.speed,
+                }
+                continue;
+            }
+            let Some((_, radius)) = self.link_spheres[t.link] else {
+                continue;
+            };
+            let centre = ws.link_centers[t.link];
+            let arm = (centre.coords - origin).cross(axis).norm() + radius;
+            match n {
+                Some(n) => {
+                    let sine = n.cross(axis).norm();
+                    a += r.speed * sine * arm;
+                    b += r.speed * (sine * r.below + r.above * r.arm);
+                }
+                None => {
+                    a += r.speed * arm;
+                    b += r.speed * r.below;
+                }
+            }
+        }
+        (a * (1.0 + BOUND_SLACK), b * (1.0 + BOUND_SLACK))
+    }
+
+    /// Certifies the segment `q0 → q1` (see the module notes):
+    /// `check_motion(q0, q1) = check_motion_with(&mut workspace(), q0, q1, &MotionOptions::default())`.
+    pub fn check_motion(&self, q0: &[f64], q1: &[f64]) -> Result<MotionResult, RobotError> {
+        self.check_motion_with(&mut self.workspace(), q0, q1, &MotionOptions::default())
+    }
+
+    /// [`Checker::check_motion`] in a reused workspace with explicit options:
+    /// `free ⟹ ∀ s ∈ [0, 1], every active pair is apart at q(s)`.
+    pub fn check_motion_with(
+        &self,
+        ws: &mut CheckWorkspace,
+        q0: &[f64],
+        q1: &[f64],
+        options: &MotionOptions,
+    ) -> Result<MotionResult, RobotError> {
+        self.robot.check_configuration(q0, self.options.limits)?;
+        self.robot.check_configuration(q1, self.options.limits)?;
+        let mut dq = std::mem::take(&mut ws.motion_bounds);
+        dq.clear();
+        dq.extend(q0.iter().zip(q1).map(|(a, b)| (b - a).abs()));
+        let mut rates = std::mem::take(&mut ws.term_rates);
+        self.term_rates(&dq, &mut rates);
+        ws.term_rates = rates;
+        ws.motion_bounds = dq;
+        let mut result = MotionResult {
+            free: true,
+            s: None,
+            pair: None,
+            distance_queries: 0,
+            steps: 0,
+        };
+        if self.cover_segment(ws, q0, q1, options, &mut result)? {
+            return Ok(result);
+        }
+        self.first_contact(ws, q0, q1, options, &mut result)?;
+        Ok(result)
+    }
+
+    /// Covers `[0, 1]` pair by pair with certified intervals, each centred where the pair is
+    /// measured (the motion bound holds both ways in `s`): first every pair at `s = ½`, then,
+    /// round by round, each gap left at the coarsest dyadic point of its middle half — so that
+    /// the pairs of a round share placements of the robot. Returns `true` when every pair is
+    /// covered (the segment is free), `false` at the first pair measured within the contact
+    /// tolerance (then [`Checker::first_contact`] finds where the first contact is).
+    fn cover_segment(
+        &self,
+        ws: &mut CheckWorkspace,
+        q0: &[f64],
+        q1: &[f64],
+        options: &MotionOptions,
+        result: &mut MotionResult,
+    ) -> Result<bool, RobotError> {
+        let n_pairs = self.scene_pairs.len() + self.self_pairs.len();
+        let eps = options.contact_tolerance;
+        let mut q = std::mem::take(&mut ws.q);
+        let mut pending = std::mem::take(&mut ws.gaps);
+        let mut next = std::mem::take(&mut ws.next_gaps);
+        pending.clear();
+        pending.extend((0..n_pairs).map(|p| Gap {
+            at: 0.5,
+            pair: p,
+            lo: 0.0,
+            hi: 1.0,
+        }));
+        let mut placed_at = f64::NAN;
+        let mut outcome = Ok(true);
+        'rounds: while !pending.is_empty() {
+            pending.sort_unstable_by(|x, y| x.at.total_cmp(&y.at));
+            next.clear();
+            for gap in &pending {
+                if gap.at != placed_at {
+                    if result.steps >= options.max_steps {
+                        outcome = Err(RobotError::MotionSteps {
+                            steps: options.max_steps,
+                            s: 0.0,
+                        });
+                        break 'rounds;
+                    }
+                    result.steps += 1;
+                    q.clear();
+                    q.extend(q0.iter().zip(q1).map(|(a, b)| a + gap.at * (b - a)));
+                    if let Err(e) = self.place_valid_links(ws, &q) {
+                        outcome = Err(e);
+                        break 'rounds;
+                    }
+                    self.place_joint_axes(ws);
+                    placed_at = gap.at;
+                }
+                let rest = (gap.at - gap.lo).max(gap.hi - gap.at);
+                let mut counts = CheckCounts::default();
+                let step = self.pair_step(ws, gap.pair, rest, eps, &mut counts);
+                result.distance_queries += counts.gjk_runs;
+                match step {
+                    Ok(Some(step)) => {
+                        for (lo, hi) in [(gap.lo, gap.at - step), (gap.at + step, gap.hi)] {
+                            if lo < hi {
+                                next.push(Gap {
+                                    at: dyadic_middle(lo, hi),
+                                    pair: gap.pair,
+                                    lo,
+                                    hi,
+                                });
+                            }
+                        }
+                    }
+                    Ok(None) => {
+                        outcome = Ok(false);
+                        break 'rounds;
+                    }
+                    Err(e) => {
+                        outcome = Err(e);
+                        break 'rounds;
+                    }
+                }
+            }
+            std::mem::swap(&mut pending, &mut next);
+        }
+        ws.q = q;
+        ws.gaps = pending;
+        ws.next_gaps = next;
+        outcome
+    }
+
+    /// The forward advancement from `s = 0` (see the module notes): the first parameter at
+    /// which some pair comes within the contact tolerance, into `result`.
+    fn first_contact(
+        &self,
+        ws: &mut CheckWorkspace,
+        q0: &[f64],
+        q1: &[f64],
+        options: &MotionOptions,
+        result: &mut MotionResult,
+    ) -> Result<(), RobotError> {
+        let n_pairs = self.scene_pairs.len() + self.self_pairs.len();
+        let mut safe = std::mem::take(&mut ws.safe_until);
+        safe.clear();
+        safe.resize(n_pairs, 0.0);
+        let mut q = std::mem::take(&mut ws.q);
+        q.clear();
+        q.extend_from_slice(q0);
+        let eps = options.contact_tolerance;
+        let mut s = 0.0f64;
+        let outcome = loop {
+            if result.steps >= options.max_steps {
+                break Err(RobotError::MotionSteps {
+                    steps: options.max_steps,
+                    s,
+                });
+            }
+            result.steps += 1;
+            for (v, x) in q.iter_mut().enumerate() {
+                *x = q0[v] + s * (q1[v] - q0[v]);
+            }
+            if s == 1.0 {
+                q.copy_from_slice(q1);
+            }
+            if let Err(e) = self.place_valid_links(ws, &q) {
+                break Err(e);
+            }
+            self.place_joint_axes(ws);
+            let mut next = f64::INFINITY;
+            let mut stop = None;
+            for (p, safe_p) in safe.iter_mut().enumerate() {
+                if *safe_p > s {
+                    next = next.min(*safe_p);
+                    continue;
+                }
+                let mut counts = CheckCounts::default();
+                let step = self.pair_step(ws, p, 1.0 - s, eps, &mut counts);
+                result.distance_queries += counts.gjk_runs;
+                match step {
+                    Ok(Some(step)) => {
+                        *safe_p = s + step;
+                        if *safe_p <= s {
+                            // The step is below the resolution of `s`.
+                            *safe_p = f64::from_bits(s.to_bits() + 1);
+                        }
+                        next = next.min(*safe_p);
+                    }
+                    Ok(None) => {
+                        stop = Some(Ok(self.pair_bodies(p)));
+                        break;
+                    }
+                    Err(e) => {
+                        stop = Some(Err(e));
+                        break;
+                    }
+                }
+            }
+            match stop {
+                Some(Ok(pair)) => {
+                    result.free = false;
+                    result.s = Some(s);
+                    result.pair = Some(pair);
+                    break Ok(());
+                }
+                Some(Err(e)) => break Err(e),
+                None => {}
+            }
+            if next > 1.0 || s >= 1.0 {
+                break Ok(());
+            }
+            s = next;
+        };
+        ws.safe_until = safe;
+        ws.q = q;
+        outcome
+    }
+
+    /// World origin and axis of every joint at the placed configuration.
+    fn place_joint_axes(&self, ws: &mut CheckWorkspace) {
+        ws.joint_axes.clear();
+        for joint in self.robot.joints() {
+            let frame = &ws.link_frames[joint.child];
+            ws.joint_axes
+                .push((frame.translation, frame.rotation * joint.axis.into_inner()));
+        }
+    }
+
+    /// How far `s` may advance before pair `p` could touch, from a separating plane with gap
+    /// `d` (`n = None`: a bound valid for every direction): the `Δs` solving
+    /// `A·Δs + B·Δs²/2 = d − slack` (in the form without cancellation).
+    fn step_for(&self, ws: &CheckWorkspace, p: usize, d: f64, n: Option<&crate::Vector>) -> f64 {
+        let d = d - self.slack;
+        if d <= 0.0 {
+            return 0.0;
+        }
+        let (a, b) = self.motion_bound(ws, p, n);
+        let step = 2.0 * d / (a + (a * a + 2.0 * b * d).sqrt());
+        if step.is_nan() { f64::INFINITY } else { step }
+    }
+
+    /// Pair `p` at the placed configuration: `None` when it is within `eps` of contact,
+    /// else `Some(Δs)`, how far `s` may advance with the pair certainly apart (`≥ rest` means
+    /// to the end of the segment).
+    fn pair_step(
+        &self,
+        ws: &mut CheckWorkspace,
+        p: usize,
+        rest: f64,
+        eps: f64,
+        counts: &mut CheckCounts,
+    ) -> Result<Option<f64>, RobotError> {
+        let n_scene = self.scene_pairs.len();
+        // The link-level certificate: bounding spheres (and the obstacle's box).
+        let (link_d, link_n) = if p < n_scene {
+            let pair = self.scene_pairs[p];
+            let r = self.link_spheres[pair.link].map_or(0.0, |s| s.1);
+            let o = &self.obstacles[pair.obstacle];
+            plane_to_obstacle(&ws.link_centers[pair.link], r, o)
+        } else {
+            let pair = self.self_pairs[p - n_scene];
+            let (ca, ra) = (
+                ws.link_centers[pair.a],
+                self.link_spheres[pair.a].map_or(0.0, |s| s.1),
+            );
+            let (cb, rb) = (
+                ws.link_centers[pair.b],
+                self.link_spheres[pair.b].map_or(0.0, |s| s.1),
+            );
+            sphere_plane(&ca, ra, &cb, rb)
+        };
+        let mut link_step = 0.0;
+        if link_d > eps + self.slack {
+            // Cheapest first: the static arms (no axis placed) may already cover the rest.
+            let rates = &ws.term_rates[self.term_offsets[p]..self.term_offsets[p + 1]];
+            let sweep: f64 =
+                rates.iter().map(|r| r.speed * r.arm).sum::<f64>() * (1.0 + BOUND_SLACK);
+            if link_d - self.slack >= sweep * rest {
+                return Ok(Some(rest));
+            }
+            link_step = self.step_for(ws, p, link_d, None);
+            if link_step < rest {
+                link_step = link_step.max(self.step_for(ws, p, link_d, link_n.as_ref()));
+            }
+            if link_step >= rest {
+                return Ok(Some(link_step));
+            }
+        }
+        // Shape pairs: their own spheres, then GJK's certified lower bound and axis.
+        let mut shape_step = f64::INFINITY;
+        if p < n_scene {
+            let pair = self.scene_pairs[p];
+            self.place_shapes(ws, pair.link);
+            let first = ws.shape_offsets[pair.link];
+            let o = &self.obstacles[pair.obstacle];
+            for (i, ls) in self.link_shapes[pair.link].iter().enumerate() {
+                let c = ws.link_frames[pair.link].apply(&ls.center);
+                let (d, n) = plane_to_obstacle(&c, ls.radius, o);
+                let mut step = if d > eps + self.slack {
+                    self.step_for(ws, p, d, n.as_ref())
+                } else {
+                    0.0
+                };
+                let frame = ws.shape_frames[first + i];
+                if step < rest.min(shape_step) {
+                    let a = (&self.shapes[ls.shape], &frame);
+                    let b = (&self.shapes[o.shape], &o.frame);
+                    let axis = ws.guesses[pair.slot + i];
+                    let d = self.axis_gap(a, b, &axis);
+                    if d > eps + self.slack {
+                        step = step.max(self.step_for(ws, p, d, Some(&axis)));
+                    }
+                }
+                if step < rest.min(shape_step) {
+                    let (d, n) = self.shape_gap(
+                        (&self.shapes[ls.shape], &frame),
+                        (&self.shapes[o.shape], &o.frame),
+                        &mut ws.guesses[pair.slot + i],
+                        counts,
+                        (Body::Link(pair.link), Body::Obstacle(pair.obstacle)),
+                    )?;
+                    if d <= eps + self.slack {
+                        return Ok(None);
+                    }
+                    step = step.max(self.step_for(ws, p, d, n.as_ref()));
+                }
+                shape_step = shape_step.min(step);
+            }
+        } else {
+            let pair = self.self_pairs[p - n_scene];
+            self.place_shapes(ws, pair.a);
+            self.place_shapes(ws, pair.b);
+            let (fa, fb) = (ws.shape_offsets[pair.a], ws.shape_offsets[pair.b]);
+            let nb = self.link_shapes[pair.b].len();
+            for (i, sa) in self.link_shapes[pair.a].iter().enumerate() {
+                let ca = ws.link_frames[pair.a].apply(&sa.center);
+                for (j, sb) in self.link_shapes[pair.b].iter().enumerate() {
+                    let cb = ws.link_frames[pair.b].apply(&sb.center);
+                    let (d, n) = sphere_plane(&ca, sa.radius, &cb, sb.radius);
+                    let mut step = if d > eps + self.slack {
+                        self.step_for(ws, p, d, n.as_ref())
+                    } else {
+                        0.0
+                    };
+                    let (frame_a, frame_b) = (ws.shape_frames[fa + i], ws.shape_frames[fb + j]);
+                    if step < rest.min(shape_step) {
+                        let a = (&self.shapes[sa.shape], &frame_a);
+                        let b = (&self.shapes[sb.shape], &frame_b);
+                        let axis = ws.guesses[pair.slot + i * nb + j];
+                        let d = self.axis_gap(a, b, &axis);
+                        if d > eps + self.slack {
+                            step = step.max(self.step_for(ws, p, d, Some(&axis)));
+                        }
+                    }
+                    if step < rest.min(shape_step) {
+                        let (d, n) = self.shape_gap(
+                            (&self.shapes[sa.shape], &frame_a),
+                            (&self.shapes[sb.shape], &frame_b),
+                            &mut ws.guesses[pair.slot + i * nb + j],
+                            counts,
+                            (Body::Link(pair.a), Body::Link(pair.b)),
+                        )?;
+                        if d <= eps + self.slack {
+                            return Ok(None);
+                        }
+                        step = step.max(self.step_for(ws, p, d, n.as_ref()));
+                    }
+                    shape_step = shape_step.min(step);
+                }
+            }
+        }
+        Ok(Some(link_step.max(shape_step)))
+    }
+
+    /// Checks the segment by sampling: `n = ⌈max_v |q1[v] − q0[v]| / resolution⌉` steps, the
+    /// configurations `q(k/n)`, `k = 0 … n`, in order (as MoveIt and OMPL do with their longest
+    /// valid segment); `free` iff no sample collides, `s = k/n` of the first that does. A
+    /// sampled "free" is *not* certified: contacts between samples are missed.
+    pub fn check_motion_sampled(
+        &self,
+        ws: &mut CheckWorkspace,
+        q0: &[f64],
+        q1: &[f64],
+        resolution: f64,
+    ) -> Result<MotionResult, RobotError> {
+        self.robot.check_configuration(q0, self.options.limits)?;
+        self.robot.check_configuration(q1, self.options.limits)?;
+        if !(resolution > 0.0 && resolution.is_finite()) {
+            return Err(RobotError::BadResolution { resolution });
+        }
+        let longest = q0
+            .iter()
+            .zip(q1)
+            .map(|(a, b)| (b - a).abs())
+            .fold(0.0, f64::max);
+        let n = ((longest / resolution).ceil() as u64).clamp(1, u32::MAX as u64 - 1) as u32;
+        let mut q = std::mem::take(&mut ws.q);
+        let mut result = MotionResult {
+            free: true,
+            s: None,
+            pair: None,
+            distance_queries: 0,
+            steps: 0,
+        };
+        let mut outcome = Ok(());
+        for k in 0..=n {
+            let s = k as f64 / n as f64;
+            q.clear();
+            q.extend(q0.iter().zip(q1).map(|(a, b)| a + s * (b - a)));
+            if k == n {
+                q.copy_from_slice(q1);
+            }
+            result.steps += 1;
+            result.distance_queries += 1;
+            match self.check_valid(ws, &q) {
+                Ok(r) if r.collides => {
+                    result.free = false;
+                    result.s = Some(s);
+                    result.pair = r.pair;
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+        }
+        ws.q = q;
+        outcome.map(|()| result)
+    }
+
+    /// Certifies many motions in parallel (rayon), results in input order:
+    /// `check_motions(ms)[i] = check_motion(ms[i].0, ms[i].1)` with `options`.
+    pub fn check_motions<Q: AsRef<[f64]> + Sync>(
+        &self,
+        motions: &[(Q, Q)],
+        options: &MotionOptions,
+    ) -> Vec<Result<MotionResult, RobotError>> {
+        use rayon::prelude::*;
+        motions
+            .par_iter()
+            .with_min_len(16)
+            .map_init(
+                || self.workspace(),
+                |ws, (a, b)| self.check_motion_with(ws, a.as_ref(), b.as_ref(), options),
+            )
+            .collect()
+    }
+
+    /// [`Checker::check_motion_sampled`] for many motions in parallel, in input order:
+    /// `check_motions_sampled(ms, r)[i] = check_motion_sampled(ms[i].0, ms[i].1, r)`.
+    pub fn check_motions_sampled<Q: AsRef<[f64]> + Sync>(
+        &self,
+        motions: &[(Q, Q)],
+        resolution: f64,
+    ) -> Vec<Result<MotionResult, RobotError>> {
+        use rayon::prelude::*;
+        motions
+            .par_iter()
+            .with_min_len(16)
+            .map_init(
+                || self.workspace(),
+                |ws, (a, b)| self.check_motion_sampled(ws, a.as_ref(), b.as_ref(), resolution),
+            )
+            .collect()
+    }
+
+    /// The bodies of pair `p` (scene pairs first, then self pairs).
+    fn pair_bodies(&self, p: usize) -> (Body, Body) {
+        let n_scene = self.scene_pairs.len();
+        if p < n_scene {
+            let pair = &self.scene_pairs[p];
+            (Body::Link(pair.link), Body::Obstacle(pair.obstacle))
+        } else {
+            let pair = &self.self_pairs[p - n_scene];
+            (Body::Link(pair.a), Body::Link(pair.b))
+        }
+    }
+
+    /// The gap between two placed shapes along the unit `axis` (from A towards B), margins
+    /// subtracted: `min_{b∈B} axis·b − max_{a∈A} axis·a`, two support queries. Any axis gives
+    /// a certified lower bound on the distance; the pair's last GJK axis usually gives a good one.
+    fn axis_gap(
+        &self,
+        (a, frame_a): (&super::ConvexShape, &Frame),
+        (b, frame_b): (&super::ConvexShape, &Frame),
+        axis: &crate::Vector,
+    ) -> f64 {
+        let pa = super::Placed {
+            core: a.core_with(self.options.hull_support),
+            frame: frame_a,
+        };
+        let pb = super::Placed {
+            core: b.core_with(self.options.hull_support),
+            frame: frame_b,
+        };
+        let top_a = pa.support(axis).point.coords.dot(axis);
+        let bottom_b = pb.support(&-axis).point.coords.dot(axis);
+        bottom_b - top_a - a.margin() - b.margin()
+    }
+
+    /// GJK's certified gap between two placed shapes (margins subtracted; 0 when they
+    /// intersect) and the unit axis it was measured along.
+    fn shape_gap(
+        &self,
+        (a, frame_a): (&super::ConvexShape, &Frame),
+        (b, frame_b): (&super::ConvexShape, &Frame),
+        guess: &mut crate::Vector,
+        counts: &mut CheckCounts,
+        pair: (Body, Body),
+    ) -> Result<(f64, Option<crate::Vector>), RobotError> {
+        let pa = super::Placed {
+            core: a.core_with(self.options.hull_support),
+            frame: frame_a,
+        };
+        let pb = super::Placed {
+            core: b.core_with(self.options.hull_support),
+            frame: frame_b,
+        };
+        let margins = a.margin() + b.margin();
+        counts.gjk_runs += 1;
+        // A lower bound within 0.1 % of the distance is all advancement needs (the step is
+        // about `d / A`); near contact that is still far below the contact tolerance.
+        let settings = gjk::GjkSettings {
+            relative_tolerance: self
+                .options
+                .gjk
+                .relative_tolerance
+                .max(MOTION_GJK_TOLERANCE),
+            ..self.options.gjk
+        };
+        let r = gjk::distance_from(&pa, &pb, &settings, guess, f64::INFINITY)
+            .map_err(|source| self.query_error(pair, source))?;
+        counts.support_calls += r.support_calls;
+        if let Some(n) = r.normal {
+            *guess = n;
+        }
+        if r.intersecting {
+            return Ok((0.0, None));
+        }
+        Ok(((r.lower_bound - margins).max(0.0), r.normal))
+    }
+
+    /// [`Checker::check_with`] without validating `q` (a point of a checked segment).
+    fn check_valid(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<super::CheckResult, RobotError> {
+        self.check_placed(ws, q, false).map(|(r, _)| r)
+    }
+}
+
+/// The gap between two balls and the unit axis between their centres:
+/// `(‖c_b − c_a‖ − r_a − r_b, (c_b − c_a)/‖c_b − c_a‖)`.
+fn sphere_plane(
+    ca: &crate::Point,
+    ra: f64,
+    cb: &crate::Point,
+    rb: f64,
+) -> (f64, Option<crate::Vector>) {
+    let v = cb - ca;
+    let len = v.norm();
+    (len - ra - rb, (len > 0.0).then(|| v / len))
+}
+
+/// The better certificate between a ball and an obstacle: the gap to its world box (axis from
+/// the box's nearest point to the centre) or to its bounding ball.
+fn plane_to_obstacle(
+    c: &crate::Point,
+    r: f64,
+    o: &super::PlacedObstacle,
+) -> (f64, Option<crate::Vector>) {
+    let nearest = crate::Point::new(
+        c.x.clamp(o.lo.x, o.hi.x),
+        c.y.clamp(o.lo.y, o.hi.y),
+        c.z.clamp(o.lo.z, o.hi.z),
+    );
+    let to_box = sphere_plane(&nearest, 0.0, c, r);
+    let to_ball = sphere_plane(&o.center, o.radius, c, r);
+    if to_box.0 >= to_ball.0 {
+        to_box
+    } else {
+        to_ball
+    }
+}
