@@ -145,9 +145,10 @@ pub struct CheckArgs {
     /// `random = Some(n)` ⟹ `random_configurations(robot, n, seed)`.
     #[arg(long, value_name = "N")]
     pub random: Option<usize>,
-    /// The seed of --random (ChaCha8; the same seed gives the same configurations): `seed = 0` by default.
-    #[arg(long, value_name = "S", default_value_t = 0, requires = "random")]
-    pub seed: u64,
+    /// The seed of --random (ChaCha8; the same seed gives the same configurations); default 0:
+    /// `seed = None` ⟹ `0`.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
     /// Also compute each configuration's minimum distance over the active pairs (metres, 0
     /// when colliding); `pair` is then the colliding pair, or else the closest pair:
     /// `distance = min dist(A, B)`.
@@ -202,6 +203,11 @@ fn warn_cache(loaded: &LoadedRobot) {
 }
 
 fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
+    if args.seed.is_some() && args.random.is_none() {
+        return Err(CliError::Usage(
+            "--seed is for --random: configurations from --configs are checked as given".into(),
+        ));
+    }
     if let Some(out) = &args.out {
         check_output(out)?;
     }
@@ -222,7 +228,7 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
     warn_cache(&loaded);
     let configurations = match (&args.configs, args.random) {
         (Some(file), _) => robot::read_configurations(file, &loaded.robot, limits, read_limits)?,
-        (None, Some(n)) => robot::random_configurations(&loaded.robot, n, args.seed)?,
+        (None, Some(n)) => robot::random_configurations(&loaded.robot, n, args.seed.unwrap_or(0))?,
         (None, None) => {
             return Err(CliError::Usage(
                 "give the configurations: --configs FILE or --random N".into(),
