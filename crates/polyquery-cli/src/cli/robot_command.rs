@@ -17,8 +17,10 @@ use std::time::Instant;
 /// The subcommands of `polyquery robot`: `robot check` ↦ [`CheckArgs`], `robot info` ↦ [`InfoArgs`].
 #[derive(Subcommand, Debug)]
 pub enum RobotCommand {
-    /// Check configurations of a robot for collisions (self and scene), in parallel.
+    /// Check configurations of a robot for collisions (self and scene), in parallel:
+    /// `robot check` ↦ [`CheckArgs`].
     #[command(
+        about = "Check configurations of a robot for collisions (self and scene), in parallel",
         long_about = "Check configurations of a robot for collisions (self and scene), in parallel.\n\n\
             Loads the robot (URDF: links, joints, collision shapes; every mesh becomes its exact \
             convex hull, kept in the shape cache so the next run reads it), the allowed-collision \
@@ -57,8 +59,10 @@ pub enum RobotCommand {
             polyquery robot check robot.urdf --package-dir my_robot=/opt/my_robot --configs q.txt --threads 4"
     )]
     Check(CheckArgs),
-    /// Describe a robot: configuration order, limits, collision shapes, active pairs.
+    /// Describe a robot: configuration order, limits, collision shapes, active pairs:
+    /// `robot info` ↦ [`InfoArgs`].
     #[command(
+        about = "Describe a robot: configuration order, limits, collision shapes, active pairs",
         long_about = "Describe a robot: configuration order, limits, collision shapes, active pairs.\n\n\
             Prints the robot's name; the joints of a configuration in order (type, lower and \
             upper limit; mimic joints listed as following their joint); each link's collision \
@@ -129,7 +133,8 @@ impl RobotSourceArgs {
     }
 }
 
-/// The arguments of `polyquery robot check`: exactly one of `--configs`, `--random`.
+/// The arguments of `polyquery robot check`: exactly one of `--configs`, `--random`
+/// (`CheckArgs` ↦ [`RobotSources`] and the configurations).
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("input").required(true).args(["configs", "random"])))]
 pub struct CheckArgs {

@@ -2,8 +2,8 @@
 //! one JSON line each, and the run's summary.
 //!
 //! Where it sits: after the configurations are read and validated, on the loaded
-//! [`Checker`]. The configurations run in chunks of [`CHUNK`] (so a progress bar can
-//! advance); inside a chunk, blocks of [`BLOCK`] consecutive configurations run in parallel
+//! [`Checker`](polyquery::robot::Checker). The configurations run in chunks of [`CHUNK`](crate::robot::check::CHUNK) (so a progress bar can
+//! advance); inside a chunk, blocks of [`BLOCK`](crate::robot::check::BLOCK) consecutive configurations run in parallel
 //! (rayon, on the pool the caller installs), each block on one fresh workspace (warm starts
 //! carry along the block). The blocks do not depend on the number of threads or on
 //! scheduling, so the output is the same for any `--threads`.
@@ -61,7 +61,11 @@ struct Line<'a> {
 /// use std::path::Path;
 ///
 /// let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
-/// let loaded = load(&RobotSources { urdf: panda.join("panda.urdf"), ..RobotSources::default() })?;
+/// let loaded = load(&RobotSources {
+///     urdf: panda.join("panda.urdf"),
+///     srdf: Some(panda.join("panda.srdf")), // adjacent links touch: the SRDF allows them
+///     ..RobotSources::default()
+/// })?;
 /// let home = vec![0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02];
 /// let verdicts = check_all(&loaded.checker, &[home], true, &|_| {})?;
 /// assert!(!verdicts[0].collides && verdicts[0].distance.unwrap() > 0.0);
@@ -87,7 +91,7 @@ pub fn check_all(
                     .map(|(k, q)| {
                         let failed = |source| RobotCliError::Check {
                             index: first + k,
-                            source,
+                            source: Box::new(source),
                         };
                         if distance {
                             let d = checker.distance_with(&mut ws, q).map_err(failed)?;
@@ -126,7 +130,11 @@ pub fn check_all(
 /// use std::path::Path;
 ///
 /// let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
-/// let loaded = load(&RobotSources { urdf: panda.join("panda.urdf"), ..RobotSources::default() })?;
+/// let loaded = load(&RobotSources {
+///     urdf: panda.join("panda.urdf"),
+///     srdf: Some(panda.join("panda.srdf")), // adjacent links touch: the SRDF allows them
+///     ..RobotSources::default()
+/// })?;
 /// let home = vec![0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02];
 /// let verdicts = check_all(&loaded.checker, &[home], false, &|_| {})?;
 /// let mut out = Vec::new();

@@ -2,8 +2,8 @@
 //! mimic joints, each link's collision shapes (kind, hull vertices, and for meshes how well
 //! the hull fits the mesh), the obstacles, and the active pairs.
 //!
-//! Where it sits: after [`super::load`] (the checker has built every shape); meshes are read
-//! once more here to measure the fit ([`HullFit`]).
+//! Where it sits: after [`load`](crate::robot::load()) (the checker has built every shape); meshes are read
+//! once more here to measure the fit ([`HullFit`](polyquery::robot::HullFit)).
 
 use super::{LoadedRobot, RobotCliError};
 use polyquery::Point;
@@ -13,7 +13,7 @@ use polyquery::robot::{ConvexShape, Geometry, HullFit, JointKind, RobotError, Sh
 use serde::Serialize;
 use std::fmt::{self, Display, Formatter};
 
-/// One value of a configuration: `q[index]` is the position of joint `name`.
+/// One value of a configuration: `q[index] = position of joint name`.
 #[derive(Clone, Debug, Serialize)]
 pub struct JointInfo {
     /// `index` = its position in a configuration (0-based).
@@ -180,11 +180,11 @@ fn shape_info(
         Geometry::Mesh { path, scale, .. } => {
             info.mesh = Some(path.display().to_string());
             let mesh = Mesh::load(path).map_err(|source| {
-                RobotError::Shape(ShapeError::Mesh {
+                RobotCliError::from(RobotError::Shape(ShapeError::Mesh {
                     owner: owner.to_string(),
                     path: path.clone(),
                     source,
-                })
+                }))
             })?;
             let points: Vec<Point> = mesh
                 .points
@@ -370,8 +370,8 @@ impl Display for InfoReport {
         )?;
         writeln!(
             f,
-            "  {:<20} {:<8} {:>8} {:>8} {:>12} {:>8}  {}",
-            "link", "kind", "hull v", "mesh v", "max outside", "volume", "mesh or size"
+            "  {:<20} {:<8} {:>8} {:>8} {:>12} {:>8}  mesh or size",
+            "link", "kind", "hull v", "mesh v", "max outside", "volume"
         )?;
         for link in &self.shapes {
             for s in &link.shapes {

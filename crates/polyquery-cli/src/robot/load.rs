@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The files a robot command loads, and how: `load(&sources)` builds the checker from them.
+/// The files a robot command loads, and how: `load(&sources) → LoadedRobot` builds the checker from them.
 #[derive(Clone, Debug, Default)]
 pub struct RobotSources {
     /// `urdf` = the robot's URDF file.
@@ -157,14 +157,14 @@ fn in_file(path: &Path, e: RobotError, srdf: bool) -> RobotCliError {
         | RobotError::NotUtf8 { .. }
         | RobotError::Shape(_)
         | RobotError::UnknownPackage { .. }
-        | RobotError::BadMeshUri { .. } => RobotCliError::Robot(e),
+        | RobotError::BadMeshUri { .. } => RobotCliError::from(e),
         e if srdf => RobotCliError::Srdf {
             path: path.to_path_buf(),
-            source: e,
+            source: Box::new(e),
         },
         e => RobotCliError::Urdf {
             path: path.to_path_buf(),
-            source: e,
+            source: Box::new(e),
         },
     }
 }

@@ -14,7 +14,7 @@
 //! LoadedRobot ──info::InfoReport::build──▶ joints, limits, shapes and hull fit, active pairs
 //! ```
 //!
-//! * [`load`]: reads the files and builds the checker; every error names the file, element,
+//! * [`load`](mod@load): reads the files and builds the checker; every error names the file, element,
 //!   link or joint at fault ([`RobotCliError`]).
 //! * [`configs`]: the configurations file (one per line, whitespace-separated, `#` comments)
 //!   and random configurations.
@@ -22,9 +22,13 @@
 //!   does not depend on the number of threads), and the run's summary.
 //! * [`info`]: the report of `robot info`.
 
+/// Checking many configurations: `check_all(c, qs)[i]` = the verdict of `qs[i]`.
 pub mod check;
+/// Configurations from a file or at random: `q.len() = robot.dof()` for each.
 pub mod configs;
+/// The `robot info` report: `joints.len() = robot.dof()` in `InfoReport::build(&loaded)`.
 pub mod info;
+/// Loading the robot, SRDF, scene and shapes: `load(&sources) → LoadedRobot`.
 pub mod load;
 
 pub use check::{CacheSummary, CheckSummary, Verdict, check_all, write_jsonl};
@@ -48,30 +52,30 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum RobotCliError {
     /// The URDF is malformed or not a valid robot (the library's message names the element,
-    /// joint or link): display `"{path}: {source}"`.
+    /// joint or link): `to_string() = "{path}: {source}"`.
     #[error("{}: {source}", path.display())]
     Urdf {
         /// `path` = the URDF file.
         path: PathBuf,
         /// `source` = the library's error.
-        source: RobotError,
+        source: Box<RobotError>,
     },
-    /// The SRDF is malformed or names a link the robot does not have: display
-    /// `"{path}: {source}"`.
+    /// The SRDF is malformed or names a link the robot does not have:
+    /// `to_string() = "{path}: {source}"`.
     #[error("{}: {source}", path.display())]
     Srdf {
         /// `path` = the SRDF file.
         path: PathBuf,
         /// `source` = the library's error.
-        source: RobotError,
+        source: Box<RobotError>,
     },
     /// Anything else the library refused (a file that cannot be read, a scene, a shape: a
     /// missing or flat mesh, an unknown package): its message already names the file and
-    /// the link or obstacle. `Robot(e) = RobotCliError::from(e)`.
+    /// the link or obstacle. `Robot(Box::new(e)) = RobotCliError::from(e)`.
     #[error(transparent)]
-    Robot(#[from] RobotError),
-    /// A line of the configurations file is not a valid configuration: display
-    /// `"{name}:{line}: {message}"`.
+    Robot(Box<RobotError>),
+    /// A line of the configurations file is not a valid configuration:
+    /// `to_string() = "{name}:{line}: {message}"`.
     #[error("{name}:{line}: {message}")]
     Config {
         /// `name` = the configurations file.
@@ -81,22 +85,29 @@ pub enum RobotCliError {
         /// `message` = what is wrong (the count, the value, the joint).
         message: String,
     },
-    /// The configurations file could not be read (missing, too large): `Read(e)` with `e: ReadError`.
+    /// The configurations file could not be read (missing, too large): `Read(e)` with
+    /// `e: ReadError`, `to_string() = e.to_string()` (it names the file).
     #[error(transparent)]
     Read(ReadError),
     /// The arguments do not fit the robot (e.g. `--random` with a continuous joint):
-    /// `Usage(message)`, exit status 2.
+    /// `Usage(message).to_string() = message`, exit status 2.
     #[error("{0}")]
     Usage(String),
     /// Checking configuration `index` failed inside the library (GJK did not converge): not
-    /// the input's fault, exit status 1. Display `"configuration {index}: {source}"`.
+    /// the input's fault, exit status 1: `to_string() = "configuration {index}: {source}"`.
     #[error("configuration {index}: {source}")]
     Check {
         /// `index` = the configuration's 0-based index in the input.
         index: usize,
         /// `source` = the checker's error.
-        source: RobotError,
+        source: Box<RobotError>,
     },
+}
+
+impl From<RobotError> for RobotCliError {
+    fn from(e: RobotError) -> RobotCliError {
+        RobotCliError::Robot(Box::new(e))
+    }
 }
 
 impl RobotCliError {
