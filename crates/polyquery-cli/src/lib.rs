@@ -9,6 +9,8 @@
 //!   HTML / Markdown / CSV / JSON benchmark report with its SVG plots.
 //! * [`json`] writes JSON with every float finite and in its shortest round-trip form.
 //! * [`atomic_file`] writes output files all or nothing.
+//! * [`robot`] loads a robot (URDF, SRDF) in a scene and checks or describes it
+//!   (`polyquery robot check`, `polyquery robot info`).
 //!
 //! Where things are: a command is parsed in `src/main.rs` (clap's `Cli` and `Command`, one
 //! variant per subcommand, with its help text) and run in `src/cli/commands.rs`; a batch line
@@ -24,3 +26,4 @@ pub mod atomic_file;
 pub mod batch;
 pub mod json;
 pub mod report;
+pub mod robot;

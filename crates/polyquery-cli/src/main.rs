@@ -38,7 +38,9 @@ use std::process::ExitCode;
         (`query`) or in parallel from a JSON-lines file (`batch`), driven by a support map. \
         `report` times and checks it all against plain GJK and parry3d. `preprocess` saves a hull with its normal vector map (Gauss map with \
         O(log n) support queries) as a .nvm file, which every command taking a mesh also takes \
-        (told by its magic bytes: nothing is rebuilt). Every command prints a readable summary, \
+        (told by its magic bytes: nothing is rebuilt). `robot check` checks robot \
+        configurations (URDF, SRDF, a scene of obstacles) for collisions, `robot info` describes \
+        the robot. Every command prints a readable summary, \
         or one JSON object with --json.",
     after_help = "Examples:\n  \
         polyquery report --out report\n  \
@@ -48,7 +50,8 @@ use std::process::ExitCode;
         polyquery support bunny.nvm --dirs dirs.txt\n  \
         polyquery gen sphere --n 10000 --seed 7 --out sphere.obj\n  \
         polyquery query distance a.obj b.obj --pose-b 3,0,0 --json\n  \
-        polyquery batch queries.jsonl --out results.jsonl\n\n\
+        polyquery batch queries.jsonl --out results.jsonl\n  \
+        polyquery robot check panda.urdf --srdf panda.srdf --scene scene.json --configs q.txt\n\n\
         Exit codes: 0 success, 2 bad input, 1 other failures."
 )]
 struct Cli {
@@ -316,6 +319,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Robots (URDF) in scenes: check configurations for collisions, or describe the robot.
+    #[command(subcommand)]
+    Robot(cli::robot_command::RobotCommand),
     /// Describe a .nvm file: counts, sizes, build times, persistence, format version.
     #[command(
         long_about = "Describe a .nvm file: counts, sizes, build times, persistence, format version.\n\n\
@@ -594,6 +600,7 @@ fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
                 limits,
             );
         }
+        Command::Robot(command) => return cli::robot_command::run(command, limits),
         Command::Info { file, json } => print(&commands::info(&file, limits)?, json)?,
         Command::Support {
             input,

@@ -97,6 +97,10 @@ pub enum CliError {
     /// An input file (the batch, the directions) could not be read or is over the cap: `Read(e)` with `e: ReadError`, `exit_code() = 2`.
     #[error(transparent)]
     Read(input::ReadError),
+    /// A `robot` command failed: `Robot(e) = CliError::from(e)` for `e: RobotCliError`;
+    /// `exit_code() = 2` when `e.is_bad_input()`, else 1.
+    #[error(transparent)]
+    Robot(#[from] polyquery_cli::robot::RobotCliError),
     /// An output file could not be written (nothing was written at its path): `source` = why;
     /// `exit_code() = 1` (2 when the path names no regular file).
     #[error("cannot write {}: {source}", path.display())]
@@ -152,6 +156,13 @@ impl CliError {
             | CliError::Body(BodyError::Nvm { .. })
             | CliError::Run(_) => EXIT_FAILURE,
             CliError::Reported(code) => *code,
+            CliError::Robot(e) => {
+                if e.is_bad_input() {
+                    EXIT_BAD_INPUT
+                } else {
+                    EXIT_FAILURE
+                }
+            }
         }
     }
 }

@@ -4,7 +4,9 @@
 //!   timing the stages, and returns a report or a [`commands::CliError`].
 //! * [`report`]: the reports, serialisable as one JSON object and printable as text.
 //! * [`report_command`]: `polyquery report`, the benchmark comparison report.
+//! * [`robot_command`]: `polyquery robot check` and `polyquery robot info`.
 
 pub mod commands;
 pub mod report;
 pub mod report_command;
+pub mod robot_command;

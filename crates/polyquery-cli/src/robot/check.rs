@@ -1,0 +1,262 @@
+//! Checking many configurations (`robot check`): verdicts (and distances) in input order,
+//! one JSON line each, and the run's summary.
+//!
+//! Where it sits: after the configurations are read and validated, on the loaded
+//! [`Checker`](polyquery::robot::Checker). The configurations run in chunks of [`CHUNK`](crate::robot::check::CHUNK) (so a progress bar can
+//! advance); inside a chunk, blocks of [`BLOCK`](crate::robot::check::BLOCK) consecutive configurations run in parallel
+//! (rayon, on the pool the caller installs), each block on one fresh workspace (warm starts
+//! carry along the block). The blocks do not depend on the number of threads or on
+//! scheduling, so the output is the same for any `--threads`.
+
+use super::{RobotCliError, pair_names};
+use polyquery::robot::{Body, Checker};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt::{self, Display, Formatter};
+use std::io::{self, Write};
+
+/// Configurations per progress step: `CHUNK = 4096`.
+pub const CHUNK: usize = 4096;
+
+/// Consecutive configurations sharing one workspace (one parallel task): `BLOCK = 64`.
+pub const BLOCK: usize = 64;
+
+/// The answer for one configuration: `collides ⟺ some active pair intersects`.
+///
+/// ```
+/// use polyquery_cli::robot::Verdict;
+///
+/// let free = Verdict { collides: false, pair: None, distance: None };
+/// assert!(!free.collides && free.pair.is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Verdict {
+    /// Whether some active pair (link–link or link–obstacle) intersects, touching included:
+    /// `collides ⟺ ∃ active (A, B): A ∩ B ≠ ∅`.
+    pub collides: bool,
+    /// The colliding pair found when `collides`; with a distance, the closest pair when not
+    /// colliding: `pair = None` when nothing collides (and no distance is asked).
+    pub pair: Option<(Body, Body)>,
+    /// The minimum distance over the active pairs, in metres (0 when colliding), when asked:
+    /// `distance = Some(min dist(A, B))`.
+    pub distance: Option<f64>,
+}
+
+/// One output line: `{"index", "collides", "pair": [a, b] | null, "distance": x | null}`:
+/// `index` = the configuration's 0-based position in the input.
+#[derive(Clone, Debug, Serialize)]
+struct Line<'a> {
+    index: usize,
+    collides: bool,
+    pair: Option<[&'a str; 2]>,
+    distance: Option<f64>,
+}
+
+/// Checks every configuration (already validated), in chunks of [`CHUNK`], calling
+/// `progress(done)` after each chunk: `check_all(c, qs, …)[i]` is the verdict of `qs[i]`
+/// (`Checker::check`, or `Checker::distance` when `distance`).
+///
+/// ```
+/// use polyquery_cli::robot::{check_all, load, RobotSources};
+/// use std::path::Path;
+///
+/// let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
+/// let loaded = load(&RobotSources {
+///     urdf: panda.join("panda.urdf"),
+///     srdf: Some(panda.join("panda.srdf")), // adjacent links touch: the SRDF allows them
+///     ..RobotSources::default()
+/// })?;
+/// let home = vec![0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02];
+/// let verdicts = check_all(&loaded.checker, &[home], true, &|_| {})?;
+/// assert!(!verdicts[0].collides && verdicts[0].distance.unwrap() > 0.0);
+/// # Ok::<(), polyquery_cli::robot::RobotCliError>(())
+/// ```
+pub fn check_all(
+    checker: &Checker,
+    configurations: &[Vec<f64>],
+    distance: bool,
+    progress: &dyn Fn(usize),
+) -> Result<Vec<Verdict>, RobotCliError> {
+    let mut verdicts = Vec::with_capacity(configurations.len());
+    for (c, chunk) in configurations.chunks(CHUNK).enumerate() {
+        let blocks: Vec<Result<Vec<Verdict>, RobotCliError>> = chunk
+            .par_chunks(BLOCK)
+            .enumerate()
+            .map(|(b, block)| {
+                let first = c * CHUNK + b * BLOCK;
+                let mut ws = checker.workspace();
+                block
+                    .iter()
+                    .enumerate()
+                    .map(|(k, q)| {
+                        let failed = |source| RobotCliError::Check {
+                            index: first + k,
+                            source: Box::new(source),
+                        };
+                        if distance {
+                            let d = checker.distance_with(&mut ws, q).map_err(failed)?;
+                            Ok(Verdict {
+                                collides: d.distance <= 0.0,
+                                pair: d.pair,
+                                distance: Some(d.distance.max(0.0)),
+                            })
+                        } else {
+                            let r = checker.check_with(&mut ws, q).map_err(failed)?;
+                            Ok(Verdict {
+                                collides: r.collides,
+                                pair: r.pair,
+                                distance: None,
+                            })
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        for block in blocks {
+            verdicts.extend(block?);
+        }
+        progress(verdicts.len());
+    }
+    Ok(verdicts)
+}
+
+/// Writes one JSON line per verdict, in order, pairs named by the checker:
+/// `{"index": i, "collides": bool, "pair": [a, b] | null, "distance": x | null}` for
+/// `i = 0, 1, …`. A distance is never infinite here (a robot with no active pairs has none:
+/// `distance = null`).
+///
+/// ```
+/// use polyquery_cli::robot::{check_all, load, write_jsonl, RobotSources};
+/// use std::path::Path;
+///
+/// let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
+/// let loaded = load(&RobotSources {
+///     urdf: panda.join("panda.urdf"),
+///     srdf: Some(panda.join("panda.srdf")), // adjacent links touch: the SRDF allows them
+///     ..RobotSources::default()
+/// })?;
+/// let home = vec![0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02];
+/// let verdicts = check_all(&loaded.checker, &[home], false, &|_| {})?;
+/// let mut out = Vec::new();
+/// write_jsonl(&loaded.checker, &verdicts, &mut out).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), "{\"index\":0,\"collides\":false,\"pair\":null,\"distance\":null}\n");
+/// # Ok::<(), polyquery_cli::robot::RobotCliError>(())
+/// ```
+pub fn write_jsonl(checker: &Checker, verdicts: &[Verdict], w: &mut dyn Write) -> io::Result<()> {
+    for (index, v) in verdicts.iter().enumerate() {
+        let line = Line {
+            index,
+            collides: v.collides,
+            pair: v.pair.map(|p| pair_names(checker, p)),
+            distance: v.distance.filter(|d| d.is_finite()),
+        };
+        crate::json::to_writer(&mut *w, &line)?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// What the shape cache did during loading: `hits + built` = meshes loaded.
+#[derive(Clone, Debug, Serialize)]
+pub struct CacheSummary {
+    /// `dir` = the cache folder (`None` with `--no-cache`).
+    pub dir: Option<String>,
+    /// `hits` = meshes whose hull came from the cache.
+    pub hits: usize,
+    /// `built` = meshes whose hull and map were built in this run.
+    pub built: usize,
+    /// `write_error = Some(message)` when a cache file could not be written (a warning only).
+    pub write_error: Option<String>,
+}
+
+/// The summary of a `robot check` run (stderr; one JSON object with `--json`):
+/// `colliding_fraction = colliding / configurations`.
+///
+/// ```
+/// use polyquery_cli::robot::{CacheSummary, CheckSummary};
+///
+/// let cache = CacheSummary { dir: None, hits: 0, built: 9, write_error: None };
+/// let s = CheckSummary::new(1000, 339, 0.5, 2, 0.25, cache);
+/// assert_eq!((s.colliding_fraction, s.configurations_per_second), (0.339, 2000.0));
+/// ```
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckSummary {
+    /// `configurations` = the configurations checked.
+    pub configurations: usize,
+    /// `colliding` = how many of them collide.
+    pub colliding: usize,
+    /// `colliding_fraction = colliding / configurations` (0 for none).
+    pub colliding_fraction: f64,
+    /// `seconds` = wall time of the checks alone.
+    pub seconds: f64,
+    /// `configurations_per_second = configurations / seconds`.
+    pub configurations_per_second: f64,
+    /// `threads` = the worker threads that checked.
+    pub threads: usize,
+    /// `load_seconds` = wall time to load the robot, the scene and the shapes.
+    pub load_seconds: f64,
+    /// `cache` = what the shape cache did.
+    pub cache: CacheSummary,
+}
+
+impl CheckSummary {
+    /// The summary of `configurations` checked in `seconds` on `threads` threads, `colliding`
+    /// of them colliding: `configurations_per_second = configurations / seconds` (0 when no
+    /// time was measured).
+    pub fn new(
+        configurations: usize,
+        colliding: usize,
+        seconds: f64,
+        threads: usize,
+        load_seconds: f64,
+        cache: CacheSummary,
+    ) -> CheckSummary {
+        let fraction = if configurations == 0 {
+            0.0
+        } else {
+            colliding as f64 / configurations as f64
+        };
+        let rate = if seconds > 0.0 {
+            configurations as f64 / seconds
+        } else {
+            0.0
+        };
+        CheckSummary {
+            configurations,
+            colliding,
+            colliding_fraction: fraction,
+            seconds,
+            configurations_per_second: rate,
+            threads,
+            load_seconds,
+            cache,
+        }
+    }
+}
+
+impl Display for CheckSummary {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} configurations, {} colliding ({:.1} %), checked in {:.3} s ({:.0} per second, {} threads)",
+            self.configurations,
+            self.colliding,
+            100.0 * self.colliding_fraction,
+            self.seconds,
+            self.configurations_per_second,
+            self.threads
+        )?;
+        let cache = match &self.cache.dir {
+            Some(dir) => format!(
+                "shape cache {dir}: {} hits, {} built",
+                self.cache.hits, self.cache.built
+            ),
+            None => format!("no shape cache: {} built", self.cache.built),
+        };
+        writeln!(
+            f,
+            "robot, scene and shapes loaded in {:.3} s ({cache})",
+            self.load_seconds
+        )
+    }
+}

@@ -1,0 +1,170 @@
+//! Loading what a robot command works on: the URDF (with `--package-dir` folders), the SRDF,
+//! the scene and the collision shapes (through the shape cache), into a [`Checker`].
+//!
+//! Where it sits: the first step of `robot check` and `robot info`, before any configuration
+//! is read; every error names the file and the element, link or obstacle at fault.
+
+use super::RobotCliError;
+use polyquery::robot::{
+    AllowedCollisions, Checker, CheckerOptions, LimitCheck, PackageDirs, Robot, RobotError, Scene,
+    ShapeCache,
+};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The files a robot command loads, and how: `load(&sources) → LoadedRobot` builds the checker from them.
+#[derive(Clone, Debug, Default)]
+pub struct RobotSources {
+    /// `urdf` = the robot's URDF file.
+    pub urdf: PathBuf,
+    /// `srdf = Some(file)`: its `disable_collisions` pairs are never checked (`None`: every
+    /// link pair is checked).
+    pub srdf: Option<PathBuf>,
+    /// `scene = Some(file)`: the obstacles (JSON; `None`: an empty scene).
+    pub scene: Option<PathBuf>,
+    /// `packages[k] = (NAME, DIR)`: `package://NAME/…` resolves in `DIR`.
+    pub packages: Vec<(String, PathBuf)>,
+    /// `cache_dir = Some(dir)`: meshes' hulls are cached in `dir` (`None`: no cache).
+    pub cache_dir: Option<PathBuf>,
+    /// `limits = LimitCheck::Allow` checks configurations outside the joint limits too.
+    pub limits: LimitCheck,
+}
+
+/// A loaded robot in its scene: `checker = Checker::new(&robot, &scene, &allowed, &cache, …)`.
+#[derive(Debug)]
+pub struct LoadedRobot {
+    /// `robot = Robot::from_urdf_file(urdf, packages)`.
+    pub robot: Robot,
+    /// `scene = Scene::from_json_file(scene)` (or `Scene::new()`).
+    pub scene: Scene,
+    /// `allowed = AllowedCollisions::from_srdf_file(srdf, &robot)` (or `none(&robot)`).
+    pub allowed: AllowedCollisions,
+    /// `checker` = the robot, scene and matrix with every shape built.
+    pub checker: Checker,
+    /// `cache` = the shape cache used (its `stats()` say what it did).
+    pub cache: ShapeCache,
+    /// `load_seconds` = wall time to read the files and build every shape.
+    pub load_seconds: f64,
+}
+
+/// `NAME=DIR` of `--package-dir`: `parse_package_dir("pkg=/opt/pkg") = Ok(("pkg", "/opt/pkg"))`.
+///
+/// ```
+/// use polyquery_cli::robot::parse_package_dir;
+/// use std::path::PathBuf;
+///
+/// assert_eq!(parse_package_dir("franka=/opt/franka").unwrap(), ("franka".to_string(), PathBuf::from("/opt/franka")));
+/// assert!(parse_package_dir("franka").is_err());
+/// ```
+pub fn parse_package_dir(text: &str) -> Result<(String, PathBuf), String> {
+    match text.split_once('=') {
+        Some((name, dir)) if !name.is_empty() && !dir.is_empty() && !name.contains('/') => {
+            Ok((name.to_string(), PathBuf::from(dir)))
+        }
+        _ => Err(format!(
+            "'{text}': expected NAME=DIR (a package name without '/', then its folder)"
+        )),
+    }
+}
+
+/// The default shape cache folder: `$XDG_CACHE_HOME/polyquery/shapes` when that variable is
+/// an absolute path, else `$HOME/.cache/polyquery/shapes`, else `None` (no cache).
+///
+/// ```
+/// use polyquery_cli::robot::default_cache_dir;
+/// use std::path::PathBuf;
+///
+/// assert_eq!(default_cache_dir(Some("/xdg".into()), Some("/home/u".into())), Some(PathBuf::from("/xdg/polyquery/shapes")));
+/// assert_eq!(default_cache_dir(Some("".into()), Some("/home/u".into())), Some(PathBuf::from("/home/u/.cache/polyquery/shapes")));
+/// assert_eq!(default_cache_dir(None, None), None);
+/// ```
+pub fn default_cache_dir(
+    xdg_cache_home: Option<OsString>,
+    home: Option<OsString>,
+) -> Option<PathBuf> {
+    let xdg = xdg_cache_home
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute());
+    let base = match xdg {
+        Some(dir) => dir,
+        None => {
+            let home = home.map(PathBuf::from).filter(|p| p.is_absolute())?;
+            home.join(".cache")
+        }
+    };
+    Some(base.join("polyquery").join("shapes"))
+}
+
+/// Reads the URDF, SRDF and scene and builds the checker (every mesh hulled, or read from
+/// the cache): `load(s)?.checker.robot().dof()` = the robot's configuration length.
+///
+/// ```
+/// use polyquery_cli::robot::{load, RobotSources};
+/// use std::path::Path;
+///
+/// let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
+/// let loaded = load(&RobotSources {
+///     urdf: panda.join("panda.urdf"),
+///     srdf: Some(panda.join("panda.srdf")),
+///     ..RobotSources::default()
+/// })?;
+/// assert_eq!((loaded.robot.dof(), loaded.checker.self_pairs().len()), (8, 20));
+/// # Ok::<(), polyquery_cli::robot::RobotCliError>(())
+/// ```
+pub fn load(sources: &RobotSources) -> Result<LoadedRobot, RobotCliError> {
+    let started = Instant::now();
+    let mut packages = PackageDirs::new();
+    for (name, dir) in &sources.packages {
+        packages.insert(name.clone(), dir.clone());
+    }
+    let robot = Robot::from_urdf_file(&sources.urdf, &packages)
+        .map_err(|e| in_file(&sources.urdf, e, false))?;
+    let allowed = match &sources.srdf {
+        Some(path) => {
+            AllowedCollisions::from_srdf_file(path, &robot).map_err(|e| in_file(path, e, true))?
+        }
+        None => AllowedCollisions::none(&robot),
+    };
+    let scene = match &sources.scene {
+        Some(path) => Scene::from_json_file(path)?,
+        None => Scene::new(),
+    };
+    let cache = match &sources.cache_dir {
+        Some(dir) => ShapeCache::in_dir(dir),
+        None => ShapeCache::disabled(),
+    };
+    let options = CheckerOptions {
+        limits: sources.limits,
+        ..CheckerOptions::default()
+    };
+    let checker = Checker::new(&robot, &scene, &allowed, &cache, options)?;
+    Ok(LoadedRobot {
+        robot,
+        scene,
+        allowed,
+        checker,
+        cache,
+        load_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Prefixes an error about the URDF's or SRDF's content with the file (a read error already
+/// names it; a shape or mesh error names the link and the mesh).
+fn in_file(path: &Path, e: RobotError, srdf: bool) -> RobotCliError {
+    match e {
+        RobotError::Read(_)
+        | RobotError::NotUtf8 { .. }
+        | RobotError::Shape(_)
+        | RobotError::UnknownPackage { .. }
+        | RobotError::BadMeshUri { .. } => RobotCliError::from(e),
+        e if srdf => RobotCliError::Srdf {
+            path: path.to_path_buf(),
+            source: Box::new(e),
+        },
+        e => RobotCliError::Urdf {
+            path: path.to_path_buf(),
+            source: Box::new(e),
+        },
+    }
+}

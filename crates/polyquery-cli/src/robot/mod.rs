@@ -1,0 +1,145 @@
+//! `polyquery robot check` and `polyquery robot info`: a robot (URDF, SRDF) in a scene
+//! (JSON), loaded into the library's [`Checker`], checked on a file of configurations (or
+//! random ones), or described.
+//!
+//! Where it sits: between the command line (`src/cli/robot_command.rs`, which parses the
+//! flags, runs the thread pool and the progress bar, and prints) and the library's
+//! [`polyquery::robot`]:
+//!
+//! ```text
+//! URDF + SRDF + scene ──load──▶ LoadedRobot (Checker, shape cache stats, load time)
+//! configurations file ──configs::parse_configurations──▶ validated q's (all, before any output)
+//! --random N --seed S ──configs::random_configurations──▶ q's uniform within the limits
+//! q's ──check::check_all (chunks, blocks in parallel)──▶ Verdict per q ──write_jsonl──▶ one JSON line each
+//! LoadedRobot ──info::InfoReport::build──▶ joints, limits, shapes and hull fit, active pairs
+//! ```
+//!
+//! * [`load`](mod@load): reads the files and builds the checker; every error names the file, element,
+//!   link or joint at fault ([`RobotCliError`]).
+//! * [`configs`]: the configurations file (one per line, whitespace-separated, `#` comments)
+//!   and random configurations.
+//! * [`check`]: runs the checker over many configurations, deterministically (the output
+//!   does not depend on the number of threads), and the run's summary.
+//! * [`info`]: the report of `robot info`.
+
+/// Checking many configurations: `check_all(c, qs)[i]` = the verdict of `qs[i]`.
+pub mod check;
+/// Configurations from a file or at random: `q.len() = robot.dof()` for each.
+pub mod configs;
+/// The `robot info` report: `joints.len() = robot.dof()` in `InfoReport::build(&loaded)`.
+pub mod info;
+/// Loading the robot, SRDF, scene and shapes: `load(&sources) → LoadedRobot`.
+pub mod load;
+
+pub use check::{CacheSummary, CheckSummary, Verdict, check_all, write_jsonl};
+pub use configs::{parse_configurations, random_configurations, read_configurations};
+pub use info::InfoReport;
+pub use load::{LoadedRobot, RobotSources, default_cache_dir, load, parse_package_dir};
+
+use polyquery::input::ReadError;
+use polyquery::robot::{Checker, RobotError, ShapeError};
+use std::path::PathBuf;
+
+/// Why a robot command failed: `exit status = 2` when [`RobotCliError::is_bad_input`], else 1.
+///
+/// ```
+/// use polyquery_cli::robot::RobotCliError;
+///
+/// let err = RobotCliError::Config { name: "q.txt".into(), line: 3, message: "7 values".into() };
+/// assert_eq!(err.to_string(), "q.txt:3: 7 values");
+/// assert!(err.is_bad_input());
+/// ```
+#[derive(Debug, thiserror::Error)]
+pub enum RobotCliError {
+    /// The URDF is malformed or not a valid robot (the library's message names the element,
+    /// joint or link): `to_string() = "{path}: {source}"`.
+    #[error("{}: {source}", path.display())]
+    Urdf {
+        /// `path` = the URDF file.
+        path: PathBuf,
+        /// `source` = the library's error.
+        source: Box<RobotError>,
+    },
+    /// The SRDF is malformed or names a link the robot does not have:
+    /// `to_string() = "{path}: {source}"`.
+    #[error("{}: {source}", path.display())]
+    Srdf {
+        /// `path` = the SRDF file.
+        path: PathBuf,
+        /// `source` = the library's error.
+        source: Box<RobotError>,
+    },
+    /// Anything else the library refused (a file that cannot be read, a scene, a shape: a
+    /// missing or flat mesh, an unknown package): its message already names the file and
+    /// the link or obstacle. `Robot(Box::new(e)) = RobotCliError::from(e)`.
+    #[error(transparent)]
+    Robot(Box<RobotError>),
+    /// A line of the configurations file is not a valid configuration:
+    /// `to_string() = "{name}:{line}: {message}"`.
+    #[error("{name}:{line}: {message}")]
+    Config {
+        /// `name` = the configurations file.
+        name: String,
+        /// `line ≥ 1`: the 1-based line number.
+        line: usize,
+        /// `message` = what is wrong (the count, the value, the joint).
+        message: String,
+    },
+    /// The configurations file could not be read (missing, too large): `Read(e)` with
+    /// `e: ReadError`, `to_string() = e.to_string()` (it names the file).
+    #[error(transparent)]
+    Read(ReadError),
+    /// The arguments do not fit the robot (e.g. `--random` with a continuous joint):
+    /// `Usage(message).to_string() = message`, exit status 2.
+    #[error("{0}")]
+    Usage(String),
+    /// Checking configuration `index` failed inside the library (GJK did not converge): not
+    /// the input's fault, exit status 1: `to_string() = "configuration {index}: {source}"`.
+    #[error("configuration {index}: {source}")]
+    Check {
+        /// `index` = the configuration's 0-based index in the input.
+        index: usize,
+        /// `source` = the checker's error.
+        source: Box<RobotError>,
+    },
+}
+
+impl From<RobotError> for RobotCliError {
+    fn from(e: RobotError) -> RobotCliError {
+        RobotCliError::Robot(Box::new(e))
+    }
+}
+
+impl RobotCliError {
+    /// Whether the input is at fault (exit status 2) rather than the program or the machine
+    /// (exit status 1): `is_bad_input() = false` only for [`RobotCliError::Check`], internal
+    /// hull or map failures and pair-query failures.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            RobotCliError::Check { .. } => false,
+            RobotCliError::Robot(e) | RobotCliError::Urdf { source: e, .. } => !is_internal(e),
+            _ => true,
+        }
+    }
+}
+
+/// Library errors that valid input never causes.
+fn is_internal(e: &RobotError) -> bool {
+    match e {
+        RobotError::Query { .. } => true,
+        RobotError::Shape(ShapeError::Map { .. }) => true,
+        RobotError::Shape(ShapeError::Hull { source, .. }) => {
+            matches!(source, polyquery::hull::HullError::Internal(_))
+        }
+        _ => false,
+    }
+}
+
+/// `"a–b"`: the names of a checked pair, for messages and tables:
+/// `pair_names(c, (a, b)) = [c.name(a), c.name(b)]`.
+pub fn pair_names(
+    checker: &Checker,
+    pair: (polyquery::robot::Body, polyquery::robot::Body),
+) -> [&str; 2] {
+    [checker.name(pair.0), checker.name(pair.1)]
+}
