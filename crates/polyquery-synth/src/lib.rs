@@ -8,6 +8,10 @@
 //! (ChaCha8), and each exercises a different hard case: all points extreme (sphere,
 //! ellipsoid), many coplanar points (box, cylinder caps), a vertex of high degree (cone), a
 //! very flat hull (disk) and a very thin one (needle).
+//!
+//! With the `robot` feature, [`robot_scenes`] makes benchmark scenes for robots (random
+//! convex obstacles around the Panda, a scanned obstacle, random configurations) as
+//! `polyquery::robot::Scene`s; only then does this crate depend on the library.
 
 /// A point in 3D, `f64` coordinates (the same type as `polyquery::Point`).
 pub type Point = nalgebra::Point3<f64>;
@@ -20,6 +24,9 @@ use rand_distr::{Distribution, StandardNormal};
 use std::f64::consts::TAU;
 use std::fmt;
 use std::str::FromStr;
+
+#[cfg(feature = "robot")]
+pub mod robot_scenes;
 
 /// The synthetic shapes. Each variant documents its points and the fewest it can make
 /// ([`Shape::minimum_points`]).

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""pinocchio + coal on the bundled Panda with the table and shelf, for comparison with
+`benches/robot.rs` (group `robot/table_shelf`). Not run by CI.
+
+Usage (from the repository's root):
+
+    python3 -m venv /work/venv-pin && /work/venv-pin/bin/pip install pin
+    /work/venv-pin/bin/python benches/robot_pinocchio.py                       # configs_1000.txt
+    /work/venv-pin/bin/python benches/robot_pinocchio.py \
+        --configs target/robot-bench/configs_random_10000_seed20250601.txt    # the Rust bench's
+    /work/venv-pin/bin/python benches/robot_pinocchio.py --random 10000 --seed 1
+    ... --out result.json
+
+The model is built as data/robots/panda/README.md describes: `pin.buildModelsFromUrdf(...,
+geometry_types=COLLISION, mimic=True)` (8 configuration values), every mesh replaced by its
+convex hull computed by coal with qhull (`bvh.buildConvexHull(True, "Qt")`; the finger boxes
+stay boxes), the five obstacles of `scene_table_shelf.json` added as `coal.Box` on the universe
+joint, `addAllCollisionPairs()` and then the SRDF's `disable_collisions` removed (124 pairs:
+44 self + 80 scene). GJK/EPA tolerances are pinocchio's defaults unless `--tight` (1e-10,
+10,000 iterations, as used for `expected_1000.txt`).
+
+Modes (configurations per second, best of `--rounds` passes over all configurations, after
+one untimed warm-up pass; the median is reported too):
+
+* `check_loop`: `pin.computeCollisions(model, data, gm, gd, q, True)` once per configuration
+  from Python (forward kinematics, placements, pairs in order, stop at the first collision);
+  includes the Python call overhead.
+* `check_batched_1_thread` / `check_batched_N_threads`: the batch call of pin >= 3,
+  `pin.computeCollisionsInParallel(threads, GeometryPool, Q, True)` on all configurations at
+  once (one C++ call; per configuration it stops at the first collision).
+* `distance_loop`: `pin.computeDistances(model, data, gm, gd, q)` once per configuration from
+  Python (every active pair's distance; the minimum is `gd.distanceResults[i].min_distance`
+  for the returned index `i`; negative when colliding: coal's distances are signed).
+
+Output: one JSON object (stdout, or `--out FILE`) with the configurations/s per mode, the
+fraction of colliding configurations, the pinocchio, coal and numpy versions, the thread
+count and the settings. Exits with status 2 and a one-line message when pinocchio or coal is
+not installed.
+"""
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PANDA = ROOT / "data" / "robots" / "panda"
+
+try:
+    import coal
+    import numpy as np
+    import pinocchio as pin
+except ImportError as e:  # pragma: no cover - depends on the environment
+    sys.stderr.write(
+        f"robot_pinocchio.py: {e.name or e} is not installed; this benchmark needs pinocchio "
+        "and coal (`pip install pin`, which brings both and numpy). Nothing was measured.\n"
+    )
+    sys.exit(2)
+
+
+def read_configurations(path):
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                rows.append([float(x) for x in line.split()])
+            except ValueError:
+                sys.exit(f"{path}:{number}: not a line of numbers: {line[:80]!r}")
+    if not rows:
+        sys.exit(f"{path}: no configurations")
+    return np.array(rows, dtype=float)
+
+
+def random_configurations(model, n, seed):
+    """Uniform within the joint limits (numpy's default_rng(seed)); not the Rust bench's."""
+    rng = np.random.default_rng(seed)
+    lo, hi = model.lowerPositionLimit, model.upperPositionLimit
+    return lo + (hi - lo) * rng.random((n, model.nq))
+
+
+def transform(pose):
+    t = pose["translation"]
+    x, y, z, w = pose["rotation_xyzw"]
+    rotation = coal.Quaternion(w, x, y, z).normalized().toRotationMatrix()
+    return pin.SE3(rotation, np.array(t, dtype=float))
+
+
+def build(tight):
+    model, gm = pin.buildModelsFromUrdf(
+        str(PANDA / "panda.urdf"),
+        package_dirs=[str(PANDA)],
+        geometry_types=pin.GeometryType.COLLISION,
+        mimic=True,
+    )
+    hulls = 0
+    for go in gm.geometryObjects:
+        if isinstance(go.geometry, coal.BVHModelBase):
+            go.geometry.buildConvexHull(True, "Qt")
+            go.geometry = go.geometry.convex
+            hulls += 1
+    scene = json.loads((PANDA / "scene_table_shelf.json").read_text())
+    for obstacle in scene["obstacles"]:
+        half = np.array(obstacle["box"]["half_extents"], dtype=float)
+        go = pin.GeometryObject(obstacle["name"], 0, 0, transform(obstacle["pose"]),
+                                coal.Box(*(2.0 * half)))
+        gm.addGeometryObject(go)
+    gm.addAllCollisionPairs()
+    pin.removeCollisionPairs(model, gm, str(PANDA / "panda.srdf"))
+    return model, gm, hulls
+
+
+def set_tolerances(gd, tight):
+    if not tight:
+        return
+    for request in gd.collisionRequests:
+        request.gjk_tolerance = 1e-10
+        request.gjk_max_iterations = 10_000
+        request.epa_tolerance = 1e-10
+        request.epa_max_iterations = 10_000
+    for request in gd.distanceRequests:
+        request.gjk_tolerance = 1e-10
+        request.gjk_max_iterations = 10_000
+        request.epa_tolerance = 1e-10
+        request.epa_max_iterations = 10_000
+
+
+def timed(run, n, rounds):
+    """Runs `run()` once untimed, then `rounds` times; configurations/s (best, median)."""
+    run()
+    rates = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        run()
+        rates.append(n / (time.perf_counter() - start))
+    return {"configurations_per_s": max(rates), "median_configurations_per_s": statistics.median(rates)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--configs", type=Path, default=None,
+                        help="configurations file, one per line (default: "
+                             "data/robots/panda/configs_1000.txt)")
+    source.add_argument("--random", type=int, metavar="N", default=None,
+                        help="N random configurations within the limits instead of a file")
+    parser.add_argument("--seed", type=int, default=0, help="seed for --random (default 0)")
+    parser.add_argument("--rounds", type=int, default=3, help="timed passes per mode (default 3)")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                        help="threads of the batched all-threads mode (default: all)")
+    parser.add_argument("--tight", action="store_true",
+                        help="GJK/EPA tolerance 1e-10 and 10,000 iterations (as expected_1000.txt)")
+    parser.add_argument("--skip-distance", action="store_true", help="skip computeDistances")
+    parser.add_argument("--out", type=Path, default=None, help="write the JSON here, not stdout")
+    args = parser.parse_args()
+
+    model, gm, hulls = build(args.tight)
+    data, gd = model.createData(), pin.GeometryData(gm)
+    set_tolerances(gd, args.tight)
+
+    if args.random is not None:
+        qs = random_configurations(model, args.random, args.seed)
+        source_name = f"random {args.random} (numpy default_rng({args.seed}))"
+    else:
+        path = args.configs or PANDA / "configs_1000.txt"
+        qs = read_configurations(path)
+        source_name = str(path)
+    if qs.shape[1] != model.nq:
+        sys.exit(f"{source_name}: {qs.shape[1]} values per configuration, the model has nq = {model.nq}")
+    n = len(qs)
+    rows = [np.ascontiguousarray(q) for q in qs]
+
+    # Verdicts once, untimed: the colliding fraction (stop at first collision does not change it).
+    colliding = sum(bool(pin.computeCollisions(model, data, gm, gd, q, True)) for q in rows)
+
+    results = {}
+    results["check_loop"] = timed(
+        lambda: [pin.computeCollisions(model, data, gm, gd, q, True) for q in rows], n, args.rounds)
+
+    batch = np.asfortranarray(qs.T)  # nq x N, one configuration per column
+    batched_verdicts = None
+    for threads in sorted({1, max(1, args.threads)}):
+        pool = pin.GeometryPool(model, gm, threads)
+        for pool_gd in pool.getGeometryDatas():
+            set_tolerances(pool_gd, args.tight)
+        key = f"check_batched_{threads}_thread{'s' if threads > 1 else ''}"
+
+        def run(pool=pool, threads=threads):
+            return pin.computeCollisionsInParallel(threads, pool, batch, True)
+
+        batched_verdicts = np.asarray(run(), dtype=bool)
+        results[key] = timed(run, n, args.rounds)
+        results[key]["threads"] = threads
+    batched_colliding = int(batched_verdicts.sum())
+
+    min_distances = []
+    if not args.skip_distance:
+        def distance_pass():
+            out = []
+            for q in rows:
+                i = pin.computeDistances(model, data, gm, gd, q)
+                out.append(gd.distanceResults[i].min_distance)
+            return out
+
+        min_distances = distance_pass()
+        results["distance_loop"] = timed(distance_pass, n, args.rounds)
+
+    report = {
+        "benchmark": "robot_pinocchio: Panda + table and shelf (scene_table_shelf.json)",
+        "configurations": source_name,
+        "n": n,
+        "colliding_fraction": colliding / n,
+        "colliding_fraction_batched": batched_colliding / n,
+        "min_distance_negative_fraction": (sum(d < 0 for d in min_distances) / n
+                                           if min_distances else None),
+        "collision_pairs": len(gm.collisionPairs),
+        "convex_hulls": hulls,
+        "tolerances": "1e-10 (tight)" if args.tight else "pinocchio defaults",
+        "modes": results,
+        "versions": {
+            "pinocchio": pin.__version__,
+            "coal": getattr(coal, "__version__", "unknown"),
+            "numpy": np.__version__,
+            "python": platform.python_version(),
+        },
+        "machine": {"cpu_count": os.cpu_count(), "platform": platform.platform()},
+    }
+    text = json.dumps(report, indent=2)
+    if args.out:
+        args.out.write_text(text + "\n")
+        sys.stderr.write(f"wrote {args.out}\n")
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
