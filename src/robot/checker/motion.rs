@@ -18,8 +18,9 @@
 //!   `A = Σ |Δq_j| |n × a_j| r_j` and `B = Σ |Δq_j| (|n × a_j| below_j + above_j arm_j)`.
 //! * **Certificates.** A pair at parameter `s` is measured by the cheapest separating plane
 //!   that does: bounding spheres (and an obstacle's box), the axis of the pair's last GJK run
-//!   (two support queries), then GJK's certified `lower_bound` and axis. A plane with gap `d`
-//!   keeps the pair apart for `|Δs| ≤ 2d / (A + √(A² + 2Bd))`.
+//!   (two support queries; when it covers a quarter of what is left, GJK is skipped and the
+//!   rest left to a later round), then GJK's certified `lower_bound` and axis. A plane with gap
+//!   `d` keeps the pair apart for `|Δs| ≤ 2d / (A + √(A² + 2Bd))`.
 //! * **Covering (is it free?).** Every pair is measured at `s = ½`; its certificate covers an
 //!   interval around it; each gap left is measured at the coarsest dyadic point of its middle
 //!   half, round by round, so that pairs share placements of the robot (forward kinematics
@@ -225,6 +226,10 @@ pub(super) fn pair_terms(
 /// GJK's relative tolerance in motion checks: the certified lower bound is then within 0.1 %
 /// of the distance (`d − lower ≤ 1e-3 · d`).
 const MOTION_GJK_TOLERANCE: f64 = 1e-3;
+
+/// A shape pair certified by its last axis for at least this fraction of what is left to
+/// cover skips GJK (the rest is covered in a later round).
+const AXIS_ENOUGH: f64 = 0.25;
 
 /// The relative precision added to every motion bound `M` (rounding of the bound itself and of
 /// forward kinematics).
@@ -622,7 +627,7 @@ impl Checker {
                         step = step.max(self.step_for(ws, p, d, Some(&axis)));
                     }
                 }
-                if step < rest.min(shape_step) {
+                if step < AXIS_ENOUGH * rest.min(shape_step) {
                     let (d, n) = self.shape_gap(
                         (&self.shapes[ls.shape], &frame),
                         (&self.shapes[o.shape], &o.frame),
@@ -663,7 +668,7 @@ impl Checker {
                             step = step.max(self.step_for(ws, p, d, Some(&axis)));
                         }
                     }
-                    if step < rest.min(shape_step) {
+                    if step < AXIS_ENOUGH * rest.min(shape_step) {
                         let (d, n) = self.shape_gap(
                             (&self.shapes[sa.shape], &frame_a),
                             (&self.shapes[sb.shape], &frame_b),
