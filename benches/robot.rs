@@ -18,6 +18,10 @@
 //!   vertices (`scanned_obstacle`, seed 1).
 //! * `table_shelf_parallel/check_many/nvm`: `Checker::check_many` over all 10,000
 //!   configurations on all threads (rayon).
+//! * `table_shelf_motions`: motions per second, certified (`check_motion_with`) and sampled
+//!   at 0.01 rad (`check_motion_sampled`) on the same 2,000 random motions (≤ 1 rad per arm
+//!   joint between free configurations), and `certified_all_threads` (`check_motions`);
+//!   the setup prints how many collide and how many sampling misses.
 //! * `load/panda_table_shelf_cache_warm`: `Robot::from_urdf_file` + `AllowedCollisions` +
 //!   `Scene::from_json_file` + `Checker::new` with a warm `ShapeCache::in_dir` (the second
 //!   start of a program: every mesh map read from the cache, none built).
@@ -40,8 +44,8 @@
 
 use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
 use polyquery::robot::{
-    AllowedCollisions, CheckCounts, Checker, CheckerOptions, HullSupport, PackageDirs, Robot,
-    Scene, ShapeCache,
+    AllowedCollisions, CheckCounts, Checker, CheckerOptions, HullSupport, MotionOptions,
+    PackageDirs, Robot, Scene, ShapeCache,
 };
 use polyquery_synth::robot_scenes::{
     build_scene, random_configurations, random_obstacles, scanned_obstacle, write_configurations,
@@ -55,6 +59,7 @@ const CONFIGURATION_SEED: u64 = 20_250_601;
 const OBSTACLES: usize = 100;
 const OBSTACLE_SEED: u64 = 100;
 const SCAN_SEED: u64 = 1;
+const MOTION_SEED: u64 = 2_026;
 const SCAN_SIZES: [(usize, &str); 3] = [
     (10_000, "scan_1e4"),
     (100_000, "scan_1e5"),
@@ -251,6 +256,9 @@ fn robot(c: &mut Criterion) {
         group.finish();
     }
 
+    // Motions with the table and shelf: certified vs sampled at 0.01 rad, same motions.
+    bench_motions(c, &pair[0], &qs);
+
     // Among 100 random obstacles.
     let started = Instant::now();
     let random = build_scene(
@@ -316,6 +324,107 @@ fn robot(c: &mut Criterion) {
     configure(&mut group);
     group.bench_function("panda_table_shelf_cache_warm", |b| {
         b.iter(|| black_box(load().expect("load")))
+    });
+    group.finish();
+}
+
+/// Motions per second on the table-and-shelf scene: `certified` (`check_motion_with`) and
+/// `sampled_0.01` (`check_motion_sampled` at 0.01 rad) on the same `MOTIONS` motions — `q0`
+/// a free configuration of `qs`, `q1 = q0 + u`, `u` uniform in [-1, 1] rad per arm joint
+/// (clipped to the limits), fingers fixed, `q1` free — and `certified_all_threads`
+/// (`check_motions`). Prints the colliding counts and the motions sampling misses.
+fn bench_motions(c: &mut Criterion, checker: &Checker, qs: &[Vec<f64>]) {
+    use rand::{Rng, SeedableRng};
+    const MOTIONS: usize = 2_000;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(MOTION_SEED);
+    let limits: Vec<_> = checker.robot().limits().collect();
+    let mut ws = checker.workspace();
+    let mut motions: Vec<(Vec<f64>, Vec<f64>)> = Vec::with_capacity(MOTIONS);
+    for q0 in qs.iter().cycle().take(20 * MOTIONS) {
+        if motions.len() == MOTIONS {
+            break;
+        }
+        if checker.check_with(&mut ws, q0).expect("check").collides {
+            continue;
+        }
+        let q1: Vec<f64> = q0
+            .iter()
+            .zip(&limits)
+            .enumerate()
+            .map(|(i, (x, l))| {
+                if i >= 7 {
+                    *x
+                } else {
+                    (x + rng.random_range(-1.0..=1.0)).clamp(l.lower, l.upper)
+                }
+            })
+            .collect();
+        if !checker.check_with(&mut ws, &q1).expect("check").collides {
+            motions.push((q0.clone(), q1));
+        }
+    }
+    let options = MotionOptions::default();
+    let certified: Vec<_> = motions
+        .iter()
+        .map(|(a, b)| {
+            checker
+                .check_motion_with(&mut ws, a, b, &options)
+                .expect("motion")
+        })
+        .collect();
+    let sampled: Vec<_> = motions
+        .iter()
+        .map(|(a, b)| {
+            checker
+                .check_motion_sampled(&mut ws, a, b, 0.01)
+                .expect("motion")
+        })
+        .collect();
+    let misses = certified
+        .iter()
+        .zip(&sampled)
+        .filter(|(c, s)| !c.free && s.free)
+        .count();
+    let never_free = certified
+        .iter()
+        .zip(&sampled)
+        .all(|(c, s)| s.free || !c.free);
+    assert!(
+        never_free,
+        "a motion sampling finds colliding was certified free"
+    );
+    eprintln!(
+        "robot/motions: {} motions, certified colliding {}, sampled at 0.01 rad colliding {}, missed by sampling {misses}; mean GJK runs per certified motion {:.1}",
+        motions.len(),
+        certified.iter().filter(|r| !r.free).count(),
+        sampled.iter().filter(|r| !r.free).count(),
+        certified
+            .iter()
+            .map(|r| r.distance_queries as f64)
+            .sum::<f64>()
+            / motions.len() as f64
+    );
+    let mut group = c.benchmark_group("robot/table_shelf_motions");
+    configure(&mut group);
+    group.throughput(Throughput::Elements(1));
+    let mut next = 0usize;
+    group.bench_function("certified", |b| {
+        b.iter(|| {
+            let (a, b) = &motions[next % motions.len()];
+            next += 1;
+            black_box(checker.check_motion_with(&mut ws, a, b, &options))
+        })
+    });
+    group.bench_function("sampled_0.01", |b| {
+        b.iter(|| {
+            let (a, b) = &motions[next % motions.len()];
+            next += 1;
+            black_box(checker.check_motion_sampled(&mut ws, a, b, 0.01))
+        })
+    });
+    group.throughput(Throughput::Elements(motions.len() as u64));
+    group.bench_function("certified_all_threads", |b| {
+        b.iter(|| black_box(checker.check_motions(black_box(&motions), &options)))
     });
     group.finish();
 }
