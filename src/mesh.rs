@@ -9,9 +9,10 @@
 //! [`MeshError::UnsupportedFormat`]. A UTF-8 byte-order mark at the start of a text file is
 //! skipped. Every number written as text in OBJ and ASCII STL is read with Rust's correctly
 //! rounded `f64::from_str`; a binary STL's `f32` coordinates are converted to `f64` exactly.
-//! COLLADA files are read by the `mesh-loader` crate, in `f32` (converted to `f64` exactly),
-//! with its unit scale and node transforms applied and all meshes merged into one; see
-//! `src/mesh/collada.rs` for exactly what it does (and what it ignores, such as `<up_axis>`).
+//! COLLADA files are read by our own reader on `roxmltree`, in `f64`: the geometries the
+//! visual scene places, each by its nodes' transforms and then the `<unit>` scale
+//! (`p = meter · (T · v)`), merged into one mesh; see `src/mesh/collada.rs` for exactly what
+//! it reads (and what it ignores, such as `<up_axis>`).
 //! Files are read whole, up to [`ReadLimits::max_input_bytes`] ([`crate::input`]).
 //!
 //! The reader is our own rather than a general OBJ crate because it must read positions as
@@ -50,7 +51,7 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mesh {
     /// `points[i]` = the position of the file's vertex `i + 1` (OBJ and STL order; for
-    /// COLLADA, the corners of its triangles in mesh-loader's order, three per triangle).
+    /// COLLADA, each placed geometry's positions that its faces use, in order of first use).
     pub points: Vec<Point>,
     /// `faces[j]` = polygon `j`, as 0-based indices into `points` (`file index − 1`).
     pub faces: Vec<Vec<u32>>,
@@ -97,9 +98,9 @@ pub enum MeshError {
         /// `message` = what is wrong, with the numbers involved.
         message: String,
     },
-    /// A COLLADA file could not be read: malformed XML or COLLADA (`message` = mesh-loader's
-    /// message, or the pre-check's naming the line), no geometry, or a non-finite coordinate.
-    /// `message` says which.
+    /// A COLLADA file could not be read: malformed XML or COLLADA, an unsupported feature,
+    /// a placed coordinate out of range, or no geometry; `message` says which, naming the
+    /// line and element.
     ///
     /// ```
     /// use polyquery::mesh::{Mesh, MeshError, MeshFormat};
@@ -220,7 +221,7 @@ pub enum MeshFormat {
     /// STL, binary or ASCII: `detect` picks it for `.stl`, or for content starting with
     /// `solid` or of size `84 + 50 × n`.
     Stl,
-    /// COLLADA (XML), read through `mesh-loader` in `f32`: `detect` picks it for `.dae`, or
+    /// COLLADA (XML), read by our own reader in `f64`: `detect` picks it for `.dae`, or
     /// for an XML document whose root element is `<COLLADA`
     /// (`detect("a.dae", _) = Ok(Collada)`).
     Collada,

@@ -1,62 +1,102 @@
-//! COLLADA (`.dae`) files, read through the `mesh-loader` crate (feature `collada`).
+//! COLLADA (`.dae`) files: our own reader on `roxmltree`, keeping vertex positions and faces.
 //!
 //! Where it sits: `.dae` file → **this reader** → [`Mesh`] → `hull` → `Polytope`. URDF robots
-//! name COLLADA collision meshes next to STL and OBJ ones.
+//! name COLLADA collision meshes next to STL and OBJ ones; polyquery only needs the positions
+//! (a mesh becomes a convex hull), plus the faces for [`Mesh`].
 //!
-//! polyquery takes the vertices exactly as `mesh-loader` 0.1.13 gives them, and merges all of
-//! the file's meshes into one [`Mesh`] (each mesh's vertex indices offset by the vertices before
-//! it). What that means, from `mesh-loader`'s source (`src/collada/instance.rs`, `scene.rs`):
+//! **What is read.**
 //!
-//! * **Numbers are `f32`.** `mesh-loader` parses `<float_array>` text and computes the
-//!   transforms in `f32`; each coordinate then converts to `f64` exactly (as in binary STL).
-//!   A COLLADA vertex is therefore only as precise as an `f32`: about 6e-8 relative.
-//! * **Triangles, not shared vertices.** Polygons (`<triangles>`, `<polylist>`, `<polygons>`,
-//!   `<trifans>`, `<tristrips>`) are cut into triangles, and every triangle corner is its own
-//!   point: a cube of 12 triangles loads as 36 points (8 distinct). The hull does not care.
-//!   `<lines>` and `<linestrips>` give no points.
-//! * **`<unit meter="s">`** scales by `s`, but only geometry instanced under the visual scene
-//!   named by `<scene><instance_visual_scene>`; a `<geometry>` no node instantiates is taken
-//!   in its own, unscaled coordinates (and so is every geometry of a file without `<scene>`).
-//! * **Node transforms** (`<matrix>`, `<translate>`, `<rotate>`, `<scale>`, `<lookat>`;
-//!   `<skew>` is ignored) are applied, but `mesh-loader` composes them child-first: a vertex
-//!   `v` of a geometry in node `N` inside node `M` becomes `T_N · T_M · S · v` (`S` = the unit
-//!   scale), where COLLADA means `S · T_M · T_N · v`. For one node holding a rotation and a
-//!   translation `t`, the result is `R·(s v) + t`: **the unit scales the geometry but not the
-//!   node's translation.** A combined transform within 1e-2 of the identity in every entry is
-//!   dropped (treated as the identity). A geometry instantiated by several nodes is loaded once,
-//!   with the last such node's transform.
-//! * **`<up_axis>` is ignored** (`mesh-loader` reads it as a to-do): a `Y_UP` file's vertices
-//!   are not rotated to Z up; polyquery does not rotate them either.
-//! * Controllers (skins, morphs), `<instance_node>`, cameras and lights are ignored.
+//! * The scene: the `<visual_scene>` that `<scene><instance_visual_scene url="#id">` names,
+//!   else the first one in `<library_visual_scenes>`. Its `<node>`s are walked recursively;
+//!   each node's transform is the product, in document order, of its `<matrix>` (16 numbers,
+//!   row-major, last row `0 0 0 1`), `<translate>`, `<rotate>` (axis x y z, angle in degrees)
+//!   and `<scale>` children, applied after its parent's. `<node>` children and
+//!   `<instance_node url="#id">` (any `<node>` by id, usually in `<library_nodes>`) are
+//!   followed, up to [`MAX_DEPTH`] levels. Every `<instance_geometry url="#id">` places that
+//!   geometry once, with the accumulated transform: a geometry instantiated by two nodes gives
+//!   two copies. Geometries no node instantiates are **not** loaded. A file without any
+//!   `<visual_scene>` loads every `<geometry>` untransformed.
+//! * Geometry: only `<mesh>` (a `<convex_mesh>`, `<spline>` or `<brep>` geometry that is to be
+//!   loaded is an error). Positions come from `<vertices>` → its `POSITION` `<input>` →
+//!   `<source>` → `<technique_common><accessor count stride offset>` (the first three named
+//!   `<param>`s are x, y, z; no params means the first three values of each stride) →
+//!   `<float_array>`. Faces from `<triangles>`, `<polylist>` (with `<vcount>`), `<polygons>`
+//!   (a `<ph>`'s outer `<p>`; its `<h>` holes lie inside it and are skipped), `<tristrips>`
+//!   and `<trifans>` (cut into triangles, those with a repeated corner dropped): the corners'
+//!   positions are the indices at the `VERTEX` input's offset in `<p>`, whose stride is the
+//!   largest input offset + 1 (other inputs, normals, texture coordinates …, only count for
+//!   the stride). Triangles and polygons stay as they are: a `<polylist>` of quads gives quads.
+//! * Points: each placed geometry contributes the positions its faces use, once each, in the
+//!   order of first use; faces index them (offset by the points placed before).
+//! * **Units: `p = meter · (T · v)`**, with `T` the accumulated node transform and `meter`
+//!   the root `<asset><unit meter>` (default 1): the unit applies last, to translations too,
+//!   which is what COLLADA means. (`mesh-loader` 0.1.13, used here before, scaled first and
+//!   transformed after, `T_N·T_M·S·v`, so a translated node in a non-metre file came out
+//!   wrong; it also computed in `f32` and could panic, loop or over-allocate on crafted
+//!   input. That is why this reader exists.)
+//! * Numbers are read as `f64` with Rust's correctly rounded `f64::from_str`, and transformed
+//!   in `f64`. A value that is not finite, or a placed coordinate beyond
+//!   [`crate::magnitude::MAX_COORDINATE`], is an error.
 //!
-//! Errors are [`MeshError::Collada`] naming the file: `mesh-loader`'s own message for malformed
-//! XML or COLLADA; "no geometry" when the file yields no triangle; a non-finite coordinate
-//! (a number too large for `f32`, or a transform that overflows) names the vertex.
+//! **What is ignored.** `<up_axis>`: a `Y_UP` file is not rotated to Z up. That is what ROS
+//! does in effect. MoveIt's `geometric_shapes` loads meshes with assimp and then resets
+//! assimp's root-node transform (`scene->mRootNode->mTransformation = aiMatrix4x4()` in
+//! `createMeshFromBinary`, `src/mesh_operations.cpp`; moveit/geometric_shapes PR #52, "Clear
+//! root transformation on imported Collada meshes"), which is where assimp's COLLADA loader
+//! puts its up-axis rotation; it does not set `AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION`
+//! (DART's mesh loader does). RViz resets the same root transform; since
+//! ros-visualization/rviz PR #1689 it drops only its rotation and keeps its scale. Note the
+//! one difference: assimp's COLLADA loader also multiplies the `<unit>` scale into that root
+//! transform, so `geometric_shapes`' reset drops `<unit>` too (rviz issue #1045 discusses
+//! this), while polyquery, like RViz after PR #1689, applies it: a non-metre `.dae` is read
+//! in metres here but at its file units by MoveIt's collision geometry. Also ignored: `<asset>`s other than the root's
+//! (a per-node or per-geometry unit), `<lines>` and `<linestrips>` (no area),
+//! `<instance_controller>` (skins, morphs), cameras, lights, materials, physics.
+//! `<lookat>` and `<skew>` transforms are rejected with an error (rare in meshes, and a silently
+//! wrong placement would be worse). References must be within the file (`#id`).
 //!
-//! **Never panicking.** `mesh-loader` 0.1.13 trusts its input where it builds the meshes: a
-//! reference to a missing `<source>`, an index past the end of its source, an accessor with
-//! `count="0"` or a `<vertices>` of another mesh make it index out of bounds, unwrap `None`
-//! or reach a `todo!()`; a non-empty `<Name_array>` in a mesh makes it loop forever; `count`
-//! attributes size its allocations before the data is read (a few bytes could ask for
-//! 16 GB, which aborts rather than panics); nested `<node>`s and runs of polygons of fewer
-//! than three corners recurse. None of these can be fixed from outside the crate, so
-//! [`precheck`] first reads the document with `roxmltree` and follows the same paths
-//! `mesh-loader` will (which geometry, source, accessor and array each lookup finds, every
-//! index against the size of what it indexes, every `count` against the text it counts) and
-//! rejects what would make it fail that way, with a message naming the line. As a last
-//! resort, for paths the pre-check does not foresee, the call into `mesh-loader` runs under
-//! [`std::panic::catch_unwind`], which turns a panic into a [`MeshError::Collada`] (the panic
-//! hook still reports the panic on stderr, and a program built with `panic = "abort"` would
-//! abort: the pre-check is what keeps it from happening).
+//! **Errors** are [`MeshError::Collada`] naming the file, and the line and element where it
+//! went wrong: malformed XML, nesting deeper than [`MAX_DEPTH`], a missing or wrongly typed
+//! reference, a count that disagrees with the text it counts, an index past the end of the
+//! positions, a polygon of fewer than three corners, no geometry at all.
+//!
+//! **Bounded work, never panicking.** Reading geometries runs over the document's elements
+//! and over the tokens of one element's text at a time, so it is linear in the file's size
+//! (line numbers, which cost a scan of the text before them, are found only for an error's
+//! message). Arrays grow only as their text is read: no allocation is sized by a `count`
+//! attribute before the data backs it (an accessor's `count` is checked against its array
+//! first). Each `<float_array>`, geometry and node transform is read once and cached. The one
+//! way a small file could ask for a lot is `<instance_node>` chains, which multiply what they
+//! instantiate (30 levels of "instantiate the previous level twice" is 2^30 copies): the
+//! scene walk therefore has a budget of [`WORK_PER_BYTE`] × (file bytes) + [`WORK_BASE`]
+//! units, one per element visited and per point and face corner placed, and stops with an
+//! error past it. Indices are checked before use, arithmetic on counts is checked, and
+//! recursion is bounded by [`MAX_DEPTH`].
 
 use super::{Mesh, MeshError};
 use crate::Point;
+use crate::magnitude::{MagnitudeError, SUPPORTED_RANGE};
+use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
+use roxmltree::{Document, Node};
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::fmt;
 use std::path::Path;
+use std::rc::Rc;
 
-/// The deepest element nesting read: `mesh-loader` parses `<node>`s recursively.
+/// The deepest element nesting read, and the deepest chain of nodes (nested or through
+/// `<instance_node>`) walked: `depth ≤ 256`.
 const MAX_DEPTH: usize = 256;
+
+/// Work units per byte of the file in the scene walk's budget: `budget = 4 · bytes + 2^20`.
+const WORK_PER_BYTE: u64 = 4;
+
+/// Work units every file may spend in the scene walk beyond [`WORK_PER_BYTE`] per byte:
+/// `2^20`.
+const WORK_BASE: u64 = 1 << 20;
+
+/// The face primitives read (`<lines>` and `<linestrips>` are skipped).
+const FACE_PRIMITIVES: [&str; 5] = ["triangles", "polylist", "polygons", "tristrips", "trifans"];
 
 const UTF8_BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 const UTF16BE_BOM: &[u8] = &[0xFE, 0xFF];
@@ -88,8 +128,8 @@ pub(super) fn looks_like_collada(bytes: &[u8]) -> bool {
         .is_some_and(|&b| b.is_ascii_whitespace() || b == b'>' || b == b'/')
 }
 
-/// Decodes the file as `mesh-loader` does: UTF-8 (an optional byte-order mark skipped), or
-/// UTF-16 after its byte-order mark.
+/// Decodes the file: UTF-8 (an optional byte-order mark skipped), or UTF-16 after its
+/// byte-order mark.
 fn decode(bytes: &[u8]) -> Result<String, String> {
     let utf16 = |be: bool, body: &[u8]| -> Result<String, String> {
         if !body.len().is_multiple_of(2) {
@@ -123,88 +163,81 @@ fn decode(bytes: &[u8]) -> Result<String, String> {
     }
 }
 
-/// Parses a COLLADA file into one mesh (all its meshes merged).
+/// Parses a COLLADA file into one mesh (every placed geometry merged).
 pub(super) fn parse(bytes: &[u8], path: &Path) -> Result<Mesh, MeshError> {
     let error = |message: String| MeshError::Collada {
         path: path.to_path_buf(),
         message,
     };
     let text = decode(bytes).map_err(error)?;
-    precheck(&text).map_err(error)?;
-    let scene = catch_unwind(AssertUnwindSafe(|| mesh_loader::collada::from_str(&text)))
-        .map_err(|payload| {
-            let why = payload
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "no message".to_string());
-            error(format!(
-                "mesh-loader failed on this file (a panic, caught: {why}); the file is malformed in a way the pre-check does not detect"
-            ))
-        })?
-        .map_err(|e| error(e.to_string()))?;
-    let mut mesh = Mesh::default();
-    for part in &scene.meshes {
-        let offset = u32::try_from(mesh.points.len())
-            .ok()
-            .filter(|_| u32::try_from(mesh.points.len() + part.vertices.len()).is_ok())
-            .ok_or_else(|| error("more than 2^32 vertices are not supported".to_string()))?;
-        for v in &part.vertices {
-            if !v.iter().all(|c| c.is_finite()) {
-                return Err(error(format!(
-                    "vertex {} (mesh '{}') has a non-finite coordinate (NaN or infinity, e.g. a number too large for f32)",
-                    mesh.points.len() + 1,
-                    part.name
-                )));
-            }
-            // f32 → f64 is exact.
-            mesh.points.push(Point::new(
-                f64::from(v[0]),
-                f64::from(v[1]),
-                f64::from(v[2]),
-            ));
-        }
-        for f in &part.faces {
-            mesh.faces.push(f.iter().map(|&i| i + offset).collect());
-        }
-    }
-    if mesh.points.is_empty() {
-        return Err(error(
-            "no geometry: the file has no <geometry> with triangles or polygons".to_string(),
+    read(&text).map_err(error)
+}
+
+/// Reads the decoded document (see the module header).
+fn read(text: &str) -> Result<Mesh, String> {
+    let doc = Document::parse(text).map_err(|e| format!("malformed XML: {e}"))?;
+    check_depth(&doc)?;
+    let root = doc.root_element();
+    if root.tag_name().name() != "COLLADA" {
+        return Err(format!(
+            "the root element is <{}>, not <COLLADA>",
+            root.tag_name().name()
         ));
     }
-    Ok(mesh)
+    match root.attribute("version") {
+        None => {
+            return Err(
+                "the root <COLLADA> has no version attribute (COLLADA 1.4 and 1.5 are read)"
+                    .to_string(),
+            );
+        }
+        Some(v) if !(v.starts_with("1.4") || v.starts_with("1.5")) => {
+            return Err(format!(
+                "COLLADA version '{}' is not supported (1.4 and 1.5 are read)",
+                quote(v)
+            ));
+        }
+        Some(_) => {}
+    }
+    let mut reader = Reader::new(&doc, text.len());
+    reader.meter = unit_meter(&reader, root)?;
+    match visual_scene(&reader, root)? {
+        Some(scene) => {
+            for node in elements(scene).filter(|n| named(*n, "node")) {
+                reader.walk(node, &Affine::IDENTITY, 1)?;
+            }
+            if reader.out.points.is_empty() {
+                return Err(format!(
+                    "no geometry: the visual scene{} (line {}) places no <geometry> with triangles or polygons (geometries no <node> instantiates are not loaded)",
+                    scene
+                        .attribute("id")
+                        .map(|id| format!(" '{}'", quote(id)))
+                        .unwrap_or_default(),
+                    reader.line(scene)
+                ));
+            }
+        }
+        None => {
+            for library in elements(root).filter(|n| named(*n, "library_geometries")) {
+                for g in elements(library).filter(|n| named(*n, "geometry")) {
+                    let geometry = reader.geometry(g)?;
+                    reader.place(&geometry, &Affine::IDENTITY, g, g)?;
+                }
+            }
+            if reader.out.points.is_empty() {
+                return Err(
+                    "no geometry: the file has no <geometry> with triangles or polygons"
+                        .to_string(),
+                );
+            }
+        }
+    }
+    Ok(reader.out)
 }
 
-/// A `<float_array>` (`Some(len)`) or a string array (`None`) of the geometry library.
-type Arrays<'a> = HashMap<&'a str, Option<usize>>;
-
-/// An `<accessor>` as `mesh-loader` keeps it.
-struct Accessor<'a> {
-    line: u32,
-    count: u64,
-    stride: u64,
-    source: &'a str,
-    params: usize,
-    all_float: bool,
-}
-
-/// A `<vertices>` element's inputs (the last of each semantic, as `mesh-loader` keeps them).
-#[derive(Default)]
-struct Vertices<'a> {
-    id: &'a str,
-    position: Option<&'a str>,
-    normal: Option<&'a str>,
-    texcoord: Option<&'a str>,
-    color: Option<&'a str>,
-}
-
-/// Reads what `mesh-loader` will trust, and rejects what would make it panic, loop, recurse
-/// without bound or allocate far more than the file holds (see the module header).
-fn precheck(text: &str) -> Result<(), String> {
-    let doc = roxmltree::Document::parse(text).map_err(|e| format!("malformed XML: {e}"))?;
-    let line = |node: roxmltree::Node<'_, '_>| doc.text_pos_at(node.range().start).row;
-    // Nesting depth, parents before children, indexed by node id.
+/// Rejects element nesting deeper than [`MAX_DEPTH`] (iteratively, before anything recurses).
+fn check_depth(doc: &Document<'_>) -> Result<(), String> {
+    // Depth per node, parents before children (document order), indexed by node id.
     let mut depth: Vec<usize> = Vec::new();
     for node in doc.descendants() {
         let d = node
@@ -214,7 +247,7 @@ fn precheck(text: &str) -> Result<(), String> {
         if d > MAX_DEPTH {
             return Err(format!(
                 "line {}: elements nest deeper than {MAX_DEPTH} levels",
-                line(node)
+                doc.text_pos_at(node.range().start).row
             ));
         }
         let id = node.id().get_usize();
@@ -223,443 +256,878 @@ fn precheck(text: &str) -> Result<(), String> {
         }
         depth[id] = d;
     }
-    let root = doc.root_element();
-    if root.tag_name().name() != "COLLADA" {
-        return Ok(()); // mesh-loader rejects it at once
-    }
-
-    // Pass 1, as mesh-loader's parser: the meshes it keeps, and the accessors and arrays of
-    // every mesh by id (one map for the whole file; the last of an id wins).
-    let mut arrays: Arrays<'_> = HashMap::new();
-    let mut accessors: HashMap<&str, Accessor<'_>> = HashMap::new();
-    let mut meshes = Vec::new();
-    for library in elements(root).filter(|n| named(*n, "library_geometries")) {
-        for geometry in elements(library).filter(|n| named(*n, "geometry")) {
-            // The last <mesh> is kept; a <convex_mesh>, <spline> or <brep> drops the
-            // geometry there (the sources of a <mesh> read before it stay registered).
-            let mut kept = None;
-            for child in elements(geometry) {
-                match child.tag_name().name() {
-                    "mesh" => {
-                        for source in elements(child).filter(|n| named(*n, "source")) {
-                            read_source(source, &mut arrays, &mut accessors, line)?;
-                        }
-                        kept = Some(child);
-                    }
-                    "convex_mesh" | "spline" | "brep" => {
-                        kept = None;
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            meshes.extend(kept);
-        }
-    }
-
-    // Pass 2, as mesh-loader's builder: every primitive's lookups and indices.
-    let mut corners: u64 = 0;
-    for mesh in meshes {
-        let mut vertices = Vertices::default();
-        for v in elements(mesh).filter(|n| named(*n, "vertices")) {
-            vertices = Vertices {
-                id: v.attribute("id").unwrap_or(""),
-                ..Vertices::default()
-            };
-            for input in elements(v).filter(|n| named(*n, "input")) {
-                let source = input.attribute("source").and_then(|s| s.strip_prefix('#'));
-                match input.attribute("semantic") {
-                    Some("POSITION") => vertices.position = source,
-                    Some("NORMAL") => vertices.normal = source,
-                    Some("TEXCOORD") => vertices.texcoord = source,
-                    Some("COLOR") => vertices.color = source,
-                    _ => {}
-                }
-            }
-        }
-        for primitive in elements(mesh).filter(|n| {
-            matches!(
-                n.tag_name().name(),
-                "lines"
-                    | "linestrips"
-                    | "polygons"
-                    | "polylist"
-                    | "triangles"
-                    | "trifans"
-                    | "tristrips"
-            )
-        }) {
-            corners += check_primitive(primitive, &vertices, &arrays, &accessors, line)?;
-        }
-    }
-    if corners > u64::from(u32::MAX) {
-        return Err("more than 2^32 triangle corners are not supported".to_string());
-    }
     Ok(())
 }
 
+/// The root `<asset><unit meter>`: `1` when absent; finite and positive.
+fn unit_meter(reader: &Reader<'_, '_>, root: Node<'_, '_>) -> Result<f64, String> {
+    let unit = elements(root)
+        .filter(|n| named(*n, "asset"))
+        .flat_map(elements)
+        .find(|n| named(*n, "unit"));
+    let Some(unit) = unit else { return Ok(1.0) };
+    let Some(meter) = unit.attribute("meter") else {
+        return Ok(1.0);
+    };
+    match meter.trim().parse::<f64>() {
+        Ok(m) if m.is_finite() && m > 0.0 => Ok(m),
+        _ => Err(format!(
+            "line {}: <unit meter=\"{}\">: the unit must be a finite positive number of metres",
+            reader.line(unit),
+            quote(meter)
+        )),
+    }
+}
+
+/// The visual scene to walk: the one `<scene><instance_visual_scene url>` names, else the
+/// first; `None` when the file has none.
+fn visual_scene<'a, 'input>(
+    reader: &Reader<'a, 'input>,
+    root: Node<'a, 'input>,
+) -> Result<Option<Node<'a, 'input>>, String> {
+    let instance = elements(root)
+        .filter(|n| named(*n, "scene"))
+        .flat_map(elements)
+        .find(|n| named(*n, "instance_visual_scene"));
+    if let Some(instance) = instance {
+        return reader.resolve(instance, "url", "visual_scene").map(Some);
+    }
+    Ok(elements(root)
+        .filter(|n| named(*n, "library_visual_scenes"))
+        .flat_map(elements)
+        .find(|n| named(*n, "visual_scene")))
+}
+
+/// An affine map `v ↦ m·v + t`.
+#[derive(Clone, Copy, Debug)]
+struct Affine {
+    m: Matrix3<f64>,
+    t: Vector3<f64>,
+}
+
+impl Affine {
+    const IDENTITY: Affine = Affine {
+        m: Matrix3::new(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0),
+        t: Vector3::new(0.0, 0.0, 0.0),
+    };
+
+    /// `self ∘ local`: `local` applied first (a child's transform inside its parent's).
+    fn then(&self, local: &Affine) -> Affine {
+        Affine {
+            m: self.m * local.m,
+            t: self.m * local.t + self.t,
+        }
+    }
+}
+
+/// A geometry's mesh, read once: the positions its faces use (local coordinates, in order of
+/// first use) and its faces indexing them.
+#[derive(Default)]
+struct Geometry {
+    points: Vec<Vector3<f64>>,
+    faces: Vec<Vec<u32>>,
+    /// `Σ faces[j].len()`.
+    corners: u64,
+}
+
+/// The positions an `<accessor>` reads: position `i` is
+/// `values[offset + i·stride + xyz[k]]`, `k = 0, 1, 2`, for `i < count`.
+struct Positions<'a, 'input> {
+    values: Rc<[f64]>,
+    offset: usize,
+    stride: usize,
+    xyz: [usize; 3],
+    count: usize,
+    source: Node<'a, 'input>,
+}
+
+impl Positions<'_, '_> {
+    /// Position `i < count` (checked against the array when the accessor was read).
+    fn get(&self, i: usize) -> Option<Vector3<f64>> {
+        let base = self.offset.checked_add(i.checked_mul(self.stride)?)?;
+        let value = |k: usize| self.values.get(base + self.xyz[k]).copied();
+        Some(Vector3::new(value(0)?, value(1)?, value(2)?))
+    }
+}
+
+/// The state of one read: the document, its ids, what has been read once, the work budget
+/// and the mesh being built.
+struct Reader<'a, 'input> {
+    doc: &'a Document<'input>,
+    /// Every element with an `id`, the first of each id.
+    ids: HashMap<&'a str, Node<'a, 'input>>,
+    arrays: HashMap<usize, Rc<[f64]>>,
+    geometries: HashMap<usize, Rc<Geometry>>,
+    transforms: HashMap<usize, Affine>,
+    work_left: u64,
+    work_limit: u64,
+    meter: f64,
+    out: Mesh,
+}
+
+impl<'a, 'input> Reader<'a, 'input> {
+    fn new(doc: &'a Document<'input>, bytes: usize) -> Self {
+        let mut ids = HashMap::new();
+        for node in doc.descendants().filter(|n| n.is_element()) {
+            if let Some(id) = node.attribute("id") {
+                ids.entry(id).or_insert(node);
+            }
+        }
+        let work_limit = (bytes as u64)
+            .saturating_mul(WORK_PER_BYTE)
+            .saturating_add(WORK_BASE);
+        Reader {
+            doc,
+            ids,
+            arrays: HashMap::new(),
+            geometries: HashMap::new(),
+            transforms: HashMap::new(),
+            work_left: work_limit,
+            work_limit,
+            meter: 1.0,
+            out: Mesh::default(),
+        }
+    }
+
+    /// The 1-based line where `node` starts.
+    fn line(&self, node: Node<'_, '_>) -> u32 {
+        self.doc.text_pos_at(node.range().start).row
+    }
+
+    /// `node`'s line, found only if displayed (an error message): finding it scans the text
+    /// before it, which the success path must not do per element.
+    fn lazy_line(&self, node: Node<'a, 'input>) -> LazyLine<'a, 'input> {
+        LazyLine {
+            doc: self.doc,
+            node,
+        }
+    }
+
+    /// The line of `token` when it is a slice of the document's text, else `node`'s line.
+    fn line_of_token(&self, token: &str, node: Node<'_, '_>) -> u32 {
+        let input = self.doc.input_text();
+        let start = input.as_ptr() as usize;
+        let at = token.as_ptr() as usize;
+        if at >= start && at + token.len() <= start + input.len() {
+            self.doc.text_pos_at(at - start).row
+        } else {
+            self.line(node)
+        }
+    }
+
+    /// Spends `units` of the scene walk's budget (see the module header).
+    fn spend(&mut self, units: u64, at: Node<'_, '_>) -> Result<(), String> {
+        if units > self.work_left {
+            return Err(format!(
+                "line {}: the scene places too much: more than {} elements visited, points and face corners placed ({WORK_PER_BYTE} per byte of the file + {WORK_BASE}); <instance_node> chains multiply what they instantiate",
+                self.line(at),
+                self.work_limit
+            ));
+        }
+        self.work_left -= units;
+        Ok(())
+    }
+
+    /// The element `at`'s attribute `attribute` (`"#id"`) refers to, which must be a `<want>`.
+    fn resolve(
+        &self,
+        at: Node<'a, 'input>,
+        attribute: &str,
+        want: &str,
+    ) -> Result<Node<'a, 'input>, String> {
+        let tag = at.tag_name().name();
+        let line = self.lazy_line(at);
+        let url = at
+            .attribute(attribute)
+            .ok_or_else(|| format!("line {line}: <{tag}> has no {attribute} attribute"))?;
+        let Some(id) = url.strip_prefix('#') else {
+            return Err(format!(
+                "line {line}: <{tag} {attribute}=\"{}\">: only references within the file (\"#id\") are supported",
+                quote(url)
+            ));
+        };
+        let target = self.ids.get(id).ok_or_else(|| {
+            format!(
+                "line {line}: <{tag} {attribute}=\"{}\">: no element has the id '{}'",
+                quote(url),
+                quote(id)
+            )
+        })?;
+        if !named(*target, want) {
+            return Err(format!(
+                "line {line}: <{tag} {attribute}=\"{}\"> names a <{}> (line {}), not a <{want}>",
+                quote(url),
+                target.tag_name().name(),
+                self.line(*target)
+            ));
+        }
+        Ok(*target)
+    }
+
+    /// Walks `node` (at chain depth `depth`) inside a parent placed by `parent`.
+    fn walk(
+        &mut self,
+        node: Node<'a, 'input>,
+        parent: &Affine,
+        depth: usize,
+    ) -> Result<(), String> {
+        if depth > MAX_DEPTH {
+            return Err(format!(
+                "line {}: nodes nest (directly or through <instance_node>) deeper than {MAX_DEPTH} levels",
+                self.line(node)
+            ));
+        }
+        self.spend(1, node)?;
+        let world = parent.then(&self.node_transform(node)?);
+        for child in elements(node) {
+            self.spend(1, child)?;
+            match child.tag_name().name() {
+                "instance_geometry" => {
+                    let g = self.resolve(child, "url", "geometry")?;
+                    let geometry = self.geometry(g)?;
+                    self.place(&geometry, &world, child, g)?;
+                }
+                "instance_node" => {
+                    let target = self.resolve(child, "url", "node")?;
+                    self.walk(target, &world, depth + 1)?;
+                }
+                "node" => self.walk(child, &world, depth + 1)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The product of `node`'s transform elements in document order (read once per node).
+    fn node_transform(&mut self, node: Node<'a, 'input>) -> Result<Affine, String> {
+        if let Some(t) = self.transforms.get(&node.id().get_usize()) {
+            return Ok(*t);
+        }
+        let mut transform = Affine::IDENTITY;
+        for child in elements(node) {
+            let local = match child.tag_name().name() {
+                "matrix" => {
+                    let v: [f64; 16] = self.numbers(child)?;
+                    if v[12..] != [0.0, 0.0, 0.0, 1.0] {
+                        return Err(format!(
+                            "line {}: <matrix>: the last row is {} {} {} {}, not 0 0 0 1 (projective transforms are not supported)",
+                            self.line(child),
+                            v[12],
+                            v[13],
+                            v[14],
+                            v[15]
+                        ));
+                    }
+                    Affine {
+                        m: Matrix3::new(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]),
+                        t: Vector3::new(v[3], v[7], v[11]),
+                    }
+                }
+                "translate" => {
+                    let [x, y, z]: [f64; 3] = self.numbers(child)?;
+                    Affine {
+                        m: Matrix3::identity(),
+                        t: Vector3::new(x, y, z),
+                    }
+                }
+                "rotate" => {
+                    let [x, y, z, degrees]: [f64; 4] = self.numbers(child)?;
+                    let axis = Vector3::new(x, y, z);
+                    let largest = axis.amax();
+                    if degrees == 0.0 {
+                        Affine::IDENTITY
+                    } else if largest == 0.0 {
+                        return Err(format!(
+                            "line {}: <rotate> by {degrees}° about the zero axis",
+                            self.line(child)
+                        ));
+                    } else {
+                        // Scaled by its largest component first: no overflow in the norm.
+                        let axis = Unit::new_normalize(axis / largest);
+                        Affine {
+                            m: Rotation3::from_axis_angle(&axis, degrees.to_radians()).into_inner(),
+                            t: Vector3::zeros(),
+                        }
+                    }
+                }
+                "scale" => {
+                    let [x, y, z]: [f64; 3] = self.numbers(child)?;
+                    Affine {
+                        m: Matrix3::from_diagonal(&Vector3::new(x, y, z)),
+                        t: Vector3::zeros(),
+                    }
+                }
+                name @ ("lookat" | "skew") => {
+                    return Err(format!(
+                        "line {}: <{name}> transforms are not supported (only <matrix>, <translate>, <rotate> and <scale>)",
+                        self.line(child)
+                    ));
+                }
+                _ => continue,
+            };
+            transform = transform.then(&local);
+        }
+        self.transforms.insert(node.id().get_usize(), transform);
+        Ok(transform)
+    }
+
+    /// Exactly `N` finite numbers, the text of the transform element `node`.
+    fn numbers<const N: usize>(&self, node: Node<'_, '_>) -> Result<[f64; N], String> {
+        let text = text_of(node);
+        let mut out = [0.0; N];
+        let mut found = 0;
+        for token in text.split_ascii_whitespace() {
+            if found == N {
+                found += 1;
+                break;
+            }
+            out[found] = finite(token).ok_or_else(|| {
+                format!(
+                    "line {}: <{}>: '{}' is not a finite number",
+                    self.line_of_token(token, node),
+                    node.tag_name().name(),
+                    quote(token)
+                )
+            })?;
+            found += 1;
+        }
+        if found != N {
+            return Err(format!(
+                "line {}: <{}> needs {N} numbers, found {}",
+                self.line(node),
+                node.tag_name().name(),
+                if found > N {
+                    "more".to_string()
+                } else {
+                    found.to_string()
+                }
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Places a copy of `geometry` (the element `source`) by `transform`, then the unit
+    /// scale: `p = meter · (T · v)`; `at` = the element that places it (for errors).
+    fn place(
+        &mut self,
+        geometry: &Geometry,
+        transform: &Affine,
+        at: Node<'_, '_>,
+        source: Node<'_, '_>,
+    ) -> Result<(), String> {
+        self.spend(geometry.points.len() as u64 + geometry.corners, at)?;
+        let offset = self.out.points.len();
+        let offset32 = u32::try_from(offset + geometry.points.len())
+            .map(|_| offset as u32)
+            .map_err(|_| "more than 2^32 points are not supported".to_string())?;
+        self.out.points.reserve(geometry.points.len());
+        for (k, v) in geometry.points.iter().enumerate() {
+            let p = (transform.m * v + transform.t) * self.meter;
+            let what = || {
+                format!(
+                    "line {}: <{}> places position {k} of geometry{} (line {})",
+                    self.line(at),
+                    at.tag_name().name(),
+                    source
+                        .attribute("id")
+                        .map(|id| format!(" '{}'", quote(id)))
+                        .unwrap_or_default(),
+                    self.line(source)
+                )
+            };
+            if !p.iter().all(|c| c.is_finite()) {
+                return Err(format!(
+                    "{} at a non-finite coordinate (the transform overflows)",
+                    what()
+                ));
+            }
+            if let Err(MagnitudeError::TooLarge { value }) =
+                crate::magnitude::check_coordinates(p.as_slice())
+            {
+                return Err(format!(
+                    "{} at coordinate {value:e}, outside the supported range ({SUPPORTED_RANGE})",
+                    what()
+                ));
+            }
+            self.out.points.push(Point::from(p));
+        }
+        self.out.faces.extend(
+            geometry
+                .faces
+                .iter()
+                .map(|f| f.iter().map(|&i| i + offset32).collect()),
+        );
+        Ok(())
+    }
+
+    /// The `<geometry>` `g`'s mesh (read once).
+    fn geometry(&mut self, g: Node<'a, 'input>) -> Result<Rc<Geometry>, String> {
+        if let Some(geometry) = self.geometries.get(&g.id().get_usize()) {
+            return Ok(Rc::clone(geometry));
+        }
+        let geometry = Rc::new(self.read_geometry(g)?);
+        self.geometries
+            .insert(g.id().get_usize(), Rc::clone(&geometry));
+        Ok(geometry)
+    }
+
+    fn read_geometry(&mut self, g: Node<'a, 'input>) -> Result<Geometry, String> {
+        let name = g
+            .attribute("id")
+            .map(|id| format!(" '{}'", quote(id)))
+            .unwrap_or_default();
+        let Some(mesh) = elements(g).find(|n| named(*n, "mesh")) else {
+            let holds = elements(g)
+                .find(|n| !matches!(n.tag_name().name(), "asset" | "extra"))
+                .map(|n| format!(" (it holds a <{}>)", n.tag_name().name()))
+                .unwrap_or_default();
+            return Err(format!(
+                "line {}: geometry{name} has no <mesh>{holds}; only <mesh> geometries are read",
+                self.line(g)
+            ));
+        };
+        let primitives: Vec<Node<'a, 'input>> = elements(mesh)
+            .filter(|n| FACE_PRIMITIVES.contains(&n.tag_name().name()))
+            .collect();
+        if primitives.is_empty() {
+            return Ok(Geometry::default());
+        }
+        let vertices = elements(mesh)
+            .find(|n| named(*n, "vertices"))
+            .ok_or_else(|| format!("line {}: the <mesh> has no <vertices>", self.line(mesh)))?;
+        let position = elements(vertices)
+            .find(|n| named(*n, "input") && n.attribute("semantic") == Some("POSITION"))
+            .ok_or_else(|| {
+                format!(
+                    "line {}: <vertices> has no <input semantic=\"POSITION\">",
+                    self.line(vertices)
+                )
+            })?;
+        let source = self.resolve(position, "source", "source")?;
+        let positions = self.positions(source)?;
+        let vertices_id = vertices.attribute("id").unwrap_or("");
+        // Faces as position indices first.
+        let mut faces: Vec<Vec<u32>> = Vec::new();
+        for primitive in primitives {
+            self.read_primitive(primitive, vertices_id, &positions, &mut faces)?;
+        }
+        // Then as indices into the positions used, in order of first use (a map, not an
+        // array of `count`: many geometries may share one large array).
+        let mut used: HashMap<u32, u32> = HashMap::new();
+        let mut geometry = Geometry::default();
+        for face in &mut faces {
+            for index in face.iter_mut() {
+                let next = geometry.points.len() as u32;
+                let slot = *used.entry(*index).or_insert(next);
+                if slot == next {
+                    let p = positions.get(*index as usize).ok_or_else(|| {
+                        format!(
+                            "line {}: position {index} is outside its array",
+                            self.line(positions.source)
+                        )
+                    })?;
+                    geometry.points.push(p);
+                }
+                *index = slot;
+            }
+            geometry.corners += face.len() as u64;
+        }
+        geometry.faces = faces;
+        Ok(geometry)
+    }
+
+    /// The positions the `<source>` `source` holds, through its accessor.
+    fn positions(&mut self, source: Node<'a, 'input>) -> Result<Positions<'a, 'input>, String> {
+        let accessor = elements(source)
+            .filter(|n| named(*n, "technique_common"))
+            .flat_map(elements)
+            .find(|n| named(*n, "accessor"))
+            .ok_or_else(|| {
+                format!(
+                    "line {}: <source> has no <technique_common><accessor>",
+                    self.line(source)
+                )
+            })?;
+        let at = self.lazy_line(accessor);
+        let array = self.resolve(accessor, "source", "float_array")?;
+        let values = self.float_array(array)?;
+        let attribute = |name: &str, default: Option<usize>| -> Result<usize, String> {
+            match accessor.attribute(name) {
+                None => default.ok_or_else(|| format!("line {at}: <accessor> has no {name}")),
+                Some(v) => v.trim().parse::<usize>().map_err(|_| {
+                    format!(
+                        "line {at}: <accessor {name}=\"{}\">: not a non-negative integer",
+                        quote(v)
+                    )
+                }),
+            }
+        };
+        let count = attribute("count", None)?;
+        let stride = attribute("stride", Some(1))?;
+        let offset = attribute("offset", Some(0))?;
+        let params: Vec<bool> = elements(accessor)
+            .filter(|n| named(*n, "param"))
+            .map(|p| p.attribute("name").is_some_and(|n| !n.is_empty()))
+            .collect();
+        let xyz = if params.is_empty() {
+            [0, 1, 2]
+        } else {
+            let mut named_at = params
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| **n)
+                .map(|(k, _)| k);
+            match (named_at.next(), named_at.next(), named_at.next()) {
+                (Some(x), Some(y), Some(z)) => [x, y, z],
+                _ => {
+                    return Err(format!(
+                        "line {at}: the positions' <accessor> needs three named <param>s (X, Y, Z)"
+                    ));
+                }
+            }
+        };
+        if xyz[2] >= stride {
+            return Err(format!(
+                "line {at}: <accessor stride=\"{stride}\"> is too small for three coordinates"
+            ));
+        }
+        let needed = count
+            .checked_mul(stride)
+            .and_then(|n| n.checked_add(offset));
+        if needed.is_none_or(|n| n > values.len()) {
+            return Err(format!(
+                "line {at}: <accessor count=\"{count}\" stride=\"{stride}\" offset=\"{offset}\"> reads past the end of its <float_array> (line {}) of {} values",
+                self.line(array),
+                values.len()
+            ));
+        }
+        if count > u32::MAX as usize {
+            return Err(format!(
+                "line {at}: more than 2^32 positions are not supported"
+            ));
+        }
+        Ok(Positions {
+            values,
+            offset,
+            stride,
+            xyz,
+            count,
+            source,
+        })
+    }
+
+    /// The numbers of a `<float_array>` (read once), all finite, as many as its `count`.
+    fn float_array(&mut self, array: Node<'a, 'input>) -> Result<Rc<[f64]>, String> {
+        if let Some(values) = self.arrays.get(&array.id().get_usize()) {
+            return Ok(Rc::clone(values));
+        }
+        let text = text_of(array);
+        let mut values = Vec::new();
+        for token in text.split_ascii_whitespace() {
+            let value = finite(token).ok_or_else(|| {
+                format!(
+                    "line {}: <float_array>: value {} ('{}') is not a finite number",
+                    self.line_of_token(token, array),
+                    values.len(),
+                    quote(token)
+                )
+            })?;
+            values.push(value);
+        }
+        if let Some(count) = array.attribute("count")
+            && count.trim().parse::<usize>() != Ok(values.len())
+        {
+            return Err(format!(
+                "line {}: <float_array count=\"{}\"> holds {} values",
+                self.line(array),
+                quote(count),
+                values.len()
+            ));
+        }
+        let values: Rc<[f64]> = values.into();
+        self.arrays
+            .insert(array.id().get_usize(), Rc::clone(&values));
+        Ok(values)
+    }
+
+    /// Appends the faces of one primitive (`<triangles>`, `<polylist>`, `<polygons>`,
+    /// `<tristrips>`, `<trifans>`) to `faces`, as position indices.
+    fn read_primitive(
+        &self,
+        primitive: Node<'a, 'input>,
+        vertices_id: &str,
+        positions: &Positions<'_, '_>,
+        faces: &mut Vec<Vec<u32>>,
+    ) -> Result<(), String> {
+        let kind = primitive.tag_name().name();
+        let line = self.lazy_line(primitive);
+        let mut stride: u64 = 0;
+        let mut vertex_offset = None;
+        for input in elements(primitive).filter(|n| named(*n, "input")) {
+            let offset = match input.attribute("offset") {
+                None => 0,
+                Some(o) => o.trim().parse::<u32>().map_err(|_| {
+                    format!(
+                        "line {}: <input offset=\"{}\">: not an integer from 0 to 2^32 - 1",
+                        self.line(input),
+                        quote(o)
+                    )
+                })?,
+            };
+            stride = stride.max(u64::from(offset) + 1);
+            if input.attribute("semantic") == Some("VERTEX") && vertex_offset.is_none() {
+                let source = input.attribute("source").unwrap_or("");
+                if vertices_id.is_empty() || source.strip_prefix('#') != Some(vertices_id) {
+                    return Err(format!(
+                        "line {}: the VERTEX input's source '{}' is not this mesh's <vertices id=\"{}\">",
+                        self.line(input),
+                        quote(source),
+                        quote(vertices_id)
+                    ));
+                }
+                vertex_offset = Some(u64::from(offset));
+            }
+        }
+        let vertex_offset =
+            vertex_offset.ok_or_else(|| format!("line {line}: <{kind}> has no VERTEX <input>"))?;
+        let count = match primitive.attribute("count") {
+            None => None,
+            Some(c) => Some(c.trim().parse::<u64>().map_err(|_| {
+                format!(
+                    "line {line}: <{kind} count=\"{}\">: not a non-negative integer",
+                    quote(c)
+                )
+            })?),
+        };
+        let count_mismatch = |what: &str, found: usize| {
+            format!(
+                "line {line}: <{kind} count=\"{}\"> but it holds {found} {what}",
+                count.unwrap_or(0)
+            )
+        };
+        match kind {
+            "triangles" | "polylist" => {
+                let mut corners = Vec::new();
+                for p in elements(primitive).filter(|n| named(*n, "p")) {
+                    self.corners(p, stride, vertex_offset, positions, &mut corners)?;
+                }
+                let sizes: Vec<u64> = if kind == "triangles" {
+                    if corners.len() % 3 != 0 {
+                        return Err(format!(
+                            "line {line}: <triangles>: {} corners are not a whole number of triangles",
+                            corners.len()
+                        ));
+                    }
+                    vec![3; corners.len() / 3]
+                } else {
+                    self.vcount(primitive, corners.len())?
+                };
+                if count.is_some_and(|c| c != sizes.len() as u64) {
+                    return Err(count_mismatch(
+                        if kind == "triangles" {
+                            "triangles"
+                        } else {
+                            "polygons in <vcount>"
+                        },
+                        sizes.len(),
+                    ));
+                }
+                let mut rest = corners.as_slice();
+                for n in sizes {
+                    let (face, after) = rest.split_at(n as usize);
+                    faces.push(face.to_vec());
+                    rest = after;
+                }
+            }
+            _ => {
+                // polygons, tristrips, trifans: one <p> per polygon, strip or fan.
+                let mut groups = 0u64;
+                for child in elements(primitive) {
+                    let p = match child.tag_name().name() {
+                        "p" => child,
+                        "ph" if kind == "polygons" => {
+                            match elements(child).find(|n| named(*n, "p")) {
+                                Some(p) => p,
+                                None => {
+                                    return Err(format!(
+                                        "line {}: <ph> has no <p>",
+                                        self.line(child)
+                                    ));
+                                }
+                            }
+                        }
+                        _ => continue,
+                    };
+                    groups += 1;
+                    let mut corners = Vec::new();
+                    self.corners(p, stride, vertex_offset, positions, &mut corners)?;
+                    if corners.len() < 3 {
+                        return Err(format!(
+                            "line {}: <{kind}>: a <p> of {} corners (at least 3)",
+                            self.line(p),
+                            corners.len()
+                        ));
+                    }
+                    match kind {
+                        "polygons" => faces.push(corners),
+                        _ => {
+                            for j in 0..corners.len() - 2 {
+                                let [a, b, c] = if kind == "trifans" {
+                                    [corners[0], corners[j + 1], corners[j + 2]]
+                                } else if j % 2 == 0 {
+                                    [corners[j], corners[j + 1], corners[j + 2]]
+                                } else {
+                                    [corners[j + 1], corners[j], corners[j + 2]]
+                                };
+                                if a != b && b != c && a != c {
+                                    faces.push(vec![a, b, c]);
+                                }
+                            }
+                        }
+                    }
+                }
+                if count.is_some_and(|c| c != groups) {
+                    return Err(count_mismatch("<p> elements", groups as usize));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends the position indices of `<p>` `p` (the values at `vertex_offset` of each
+    /// `stride`) to `corners`, each checked against the positions.
+    fn corners(
+        &self,
+        p: Node<'_, '_>,
+        stride: u64,
+        vertex_offset: u64,
+        positions: &Positions<'_, '_>,
+        corners: &mut Vec<u32>,
+    ) -> Result<(), String> {
+        let text = text_of(p);
+        let mut k: u64 = 0;
+        for token in text.split_ascii_whitespace() {
+            let index: u64 = token.parse().map_err(|_| {
+                format!(
+                    "line {}: <p>: '{}' is not an index (a non-negative integer)",
+                    self.line_of_token(token, p),
+                    quote(token)
+                )
+            })?;
+            if k % stride == vertex_offset {
+                if index >= positions.count as u64 {
+                    return Err(format!(
+                        "line {}: <p>: position index {index} is out of range: the <source>{} (line {}) has {} positions",
+                        self.line_of_token(token, p),
+                        positions
+                            .source
+                            .attribute("id")
+                            .map(|id| format!(" '{}'", quote(id)))
+                            .unwrap_or_default(),
+                        self.line(positions.source),
+                        positions.count
+                    ));
+                }
+                // count ≤ u32::MAX (checked in `positions`).
+                corners.push(index as u32);
+            }
+            k += 1;
+        }
+        if !k.is_multiple_of(stride) {
+            return Err(format!(
+                "line {}: <p> holds {k} indices, not a multiple of the inputs' stride {stride}",
+                self.line(p)
+            ));
+        }
+        Ok(())
+    }
+
+    /// A `<polylist>`'s `<vcount>`: the polygon sizes, each at least 3, summing to `corners`.
+    fn vcount(&self, polylist: Node<'a, 'input>, corners: usize) -> Result<Vec<u64>, String> {
+        let line = self.lazy_line(polylist);
+        let Some(vcount) = elements(polylist).find(|n| named(*n, "vcount")) else {
+            if corners == 0 {
+                return Ok(Vec::new());
+            }
+            return Err(format!("line {line}: <polylist> has no <vcount>"));
+        };
+        let text = text_of(vcount);
+        let mut sizes = Vec::new();
+        let mut total: u64 = 0;
+        for token in text.split_ascii_whitespace() {
+            let n = token
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| n >= 3)
+                .ok_or_else(|| {
+                    format!(
+                        "line {}: <vcount>: '{}' is not a polygon size (an integer, at least 3)",
+                        self.line_of_token(token, vcount),
+                        quote(token)
+                    )
+                })?;
+            total = total.saturating_add(n);
+            sizes.push(n);
+        }
+        if total != corners as u64 {
+            return Err(format!(
+                "line {line}: <polylist>: <vcount> adds up to {total} corners, <p> holds {corners}"
+            ));
+        }
+        Ok(sizes)
+    }
+}
+
+/// The 1-based line where `node` starts, computed when displayed.
+#[derive(Clone, Copy)]
+struct LazyLine<'a, 'input> {
+    doc: &'a Document<'input>,
+    node: Node<'a, 'input>,
+}
+
+impl fmt::Display for LazyLine<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.doc.text_pos_at(self.node.range().start).row)
+    }
+}
+
 /// The element children of `node`.
-fn elements<'a, 'input>(
-    node: roxmltree::Node<'a, 'input>,
-) -> impl Iterator<Item = roxmltree::Node<'a, 'input>> {
+fn elements<'a, 'input>(node: Node<'a, 'input>) -> impl Iterator<Item = Node<'a, 'input>> {
     node.children().filter(|c| c.is_element())
 }
 
 /// Whether `node` is the element `<name>`.
-fn named(node: roxmltree::Node<'_, '_>, name: &str) -> bool {
+fn named(node: Node<'_, '_>, name: &str) -> bool {
     node.tag_name().name() == name
 }
 
-/// Records one `<source>` of a mesh: its array's length, its accessor; checks that the
-/// array's `count` is no larger than its text (mesh-loader allocates `count` values first)
-/// and that it is not a non-empty string array (which mesh-loader never finishes reading).
-fn read_source<'a>(
-    source: roxmltree::Node<'a, '_>,
-    arrays: &mut Arrays<'a>,
-    accessors: &mut HashMap<&'a str, Accessor<'a>>,
-    line: impl Fn(roxmltree::Node<'_, '_>) -> u32,
-) -> Result<(), String> {
-    let Some(id) = source.attribute("id") else {
-        return Ok(()); // mesh-loader: "missing id"
-    };
-    // mesh-loader registers only the last array of a source.
-    let mut array = None;
-    for child in source.children().filter(|c| c.is_element()) {
-        match child.tag_name().name() {
-            name @ ("float_array" | "IDREF_array" | "Name_array") => {
-                let text = child.text().unwrap_or("").trim();
-                let count = child.attribute("count").and_then(|c| c.parse::<u64>().ok());
-                if name != "float_array" && !text.is_empty() {
-                    return Err(format!(
-                        "line {}: a non-empty <{name}> in a mesh's <source> is not supported (mesh-loader 0.1.13 never finishes reading one)",
-                        line(child)
-                    ));
-                }
-                if let Some(count) = count
-                    && !text.is_empty()
-                    && count > text.len() as u64
-                {
-                    return Err(format!(
-                        "line {}: <{name} count=\"{count}\"> holds only {} characters of values",
-                        line(child),
-                        text.len()
-                    ));
-                }
-                if let Some(array_id) = child.attribute("id") {
-                    let len = (name == "float_array").then(|| {
-                        if text.is_empty() {
-                            0
-                        } else {
-                            count.unwrap_or(0) as usize
-                        }
-                    });
-                    array = Some((array_id, len));
-                }
-            }
-            "technique_common" => {
-                for accessor in child
-                    .children()
-                    .filter(|c| c.is_element() && c.tag_name().name() == "accessor")
-                {
-                    let params: Vec<_> = accessor
-                        .children()
-                        .filter(|c| c.is_element() && c.tag_name().name() == "param")
-                        .collect();
-                    accessors.insert(
-                        id,
-                        Accessor {
-                            line: line(accessor),
-                            count: accessor
-                                .attribute("count")
-                                .and_then(|c| c.parse().ok())
-                                .unwrap_or(0),
-                            stride: accessor
-                                .attribute("stride")
-                                .and_then(|c| c.parse().ok())
-                                .unwrap_or(1),
-                            source: accessor
-                                .attribute("source")
-                                .and_then(|s| s.strip_prefix('#'))
-                                .unwrap_or(""),
-                            params: params.len(),
-                            all_float: params.iter().all(|p| p.attribute("type") == Some("float")),
-                        },
-                    );
-                }
-            }
-            _ => {}
+/// The text directly inside `node` (its text children, joined; usually one, borrowed).
+fn text_of<'a>(node: Node<'a, '_>) -> Cow<'a, str> {
+    let mut texts = node
+        .children()
+        .filter(|c| c.is_text())
+        .filter_map(|c| c.text());
+    let first = texts.next().unwrap_or("");
+    match texts.next() {
+        None => Cow::Borrowed(first),
+        Some(second) => {
+            let mut joined = String::from(first);
+            joined.push_str(second);
+            texts.for_each(|t| joined.push_str(t));
+            Cow::Owned(joined)
         }
-    }
-    if let Some((array_id, len)) = array {
-        arrays.insert(array_id, len);
-    }
-    Ok(())
-}
-
-/// The number of values a lookup through accessor `id` can be indexed with, as mesh-loader
-/// reads it: `Ok(None)` when it ignores the accessor (fewer than `min_stride` float params),
-/// `Ok(Some(n))` else; an error when the lookup would panic.
-fn lookup(
-    id: &str,
-    min_stride: u64,
-    what: &str,
-    at: u32,
-    arrays: &Arrays<'_>,
-    accessors: &HashMap<&str, Accessor<'_>>,
-    counted: bool,
-) -> Result<Option<u64>, String> {
-    let accessor = accessors.get(id).ok_or_else(|| {
-        format!("line {at}: the {what} input refers to '#{id}', which is no <source> with an <accessor> in the file's meshes")
-    })?;
-    let len = match arrays.get(accessor.source) {
-        Some(Some(len)) => *len as u64,
-        Some(None) => {
-            return Err(format!(
-                "line {}: the accessor reads '#{}', which is not a <float_array>",
-                accessor.line, accessor.source
-            ));
-        }
-        None => {
-            return Err(format!(
-                "line {}: the accessor reads '#{}', which is no array in the file's meshes",
-                accessor.line, accessor.source
-            ));
-        }
-    };
-    if accessor.stride < min_stride || accessor.params < min_stride as usize || !accessor.all_float
-    {
-        return Ok(None);
-    }
-    let needed = accessor.count.saturating_mul(accessor.stride);
-    if needed > len || needed > u64::from(u32::MAX) {
-        return Err(format!(
-            "line {}: the accessor reads {} values of stride {} from an array of {len}",
-            accessor.line, accessor.count, accessor.stride
-        ));
-    }
-    if counted {
-        if accessor.count == 0 {
-            return Err(format!(
-                "line {}: an accessor with count=\"0\" used by a {what} input is not supported (mesh-loader 0.1.13 fails on it)",
-                accessor.line
-            ));
-        }
-        Ok(Some(accessor.count))
-    } else {
-        // Texture coordinates: every stride-long chunk of the whole array, the last one
-        // possibly shorter but not shorter than 2.
-        if len % accessor.stride == 1 {
-            return Err(format!(
-                "line {}: the texture coordinate array's length {len} leaves one value after its last full stride of {}",
-                accessor.line, accessor.stride
-            ));
-        }
-        Ok(Some(len.div_ceil(accessor.stride)))
     }
 }
 
-/// One shared `<input>` of a primitive.
-struct Input<'a> {
-    semantic: &'a str,
-    source: &'a str,
-    offset: u64,
-    set: u64,
+/// `token` as a finite `f64` (correctly rounded), else `None`.
+fn finite(token: &str) -> Option<f64> {
+    token.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
-/// Checks one primitive as mesh-loader will build it; returns its triangle corners.
-fn check_primitive(
-    primitive: roxmltree::Node<'_, '_>,
-    vertices: &Vertices<'_>,
-    arrays: &Arrays<'_>,
-    accessors: &HashMap<&str, Accessor<'_>>,
-    line: impl Fn(roxmltree::Node<'_, '_>) -> u32,
-) -> Result<u64, String> {
-    let kind = primitive.tag_name().name();
-    let at = line(primitive);
-    let count: u64 = match primitive.attribute("count").and_then(|c| c.parse().ok()) {
-        Some(c) => c,
-        None => return Ok(0), // mesh-loader rejects it
-    };
-    let elements: Vec<_> = primitive.children().filter(|c| c.is_element()).collect();
-    let mut inputs = Vec::new();
-    for input in elements.iter().filter(|n| n.tag_name().name() == "input") {
-        let offset = input
-            .attribute("offset")
-            .and_then(|o| o.parse::<u64>().ok())
-            .unwrap_or(0);
-        if offset >= u64::from(u16::MAX) {
-            return Err(format!(
-                "line {}: input offset {offset} is not supported (at most {})",
-                line(*input),
-                u16::MAX - 1
-            ));
-        }
-        inputs.push(Input {
-            semantic: input.attribute("semantic").unwrap_or(""),
-            source: input
-                .attribute("source")
-                .and_then(|s| s.strip_prefix('#'))
-                .unwrap_or(""),
-            offset,
-            set: input
-                .attribute("set")
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(0),
-        });
+/// `text` for an error message: at most 40 characters, `…` marking a cut.
+fn quote(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(40) {
+        None => Cow::Borrowed(text),
+        Some((cut, _)) => Cow::Owned(format!("{}…", &text[..cut])),
     }
-    let stride = inputs.iter().map(|i| i.offset + 1).max().unwrap_or(0);
-    // The indices: every <p>'s numbers in order (mesh-loader reads them only when count ≠ 0).
-    let p_nodes: Vec<_> = elements
-        .iter()
-        .filter(|n| n.tag_name().name() == "p")
-        .collect();
-    let p_tokens: u64 = p_nodes
-        .iter()
-        .map(|p| p.text().unwrap_or("").split_ascii_whitespace().count() as u64)
-        .sum();
-    let own_bytes = primitive.range().len() as u64;
-    let mut polygon_sizes: Vec<u64> = Vec::new();
-    if count != 0 {
-        match kind {
-            "polylist" => {
-                let vcount = elements.iter().find(|n| n.tag_name().name() == "vcount");
-                if let Some(vcount) = vcount {
-                    let text = vcount.text().unwrap_or("");
-                    if count > text.len() as u64 {
-                        return Err(format!(
-                            "line {}: <polylist count=\"{count}\"> but <vcount> holds only {} characters",
-                            at,
-                            text.len()
-                        ));
-                    }
-                    for v in text.split_ascii_whitespace().take(count as usize) {
-                        let v = v.parse::<u64>().map_err(|_| {
-                            format!("line {}: cannot read '{v}' in <vcount>", line(*vcount))
-                        })?;
-                        if v < 3 {
-                            return Err(format!(
-                                "line {}: a polygon of {v} corners in <vcount> is not supported (at least 3)",
-                                line(*vcount)
-                            ));
-                        }
-                        polygon_sizes.push(v);
-                    }
-                }
-                let expected = polygon_sizes.iter().sum::<u64>().saturating_mul(stride);
-                if expected > p_tokens {
-                    return Err(format!(
-                        "line {at}: <polylist> needs {expected} indices in <p>, which holds {p_tokens}"
-                    ));
-                }
-            }
-            "triangles" | "lines" => {
-                let per = if kind == "triangles" { 3 } else { 2 };
-                let expected = count.saturating_mul(per).saturating_mul(stride);
-                if expected > p_tokens {
-                    return Err(format!(
-                        "line {at}: <{kind} count=\"{count}\"> needs {expected} indices in <p>, which holds {p_tokens}"
-                    ));
-                }
-                if kind == "triangles" {
-                    polygon_sizes = vec![3; count as usize];
-                }
-            }
-            _ => {
-                // polygons, linestrips, trifans, tristrips: one <p> per polygon.
-                if count > own_bytes {
-                    return Err(format!(
-                        "line {at}: <{kind} count=\"{count}\"> is larger than the element"
-                    ));
-                }
-                if stride == 0 && !p_nodes.is_empty() {
-                    return Err(format!("line {at}: <{kind}> has indices but no <input>"));
-                }
-                if kind != "linestrips" {
-                    for p in &p_nodes {
-                        let n = p.text().unwrap_or("").split_ascii_whitespace().count() as u64;
-                        if stride > 0 && n / stride < 3 {
-                            return Err(format!(
-                                "line {}: a polygon of {} corners is not supported (at least 3)",
-                                line(**p),
-                                n / stride
-                            ));
-                        }
-                        polygon_sizes.push(n / stride.max(1));
-                    }
-                }
-            }
-        }
-    }
-    // mesh-loader keeps the last VERTEX and NORMAL input of set 0, the last COLOR input and
-    // the TEXCOORD input of the smallest set (the first of equals).
-    let pick = |semantic: &str| {
-        inputs
-            .iter()
-            .rfind(|i| i.semantic == semantic && (i.set == 0 || semantic == "COLOR"))
-    };
-    let Some(vertex) = pick("VERTEX") else {
-        return Ok(0); // no input: mesh-loader builds nothing from it
-    };
-    if vertex.source != vertices.id {
-        return Err(format!(
-            "line {at}: the VERTEX input refers to '#{}', which is not this mesh's <vertices> ('{}'); mesh-loader 0.1.13 does not support that",
-            vertex.source, vertices.id
-        ));
-    }
-    let texcoord = inputs
-        .iter()
-        .filter(|i| i.semantic == "TEXCOORD")
-        .min_by_key(|i| i.set);
-    // (offset, how many values the index may reach, what) for each lookup mesh-loader makes.
-    let mut limits: Vec<(u64, Option<u64>, &str)> = Vec::new();
-    let position = vertices
-        .position
-        .ok_or_else(|| format!("line {at}: the mesh's <vertices> has no POSITION input"))?;
-    let positions = lookup(position, 3, "POSITION", at, arrays, accessors, true)?;
-    // Without usable positions every index is out of range.
-    limits.push((vertex.offset, Some(positions.unwrap_or(0)), "POSITION"));
-    for (semantic, own, shared, min_stride, counted) in [
-        ("NORMAL", pick("NORMAL"), vertices.normal, 3, true),
-        ("COLOR", pick("COLOR"), vertices.color, 3, true),
-        ("TEXCOORD", texcoord, vertices.texcoord, 2, false),
-    ] {
-        let (source, offset) = match (own, shared) {
-            (Some(i), _) => (i.source, i.offset),
-            (None, Some(source)) => (source, vertex.offset),
-            (None, None) => continue,
-        };
-        let n = lookup(source, min_stride, semantic, at, arrays, accessors, counted)?;
-        limits.push((offset, n, semantic));
-    }
-    // Every index of every polygon that is cut into triangles, against each lookup.
-    let corners: u64 = polygon_sizes.iter().map(|&n| 3 * (n - 2)).sum();
-    if corners == 0 || stride == 0 {
-        return Ok(corners);
-    }
-    let used = polygon_sizes.iter().sum::<u64>() * stride;
-    let mut position_in_p = 0u64;
-    for p in &p_nodes {
-        for token in p.text().unwrap_or("").split_ascii_whitespace() {
-            if position_in_p >= used {
-                break;
-            }
-            let slot = position_in_p % stride;
-            position_in_p += 1;
-            let Ok(index) = token.parse::<u64>() else {
-                continue; // mesh-loader's own reader reports it
-            };
-            for &(offset, limit, semantic) in &limits {
-                if offset == slot
-                    && let Some(limit) = limit
-                    && index >= limit
-                {
-                    return Err(format!(
-                        "line {}: {semantic} index {index} is out of range (the source has {limit})",
-                        line(**p)
-                    ));
-                }
-            }
-        }
-    }
-    Ok(corners)
 }

@@ -90,7 +90,7 @@ enum Command {
     /// Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.
     #[command(
         long_about = "Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.\n\n\
-            Reads the vertices of a mesh, Wavefront OBJ, STL (binary or ASCII) or COLLADA .dae (read in f32, unit scale and node transforms applied; faces are ignored: any point cloud \
+            Reads the vertices of a mesh, Wavefront OBJ, STL (binary or ASCII) or COLLADA .dae (read in f64; node transforms, then the unit scale, applied; faces are ignored: any point cloud \
             works) and builds their exact convex hull, merging coplanar triangles into planar \
             polygon faces. A preprocessed .nvm file gives its stored hull without rebuilding \
             it (build time 0). Prints the number of input points, hull vertices, edges, faces \
