@@ -5,7 +5,7 @@
 //! [`read_bounded`], which stops at [`ReadLimits::max_input_bytes`] (so a file that never
 //! ends, such as `/dev/zero` or an endless FIFO, fails with [`ReadError::TooLarge`] instead
 //! of exhausting memory), and is read exactly once (a FIFO cannot be read twice). [`load`]
-//! tells a preprocessed `.nvm` file ([`crate::format`]) from a mesh (OBJ or STL,
+//! tells a preprocessed `.nvm` file ([`crate::format`]) from a mesh (OBJ, STL or COLLADA,
 //! [`crate::mesh`]) by its first bytes and decodes it; a `.nvm` file is not read whole but
 //! streamed straight into its map's arrays.
 //!
@@ -168,7 +168,7 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
 }
 
-/// A loaded input: a mesh (OBJ or STL) or a preprocessed `.nvm` file.
+/// A loaded input: a mesh (OBJ, STL or COLLADA) or a preprocessed `.nvm` file.
 ///
 /// `Input::Mesh` → hull → map to build; `Input::Nvm` → both loaded as saved.
 #[derive(Debug)]
@@ -200,7 +200,7 @@ pub enum InputError {
 /// Loads `path`, reading it once and at most `limits.max_input_bytes` bytes: a `.nvm` file
 /// (told by its magic bytes, or by its extension) is streamed straight into its map
 /// ([`format::load_with`]'s rules; never held whole in memory); anything else is read whole
-/// and parsed as a mesh (OBJ or STL, see [`Mesh::from_bytes`]): `Input::Nvm` ⟺ `format::looks_like_nvm(path)`.
+/// and parsed as a mesh (OBJ, STL or COLLADA, see [`Mesh::from_bytes`]): `Input::Nvm` ⟺ `format::looks_like_nvm(path)`.
 pub fn load(path: &Path, limits: &ReadLimits) -> Result<Input, InputError> {
     let read_error = |source| {
         MeshError::from(ReadError::Io {

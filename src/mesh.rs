@@ -1,15 +1,19 @@
-//! Loading meshes (Wavefront OBJ, binary and ASCII STL) into `f64` points and polygon faces,
-//! with validation; writing hulls and point sets back out as OBJ.
+//! Loading meshes (Wavefront OBJ, binary and ASCII STL, COLLADA `.dae`) into `f64` points and
+//! polygon faces, with validation; writing hulls and point sets back out as OBJ.
 //!
-//! Where it sits: OBJ or STL file → **mesh** → `hull` → `Polytope`.
+//! Where it sits: OBJ, STL or COLLADA file → **mesh** → `hull` → `Polytope`.
 //!
-//! The format ([`MeshFormat::detect`]) is told by the extension (`.obj`, `.stl`, any case)
-//! and otherwise by the content (an STL's `solid` keyword or its binary layout, OBJ
-//! statements); anything else is [`MeshError::UnsupportedFormat`]. A UTF-8 byte-order mark
-//! at the start of a text file is skipped. Every number written as text is read with Rust's
-//! correctly rounded `f64::from_str`; a binary STL's `f32` coordinates are converted to
-//! `f64` exactly. Files are read whole, up to [`ReadLimits::max_input_bytes`]
-//! ([`crate::input`]).
+//! The format ([`MeshFormat::detect`]) is told by the extension (`.obj`, `.stl`, `.dae`, any
+//! case) and otherwise by the content (an XML document whose root element is `<COLLADA`, an
+//! STL's `solid` keyword or its binary layout, OBJ statements); anything else is
+//! [`MeshError::UnsupportedFormat`]. A UTF-8 byte-order mark at the start of a text file is
+//! skipped. Every number written as text in OBJ and ASCII STL is read with Rust's correctly
+//! rounded `f64::from_str`; a binary STL's `f32` coordinates are converted to `f64` exactly.
+//! COLLADA files are read by our own reader on `roxmltree`, in `f64`: the geometries the
+//! visual scene places, each by its nodes' transforms and then the `<unit>` scale
+//! (`p = meter · (T · v)`), merged into one mesh; see `src/mesh/collada.rs` for exactly what
+//! it reads (and what it ignores, such as `<up_axis>`).
+//! Files are read whole, up to [`ReadLimits::max_input_bytes`] ([`crate::input`]).
 //!
 //! The reader is our own rather than a general OBJ crate because it must read positions as
 //! `f64` (rounding to `f32` moves near-coplanar points and changes the hull's topology), name
@@ -22,6 +26,7 @@
 //! `mtllib`, `l`, `p`, free-form curve statements …) is skipped. A line ending in `\` continues
 //! on the next one. Positive face indices may refer to vertices defined later in the file.
 
+mod collada;
 mod stl;
 
 use crate::input::{ReadError, ReadLimits, UTF8_BOM, read_bounded, strip_bom};
@@ -45,7 +50,8 @@ use std::path::{Path, PathBuf};
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mesh {
-    /// `points[i]` = the position of the file's vertex `i + 1` (OBJ and STL order).
+    /// `points[i]` = the position of the file's vertex `i + 1` (OBJ and STL order; for
+    /// COLLADA, each placed geometry's positions that its faces use, in order of first use).
     pub points: Vec<Point>,
     /// `faces[j]` = polygon `j`, as 0-based indices into `points` (`file index − 1`).
     pub faces: Vec<Vec<u32>>,
@@ -90,6 +96,25 @@ pub enum MeshError {
         /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
         path: PathBuf,
         /// `message` = what is wrong, with the numbers involved.
+        message: String,
+    },
+    /// A COLLADA file could not be read: malformed XML or COLLADA, an unsupported feature,
+    /// a placed coordinate out of range, or no geometry; `message` says which, naming the
+    /// line and element.
+    ///
+    /// ```
+    /// use polyquery::mesh::{Mesh, MeshError, MeshFormat};
+    /// use std::path::Path;
+    ///
+    /// let err = Mesh::from_bytes_as(b"<COLLADA", Path::new("arm.dae"), MeshFormat::Collada).unwrap_err();
+    /// assert!(matches!(err, MeshError::Collada { .. }));
+    /// assert!(err.to_string().starts_with("arm.dae: COLLADA: "));
+    /// ```
+    #[error("{}: COLLADA: {message}", path.display())]
+    Collada {
+        /// `path` = the file, as given (for [`Mesh::parse`]: its `source`).
+        path: PathBuf,
+        /// `message` = what is wrong.
         message: String,
     },
     /// The file could not be opened or read (missing, unreadable, a directory …): `source` = the OS error.
@@ -184,6 +209,9 @@ struct PendingIndex {
 ///
 /// assert_eq!(MeshFormat::detect(Path::new("a.STL"), b"").unwrap(), MeshFormat::Stl);
 /// assert_eq!(MeshFormat::detect(Path::new("a"), b"v 0 0 0\n").unwrap(), MeshFormat::Obj);
+/// assert_eq!(MeshFormat::detect(Path::new("arm.DAE"), b"").unwrap(), MeshFormat::Collada);
+/// let xml = b"<?xml version=\"1.0\"?>\n<COLLADA version=\"1.4.1\"></COLLADA>";
+/// assert_eq!(MeshFormat::detect(Path::new("arm"), xml).unwrap(), MeshFormat::Collada);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MeshFormat {
@@ -193,6 +221,10 @@ pub enum MeshFormat {
     /// STL, binary or ASCII: `detect` picks it for `.stl`, or for content starting with
     /// `solid` or of size `84 + 50 × n`.
     Stl,
+    /// COLLADA (XML), read by our own reader in `f64`: `detect` picks it for `.dae`, or
+    /// for an XML document whose root element is `<COLLADA`
+    /// (`detect("a.dae", _) = Ok(Collada)`).
+    Collada,
 }
 
 /// The statements an OBJ file may start with (after blank lines and `#` comments).
@@ -237,7 +269,7 @@ const OBJ_KEYWORDS: &[&[u8]] = &[
 ];
 
 impl MeshFormat {
-    /// The format's name: `obj` or `stl`.
+    /// The format's name: `obj`, `stl` or `dae` (COLLADA, named by its extension).
     ///
     /// ```
     /// use polyquery::mesh::MeshFormat;
@@ -249,12 +281,14 @@ impl MeshFormat {
         match self {
             MeshFormat::Obj => "obj",
             MeshFormat::Stl => "stl",
+            MeshFormat::Collada => "dae",
         }
     }
 
     /// The format of the file `path` holding `bytes`: by its extension (`.obj`, `.stl`,
-    /// any case), else by its content (an STL's leading `solid` or binary layout, an OBJ
-    /// statement or comment first, or no text at all). Anything else is
+    /// `.dae`, any case), else by its content (an XML document whose root element is
+    /// `<COLLADA`, an STL's leading `solid` or binary layout, an OBJ statement or comment
+    /// first, or no text at all). Anything else is
     /// [`MeshError::UnsupportedFormat`]. (Example: see [`MeshFormat`]; `detect(path, b"")`
     /// with an `.obj` extension `= Ok(MeshFormat::Obj)`.)
     pub fn detect(path: &Path, bytes: &[u8]) -> Result<MeshFormat, MeshError> {
@@ -264,7 +298,11 @@ impl MeshFormat {
         match extension.as_deref() {
             Some("obj") => return Ok(MeshFormat::Obj),
             Some("stl") => return Ok(MeshFormat::Stl),
+            Some("dae") => return Ok(MeshFormat::Collada),
             _ => {}
+        }
+        if collada::looks_like_collada(bytes) {
+            return Ok(MeshFormat::Collada);
         }
         if stl::looks_like_stl(bytes) {
             return Ok(MeshFormat::Stl);
@@ -288,20 +326,20 @@ impl MeshFormat {
             return Ok(MeshFormat::Obj);
         }
         let named = match &extension {
-            Some(e) => format!("the extension '.{e}' is none of .obj, .stl, .nvm"),
+            Some(e) => format!("the extension '.{e}' is none of .obj, .stl, .dae, .nvm"),
             None => "no extension".to_string(),
         };
         Err(MeshError::UnsupportedFormat {
             path: path.to_path_buf(),
             reason: format!(
-                "{named}, and the content is not an OBJ, STL or .nvm file (supported: .obj, .stl, .nvm)"
+                "{named}, and the content is not an OBJ, STL, COLLADA or .nvm file (supported: .obj, .stl, .dae, .nvm)"
             ),
         })
     }
 }
 
 impl Mesh {
-    /// Loads a mesh file (OBJ or STL), reading at most the default input cap
+    /// Loads a mesh file (OBJ, STL or COLLADA), reading at most the default input cap
     /// ([`crate::input::DEFAULT_MAX_INPUT_BYTES`]).
     ///
     /// `Mesh::load(p) = Mesh::load_with(p, &ReadLimits::default())`.
@@ -309,7 +347,7 @@ impl Mesh {
         Mesh::load_with(path, &ReadLimits::default())
     }
 
-    /// Loads a mesh file (OBJ or STL), reading at most `limits.max_input_bytes` bytes.
+    /// Loads a mesh file (OBJ, STL or COLLADA), reading at most `limits.max_input_bytes` bytes.
     ///
     /// `Mesh::load_with(p, l) = Mesh::from_bytes(&read_bounded(p, l)?, p)`.
     pub fn load_with(path: &Path, limits: &ReadLimits) -> Result<Mesh, MeshError> {
@@ -346,6 +384,7 @@ impl Mesh {
         match format {
             MeshFormat::Obj => Mesh::parse(bytes, path),
             MeshFormat::Stl => stl::parse(bytes, path),
+            MeshFormat::Collada => collada::parse(bytes, path),
         }
     }
 

@@ -542,7 +542,7 @@ fn unknown_formats_are_named() {
     for (name, bytes) in [
         ("model.ply", b"ply\nformat ascii 1.0\n".to_vec()),
         ("image", vec![0x89, b'P', b'N', b'G', 0, 0, 0, 13]),
-        ("model.dae", b"<?xml version=\"1.0\"?><COLLADA/>".to_vec()),
+        ("model.glb", b"glTF\x02\x00\x00\x00".to_vec()),
     ] {
         let path = dir.path().join(name);
         std::fs::write(&path, &bytes).unwrap();

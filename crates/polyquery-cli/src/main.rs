@@ -93,7 +93,7 @@ enum Command {
     /// Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.
     #[command(
         long_about = "Build the convex hull of a mesh's points (or read it from a .nvm file) and describe it.\n\n\
-            Reads the vertices of a mesh, Wavefront OBJ or STL (binary or ASCII; faces are ignored: any point cloud \
+            Reads the vertices of a mesh, Wavefront OBJ, STL (binary or ASCII) or COLLADA .dae (read in f64; node transforms, then the unit scale, applied; faces are ignored: any point cloud \
             works) and builds their exact convex hull, merging coplanar triangles into planar \
             polygon faces. A preprocessed .nvm file gives its stored hull without rebuilding \
             it (build time 0). Prints the number of input points, hull vertices, edges, faces \
@@ -109,7 +109,7 @@ enum Command {
             polyquery hull points.obj --json"
     )]
     Hull {
-        /// The mesh (Wavefront OBJ, only `v` lines matter, or STL) or a .nvm file.
+        /// The mesh (Wavefront OBJ, only `v` lines matter, STL or COLLADA .dae) or a .nvm file.
         #[arg(value_name = "MESH.obj")]
         mesh: PathBuf,
         /// Write the hull here as OBJ.
@@ -233,7 +233,7 @@ enum Command {
             \"a\": PATH, \"b\": PATH, \"pose_a\": POSE, \"pose_b\": POSE, \"direction\": [x,y,z],\n   \
             \"velocity\": [x,y,z], \"origin\": [x,y,z], \"support\": \"nvm\"|\"linear\"|\"hill\",\n   \
             \"algorithm\": \"nio\"|\"gjk\"|\"epa\"}\n\
-            PATH is a mesh (.obj, .stl) or a .nvm file; `id` is any JSON value, echoed exactly as written; a relative PATH is resolved against the \
+            PATH is a mesh (.obj, .stl, .dae) or a .nvm file; `id` is any JSON value, echoed exactly as written; a relative PATH is resolved against the \
             folder of QUERIES.jsonl (not the current directory), so a batch moves with its \
             meshes. POSE is {\"translation\": [x,y,z], \"rotation_wxyz\": [w,x,y,z]} or \
             {\"translation\": [x,y,z], \"rotation_xyzw\": [x,y,z,w]} (all optional; \
@@ -298,7 +298,7 @@ enum Command {
             polyquery preprocess data/go1_trunk.obj --json"
     )]
     Preprocess {
-        /// The meshes (Wavefront OBJ or STL).
+        /// The meshes (Wavefront OBJ, STL or COLLADA .dae).
         #[arg(value_name = "MESH.obj", required = true)]
         meshes: Vec<PathBuf>,
         /// The .nvm file to write (one mesh only).

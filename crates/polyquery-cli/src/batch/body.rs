@@ -2,7 +2,7 @@
 //!
 //! Where it sits: file ──**body**──▶ [`Body`] ──▶ [`super::dispatch`]. A body is loaded from a
 //! preprocessed `.nvm` file (nothing rebuilt; told by its extension or magic bytes,
-//! [`polyquery::input::load`]) or from a mesh (OBJ or STL: [`polyquery::mesh::Mesh`] →
+//! [`polyquery::input::load`]) or from a mesh (OBJ, STL or COLLADA: [`polyquery::mesh::Mesh`] →
 //! [`convex_hull`] → [`NormalVectorMap::build`]). The
 //! [`BodyCache`] keys bodies by canonical path, loads the distinct files of a batch in
 //! parallel (each one exactly once, counted), and hands out shared references to the queries.
@@ -77,7 +77,7 @@ impl Body {
         Body { nvm }
     }
 
-    /// Loads the body in `path`: a `.nvm` file as it is, or a mesh (OBJ or STL), whose
+    /// Loads the body in `path`: a `.nvm` file as it is, or a mesh (OBJ, STL or COLLADA), whose
     /// points are hulled and preprocessed. At most the default input cap is read: `load(p) = load_with(p, &ReadLimits::default())`.
     pub fn load(path: &Path) -> Result<Body, BodyError> {
         Body::load_with(path, &ReadLimits::default())

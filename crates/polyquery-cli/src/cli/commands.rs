@@ -175,7 +175,7 @@ fn elapsed_ms(start: Instant) -> f64 {
 /// What a body was loaded from: `InputKind = Mesh(format) | Nvm`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputKind {
-    /// A mesh (OBJ or STL): the hull was built (`Mesh(format)` with `format = MeshFormat::detect(…)`).
+    /// A mesh (OBJ, STL or COLLADA): the hull was built (`Mesh(format)` with `format = MeshFormat::detect(…)`).
     Mesh(MeshFormat),
     /// A preprocessed `.nvm` file: nothing was rebuilt (`input_format = "nvm"`).
     Nvm,
@@ -243,7 +243,7 @@ impl Loaded {
 }
 
 /// Loads `path` (read once, at most `limits.max_input_bytes` bytes): a `.nvm` file (told by
-/// its magic bytes or its extension) as it is, anything else as a mesh (OBJ or STL) whose
+/// its magic bytes or its extension) as it is, anything else as a mesh (OBJ, STL or COLLADA) whose
 /// hull is built.
 fn load_and_hull(path: &Path, limits: &ReadLimits) -> Result<Loaded, CliError> {
     let start = Instant::now();

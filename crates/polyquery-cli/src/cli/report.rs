@@ -35,8 +35,8 @@ pub struct BoundingBox {
 pub struct HullReport {
     /// `mesh` = the input mesh file (or `.nvm` file).
     pub mesh: String,
-    /// `obj` or `stl` (the hull was built) or `nvm` (read from a preprocessed file, nothing
-    /// rebuilt): `input_format` ∈ {`obj`, `stl`, `nvm`}.
+    /// `obj`, `stl` or `dae` (COLLADA; the hull was built) or `nvm` (read from a preprocessed
+    /// file, nothing rebuilt): `input_format` ∈ {`obj`, `stl`, `dae`, `nvm`}.
     pub input_format: String,
     /// `input_points` = the points read from it (for a `.nvm` file: the original mesh's, from its metadata).
     pub input_points: usize,
