@@ -33,7 +33,10 @@
 //!   maps.
 //! * [`Checker`] (robot + scene + matrix, built once, `Send + Sync`) answers
 //!   [`Checker::check`] (collides, and the first colliding pair), [`Checker::distance`]
-//!   (minimum distance, pair and witness points) and their parallel `_many` forms.
+//!   (minimum distance, pair and witness points) and their parallel `_many` forms, and
+//!   [`Checker::check_motion`]: whether the straight joint-space segment between two
+//!   configurations is free, certified by conservative advancement (DESIGN §10), or sampled
+//!   ([`Checker::check_motion_sampled`]) for comparison.
 //!
 //! Nothing here panics on any input: every problem is a [`RobotError`].
 
