@@ -10,7 +10,9 @@
 //! * [`json`] writes JSON with every float finite and in its shortest round-trip form.
 //! * [`atomic_file`] writes output files all or nothing.
 //! * [`robot`] loads a robot (URDF, SRDF) in a scene and checks or describes it
-//!   (`polyquery robot check`, `polyquery robot info`).
+//!   (`polyquery robot check`, `polyquery robot motion`, `polyquery robot info`).
+//! * [`shard`] splits a run (`robot check`, `robot motion`, `batch`) into `--shard K/N`
+//!   parts whose outputs merge back into the whole run's.
 //!
 //! Where things are: a command is parsed in `src/main.rs` (clap's `Cli` and `Command`, one
 //! variant per subcommand, with its help text) and run in `src/cli/commands.rs`; a batch line
@@ -27,3 +29,4 @@ pub mod batch;
 pub mod json;
 pub mod report;
 pub mod robot;
+pub mod shard;

@@ -39,8 +39,8 @@ use std::process::ExitCode;
         `report` times and checks it all against plain GJK and parry3d. `preprocess` saves a hull with its normal vector map (Gauss map with \
         O(log n) support queries) as a .nvm file, which every command taking a mesh also takes \
         (told by its magic bytes: nothing is rebuilt). `robot check` checks robot \
-        configurations (URDF, SRDF, a scene of obstacles) for collisions, `robot info` describes \
-        the robot. Every command prints a readable summary, \
+        configurations (URDF, SRDF, a scene of obstacles) for collisions, `robot motion` checks \
+        straight joint-space motions (certified), `robot info` describes the robot. Every command prints a readable summary, \
         or one JSON object with --json.",
     after_help = "Examples:\n  \
         polyquery report --out report\n  \
@@ -51,7 +51,8 @@ use std::process::ExitCode;
         polyquery gen sphere --n 10000 --seed 7 --out sphere.obj\n  \
         polyquery query distance a.obj b.obj --pose-b 3,0,0 --json\n  \
         polyquery batch queries.jsonl --out results.jsonl\n  \
-        polyquery robot check panda.urdf --srdf panda.srdf --scene scene.json --configs q.txt\n\n\
+        polyquery robot check panda.urdf --srdf panda.srdf --scene scene.json --configs q.txt\n  \
+        polyquery robot motion panda.urdf --srdf panda.srdf --scene scene.json --motions plan.txt\n\n\
         Exit codes: 0 success, 2 bad input, 1 other failures."
 )]
 struct Cli {
@@ -245,18 +246,23 @@ enum Command {
             inapplicable fields are errors.\n\n\
             Each distinct file is loaded (and preprocessed) once, the files in parallel; the \
             queries then run in parallel. Results keep the input order, one line each:\n  \
-            {\"id\", \"op\", \"ok\": true, \"intersects\", \"value\", \"normal\", \"point_a\", \"point_b\",\n   \
-            \"iterations\", \"support_calls\", \"certificate\"}\n\
-            or, for a line that is malformed or fails, {\"id\", \"ok\": false, \"line\": N, \"error\"} \
-            (N counts from 1; blank lines give no result). `value` is δ_d, the distance, the \
+            {\"index\", \"id\", \"op\", \"ok\": true, \"intersects\", \"value\", \"normal\", \"point_a\",\n   \
+            \"point_b\", \"iterations\", \"support_calls\", \"certificate\"}\n\
+            or, for a line that is malformed or fails, {\"index\", \"id\", \"ok\": false, \"line\": N, \"error\"} \
+            (`index` counts the non-blank lines from 0, N the file's lines from 1; blank lines \
+            give no result). `value` is δ_d, the distance, the \
             depth, the time of impact or the ray's distance, null where there is none; \
             `iterations` and `support_calls` are always numbers. A progress bar goes to \
             stderr when it is a terminal (never with --quiet).\n\n\
+            --shard K/N runs only part K of N of the lines (for a cluster): the non-blank lines \
+            are dealt to the shards in blocks of 64, round robin; every result keeps its \
+            `index`, so the N outputs together, sorted by index, are the whole run's.\n\n\
             Exit status: 0 when every line succeeded, 2 when any failed (or the file cannot be \
             read), 1 when the output cannot be written (then no output file is left).",
         after_help = "Examples:\n  \
             polyquery batch queries.jsonl\n  \
-            polyquery batch queries.jsonl --out results.jsonl --threads 2 --quiet\n\n\
+            polyquery batch queries.jsonl --out results.jsonl --threads 2 --quiet\n  \
+            polyquery batch queries.jsonl --shard 2/4 --out results_2.jsonl\n\n\
             A line:\n  \
             {\"id\": 1, \"op\": \"penetration\", \"a\": \"a.obj\", \"b\": \"b.nvm\",\n   \
             \"pose_b\": {\"translation\": [0.5, 0, 0]}, \"direction\": [1, 0, 0]}"
@@ -274,6 +280,11 @@ enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Run only shard K of N (1 ≤ K ≤ N) of the non-blank lines: lines are dealt to the
+        /// shards in blocks of 64, round robin (line i, 0-based, goes to shard ⌊i/64⌋ mod N + 1);
+        /// every result keeps its `index`, so the N outputs sorted by index are the whole run's.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<polyquery_cli::shard::Shard>,
     },
     /// Save meshes' hulls with their normal vector maps as .nvm files, for fast loading.
     #[command(
@@ -319,7 +330,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Robots (URDF) in scenes: check configurations for collisions, or describe the robot.
+    /// Robots (URDF) in scenes: check configurations or motions for collisions, or describe the robot.
     #[command(subcommand)]
     Robot(cli::robot_command::RobotCommand),
     /// Describe a .nvm file: counts, sizes, build times, persistence, format version.
@@ -583,7 +594,8 @@ fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
             out,
             threads,
             quiet,
-        } => return run_batch(&queries, out.as_deref(), threads, quiet, limits),
+            shard,
+        } => return run_batch(&queries, out.as_deref(), threads, quiet, shard, limits),
         Command::Preprocess {
             meshes,
             out,
@@ -629,6 +641,7 @@ fn run_batch(
     out: Option<&std::path::Path>,
     threads: Option<u64>,
     quiet: bool,
+    shard: Option<polyquery_cli::shard::Shard>,
     limits: &ReadLimits,
 ) -> Result<(), CliError> {
     let mut pool = rayon::ThreadPoolBuilder::new();
@@ -641,10 +654,24 @@ fn run_batch(
     let bar = progress_bar(None, "{bar:40} {pos}/{len} queries, {elapsed}", quiet);
     let on_parsed = |n: usize| bar.set_length(n as u64);
     let progress = || bar.inc(1);
-    let run = pool.install(|| commands::batch(queries, out, limits, &on_parsed, &progress));
+    let whole = polyquery_cli::shard::Shard::WHOLE;
+    let run = pool.install(|| {
+        commands::batch(
+            queries,
+            out,
+            shard.unwrap_or(whole),
+            limits,
+            &on_parsed,
+            &progress,
+        )
+    });
     bar.finish_and_clear();
     let run = run?;
     if !quiet {
+        if let Some(shard) = shard {
+            let summary = polyquery_cli::shard::ShardSummary::new(shard, run.total);
+            eprint!("{summary} lines: ");
+        }
         eprintln!(
             "{} queries, {} failed, {} distinct files loaded",
             run.lines, run.failed, run.loads

@@ -53,9 +53,10 @@ fn translation(t: [f64; 3]) -> Pose {
 }
 
 /// The exact key set of a success line.
-const SUCCESS_KEYS: [&str; 11] = [
+const SUCCESS_KEYS: [&str; 12] = [
     "certificate",
     "id",
+    "index",
     "intersects",
     "iterations",
     "normal",
@@ -431,7 +432,8 @@ fn bad_lines_are_reported_by_line_and_the_rest_run() {
         let v = &r[k];
         assert_eq!(v["ok"], false, "{v}");
         assert_eq!(v["line"], line, "{v}");
-        assert_eq!(keys(v), ["error", "id", "line", "ok"], "{v}");
+        assert_eq!(keys(v), ["error", "id", "index", "line", "ok"], "{v}");
+        assert_eq!(v["index"], k, "{v}");
         let e = v["error"].as_str().unwrap();
         for w in words {
             assert!(e.contains(w), "{w:?} missing from {e}");
@@ -547,4 +549,57 @@ fn nvm_files_are_bodies_too() {
     assert_eq!(r[0]["ok"], true, "{}", r[0]);
     assert_eq!(r[0]["value"], r[1]["value"]);
     assert!((f(&r[1]["value"]) - 0.5).abs() < 1e-9);
+}
+
+/// `--shard K/3` on 300 lines (some failing, ids repeated): the three shards' lines, sorted
+/// by `index`, are byte for byte the whole run's; each holds the blocks of 64 dealt to it
+/// (line i to shard ⌊i/64⌋ mod 3 + 1), and the summary names the shard; a shard whose lines
+/// all succeed exits 0 although another shard's fail. A malformed shard is exit status 2.
+#[test]
+fn shards_merge_into_the_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    write_box(dir.path(), "cube.obj", 0.0, 1.0);
+    let mut lines = Vec::new();
+    for k in 0..300 {
+        let b = if k == 150 { "missing.obj" } else { "cube.obj" };
+        lines.push(json!({"id": k % 7, "op": "distance", "a": "cube.obj", "b": b, "pose_b": {"translation": [1.5 + k as f64 * 0.01, 0, 0]}}));
+    }
+    let jsonl = dir.path().join("q.jsonl");
+    write_jsonl(&jsonl, &lines);
+    // Line 151 (index 150, in block 2) fails: the whole run and shard 3 exit 2.
+    let whole = exits_with(["batch", &s(&jsonl), "--quiet"], 2);
+    let whole: Vec<String> = common::binary::stdout(&whole)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(whole.len(), 300);
+    let mut merged: Vec<(u64, String)> = Vec::new();
+    for k in 1..=3u64 {
+        let shard = format!("{k}/3");
+        let out = exits_with(
+            ["batch", &s(&jsonl), "--shard", &shard, "--threads", "2"],
+            if k == 3 { 2 } else { 0 },
+        );
+        let summary = stderr(&out);
+        assert!(
+            summary.contains(&format!(
+                "shard {k}/3 (blocks of 64 round robin) of 300 lines"
+            )),
+            "{summary}"
+        );
+        for line in common::binary::stdout(&out).lines() {
+            let index = serde_json::from_str::<Value>(line).unwrap()["index"]
+                .as_u64()
+                .unwrap();
+            assert_eq!((index / 64) % 3 + 1, k, "{line} in shard {k}");
+            merged.push((index, line.to_string()));
+        }
+    }
+    merged.sort_by_key(|(i, _)| *i);
+    let merged: Vec<String> = merged.into_iter().map(|(_, l)| l).collect();
+    assert_eq!(merged, whole);
+    for bad in ["0/3", "4/3", "x/y"] {
+        let out = exits_with(["batch", &s(&jsonl), "--shard", bad], 2);
+        assert!(stderr(&out).contains("is not a shard"), "{}", stderr(&out));
+    }
 }

@@ -260,7 +260,7 @@ fn ids_are_echoed_verbatim() {
     let got: Vec<&str> = text.lines().collect();
     assert_eq!(got.len(), ids.len());
     for (i, (line, id)) in got.iter().zip(&ids).enumerate() {
-        let prefix = format!("{{\"id\":{id},");
+        let prefix = format!("{{\"index\":{i},\"id\":{id},");
         assert!(line.starts_with(&prefix), "line {i}: {line} (id {id})");
         assert_eq!(line.contains("\"ok\":true"), i % 3 != 2, "{line}");
     }

@@ -538,3 +538,58 @@ fn help_explains_the_output() {
     let out = polyquery(["robot", "info", "--help"]);
     assert!(common::binary::stdout(&out).contains("Examples:"));
 }
+
+/// Runs `args` once whole and once per shard `K/3` (`--shard K/3` appended), and checks that
+/// the shards' lines, merged and sorted by `index`, are byte for byte the whole run's, that
+/// each shard holds exactly the blocks of 64 dealt to it, and that the summary names the
+/// shard. Shared shape with `robot_motion_cli.rs` and `batch.rs`.
+fn shards_merge_into_the_whole_run(args: &[String], items: usize) {
+    let whole = succeeds(args);
+    let whole_lines: Vec<String> = common::binary::stdout(&whole)
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(whole_lines.len(), items);
+    let mut merged: Vec<(u64, String)> = Vec::new();
+    for k in 1..=3 {
+        let mut sharded = args.to_vec();
+        sharded.extend([
+            "--shard".to_string(),
+            format!("{k}/3"),
+            "--json".to_string(),
+        ]);
+        let out = succeeds(&sharded);
+        let v = summary(&out);
+        assert_eq!(
+            (v["shard"]["k"].as_u64(), v["shard"]["n"].as_u64()),
+            (Some(k), Some(3))
+        );
+        assert_eq!(v["shard"]["of"], items);
+        for line in common::binary::stdout(&out).lines() {
+            let index = serde_json::from_str::<Value>(line).unwrap()["index"]
+                .as_u64()
+                .unwrap();
+            assert_eq!((index / 64) % 3 + 1, k, "line {line} in shard {k}");
+            merged.push((index, line.to_string()));
+        }
+    }
+    merged.sort_by_key(|(i, _)| *i);
+    let merged: Vec<String> = merged.into_iter().map(|(_, l)| l).collect();
+    assert_eq!(merged, whole_lines);
+}
+
+/// (9) `--shard K/3` on 500 random configurations with distances: the three shards' lines,
+/// sorted by index, are exactly the whole run's (distances to the last digit: a shard runs
+/// the whole run's blocks of 64 on the same fresh workspaces); a malformed shard is exit 2.
+#[test]
+fn shards_merge_into_the_whole_check() {
+    let args = check_args(&["--random", "500", "--seed", "3", "--distance"]);
+    shards_merge_into_the_whole_run(&args, 500);
+    for bad in ["0/3", "4/3", "x/y", "3", "1/0", "1/3/3"] {
+        let mut a = args.clone();
+        a.extend(["--shard".to_string(), bad.to_string()]);
+        let out = exits_with(&a, 2);
+        assert!(stderr(&out).contains("is not a shard"), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+    }
+}

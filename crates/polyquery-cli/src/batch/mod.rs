@@ -16,7 +16,8 @@
 //! meshes can move together. Blank lines are skipped (they give no result line); every other
 //! line gives exactly one result, in input order: [`BatchResult::Success`] or
 //! [`BatchResult::Failure`] (which names the 1-based line). A failed line never stops the
-//! others.
+//! others. Every result carries its `index` (0-based among the non-blank lines), so that
+//! the outputs of `--shard K/N` runs ([`Batch::shard`]) merge into the whole run's.
 
 pub mod body;
 pub mod dispatch;
@@ -42,10 +43,13 @@ fn serialize_false<S: Serializer>(_: &(), s: S) -> Result<S::Ok, S::Error> {
     s.serialize_bool(false)
 }
 
-/// A successful line: `{"id", "op", "ok": true, "intersects", "value", "normal", "point_a",
-/// "point_b", "iterations", "support_calls", "certificate"}`: `ok = true`.
+/// A successful line: `{"index", "id", "op", "ok": true, "intersects", "value", "normal",
+/// "point_a", "point_b", "iterations", "support_calls", "certificate"}`: `ok = true`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Success {
+    /// `index` = the line's 0-based position among the batch's non-blank lines (the same
+    /// with `--shard`, so that shards' outputs merge).
+    pub index: usize,
     /// `id` = the line's `id`, as written.
     pub id: Id,
     /// `op` = the line's operation.
@@ -58,9 +62,11 @@ pub struct Success {
     pub answer: Answer,
 }
 
-/// A failed line: `{"id", "ok": false, "line", "error"}`: `ok = false`.
+/// A failed line: `{"index", "id", "ok": false, "line", "error"}`: `ok = false`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Failure {
+    /// `index` = the line's 0-based position among the batch's non-blank lines.
+    pub index: usize,
     /// `id` = the line's `id` as written (`null` when it could not be read).
     pub id: Id,
     /// `ok = false`, always (serialised as `"ok": false`).
@@ -94,6 +100,9 @@ impl BatchResult {
     }
 }
 
+/// One non-blank line of a batch: `(index, request or (line, error))`.
+type Entry = (usize, Result<Request, (usize, LineError)>);
+
 /// A parsed batch: one entry per non-blank line, valid or not.
 ///
 /// ```
@@ -109,11 +118,14 @@ impl BatchResult {
 /// assert!(outcome.all_ok() && outcome.results.len() == 2);
 /// let mut out = Vec::new();
 /// outcome.write_jsonl(&mut out).unwrap();
-/// assert!(String::from_utf8(out).unwrap().starts_with(r#"{"id":1,"op":"intersect","ok":true"#));
+/// assert!(String::from_utf8(out).unwrap().starts_with(r#"{"index":0,"id":1,"op":"intersect","ok":true"#));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Batch {
-    lines: Vec<Result<Request, (usize, LineError)>>,
+    /// `(index, request or (line, error))` per non-blank line kept (all, or a shard's).
+    lines: Vec<Entry>,
+    /// The non-blank lines of the whole file.
+    total: usize,
 }
 
 /// The results of a batch, in input order, with the number of file loads.
@@ -160,7 +172,7 @@ impl Batch {
                 text_lines.push((i + 1, raw));
             }
         }
-        let lines = text_lines
+        let lines: Vec<_> = text_lines
             .into_par_iter()
             .map(|(line, raw)| {
                 let text = std::str::from_utf8(raw).map_err(|e| {
@@ -174,15 +186,42 @@ impl Batch {
                 })?;
                 parse_request(text, line, base).map_err(|e| (line, e))
             })
+            .enumerate()
             .collect();
-        Batch { lines }
+        Batch {
+            total: lines.len(),
+            lines,
+        }
     }
 
-    /// How many results the batch will give (its non-blank lines).
+    /// Keeps only the lines of `shard` (their `index` unchanged; see [`crate::shard`]):
+    /// `shard(s).len() = s.count(total())`.
     ///
-    /// `len()` = the number of non-blank lines.
+    /// ```
+    /// use polyquery_cli::batch::Batch;
+    /// use polyquery_cli::shard::Shard;
+    /// use std::path::Path;
+    ///
+    /// let lines = "{}\n".repeat(100);
+    /// let batch = Batch::parse(lines.as_bytes(), Path::new(".")).shard(Shard::new(2, 2).unwrap());
+    /// assert_eq!((batch.len(), batch.total()), (36, 100));
+    /// ```
+    pub fn shard(mut self, shard: crate::shard::Shard) -> Batch {
+        self.lines.retain(|(index, _)| shard.contains(*index));
+        self
+    }
+
+    /// How many results the batch will give (its non-blank lines, or a shard's).
+    ///
+    /// `len()` = the number of non-blank lines kept.
     pub fn len(&self) -> usize {
         self.lines.len()
+    }
+
+    /// The non-blank lines of the whole file (before [`Batch::shard`]):
+    /// `total() = Batch::parse(input, base).len()`.
+    pub fn total(&self) -> usize {
+        self.total
     }
 
     /// Whether the batch has no non-blank line.
@@ -196,7 +235,7 @@ impl Batch {
     fn paths(&self) -> Vec<std::path::PathBuf> {
         self.lines
             .iter()
-            .filter_map(|l| l.as_ref().ok())
+            .filter_map(|(_, l)| l.as_ref().ok())
             .flat_map(|r| std::iter::once(&r.a).chain(r.b.as_ref().map(|(p, _)| p)))
             .cloned()
             .collect()
@@ -221,10 +260,11 @@ impl Batch {
         let results = self
             .lines
             .par_iter()
-            .map(|entry| {
+            .map(|(index, entry)| {
                 let result = match entry {
-                    Ok(request) => run_request(request, &cache),
+                    Ok(request) => run_request(request, *index, &cache),
                     Err((line, e)) => BatchResult::Failure(Failure {
+                        index: *index,
                         id: e.id.clone(),
                         ok: (),
                         line: *line,
@@ -242,12 +282,14 @@ impl Batch {
     }
 }
 
-/// Runs one valid request against the loaded bodies.
+/// Runs one valid request (line number `index` among the non-blank lines, 0-based) against
+/// the loaded bodies.
 ///
 /// one [`Request`] + loaded bodies ↦ one [`BatchResult`] (never panics): `Success` ⟺ `run_query(...)` is `Ok`.
-pub fn run_request(request: &Request, cache: &BodyCache) -> BatchResult {
+pub fn run_request(request: &Request, index: usize, cache: &BodyCache) -> BatchResult {
     let fail = |error: String| {
         BatchResult::Failure(Failure {
+            index,
             id: request.id.clone(),
             ok: (),
             line: request.line,
@@ -277,6 +319,7 @@ pub fn run_request(request: &Request, cache: &BodyCache) -> BatchResult {
     };
     match run_query(&request.query, (a, request.pose_a), b, request.support) {
         Ok(answer) => BatchResult::Success(Success {
+            index,
             id: request.id.clone(),
             op: request.query.operation(),
             ok: (),

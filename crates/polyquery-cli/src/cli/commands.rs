@@ -498,14 +498,18 @@ pub struct BatchRun {
     pub failed: usize,
     /// `loads` = the distinct files loaded.
     pub loads: usize,
+    /// `total` = the non-blank lines of the whole file (`lines < total` with `--shard`).
+    pub total: usize,
 }
 
-/// `polyquery batch`: parse `input` (relative paths resolve against its folder), run it on
-/// the current rayon pool calling `progress` per line, and write the results to `out`
-/// atomically, or to stdout: `BatchRun.lines = Batch::parse(input).len()`.
+/// `polyquery batch`: parse `input` (relative paths resolve against its folder), keep the
+/// lines of `shard`, run them on the current rayon pool calling `progress` per line, and
+/// write the results to `out` atomically, or to stdout:
+/// `BatchRun.lines = Batch::parse(input).shard(shard).len()`.
 pub fn batch(
     input: &Path,
     out: Option<&Path>,
+    shard: polyquery_cli::shard::Shard,
     limits: &ReadLimits,
     on_parsed: &dyn Fn(usize),
     progress: &(dyn Fn() + Sync),
@@ -518,7 +522,7 @@ pub fn batch(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let parsed = Batch::parse(&bytes, base);
+    let parsed = Batch::parse(&bytes, base).shard(shard);
     on_parsed(parsed.len());
     let outcome = parsed.run_with(limits, progress);
     match out {
@@ -536,6 +540,7 @@ pub fn batch(
         lines: outcome.results.len(),
         failed: outcome.results.iter().filter(|r| !r.is_ok()).count(),
         loads: outcome.loads,
+        total: parsed.total(),
     })
 }
 /// One preprocessing job: a mesh (or `.nvm`) and the `.nvm` file to write: `input ↦ output`.

@@ -1,20 +1,25 @@
-//! `polyquery robot check` and `polyquery robot info`: the arguments, the thread pool, the
-//! progress bar and the printing; the work is in [`polyquery_cli::robot`]:
-//! `run(Check(args)) = robot::load → robot::read_configurations → robot::check_all → write`.
+//! `polyquery robot check`, `robot motion` and `robot info`: the arguments, the thread pool,
+//! the progress bar and the printing; the work is in [`polyquery_cli::robot`]:
+//! `run(Check(args)) = robot::load → robot::read_configurations → robot::check_all → write`,
+//! `run(Motion(args)) = robot::load → robot::read_motions | robot::random_motions →
+//! robot::check_motions_all → write`.
 
 use super::commands::{CliError, check_output};
 use clap::{ArgGroup, Args, Subcommand};
 use polyquery::input::ReadLimits;
-use polyquery::robot::LimitCheck;
+use polyquery::robot::{LimitCheck, MotionOptions};
 use polyquery_cli::atomic_file::write_atomically;
 use polyquery_cli::robot::{
-    self as robot, CacheSummary, CheckSummary, InfoReport, LoadedRobot, RobotSources,
+    self as robot, CacheSummary, CheckSummary, InfoReport, LoadedRobot, MotionMode, MotionSummary,
+    RobotSources,
 };
+use polyquery_cli::shard::{Shard, ShardSummary};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// The subcommands of `polyquery robot`: `robot check` ↦ [`CheckArgs`], `robot info` ↦ [`InfoArgs`].
+/// The subcommands of `polyquery robot`: `robot check` ↦ [`CheckArgs`], `robot motion` ↦
+/// [`MotionArgs`], `robot info` ↦ [`InfoArgs`].
 #[derive(Subcommand, Debug)]
 pub enum RobotCommand {
     /// Check configurations of a robot for collisions (self and scene), in parallel:
@@ -45,6 +50,12 @@ pub enum RobotCommand {
             over the active pairs in metres (0 when colliding) and `pair` is the colliding \
             pair if the configuration collides, else the closest pair. The output is the same \
             for any --threads.\n\n\
+            --shard K/N checks only part K of N (for a cluster: a Slurm array, a shell loop): \
+            the configurations are dealt to the shards in blocks of 64, round robin \
+            (configuration i, 0-based, goes to shard ⌊i/64⌋ mod N + 1); every shard reads and \
+            validates the whole input (--random draws the same configurations in every shard) \
+            and each line keeps its global index, so the N outputs sorted by index are exactly \
+            the whole run's.\n\n\
             A summary goes to stderr (configurations, colliding, per second, load time, shape \
             cache hits and builds; one JSON object with --json), and a progress bar when stderr \
             is a terminal and the run is long.\n\n\
@@ -56,9 +67,66 @@ pub enum RobotCommand {
             polyquery robot check data/robots/panda/panda.urdf --srdf data/robots/panda/panda.srdf \\\n      \
             --scene data/robots/panda/scene_table_shelf.json --configs data/robots/panda/configs_1000.txt --out verdicts.jsonl\n  \
             polyquery robot check panda.urdf --srdf panda.srdf --random 100000 --seed 7 --distance --json --out d.jsonl\n  \
-            polyquery robot check robot.urdf --package-dir my_robot=/opt/my_robot --configs q.txt --threads 4"
+            polyquery robot check robot.urdf --package-dir my_robot=/opt/my_robot --configs q.txt --threads 4\n  \
+            polyquery robot check panda.urdf --srdf panda.srdf --random 1000000 --seed 1 --shard 3/8 --out part3.jsonl"
     )]
     Check(CheckArgs),
+    /// Check straight joint-space motions of a robot for collisions, certified (or sampled):
+    /// `robot motion` ↦ [`MotionArgs`].
+    #[command(
+        about = "Check straight joint-space motions of a robot for collisions, certified (or sampled)",
+        long_about = "Check straight joint-space motions of a robot for collisions, certified (or sampled).\n\n\
+            A motion is the straight segment q(s) = q0 + s·(q1 − q0), s ∈ [0, 1], between two \
+            configurations (one value per movable non-mimic joint, in the URDF's document order: \
+            `polyquery robot info` prints it). The robot, SRDF, scene and shape cache are \
+            loaded as for `robot check`.\n\n\
+            Certified (the default): conservative advancement. Each active link–link and \
+            link–obstacle pair is measured (a separating plane and its gap, from GJK), and a \
+            bound on how fast the joints can move the pair's bodies towards each other gives an \
+            interval of s over which the pair certainly stays apart; the intervals cover [0, 1] \
+            or a pair comes within the contact tolerance. \"free\": true is a guarantee: at \
+            every s in [0, 1] — not only at samples — every active pair is apart, rotations \
+            included (the only assumptions are the robot model and floating-point rounding, \
+            covered by a slack). \"free\": false means a pair's certified distance fell to the \
+            contact tolerance (--contact-tolerance, default 1e-6 m) at `s`, the first such \
+            parameter found: every configuration before it is free, and there `pair` is within \
+            the tolerance of touching (a segment that passes within the tolerance without \
+            touching is reported as colliding — the check errs only on the safe side).\n\n\
+            Sampled (--resolution R): the configurations q(k/n), k = 0 … n, with \
+            n = ⌈max_j |q1_j − q0_j| / R⌉ (R in radians or metres along the joint that moves \
+            most), as MoveIt and OMPL check a motion. Faster, but NOT certified: a thin obstacle \
+            or a short contact between two samples is missed, and the motion reported free.\n\n\
+            Input: --motions F reads one motion per line, the two configurations' values \
+            separated by ` ; ` (values separated by spaces, tabs or commas on each side; blank \
+            lines and `#` comments skipped), e.g.\n  \
+            0 -0.785 0 -2.356 0 1.571 0.785 0.02 ; 0.5 -0.5 0 -2 0 1.6 0.785 0.02\n\
+            Every line is validated before anything is checked: a missing `;`, the wrong number \
+            of values on either side, a value that is not a number, NaN or infinite, or (unless \
+            --allow-outside-limits) outside its joint's limits is an error naming the file, the \
+            line, the side (q0 or q1) and the joint (exit status 2, no output written). \
+            --random N --max-step RAD [--seed S] draws N motions instead: q0 uniform within the \
+            joint limits and free, q1 = q0 + a uniform step in [−RAD, RAD] per joint, clipped \
+            to the limits, and free (motion i from ChaCha8 seeded with S on stream i: the same \
+            on every machine, for any --threads and in every --shard); --save-motions F writes \
+            them as a motions file.\n\n\
+            Output: one JSON line per motion, in input order, to --out (written all or nothing) \
+            or standard output:\n  \
+            {\"index\": 3, \"free\": false, \"s\": 0.16905436757218925, \"pair\": [\"panda_link4\", \"shelf_middle\"], \"distance_queries\": 197}\n\
+            `s` and `pair` are null for a free motion; `distance_queries` counts GJK runs \
+            (certified) or configuration checks (sampled). The output is the same for any \
+            --threads. --shard K/N checks only part K of N (blocks of 64 motions dealt round \
+            robin, global indices kept: the N outputs sorted by index are the whole run's).\n\n\
+            A summary goes to stderr (motions, colliding, motions per second, mode, contact \
+            tolerance or resolution, distance queries, load time, shape cache; one JSON object \
+            with --json), and a progress bar when stderr is a terminal and the run is long.",
+        after_help = "Examples:\n  \
+            polyquery robot motion data/robots/panda/panda.urdf --srdf data/robots/panda/panda.srdf \\\n      \
+            --scene data/robots/panda/scene_table_shelf.json --random 2000 --max-step 1 --seed 5 --out motions.jsonl\n  \
+            polyquery robot motion panda.urdf --srdf panda.srdf --scene scene.json --motions plan.txt\n  \
+            polyquery robot motion panda.urdf --srdf panda.srdf --motions plan.txt --resolution 0.01 --json\n  \
+            polyquery robot motion panda.urdf --srdf panda.srdf --random 100000 --max-step 0.5 --shard 2/4 --out part2.jsonl"
+    )]
+    Motion(MotionArgs),
     /// Describe a robot: configuration order, limits, collision shapes, active pairs:
     /// `robot info` ↦ [`InfoArgs`].
     #[command(
@@ -176,6 +244,80 @@ pub struct CheckArgs {
     /// No progress bar and no summary on stderr: `quiet` ⟹ nothing on stderr but errors and warnings.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Check only shard K of N (1 ≤ K ≤ N): configuration i (0-based) belongs to shard
+    /// ⌊i/64⌋ mod N + 1; lines keep their global index: `shard = None` ⟹ everything.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+}
+
+/// `text` as a positive finite number, for clap: `positive("0.01") = Ok(0.01)`.
+fn positive(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("'{text}' is not a positive finite number")),
+    }
+}
+
+/// The arguments of `polyquery robot motion`: exactly one of `--motions`, `--random`
+/// (`MotionArgs` ↦ [`RobotSources`], the motions and the [`MotionMode`]).
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("input").required(true).args(["motions", "random"])))]
+pub struct MotionArgs {
+    /// The robot, SRDF, scene, packages and cache: `source` ↦ [`RobotSources`].
+    #[command(flatten)]
+    pub source: RobotSourceArgs,
+    /// The motions: one per line, `q0 ; q1` (each side one value per movable non-mimic joint
+    /// in the URDF's order); blank lines and `#` comments skipped:
+    /// `motions = Some(file)` ⟹ `read_motions(file)`.
+    #[arg(long, value_name = "FILE")]
+    pub motions: Option<PathBuf>,
+    /// Check N random motions (needs --max-step; see --seed): q0 uniform within the limits
+    /// and free, q1 = q0 + uniform[−RAD, RAD] per joint, clipped, and free:
+    /// `random = Some(n)` ⟹ `random_motions(checker, n, max_step, seed)`.
+    #[arg(long, value_name = "N", requires = "max_step")]
+    pub random: Option<usize>,
+    /// The largest step per joint of --random motions (radians, metres):
+    /// `|q1_j − q0_j| ≤ max_step`.
+    #[arg(long, value_name = "RAD", requires = "random", value_parser = positive)]
+    pub max_step: Option<f64>,
+    /// The seed of --random (ChaCha8, motion i on stream i); default 0: `seed = None` ⟹ `0`.
+    #[arg(long, value_name = "S", requires = "random")]
+    pub seed: Option<u64>,
+    /// Write the --random motions as a motions file (`q0 ; q1 # index` per line, values in
+    /// their shortest round-trip form), so that `--motions` on it checks the very same motions:
+    /// `save_motions = Some(f)` ⟹ `write_motions(motions, f)`.
+    #[arg(long, value_name = "FILE", requires = "random")]
+    pub save_motions: Option<PathBuf>,
+    /// Sampled instead of certified: check the configurations at most R apart (radians or
+    /// metres along the joint that moves most); contacts between samples may be missed:
+    /// `resolution = Some(r)` ⟹ `MotionMode::Sampled { resolution: r }`.
+    #[arg(long, value_name = "R", value_parser = positive)]
+    pub resolution: Option<f64>,
+    /// The certified check's contact tolerance ε in metres (default 1e-6): a pair whose
+    /// certified distance falls to ε is in contact: `collides ⟸ d ≤ ε`.
+    #[arg(long, value_name = "M", value_parser = positive, conflicts_with = "resolution")]
+    pub contact_tolerance: Option<f64>,
+    /// Check motions whose ends are outside the joint limits instead of refusing them (they
+    /// must still be finite numbers): `allow_outside_limits` ⟹ `LimitCheck::Allow`.
+    #[arg(long)]
+    pub allow_outside_limits: bool,
+    /// Worker threads (default: one per core): `threads = None` ⟹ rayon's default.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<u64>,
+    /// Write the result lines here (all or nothing) instead of standard output:
+    /// `out = None` ⟹ stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Print the summary on stderr as one JSON object: `json` ⟹ `{"motions", "colliding", …}`.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar and no summary on stderr: `quiet` ⟹ nothing on stderr but errors and warnings.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Check only shard K of N (1 ≤ K ≤ N): motion i (0-based) belongs to shard
+    /// ⌊i/64⌋ mod N + 1; lines keep their global index: `shard = None` ⟹ everything.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
 }
 
 /// The arguments of `polyquery robot info`: `InfoArgs` ↦ [`InfoReport`].
@@ -192,10 +334,14 @@ pub struct InfoArgs {
 /// Configurations per progress bar below which no bar is drawn (a short run): `LONG_RUN = 20_000`.
 const LONG_RUN: usize = 20_000;
 
+/// Motions below which no progress bar is drawn (a short run): `MOTION_LONG_RUN = 1_000`.
+const MOTION_LONG_RUN: usize = 1_000;
+
 /// Runs a `robot` subcommand: `run(command, limits) = Ok(())` or the error to print (exit 2 for bad input).
 pub fn run(command: RobotCommand, limits: &ReadLimits) -> Result<(), CliError> {
     match command {
         RobotCommand::Check(args) => check(&args, limits),
+        RobotCommand::Motion(args) => motion(&args, limits),
         RobotCommand::Info(args) => info(&args),
     }
 }
@@ -204,6 +350,71 @@ pub fn run(command: RobotCommand, limits: &ReadLimits) -> Result<(), CliError> {
 fn warn_cache(loaded: &LoadedRobot) {
     if let Some(message) = loaded.cache.stats().write_error {
         eprintln!("warning: cannot write the shape cache: {message}");
+    }
+}
+
+/// The thread pool of `--threads` (rayon's default without it).
+fn thread_pool(threads: Option<u64>) -> Result<rayon::ThreadPool, CliError> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        pool = pool.num_threads(crate::checked_threads(n)?);
+    }
+    pool.build()
+        .map_err(|e| CliError::Usage(format!("cannot start {threads:?} threads: {e}")))
+}
+
+/// `--allow-outside-limits` as a [`LimitCheck`].
+fn limit_check(allow_outside_limits: bool) -> LimitCheck {
+    if allow_outside_limits {
+        LimitCheck::Allow
+    } else {
+        LimitCheck::Enforce
+    }
+}
+
+/// Writes the result lines to `out` (all or nothing) or to stdout.
+fn write_lines(
+    out: Option<&PathBuf>,
+    write: &dyn Fn(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), CliError> {
+    match out {
+        Some(out) => write_atomically(out, write).map_err(|source| CliError::Output {
+            path: out.clone(),
+            source,
+        }),
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = std::io::BufWriter::new(stdout.lock());
+            // A closed stdout (e.g. piped into `head`) is not worth reporting.
+            let _ = write(&mut lock).and_then(|()| lock.flush());
+            Ok(())
+        }
+    }
+}
+
+/// Prints a summary on stderr: one JSON object with `--json`, else its text.
+fn print_summary<S: serde::Serialize + std::fmt::Display>(
+    summary: &S,
+    json: bool,
+) -> Result<(), CliError> {
+    if json {
+        let text = polyquery_cli::json::to_string(summary)
+            .map_err(|e| CliError::Internal(format!("cannot serialise the summary: {e}")))?;
+        eprintln!("{text}");
+    } else {
+        eprint!("{summary}");
+    }
+    Ok(())
+}
+
+/// What the shape cache did while loading, for summaries.
+fn cache_summary(loaded: &LoadedRobot) -> CacheSummary {
+    let stats = loaded.cache.stats();
+    CacheSummary {
+        dir: loaded.cache.dir().map(|d| d.display().to_string()),
+        hits: stats.hits,
+        built: stats.built,
+        write_error: stats.write_error,
     }
 }
 
@@ -216,18 +427,8 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
     if let Some(out) = &args.out {
         check_output(out)?;
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = args.threads {
-        pool = pool.num_threads(crate::checked_threads(n)?);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| CliError::Usage(format!("cannot start {:?} threads: {e}", args.threads)))?;
-    let limits = if args.allow_outside_limits {
-        LimitCheck::Allow
-    } else {
-        LimitCheck::Enforce
-    };
+    let pool = thread_pool(args.threads)?;
+    let limits = limit_check(args.allow_outside_limits);
     let sources = args.source.sources(limits);
     let loaded = pool.install(|| robot::load(&sources))?;
     warn_cache(&loaded);
@@ -240,57 +441,127 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
             ));
         }
     };
-    let long = configurations.len() >= LONG_RUN;
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let count = shard.count(configurations.len());
     let bar = crate::progress_bar(
-        Some(configurations.len() as u64),
+        Some(count as u64),
         "{bar:40} {pos}/{len} configurations, {elapsed}",
-        args.quiet || !long,
+        args.quiet || count < LONG_RUN,
     );
     let started = Instant::now();
     let (verdicts, threads) = pool.install(|| {
-        let verdicts = robot::check_all(&loaded.checker, &configurations, args.distance, &|done| {
-            bar.set_position(done as u64)
-        });
+        let verdicts = robot::check_all(
+            &loaded.checker,
+            &configurations,
+            args.distance,
+            shard,
+            &|done| bar.inc(done as u64),
+        );
         (verdicts, rayon::current_num_threads())
     });
     let seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let verdicts = verdicts?;
-    let write = |w: &mut dyn Write| robot::write_jsonl(&loaded.checker, &verdicts, w);
-    match &args.out {
-        Some(out) => write_atomically(out, write).map_err(|source| CliError::Output {
-            path: out.clone(),
-            source,
-        })?,
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            // A closed stdout (e.g. piped into `head`) is not worth reporting.
-            let _ = write(&mut lock).and_then(|()| lock.flush());
-        }
-    }
+    write_lines(args.out.as_ref(), &|w| {
+        robot::write_jsonl(&loaded.checker, &verdicts, w)
+    })?;
     if !args.quiet {
-        let stats = loaded.cache.stats();
-        let summary = CheckSummary::new(
+        let mut summary = CheckSummary::new(
             verdicts.len(),
-            verdicts.iter().filter(|v| v.collides).count(),
+            verdicts.iter().filter(|(_, v)| v.collides).count(),
             seconds,
             threads,
             loaded.load_seconds,
-            CacheSummary {
-                dir: loaded.cache.dir().map(|d| d.display().to_string()),
-                hits: stats.hits,
-                built: stats.built,
-                write_error: stats.write_error,
-            },
+            cache_summary(&loaded),
         );
-        if args.json {
-            let text = polyquery_cli::json::to_string(&summary)
-                .map_err(|e| CliError::Internal(format!("cannot serialise the summary: {e}")))?;
-            eprintln!("{text}");
-        } else {
-            eprint!("{summary}");
+        summary.shard = args
+            .shard
+            .map(|s| ShardSummary::new(s, configurations.len()));
+        print_summary(&summary, args.json)?;
+    }
+    Ok(())
+}
+
+fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
+    for out in [&args.out, &args.save_motions].into_iter().flatten() {
+        check_output(out)?;
+    }
+    let pool = thread_pool(args.threads)?;
+    let limits = limit_check(args.allow_outside_limits);
+    let sources = args.source.sources(limits);
+    let loaded = pool.install(|| robot::load(&sources))?;
+    warn_cache(&loaded);
+    let mode = match args.resolution {
+        Some(resolution) => MotionMode::Sampled { resolution },
+        None => MotionMode::Certified(MotionOptions {
+            contact_tolerance: args
+                .contact_tolerance
+                .unwrap_or(MotionOptions::default().contact_tolerance),
+            ..MotionOptions::default()
+        }),
+    };
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let drawing = Instant::now();
+    let (total, motions) = match (&args.motions, args.random, args.max_step) {
+        (Some(file), _, _) => {
+            let all = robot::read_motions(file, &loaded.robot, limits, read_limits)?;
+            (all.len(), robot::of_shard(all, shard))
         }
+        (None, Some(n), Some(max_step)) => {
+            let seed = args.seed.unwrap_or(0);
+            let drawn =
+                pool.install(|| robot::random_motions(&loaded.checker, n, max_step, seed, shard))?;
+            (n, drawn)
+        }
+        _ => {
+            return Err(CliError::Usage(
+                "give the motions: --motions FILE or --random N --max-step RAD".into(),
+            ));
+        }
+    };
+    let random_seconds = if args.random.is_some() {
+        drawing.elapsed().as_secs_f64()
+    } else {
+        0.0
+    };
+    if let Some(file) = &args.save_motions {
+        write_lines(Some(file), &|w| robot::write_motions(&motions, w))?;
+    }
+    let bar = crate::progress_bar(
+        Some(motions.len() as u64),
+        "{bar:40} {pos}/{len} motions, {elapsed}",
+        args.quiet || motions.len() < MOTION_LONG_RUN,
+    );
+    let started = Instant::now();
+    let (results, threads) = pool.install(|| {
+        let results = robot::check_motions_all(&loaded.checker, &motions, mode, &|done| {
+            bar.inc(done as u64)
+        });
+        (results, rayon::current_num_threads())
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let results = results?;
+    write_lines(args.out.as_ref(), &|w| {
+        robot::write_motion_jsonl(&loaded.checker, &results, w)
+    })?;
+    if !args.quiet {
+        let mut summary = MotionSummary::new(
+            results.len(),
+            results.iter().filter(|(_, r)| !r.free).count(),
+            seconds,
+            mode,
+            threads,
+            results
+                .iter()
+                .map(|(_, r)| u64::from(r.distance_queries))
+                .sum(),
+            loaded.load_seconds,
+            cache_summary(&loaded),
+        );
+        summary.random_seconds = random_seconds;
+        summary.shard = args.shard.map(|s| ShardSummary::new(s, total));
+        print_summary(&summary, args.json)?;
     }
     Ok(())
 }

@@ -2,24 +2,24 @@
 //! one JSON line each, and the run's summary.
 //!
 //! Where it sits: after the configurations are read and validated, on the loaded
-//! [`Checker`](polyquery::robot::Checker). The configurations run in chunks of [`CHUNK`](crate::robot::check::CHUNK) (so a progress bar can
-//! advance); inside a chunk, blocks of [`BLOCK`](crate::robot::check::BLOCK) consecutive configurations run in parallel
-//! (rayon, on the pool the caller installs), each block on one fresh workspace (warm starts
-//! carry along the block). The blocks do not depend on the number of threads or on
-//! scheduling, so the output is the same for any `--threads`.
+//! [`Checker`](polyquery::robot::Checker). Blocks of [`BLOCK`](crate::robot::check::BLOCK)
+//! consecutive configurations run in parallel (rayon, on the pool the caller installs; see
+//! [`run_blocks`](crate::shard::run_blocks)), each block on one fresh workspace (warm starts carry along the block),
+//! and the progress advances block by block. The blocks do not depend on the number of
+//! threads, on scheduling or on `--shard` (a shard runs whole blocks of the whole run), so
+//! the output is the same for any `--threads`, and the shards' outputs merge into the whole
+//! run's.
 
 use super::{RobotCliError, pair_names};
+use crate::shard::{Shard, ShardSummary, run_blocks};
 use polyquery::robot::{Body, Checker};
-use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt::{self, Display, Formatter};
 use std::io::{self, Write};
 
-/// Configurations per progress step: `CHUNK = 4096`.
-pub const CHUNK: usize = 4096;
-
-/// Consecutive configurations sharing one workspace (one parallel task): `BLOCK = 64`.
-pub const BLOCK: usize = 64;
+/// Consecutive configurations sharing one workspace (one parallel task), and dealt to one
+/// `--shard` together: `BLOCK = shard::BLOCK = 64`.
+pub const BLOCK: usize = crate::shard::BLOCK;
 
 /// The answer for one configuration: `collides ⟺ some active pair intersects`.
 ///
@@ -52,12 +52,14 @@ struct Line<'a> {
     distance: Option<f64>,
 }
 
-/// Checks every configuration (already validated), in chunks of [`CHUNK`], calling
-/// `progress(done)` after each chunk: `check_all(c, qs, …)[i]` is the verdict of `qs[i]`
-/// (`Checker::check`, or `Checker::distance` when `distance`).
+/// Checks the configurations (already validated) of `shard` (all of them with
+/// [`Shard::WHOLE`]) in blocks of [`BLOCK`], calling `progress(m)` after each block of `m`
+/// (from any thread): `check_all(c, qs, …)` = `[(i, verdict of qs[i])]` for the shard's `i`, in
+/// order (`Checker::check`, or `Checker::distance` when `distance`).
 ///
 /// ```
 /// use polyquery_cli::robot::{check_all, load, RobotSources};
+/// use polyquery_cli::shard::Shard;
 /// use std::path::Path;
 ///
 /// let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
@@ -67,66 +69,56 @@ struct Line<'a> {
 ///     ..RobotSources::default()
 /// })?;
 /// let home = vec![0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02];
-/// let verdicts = check_all(&loaded.checker, &[home], true, &|_| {})?;
-/// assert!(!verdicts[0].collides && verdicts[0].distance.unwrap() > 0.0);
+/// let verdicts = check_all(&loaded.checker, &[home], true, Shard::WHOLE, &|_| {})?;
+/// let (index, v) = verdicts[0];
+/// assert!(index == 0 && !v.collides && v.distance.unwrap() > 0.0);
 /// # Ok::<(), polyquery_cli::robot::RobotCliError>(())
 /// ```
 pub fn check_all(
     checker: &Checker,
     configurations: &[Vec<f64>],
     distance: bool,
-    progress: &dyn Fn(usize),
-) -> Result<Vec<Verdict>, RobotCliError> {
-    let mut verdicts = Vec::with_capacity(configurations.len());
-    for (c, chunk) in configurations.chunks(CHUNK).enumerate() {
-        let blocks: Vec<Result<Vec<Verdict>, RobotCliError>> = chunk
-            .par_chunks(BLOCK)
-            .enumerate()
-            .map(|(b, block)| {
-                let first = c * CHUNK + b * BLOCK;
-                let mut ws = checker.workspace();
-                block
-                    .iter()
-                    .enumerate()
-                    .map(|(k, q)| {
-                        let failed = |source| RobotCliError::Check {
-                            index: first + k,
-                            source: Box::new(source),
-                        };
-                        if distance {
-                            let d = checker.distance_with(&mut ws, q).map_err(failed)?;
-                            Ok(Verdict {
-                                collides: d.distance <= 0.0,
-                                pair: d.pair,
-                                distance: Some(d.distance.max(0.0)),
-                            })
-                        } else {
-                            let r = checker.check_with(&mut ws, q).map_err(failed)?;
-                            Ok(Verdict {
-                                collides: r.collides,
-                                pair: r.pair,
-                                distance: None,
-                            })
-                        }
+    shard: Shard,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<(usize, Verdict)>, RobotCliError> {
+    let work = |block: std::ops::Range<usize>| -> Result<Vec<Verdict>, RobotCliError> {
+        let mut ws = checker.workspace();
+        block
+            .map(|index| {
+                let q = &configurations[index];
+                let failed = |source| RobotCliError::Check {
+                    index,
+                    source: Box::new(source),
+                };
+                if distance {
+                    let d = checker.distance_with(&mut ws, q).map_err(failed)?;
+                    Ok(Verdict {
+                        collides: d.distance <= 0.0,
+                        pair: d.pair,
+                        distance: Some(d.distance.max(0.0)),
                     })
-                    .collect()
+                } else {
+                    let r = checker.check_with(&mut ws, q).map_err(failed)?;
+                    Ok(Verdict {
+                        collides: r.collides,
+                        pair: r.pair,
+                        distance: None,
+                    })
+                }
             })
-            .collect();
-        for block in blocks {
-            verdicts.extend(block?);
-        }
-        progress(verdicts.len());
-    }
-    Ok(verdicts)
+            .collect()
+    };
+    run_blocks(configurations.len(), shard, &work, progress)
 }
 
-/// Writes one JSON line per verdict, in order, pairs named by the checker:
-/// `{"index": i, "collides": bool, "pair": [a, b] | null, "distance": x | null}` for
-/// `i = 0, 1, …`. A distance is never infinite here (a robot with no active pairs has none:
+/// Writes one JSON line per verdict, in the order given, pairs named by the checker:
+/// `{"index": i, "collides": bool, "pair": [a, b] | null, "distance": x | null}` for each
+/// `(i, verdict)`. A distance is never infinite here (a robot with no active pairs has none:
 /// `distance = null`).
 ///
 /// ```
 /// use polyquery_cli::robot::{check_all, load, write_jsonl, RobotSources};
+/// use polyquery_cli::shard::Shard;
 /// use std::path::Path;
 ///
 /// let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
@@ -136,14 +128,18 @@ pub fn check_all(
 ///     ..RobotSources::default()
 /// })?;
 /// let home = vec![0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02];
-/// let verdicts = check_all(&loaded.checker, &[home], false, &|_| {})?;
+/// let verdicts = check_all(&loaded.checker, &[home], false, Shard::WHOLE, &|_| {})?;
 /// let mut out = Vec::new();
 /// write_jsonl(&loaded.checker, &verdicts, &mut out).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap(), "{\"index\":0,\"collides\":false,\"pair\":null,\"distance\":null}\n");
 /// # Ok::<(), polyquery_cli::robot::RobotCliError>(())
 /// ```
-pub fn write_jsonl(checker: &Checker, verdicts: &[Verdict], w: &mut dyn Write) -> io::Result<()> {
-    for (index, v) in verdicts.iter().enumerate() {
+pub fn write_jsonl(
+    checker: &Checker,
+    verdicts: &[(usize, Verdict)],
+    w: &mut dyn Write,
+) -> io::Result<()> {
+    for &(index, ref v) in verdicts {
         let line = Line {
             index,
             collides: v.collides,
@@ -197,6 +193,9 @@ pub struct CheckSummary {
     pub load_seconds: f64,
     /// `cache` = what the shape cache did.
     pub cache: CacheSummary,
+    /// `shard = Some(K/N of the whole run's count)` with `--shard` (then `configurations`
+    /// counts this shard's only), `None` for a whole run.
+    pub shard: Option<ShardSummary>,
 }
 
 impl CheckSummary {
@@ -230,12 +229,16 @@ impl CheckSummary {
             threads,
             load_seconds,
             cache,
+            shard: None,
         }
     }
 }
 
 impl Display for CheckSummary {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if let Some(shard) = &self.shard {
+            write!(f, "{shard}: ")?;
+        }
         writeln!(
             f,
             "{} configurations, {} colliding ({:.1} %), checked in {:.3} s ({:.0} per second, {} threads)",

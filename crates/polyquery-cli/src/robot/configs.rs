@@ -7,7 +7,7 @@
 
 use super::RobotCliError;
 use polyquery::input::{ReadLimits, read_bounded};
-use polyquery::robot::{LimitCheck, Robot, RobotError};
+use polyquery::robot::{JointLimits, LimitCheck, Robot, RobotError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
@@ -37,7 +37,6 @@ pub fn parse_configurations(
     robot: &Robot,
     limits: LimitCheck,
 ) -> Result<Vec<Vec<f64>>, RobotCliError> {
-    let dof = robot.dof();
     let mut configurations = Vec::new();
     for (k, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = k + 1;
@@ -51,34 +50,66 @@ pub fn parse_configurations(
         if text.is_empty() {
             continue;
         }
-        let mut q = Vec::with_capacity(dof);
-        for field in text
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|f| !f.is_empty())
-        {
-            let value = field
-                .parse::<f64>()
-                .map_err(|_| error(format!("'{field}' is not a number")))?;
-            q.push(value);
-        }
-        if q.len() != dof {
-            return Err(error(format!(
-                "{} values, the robot has {dof} movable non-mimic joints ({})",
-                q.len(),
-                robot.joint_names().collect::<Vec<_>>().join(" ")
-            )));
-        }
-        robot.check_configuration(&q, limits).map_err(|e| {
-            let hint = if matches!(e, RobotError::OutsideLimits { .. }) {
-                " (--allow-outside-limits checks it anyway)"
-            } else {
-                ""
-            };
-            error(format!("{e}{hint}"))
-        })?;
+        let q = parse_values(text, robot, limits).map_err(error)?;
         configurations.push(q);
     }
     Ok(configurations)
+}
+
+/// One configuration's text (comments already removed): values separated by whitespace or
+/// commas, as many as `robot.dof()`, checked by `robot.check_configuration(q, limits)`; the
+/// error says what is wrong (the count, the value, the joint): `Ok(q)` with
+/// `q.len() = robot.dof()`.
+pub(super) fn parse_values(
+    text: &str,
+    robot: &Robot,
+    limits: LimitCheck,
+) -> Result<Vec<f64>, String> {
+    let dof = robot.dof();
+    let mut q = Vec::with_capacity(dof);
+    for field in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|f| !f.is_empty())
+    {
+        let value = field
+            .parse::<f64>()
+            .map_err(|_| format!("'{field}' is not a number"))?;
+        q.push(value);
+    }
+    if q.len() != dof {
+        return Err(format!(
+            "{} values, the robot has {dof} movable non-mimic joints ({})",
+            q.len(),
+            robot.joint_names().collect::<Vec<_>>().join(" ")
+        ));
+    }
+    robot.check_configuration(&q, limits).map_err(|e| {
+        let hint = if matches!(e, RobotError::OutsideLimits { .. }) {
+            " (--allow-outside-limits checks it anyway)"
+        } else {
+            ""
+        };
+        format!("{e}{hint}")
+    })?;
+    Ok(q)
+}
+
+/// The joint limits, in configuration order, when all are finite (for `--random`); a
+/// continuous joint is an error naming it and pointing to `file_flag`:
+/// `finite_limits(r, f)?[i] = r.limits().nth(i)`.
+pub(super) fn finite_limits(
+    robot: &Robot,
+    file_flag: &str,
+) -> Result<Vec<JointLimits>, RobotCliError> {
+    let limits: Vec<JointLimits> = robot.limits().collect();
+    for (name, l) in robot.joint_names().zip(&limits) {
+        if !(l.lower.is_finite() && l.upper.is_finite()) {
+            return Err(RobotCliError::Usage(format!(
+                "--random: joint `{name}` has no finite limits (a continuous joint): give them with {file_flag}"
+            )));
+        }
+    }
+    Ok(limits)
 }
 
 /// Reads and parses a configurations file (see [`parse_configurations`]), at most
@@ -116,14 +147,7 @@ pub fn random_configurations(
     n: usize,
     seed: u64,
 ) -> Result<Vec<Vec<f64>>, RobotCliError> {
-    let limits: Vec<_> = robot.limits().collect();
-    for (name, l) in robot.joint_names().zip(&limits) {
-        if !(l.lower.is_finite() && l.upper.is_finite()) {
-            return Err(RobotCliError::Usage(format!(
-                "--random: joint `{name}` has no finite limits (a continuous joint): give the configurations with --configs"
-            )));
-        }
-    }
+    let limits = finite_limits(robot, "--configs")?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     Ok((0..n)
         .map(|_| {

@@ -1,6 +1,6 @@
-//! `polyquery robot check` and `polyquery robot info`: a robot (URDF, SRDF) in a scene
-//! (JSON), loaded into the library's [`Checker`], checked on a file of configurations (or
-//! random ones), or described.
+//! `polyquery robot check`, `robot motion` and `robot info`: a robot (URDF, SRDF) in a scene
+//! (JSON), loaded into the library's [`Checker`], checked on a file of configurations or of
+//! motions (or random ones), or described.
 //!
 //! Where it sits: between the command line (`src/cli/robot_command.rs`, which parses the
 //! flags, runs the thread pool and the progress bar, and prints) and the library's
@@ -10,7 +10,9 @@
 //! URDF + SRDF + scene ──load──▶ LoadedRobot (Checker, shape cache stats, load time)
 //! configurations file ──configs::parse_configurations──▶ validated q's (all, before any output)
 //! --random N --seed S ──configs::random_configurations──▶ q's uniform within the limits
-//! q's ──check::check_all (chunks, blocks in parallel)──▶ Verdict per q ──write_jsonl──▶ one JSON line each
+//! q's ──check::check_all (blocks of 64 in parallel, a --shard's blocks only)──▶ Verdict per q ──write_jsonl──▶ one JSON line each
+//! motions file (q0 ; q1) or --random N --max-step R ──motion──▶ (q0, q1)'s
+//! (q0, q1)'s ──motion::check_motions_all (certified or sampled)──▶ MotionResult each ──▶ one JSON line each
 //! LoadedRobot ──info::InfoReport::build──▶ joints, limits, shapes and hull fit, active pairs
 //! ```
 //!
@@ -20,6 +22,8 @@
 //!   and random configurations.
 //! * [`check`]: runs the checker over many configurations, deterministically (the output
 //!   does not depend on the number of threads), and the run's summary.
+//! * [`motion`]: the motions of `robot motion` (a file of `q0 ; q1` lines, or random ones),
+//!   checked certified or sampled, deterministically, and the run's summary.
 //! * [`info`]: the report of `robot info`.
 
 /// Checking many configurations: `check_all(c, qs)[i]` = the verdict of `qs[i]`.
@@ -30,11 +34,18 @@ pub mod configs;
 pub mod info;
 /// Loading the robot, SRDF, scene and shapes: `load(&sources) → LoadedRobot`.
 pub mod load;
+/// Motions `q0 ; q1` from a file or at random, checked certified or sampled:
+/// `check_motions_all(c, ms, mode, p)[k].1 = c.check_motion_with(ms[k].1 …)`.
+pub mod motion;
 
 pub use check::{CacheSummary, CheckSummary, Verdict, check_all, write_jsonl};
 pub use configs::{parse_configurations, random_configurations, read_configurations};
 pub use info::InfoReport;
 pub use load::{LoadedRobot, RobotSources, default_cache_dir, load, parse_package_dir};
+pub use motion::{
+    Motion, MotionMode, MotionSummary, check_motions_all, of_shard, parse_motions, random_motions,
+    read_motions, write_motion_jsonl, write_motions,
+};
 
 use polyquery::input::ReadError;
 use polyquery::robot::{Checker, RobotError, ShapeError};
@@ -93,6 +104,16 @@ pub enum RobotCliError {
     /// `Usage(message).to_string() = message`, exit status 2.
     #[error("{0}")]
     Usage(String),
+    /// Checking (or drawing, with `--random`) motion `index` failed inside the library (a
+    /// certified check over its step limit, GJK did not converge): exit status 1:
+    /// `to_string() = "motion {index}: {source}"`.
+    #[error("motion {index}: {source}")]
+    Motion {
+        /// `index` = the motion's 0-based index in the input.
+        index: usize,
+        /// `source` = the checker's error.
+        source: Box<RobotError>,
+    },
     /// Checking configuration `index` failed inside the library (GJK did not converge): not
     /// the input's fault, exit status 1: `to_string() = "configuration {index}: {source}"`.
     #[error("configuration {index}: {source}")]
@@ -116,7 +137,7 @@ impl RobotCliError {
     /// hull or map failures and pair-query failures.
     pub fn is_bad_input(&self) -> bool {
         match self {
-            RobotCliError::Check { .. } => false,
+            RobotCliError::Check { .. } | RobotCliError::Motion { .. } => false,
             RobotCliError::Robot(e) | RobotCliError::Urdf { source: e, .. } => !is_internal(e),
             _ => true,
         }
