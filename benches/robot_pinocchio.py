@@ -31,6 +31,18 @@ one untimed warm-up pass; the median is reported too):
 * `distance_loop`: `pin.computeDistances(model, data, gm, gd, q)` once per configuration from
   Python (every active pair's distance; the minimum is `gd.distanceResults[i].min_distance`
   for the returned index `i`; negative when colliding: coal's distances are signed).
+* `motion_sampled_loop` (with `--motions FILE`): a sampled motion check per motion, as
+  `Checker::check_motion_sampled` does it: `n = ceil(max_j |q1_j - q0_j| / resolution)` steps
+  (`--resolution`, default 0.01 rad), the configurations `q(k/n)`, `k = 0 ... n` in order (the
+  last exactly `q1`), `pin.computeCollisions(..., True)` on each, stopping at the first
+  colliding one. Motions per second; the JSON's `motions` records how many collide.
+
+`polyquery report` writes the inputs it uses into its output folder, so this script can run
+on the identical ones:
+
+    python3 benches/robot_pinocchio.py --configs report/robot_configurations.txt \
+        --motions report/robot_motions.txt --out pin.json
+    polyquery report --pinocchio pin.json
 
 Output: one JSON object (stdout, or `--out FILE`) with the configurations/s per mode, the
 fraction of colliding configurations, the pinocchio, coal and numpy versions, the thread
@@ -76,6 +88,39 @@ def read_configurations(path):
     if not rows:
         sys.exit(f"{path}: no configurations")
     return np.array(rows, dtype=float)
+
+
+def read_motions(path):
+    """One motion per line: `q0 ; q1`, each a line of numbers as in a configurations file."""
+    motions = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = line.split(";")
+            try:
+                q0, q1 = ([float(x) for x in p.split()] for p in parts)
+            except ValueError:
+                sys.exit(f"{path}:{number}: not `q0 ; q1`: {line[:80]!r}")
+            if len(q0) != len(q1):
+                sys.exit(f"{path}:{number}: q0 has {len(q0)} values, q1 {len(q1)}")
+            motions.append((np.array(q0, dtype=float), np.array(q1, dtype=float)))
+    if not motions:
+        sys.exit(f"{path}: no motions")
+    return motions
+
+
+def sampled_motion(model, data, gm, gd, q0, q1, resolution):
+    """True when some sample collides (stops there); the samples as Checker::check_motion_sampled."""
+    longest = float(np.max(np.abs(q1 - q0))) if len(q0) else 0.0
+    n = max(1, int(np.ceil(longest / resolution)))
+    dq = q1 - q0
+    for k in range(n + 1):
+        q = q1 if k == n else q0 + (k / n) * dq
+        if pin.computeCollisions(model, data, gm, gd, q, True):
+            return True
+    return False
 
 
 def random_configurations(model, n, seed):
@@ -157,6 +202,11 @@ def main():
     parser.add_argument("--tight", action="store_true",
                         help="GJK/EPA tolerance 1e-10 and 10,000 iterations (as expected_1000.txt)")
     parser.add_argument("--skip-distance", action="store_true", help="skip computeDistances")
+    parser.add_argument("--motions", type=Path, default=None,
+                        help="motions file, one `q0 ; q1` per line (polyquery report writes "
+                             "robot_motions.txt): adds the sampled motion check")
+    parser.add_argument("--resolution", type=float, default=0.01,
+                        help="sampled motion check's step in radians (default 0.01)")
     parser.add_argument("--out", type=Path, default=None, help="write the JSON here, not stdout")
     args = parser.parse_args()
 
@@ -211,6 +261,31 @@ def main():
         min_distances = distance_pass()
         results["distance_loop"] = timed(distance_pass, n, args.rounds)
 
+    motions_info = None
+    if args.motions is not None:
+        motions = read_motions(args.motions)
+        if any(len(q0) != model.nq for q0, _ in motions):
+            sys.exit(f"{args.motions}: motions must have nq = {model.nq} values per configuration")
+        motions = [(np.ascontiguousarray(a), np.ascontiguousarray(b)) for a, b in motions]
+        if not args.resolution > 0:
+            sys.exit("--resolution must be positive")
+
+        def motion_pass():
+            return [sampled_motion(model, data, gm, gd, a, b, args.resolution) for a, b in motions]
+
+        verdicts = motion_pass()
+        timing = timed(motion_pass, len(motions), args.rounds)
+        results["motion_sampled_loop"] = {
+            "motions_per_s": timing["configurations_per_s"],
+            "median_motions_per_s": timing["median_configurations_per_s"],
+        }
+        motions_info = {
+            "file": str(args.motions),
+            "n": len(motions),
+            "resolution": args.resolution,
+            "colliding": int(sum(verdicts)),
+        }
+
     report = {
         "benchmark": "robot_pinocchio: Panda + table and shelf (scene_table_shelf.json)",
         "configurations": source_name,
@@ -223,6 +298,7 @@ def main():
         "convex_hulls": hulls,
         "tolerances": "1e-10 (tight)" if args.tight else "pinocchio defaults",
         "modes": results,
+        "motions": motions_info,
         "versions": {
             "pinocchio": pin.__version__,
             "coal": getattr(coal, "__version__", "unknown"),

@@ -32,42 +32,11 @@ fn checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker
 }
 
 /// `n` random motions between free configurations: `q0` uniform in the limits, `q1 = q0 + u`
-/// with `u` uniform in `[-1, 1]` rad per arm joint (clipped to the limits), fingers fixed.
+/// with `u` uniform in `[-1, 1]` rad per arm joint (clipped to the limits), fingers fixed
+/// (the generator shared with the report's robot section).
 fn random_motions(c: &Checker, n: usize, seed: u64) -> Vec<Motion> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let limits: Vec<_> = c.robot().limits().collect();
-    let mut ws = c.workspace();
-    let mut motions = Vec::with_capacity(n);
-    while motions.len() < n {
-        let q0: Vec<f64> = limits
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                if i == 7 {
-                    0.02
-                } else {
-                    rng.random_range(l.lower..=l.upper)
-                }
-            })
-            .collect();
-        let q1: Vec<f64> = q0
-            .iter()
-            .zip(&limits)
-            .enumerate()
-            .map(|(i, (x, l))| {
-                if i == 7 {
-                    *x
-                } else {
-                    (x + rng.random_range(-1.0..=1.0)).clamp(l.lower, l.upper)
-                }
-            })
-            .collect();
-        if !c.check_with(&mut ws, &q0).unwrap().collides
-            && !c.check_with(&mut ws, &q1).unwrap().collides
-        {
-            motions.push((q0, q1));
-        }
-    }
+    let motions = polyquery_synth::robot_scenes::random_motions(c, n, seed).unwrap();
+    assert_eq!(motions.len(), n);
     motions
 }
 

@@ -2,7 +2,8 @@
 //! every file is produced and well-formed (HTML skeleton balanced, SVGs with text, CSV rows
 //! complete, JSON one object per row, no NaN anywhere), the metadata records whether the
 //! working tree was modified, and every query family has rows for every method, with the
-//! peer's when the `peers` feature is on.
+//! peer's when the `peers` feature is on; the robot section has its rows, tables, summary
+//! lines and input files (no timing is asserted).
 
 use polyquery_cli::report::{self, ReportConfig, writers::CSV_COLUMNS};
 use std::path::Path;
@@ -41,7 +42,22 @@ fn quick_report_writes_every_file_well_formed() {
     config.meshes = Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data"));
     config.out = out.clone();
     config.command = "polyquery report --quick".into();
+    // A pinocchio result as benches/robot_pinocchio.py writes it (made-up numbers).
+    let pin = dir.path().join("pin.json");
+    std::fs::write(
+        &pin,
+        r#"{"benchmark": "robot_pinocchio", "configurations": "x/robot_configurations.txt",
+            "n": 2000, "colliding_fraction": 0.3, "tolerances": "pinocchio defaults",
+            "modes": {"check_loop": {"configurations_per_s": 12345.0, "median_configurations_per_s": 12000.0},
+                      "check_batched_2_threads": {"configurations_per_s": 50000.0, "threads": 2},
+                      "motion_sampled_loop": {"motions_per_s": 321.0}},
+            "motions": {"file": "x/robot_motions.txt", "n": 300, "resolution": 0.01, "colliding": 7},
+            "versions": {"pinocchio": "9.9.9-test", "coal": "1.2.3"}}"#,
+    )
+    .expect("pin.json");
+    config.pinocchio = Some(pin);
     let output = report::run(&config).expect("the quick report runs");
+    check_robot_section(&out, &output.report);
 
     // index.html: the document skeleton is balanced, plots are inline, no NaN.
     let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
@@ -245,6 +261,125 @@ fn quick_report_writes_every_file_well_formed() {
     }
 }
 
+/// The robot section of a `--quick` report: every scene × query × method × threads row, the
+/// motion rows, the warm load, the cross-checks (plain GJK agrees with NVM exactly), the
+/// tables and summary lines in report.md, pinocchio's figures labelled as the script's, and
+/// the input files for the script. No timing is asserted.
+fn check_robot_section(out: &Path, report: &report::Report) {
+    use report::robot::{self, CERTIFIED, NVM, PARRY, PLAIN_GJK, SAMPLED};
+    let section = report.robot.as_ref().unwrap_or_else(|| {
+        panic!("no robot section; notes: {:?}", report.notes);
+    });
+    let threads = section.threads;
+    let scenes: Vec<&str> = section.scenes.iter().map(|s| s.scene.as_str()).collect();
+    assert_eq!(
+        scenes,
+        ["self", "table_shelf", "random100", "scan_1e4", "scan_1e5"],
+        "notes: {:?}",
+        report.notes
+    );
+    assert_eq!(section.configurations, robot::QUICK_CONFIGURATIONS);
+    let mut methods = vec![
+        (NVM, 1),
+        (NVM, threads),
+        (PLAIN_GJK, 1),
+        (PLAIN_GJK, threads),
+    ];
+    if report::peers::AVAILABLE {
+        methods.push((PARRY, 1));
+    }
+    for scene in &scenes {
+        for query in ["check", "distance"] {
+            for &(method, t) in &methods {
+                let row = section
+                    .row(scene, query, method, t)
+                    .unwrap_or_else(|| panic!("no row {scene} / {query} / {method} / {t}"));
+                assert_eq!(row.status, "ok", "{row:?}");
+                assert!(row.per_second.is_some_and(|p| p > 0.0), "{row:?}");
+                assert!(row.inputs >= 1 && row.inputs <= row.inputs_drawn, "{row:?}");
+                if method == NVM {
+                    assert_eq!(row.inputs, section.configurations, "ours on every one");
+                }
+            }
+        }
+    }
+    for sc in &section.scenes {
+        assert!((0.0..=1.0).contains(&sc.colliding_fraction), "{sc:?}");
+        assert_eq!(sc.vs_plain_gjk.disagreements, 0, "{sc:?}");
+        assert!(sc.vs_plain_gjk.compared > 0);
+        assert!(sc.all_threads_agree, "{sc:?}");
+        assert_eq!(sc.vs_parry.is_some(), report::peers::AVAILABLE);
+    }
+    let motions = section.motions.expect("motion checks");
+    assert_eq!(motions.motions, robot::QUICK_MOTIONS);
+    assert_eq!(
+        motions.contradictions, 0,
+        "sampled colliding, certified free"
+    );
+    assert!(motions.missed_by_sampled <= motions.colliding_certified);
+    for method in [CERTIFIED, SAMPLED] {
+        for t in [1, threads] {
+            let row = section
+                .row("table_shelf", "motion", method, t)
+                .unwrap_or_else(|| panic!("no motion row {method} / {t}"));
+            assert_eq!(row.status, "ok", "{row:?}");
+        }
+    }
+    let warm = section.warm_load.expect("warm load");
+    assert_eq!(
+        warm.maps_built, 0,
+        "warm loads read every map from the cache"
+    );
+    let pin = section.pinocchio.as_ref().expect("pinocchio figures read");
+    assert!(pin.versions.contains("pinocchio 9.9.9-test"));
+    assert!(pin.same_configurations && pin.same_motions, "{pin:?}");
+
+    // The input files for benches/robot_pinocchio.py.
+    let configs = std::fs::read_to_string(out.join(robot::CONFIGURATIONS_FILE)).expect("configs");
+    assert_eq!(configs.lines().count(), section.configurations);
+    assert!(configs.lines().all(|l| l.split(' ').count() == 8));
+    let motion_lines = std::fs::read_to_string(out.join(robot::MOTIONS_FILE)).expect("motions");
+    assert_eq!(motion_lines.lines().count(), motions.motions);
+    assert!(motion_lines.lines().all(|l| l.split(" ; ").count() == 2));
+
+    // results.json has the section; report.md its tables and summary lines.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).expect("json"))
+            .expect("results.json parses");
+    let robot_json = &json["robot"];
+    assert_eq!(
+        robot_json["rows"].as_array().map(Vec::len),
+        Some(section.rows.len())
+    );
+    assert_eq!(
+        robot_json["scenes"].as_array().map(Vec::len),
+        Some(scenes.len())
+    );
+    assert!(robot_json["warm_load"]["median_ms"].is_number());
+    let md = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    for needle in [
+        "### Robots (Franka Panda, 2,000 random configurations)",
+        "Panda + table and shelf, one thread:",
+        "Loading the Panda a second time",
+        "Motions (table and shelf",
+        "## Robot: configurations per second (Franka Panda)",
+        "## Robot: verdicts cross-checked",
+        "## Robot: cost against the scanned obstacle's size",
+        "## Robot: motion checks (Panda + table and shelf)",
+        "## Robot: warm load, and pinocchio + coal",
+        "| Panda alone (self-collisions) | boolean (check) |",
+        "| Panda beside a scanned obstacle of 100,000 vertices | distance |",
+        "measured by benches/robot_pinocchio.py",
+        "pinocchio + coal: check_loop",
+        "| 12,300/s |",
+    ] {
+        assert!(md.contains(needle), "report.md lacks {needle:?}");
+    }
+    // In plain words: the summary states whether each target is met, never asserts it.
+    let summary = &md[..md.find("## Glossary").expect("glossary")];
+    assert!(summary.contains("target met") || summary.contains("target not met"));
+}
+
 /// The version the report prints is the one Cargo.lock pins.
 #[test]
 fn parry_version_matches_the_lock_file() {
@@ -426,6 +561,7 @@ fn tiny<'a>(extra: &[&'a str]) -> Vec<&'a str> {
         "4",
         "--directions",
         "50",
+        "--no-robot",
     ];
     args.extend_from_slice(extra);
     args
@@ -517,4 +653,14 @@ fn quick_never_overwrites_a_full_report() {
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&[]));
     assert_eq!(code, 0, "{stdout}\n{stderr}");
+}
+
+/// `--pinocchio` must name an existing file (exit 2, nothing written).
+#[test]
+fn a_missing_pinocchio_file_is_an_error() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&["--pinocchio", "no-such.json"]));
+    assert_eq!(code, 2, "{stdout}\n{stderr}");
+    assert!(stderr.contains("no-such.json"), "{stderr}");
+    assert!(!dir.path().join("report-quick").exists());
 }

@@ -21,6 +21,8 @@
 //!   semi-axes 0.25 × 0.15 × 0.2 m, standing on the table (`z ≥ 0.01`) beside the robot: its
 //!   centre 0.5 m from the base along +y. All points are hull vertices.
 //! * [`random_configurations`]: each value uniform within its joint's limits.
+//! * [`random_motions`]: segments between free configurations, `q1` within 1 rad of `q0` per
+//!   joint (the generator of `tests/robot_motion.rs`, shared with the report).
 //!
 //! Points are generated the same way on every platform (ChaCha8, seeded); a cached map's
 //! file name carries a fingerprint of everything that determines its points
@@ -30,7 +32,7 @@ use crate::{Point, Vector, random_rotation, uniform_ellipsoid_point};
 use polyquery::Pose;
 use polyquery::format::{self, Metadata};
 use polyquery::hull::convex_hull;
-use polyquery::robot::{Robot, RobotError, Scene};
+use polyquery::robot::{Checker, JointKind, Robot, RobotError, Scene};
 use polyquery::{Error as PolyqueryError, NormalVectorMap};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -331,15 +333,11 @@ fn save_map(obstacle: &SyntheticObstacle, path: &Path) -> Result<(), RobotSceneE
     let map_ms = started.elapsed().as_secs_f64() * 1e3;
     let source = format!("polyquery-synth robot_scenes: {}", obstacle.file_name());
     let metadata = Metadata::new(&source, points.len(), hull_ms, map_ms);
-    let partial = path.with_extension(format!("nvm.{}.partial", std::process::id()));
-    format::save(&partial, &map, &metadata).map_err(|e| failed(e.into()))?;
-    std::fs::rename(&partial, path).map_err(|source| {
-        let _ = std::fs::remove_file(&partial);
-        RobotSceneError::Io {
-            path: path.to_path_buf(),
-            source,
-        }
-    })
+    // `format::save` writes a uniquely named temporary file and renames it: concurrent
+    // builders of the same map (two reports at once) each put a complete file in place.
+    format::save(path, &map, &metadata)
+        .map(|_| ())
+        .map_err(|e| failed(e.into()))
 }
 
 /// `n` configurations of `robot`, each value uniform in its joint's limits
@@ -404,6 +402,117 @@ pub fn write_configurations(
     for q in configurations {
         let line: Vec<String> = q.iter().map(|x| format!("{x}")).collect();
         text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    let mut file = std::fs::File::create(path).map_err(io)?;
+    file.write_all(text.as_bytes()).map_err(io)
+}
+
+/// A straight joint-space motion `q(s) = q0 + s·(q1 − q0)`, `s ∈ [0, 1]`: `(q0, q1)`.
+pub type Motion = (Vec<f64>, Vec<f64>);
+
+/// `n` random motions of `checker`'s robot between collision-free configurations,
+/// reproducible from `seed` (the generator of `tests/robot_motion.rs`): `q0[i]` uniform in
+/// joint `i`'s limits (`[-π, π]` for a continuous joint), `q1[i] = q0[i] + u`, `u` uniform in
+/// `[-1, 1]` rad, clipped to the limits; prismatic joints (the Panda's fingers) stay at the
+/// midpoint of their limits in both. A pair is kept only when `checker` finds both `q0` and
+/// `q1` free. Gives up after `1000 + 1000·n` draws and returns the motions found so far
+/// (`len() ≤ n`; `= n` unless free configurations are very rare). Errors are the checker's.
+///
+/// ```
+/// use polyquery::robot::{AllowedCollisions, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache};
+/// use polyquery_synth::robot_scenes::random_motions;
+///
+/// let urdf = r#"<robot name="r"><link name="a"/><link name="b"/>
+///   <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+///   <limit lower="-1" upper="2" effort="1" velocity="1"/></joint></robot>"#;
+/// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new()).unwrap();
+/// let checker = Checker::new(&robot, &Scene::new(), &AllowedCollisions::none(&robot),
+///     &ShapeCache::disabled(), CheckerOptions::default()).unwrap();
+/// let motions = random_motions(&checker, 50, 3).unwrap();
+/// assert_eq!(motions.len(), 50);
+/// for (q0, q1) in &motions {
+///     assert!((q1[0] - q0[0]).abs() <= 1.0 && (-1.0..=2.0).contains(&q1[0]));
+/// }
+/// ```
+pub fn random_motions(checker: &Checker, n: usize, seed: u64) -> Result<Vec<Motion>, RobotError> {
+    let robot = checker.robot();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let joints: Vec<(f64, f64, bool)> = robot
+        .limits()
+        .zip(robot.variable_joints())
+        .map(|(l, &j)| {
+            let fixed = robot.joints()[j].kind == JointKind::Prismatic;
+            if l.lower.is_finite() && l.upper.is_finite() {
+                (l.lower, l.upper, fixed)
+            } else {
+                (-std::f64::consts::PI, std::f64::consts::PI, fixed)
+            }
+        })
+        .collect();
+    let mut ws = checker.workspace();
+    let mut motions = Vec::with_capacity(n);
+    let mut draws = 0usize;
+    while motions.len() < n && draws < 1000 + 1000 * n {
+        draws += 1;
+        let q0: Vec<f64> = joints
+            .iter()
+            .map(|&(lo, hi, fixed)| {
+                if fixed {
+                    0.5 * (lo + hi)
+                } else {
+                    rng.random_range(lo..=hi)
+                }
+            })
+            .collect();
+        let q1: Vec<f64> = q0
+            .iter()
+            .zip(&joints)
+            .map(|(&x, &(lo, hi, fixed))| {
+                if fixed {
+                    x
+                } else {
+                    (x + rng.random_range(-1.0..=1.0)).clamp(lo, hi)
+                }
+            })
+            .collect();
+        if !checker.check_with(&mut ws, &q0)?.collides
+            && !checker.check_with(&mut ws, &q1)?.collides
+        {
+            motions.push((q0, q1));
+        }
+    }
+    Ok(motions)
+}
+
+/// Writes motions as text, one per line: `q0` and `q1` as [`write_configurations`] writes a
+/// configuration, separated by ` ; ` (`line i = q0 ; q1`, read by
+/// `benches/robot_pinocchio.py --motions`).
+///
+/// ```
+/// use polyquery_synth::robot_scenes::write_motions;
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("m.txt");
+/// write_motions(&path, &[(vec![0.5, 1.0], vec![-0.25, 2.0])]).unwrap();
+/// assert_eq!(std::fs::read_to_string(&path).unwrap(), "0.5 1 ; -0.25 2\n");
+/// ```
+pub fn write_motions(path: &Path, motions: &[Motion]) -> Result<(), RobotSceneError> {
+    let io = |source| RobotSceneError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let join = |q: &[f64]| {
+        q.iter()
+            .map(|x| format!("{x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut text = String::new();
+    for (q0, q1) in motions {
+        text.push_str(&join(q0));
+        text.push_str(" ; ");
+        text.push_str(&join(q1));
         text.push('\n');
     }
     let mut file = std::fs::File::create(path).map_err(io)?;

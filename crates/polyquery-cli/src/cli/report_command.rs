@@ -36,6 +36,19 @@ pub struct ReportArgs {
     /// No progress bars on stderr: `progress = !no_progress`.
     #[arg(long)]
     pub no_progress: bool,
+    /// Leave out the robot section (the Panda's configurations per second, warm load, motion
+    /// checks): `robot = !no_robot`.
+    #[arg(long)]
+    pub no_robot: bool,
+    /// Folder kept between runs for the robot section's obstacle and mesh maps (the 10⁶-vertex
+    /// map takes about a minute to build). Default: `$POLYQUERY_ROBOT_CACHE`, else
+    /// `robot-bench` in the Cargo target folder (shared with `benches/robot.rs`): `None` ⟹ `default_cache_dir()`.
+    #[arg(long, value_name = "DIR")]
+    pub robot_cache: Option<PathBuf>,
+    /// JSON written by `benches/robot_pinocchio.py --out FILE`: pinocchio + coal's figures
+    /// shown beside ours, labelled as measured by that script: `None` ⟹ "not measured".
+    #[arg(long, value_name = "FILE")]
+    pub pinocchio: Option<PathBuf>,
 }
 
 /// Runs the report and prints where it went. An error is printed here and returned as
@@ -69,6 +82,15 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
     }
     super::commands::check_output_dir(&config.out)?;
     config.progress = !args.no_progress;
+    config.robot = !args.no_robot;
+    config.robot_cache = args.robot_cache.clone();
+    if let Some(pin) = &args.pinocchio {
+        if !pin.is_file() {
+            eprintln!("error: --pinocchio {}: no such file", pin.display());
+            return Err(CliError::Reported(EXIT_BAD_INPUT));
+        }
+        config.pinocchio = Some(pin.clone());
+    }
     config.command = std::env::args().collect::<Vec<_>>().join(" ");
     match report::run(&config) {
         Ok(output) => {

@@ -13,12 +13,16 @@
 //! * [`plots`]: the SVG plots (plotters, SVG backend only).
 //! * [`summary`]: the first screen's conclusion in plain words, and the glossary.
 //! * [`writers`]: HTML, Markdown, CSV and JSON.
+//! * [`robot`]: the robot section (Panda configurations per second against plain GJK and
+//!   parry3d, warm load, certified against sampled motion checks, pinocchio's figures).
+//! * [`robot_peer`]: parry3d as a robot checker.
 //! * [`machine`]: CPU, cores, memory, OS, git commit, date.
 
 pub mod machine;
 pub mod measure;
 pub mod peers;
 pub mod plots;
+pub mod robot;
 pub mod robot_peer;
 pub mod runner;
 pub mod summary;
@@ -83,6 +87,13 @@ pub struct ReportConfig {
     pub command: String,
     /// `progress = true` ⟹ progress bars on stderr.
     pub progress: bool,
+    /// `robot = true` ⟹ the robot section is measured (`--no-robot` turns it off).
+    pub robot: bool,
+    /// The robot section's cache of obstacle and mesh maps (`None` ⟹
+    /// [`robot::default_cache_dir`]).
+    pub robot_cache: Option<PathBuf>,
+    /// `pinocchio` = a JSON file of `benches/robot_pinocchio.py`, shown beside our figures.
+    pub pinocchio: Option<PathBuf>,
 }
 
 impl ReportConfig {
@@ -110,6 +121,9 @@ impl ReportConfig {
             out: PathBuf::from(if quick { QUICK_OUT } else { DEFAULT_OUT }),
             command: "polyquery report".into(),
             progress: false,
+            robot: true,
+            robot_cache: None,
+            pinocchio: None,
         }
     }
 }
@@ -192,6 +206,8 @@ pub struct Report {
     pub notes: Vec<String>,
     /// `rows` = one row per source × size × query × method.
     pub rows: Vec<ResultRow>,
+    /// `robot` = the robot section (`None` with `--no-robot`, or when it could not run: see `notes`).
+    pub robot: Option<robot::RobotSection>,
 }
 
 /// What [`run`] wrote: `run(config) = Ok(ReportOutput)`.
@@ -274,7 +290,30 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
         },
     };
     let sources = 2 * plan.sizes.len() + plan.meshes.len();
-    let steps = sources * (1 + runner::methods_per_source());
+    let robot_plan = if config.robot {
+        match bundled_data_dir() {
+            Some(data) => {
+                let cache = config
+                    .robot_cache
+                    .clone()
+                    .unwrap_or_else(robot::default_cache_dir);
+                let mut p =
+                    robot::RobotPlan::defaults(config.quick, data.join("robots/panda"), cache);
+                p.pinocchio = config.pinocchio.clone();
+                Some(p)
+            }
+            None => {
+                notes.push(
+                    "robot section skipped: the bundled data/robots/panda was not found".into(),
+                );
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let steps = sources * (1 + runner::methods_per_source())
+        + robot_plan.as_ref().map_or(0, robot::RobotPlan::steps);
     let progress = if config.progress {
         let bar = ProgressBar::with_draw_target(Some(steps as u64), ProgressDrawTarget::stderr());
         if let Ok(style) =
@@ -288,8 +327,19 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
     };
     let start = Instant::now();
     let (rows, run_notes) = runner::run_sources(&plan, &progress);
-    progress.finish_and_clear();
     notes.extend(run_notes);
+    let robot = robot_plan.and_then(|p| match robot::run_robot(&p, &progress) {
+        Ok(mut section) => {
+            section.folder = config.out.display().to_string();
+            notes.extend(section.notes.iter().cloned());
+            Some(section)
+        }
+        Err(e) => {
+            notes.push(format!("robot section skipped: {e}"));
+            None
+        }
+    });
+    progress.finish_and_clear();
     let report = Report {
         machine,
         command: config.command.clone(),
@@ -304,6 +354,7 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
         elapsed_seconds: start.elapsed().as_secs_f64(),
         notes,
         rows,
+        robot,
     };
     let files = writers::write_all(&report, &config.out)?;
     Ok(ReportOutput { report, files })

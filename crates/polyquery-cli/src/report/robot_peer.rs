@@ -15,7 +15,9 @@
 //! distance query visits the shape pairs whose box distance is below the best distance so
 //! far and asks `query::distance` for each.
 
+#[cfg(feature = "peers")]
 use polyquery::Pose;
+#[cfg(feature = "peers")]
 use polyquery::robot::{Checker, LinkPoses};
 
 /// Why the peer checker could not be built or answer: `PeerError(message)`.

@@ -130,6 +130,30 @@ pub const GLOSSARY: &[(&str, &str)] = &[
         "parry3d",
         "A widely used Rust collision library, the peer we compare with, given our exact hull as its shape.",
     ),
+    (
+        "configuration (robot)",
+        "One value per movable joint of the robot (the Panda: 7 arm joints and one finger). A configuration collides when some active pair of bodies (link–link pairs not allowed by the SRDF, and link–obstacle pairs) intersects.",
+    ),
+    (
+        "configurations per second",
+        "1 / the median time per configuration: boolean (check: stop at the first colliding pair) or distance (minimum distance over the active pairs). The same random configurations for every method and scene.",
+    ),
+    (
+        "plain GJK checker",
+        "polyquery's robot checker with every hull answering support queries by scanning its vertices (HullSupport::LinearScan): the same broad phase and GJK, without the normal vector map.",
+    ),
+    (
+        "certified motion check",
+        "Whether the straight joint-space segment between two configurations is free, by conservative advancement: it never calls a colliding motion free.",
+    ),
+    (
+        "sampled motion check",
+        "The segment's configurations every 0.01 rad of its largest joint move, checked one by one, stopping at the first colliding one, as planners commonly do; contacts between samples are missed.",
+    ),
+    (
+        "warm load",
+        "Loading the robot a second time: URDF, SRDF, scene and checker, with every mesh's hull read from the shape cache instead of being rebuilt.",
+    ),
 ];
 
 /// `group(1048576) = "1,048,576"`.
@@ -406,8 +430,20 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
     }
     // 3. Where answers disagree, and who is wrong.
     out.push(("Where answers disagree".into(), disagreements(rows)));
-    // 0. The bottom line, first.
+    // 0. The bottom line, first; the robot section right after it.
     let short = bottom_line(rows, &sizes);
+    let robot = report
+        .robot
+        .as_ref()
+        .map(super::robot::summary_lines)
+        .filter(|l| !l.is_empty());
+    if let Some(lines) = robot {
+        let heading = format!(
+            "Robots (Franka Panda, {} random configurations)",
+            group(report.robot.as_ref().map_or(0, |r| r.configurations))
+        );
+        out.insert(0, (heading, lines));
+    }
     if !short.is_empty() {
         out.insert(0, ("In short".into(), short));
     }

@@ -1,6 +1,8 @@
 //! The report's files (`files = index.html + report.md + results.csv + results.json + *.svg`): `index.html` (self-contained: inline CSS and SVG, no network),
 //! `report.md` (the same tables, plots as links to the SVG files), `results.csv` and
-//! `results.json` (one row per source × size × query × method), and one `.svg` per plot.
+//! `results.json` (one row per source × size × query × method, and the robot section), one
+//! `.svg` per plot, and the robot section's inputs (`robot_configurations.txt`,
+//! `robot_motions.txt`).
 //!
 //! Where it sits: the last step of [`super::run`]. Tables are built once ([`Table`]) and
 //! printed as HTML and Markdown. Every file is written atomically.
@@ -77,6 +79,12 @@ pub fn write_all(report: &Report, out: &Path) -> Result<Vec<PathBuf>, ReportErro
     for plot in &plots {
         write(&plot.file, &plot.svg)?;
     }
+    let inputs = match &report.robot {
+        Some(robot) => robot
+            .write_inputs(out)
+            .map_err(|(path, source)| ReportError::Write { path, source })?,
+        None => Vec::new(),
+    };
     write("results.csv", &csv(&report.rows))?;
     let json = crate::json::to_string_pretty(report).map_err(|source| ReportError::Write {
         path: out.join("results.json"),
@@ -85,6 +93,7 @@ pub fn write_all(report: &Report, out: &Path) -> Result<Vec<PathBuf>, ReportErro
     write("results.json", &json)?;
     write("report.md", &markdown(report, &tables, &plots))?;
     write("index.html", &html(report, &tables, &plots))?;
+    files.extend(inputs);
     Ok(files)
 }
 
@@ -346,6 +355,9 @@ pub fn tables(report: &Report) -> Vec<Table> {
             rows: body,
             folded: false,
         });
+    }
+    if let Some(robot) = &report.robot {
+        out.extend(super::robot::tables(robot));
     }
     out
 }
