@@ -3,6 +3,7 @@ local mode) with a tiny input: the shards hold the checker's own answers. Skippe
 cannot be imported."""
 
 import importlib.util
+import os
 
 import numpy as np
 import pytest
@@ -10,6 +11,10 @@ import pytest
 import polyquery as pq
 from conftest import PANDA, REPO
 
+# Before Ray is imported: no usage reports, and the local cluster on the loopback address only
+# (as examples/ray_label.py sets when it imports Ray itself).
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 ray = pytest.importorskip("ray")
 
 
