@@ -164,16 +164,26 @@ def main(argv: list[str] | None = None) -> dict:
         actors = [Actor.remote(checker_ref, str(args.out.resolve()), args.format) for _ in range(args.workers)]
         ray.get([a.ready.remote() for a in actors])  # every worker has unpickled the checker
         labelling = time.perf_counter()
-        tasks = [
-            getattr(actors[i % len(actors)], kind).remote(k, n, seed)
-            for i, (kind, k, n, seed) in enumerate(plan(args))
-        ]
-        bar = progress(len(tasks))
-        results, pending = [], list(tasks)
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            results.extend(ray.get(done))
-            bar.update(len(done))
+        # Dynamic scheduling: each actor has at most two chunks in flight (one running, one
+        # queued), and gets the next chunk as soon as one of its own finishes.
+        todo = plan(args)
+        bar = progress(len(todo))
+        owner, results = {}, []
+
+        def submit(actor):
+            if todo:
+                kind, k, n, seed = todo.pop(0)
+                owner[getattr(actor, kind).remote(k, n, seed)] = actor
+
+        for actor in actors:
+            submit(actor)
+            submit(actor)
+        while owner:
+            done, _ = ray.wait(list(owner), num_returns=1)
+            for ref in done:
+                results.append(ray.get(ref))
+                submit(owner.pop(ref))
+                bar.update(1)
         bar.close()
         label_seconds = time.perf_counter() - labelling
     finally:
@@ -183,11 +193,12 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 def plan(args) -> list[tuple[str, int, int, int]]:
-    """The tasks: `(kind, chunk index, count, seed)`, configurations first."""
-    tasks = [("configs", k, n, args.seed + 2 * k) for k, n in chunks(args.configs, args.chunk)]
-    base = args.seed + 2 * len(tasks) + 1_000_003
-    tasks += [("motions", k, n, base + 2 * k) for k, n in chunks(args.motions, args.chunk)]
-    return tasks
+    """The tasks: `(kind, chunk index, count, seed)`, the motions (the slower chunks) first so
+    that the last chunks to finish are short ones."""
+    configs = [("configs", k, n, args.seed + 2 * k) for k, n in chunks(args.configs, args.chunk)]
+    base = args.seed + 2 * len(configs) + 1_000_003
+    motions = [("motions", k, n, base + 2 * k) for k, n in chunks(args.motions, args.chunk)]
+    return motions + configs
 
 
 def run_here(args, checker: pq.Checker, started: float) -> dict:
