@@ -451,6 +451,32 @@ impl Robot {
         }
         Ok(())
     }
+
+    /// Replaces every collision geometry by `f(link name, geometry)`, links and their
+    /// `<collision>` elements in order; names, origins and joints stay: afterwards
+    /// `links()[i].collisions[j].geometry = f(&links()[i].name, &old)`. Used to point a robot
+    /// read elsewhere at local copies of its meshes (the Python binding's pickling rebuilds
+    /// each mesh as a saved map, [`Geometry::Nvm`]).
+    ///
+    /// ```
+    /// use polyquery::robot::{Geometry, PackageDirs, Robot};
+    ///
+    /// let urdf = r#"<robot name="r"><link name="a"><collision><geometry><sphere radius="1"/></geometry></collision></link></robot>"#;
+    /// let mut robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new())?;
+    /// robot.map_geometries(|_, g| match g {
+    ///     Geometry::Sphere { radius } => Geometry::Sphere { radius: 2.0 * radius },
+    ///     other => other.clone(),
+    /// });
+    /// assert_eq!(robot.links()[0].collisions[0].geometry, Geometry::Sphere { radius: 2.0 });
+    /// # Ok::<(), polyquery::robot::RobotError>(())
+    /// ```
+    pub fn map_geometries(&mut self, mut f: impl FnMut(&str, &Geometry) -> Geometry) {
+        for link in &mut self.links {
+            for collision in &mut link.collisions {
+                collision.geometry = f(&link.name, &collision.geometry);
+            }
+        }
+    }
 }
 
 /// A reusable buffer of link poses, one per link of a robot (indexed like

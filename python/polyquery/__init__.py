@@ -1,0 +1,47 @@
+"""polyquery: geometric queries between convex polytopes, and robot collision checks.
+
+NumPy in and out. Every vectorised call takes one row (a scalar answer) or ``N`` rows (an
+array of ``N`` answers); the work runs in Rust with the GIL released.
+
+* :class:`Polytope`: exact convex hull with a normal vector map (O(log n) support queries);
+  load OBJ / STL / ``.nvm``, save ``.nvm``.
+* Pair queries on two posed polytopes: :func:`intersects`, :func:`distance`,
+  :func:`penetration_depth`, :func:`directional_penetration`, :func:`time_of_impact`, and
+  :func:`raycast` on one. A pose is ``None`` (identity), a 4x4 matrix, an ``(N, 4, 4)``
+  stack, or a tuple ``(translation, quaternion_xyzw)`` of ``(3,)``/``(N, 3)`` and
+  ``(4,)``/``(N, 4)`` arrays.
+* Robots: :class:`Robot` (URDF + SRDF), :class:`Scene`, :class:`Checker` (configurations,
+  distances, certified motions); a checker pickles to its URDF/SRDF text, scene and
+  saved hull maps, so a cluster ships it once.
+
+Errors are ``ValueError`` (``FileNotFoundError`` for a missing file) with the library's
+message.
+"""
+
+from ._polyquery import (
+    Checker,
+    Polytope,
+    Robot,
+    Scene,
+    __version__,
+    directional_penetration,
+    distance,
+    intersects,
+    penetration_depth,
+    raycast,
+    time_of_impact,
+)
+
+__all__ = [
+    "Checker",
+    "Polytope",
+    "Robot",
+    "Scene",
+    "__version__",
+    "directional_penetration",
+    "distance",
+    "intersects",
+    "penetration_depth",
+    "raycast",
+    "time_of_impact",
+]

@@ -1,0 +1,150 @@
+"""Type stubs of polyquery (the native module polyquery._polyquery, re-exported here).
+
+Vectorised calls: one row in (shape ``(3,)``, ``(dof,)``, one pose) gives a Python scalar;
+``N`` rows in (``(N, 3)``, ``(N, dof)``, ``(N, 4, 4)``) give arrays of ``N`` answers. Inputs of
+length 1 broadcast against inputs of length ``N``.
+"""
+
+from os import PathLike
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+_Path = Union[str, PathLike]
+_Array = npt.ArrayLike
+#: ``None`` (identity), a 4x4 homogeneous matrix, an ``(N, 4, 4)`` stack, or a tuple
+#: ``(translation, quaternion_xyzw)`` with shapes ``(3,)``/``(N, 3)`` and ``(4,)``/``(N, 4)``.
+Pose = Union[None, _Array, Tuple[_Array, _Array]]
+_Bools = Union[bool, npt.NDArray[np.bool_]]
+_Floats = Union[float, npt.NDArray[np.float64]]
+
+class Polytope:
+    """A convex polytope (the exact hull of its points) with its normal vector map."""
+
+    @staticmethod
+    def from_points(points: _Array) -> "Polytope":
+        """The convex hull of an ``(N, 3)`` array of points. ``ValueError`` if flat."""
+    @staticmethod
+    def load(path: _Path) -> "Polytope":
+        """Loads an OBJ or STL mesh (its hull is built) or a saved ``.nvm`` map.
+        ``FileNotFoundError`` when missing, ``ValueError`` when malformed."""
+    def save(self, path: _Path) -> int:
+        """Saves the hull and its map as a ``.nvm`` file; returns the bytes written."""
+    def support(self, dirs: _Array) -> npt.NDArray[np.float64]:
+        """Support points ``S(P, d)``: ``(3,)`` → ``(3,)``, ``(N, 3)`` → ``(N, 3)``."""
+    @property
+    def num_vertices(self) -> int: ...
+    @property
+    def num_faces(self) -> int: ...
+    @property
+    def volume(self) -> float: ...
+    @property
+    def vertices(self) -> npt.NDArray[np.float64]:
+        """The hull's vertices, ``(n, 3)`` (a copy)."""
+
+def intersects(a: Polytope, b: Polytope, pose_a: Pose = None, pose_b: Pose = None) -> _Bools:
+    """Whether A and B (posed) intersect, touching included (GJK)."""
+
+def distance(a: Polytope, b: Polytope, pose_a: Pose = None, pose_b: Pose = None) -> _Floats:
+    """The distance between A and B (posed); 0 when they intersect (GJK)."""
+
+def penetration_depth(
+    a: Polytope, b: Polytope, pose_a: Pose = None, pose_b: Pose = None
+) -> Tuple[_Floats, npt.NDArray[np.float64]]:
+    """EPA's ``(depth, unit normal)``; depth 0 and a NaN normal when apart."""
+
+def directional_penetration(
+    a: Polytope, b: Polytope, direction: _Array, pose_a: Pose = None, pose_b: Pose = None
+) -> _Floats:
+    """How far B must move along ``direction`` to stop overlapping A (0 when apart)."""
+
+def time_of_impact(
+    a: Polytope, b: Polytope, velocity: _Array, pose_a: Pose = None, pose_b: Pose = None
+) -> _Floats:
+    """The least ``t ≥ 0`` at which B moved by ``t·velocity`` touches A; ``inf`` if never."""
+
+def raycast(a: Polytope, origin: _Array, direction: _Array, pose: Pose = None) -> _Floats:
+    """The distance along the unit direction to where the ray enters A; ``inf`` on a miss."""
+
+class Robot:
+    """A robot read from URDF, with the SRDF's allowed-collision pairs."""
+
+    @staticmethod
+    def from_urdf(
+        path: _Path, srdf: Optional[_Path] = None, package_dirs: Optional[Mapping[str, _Path]] = None
+    ) -> "Robot": ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def dof(self) -> int: ...
+    @property
+    def joint_names(self) -> list[str]: ...
+    @property
+    def link_names(self) -> list[str]: ...
+    @property
+    def limits(self) -> npt.NDArray[np.float64]:
+        """``(dof, 2)``: lower, upper."""
+
+class Scene:
+    """Static obstacles, the robot base's pose, and link–obstacle pairs never checked."""
+
+    def __init__(self) -> None: ...
+    @staticmethod
+    def from_json(path: _Path) -> "Scene": ...
+    @staticmethod
+    def from_json_str(text: str, base_dir: Optional[_Path] = None) -> "Scene": ...
+    def add_box(self, name: str, half_extents: Sequence[float], pose: Pose = None) -> None: ...
+    def add_sphere(self, name: str, radius: float, pose: Pose = None) -> None: ...
+    def add_cylinder(self, name: str, radius: float, length: float, pose: Pose = None) -> None: ...
+    def add_capsule(self, name: str, radius: float, length: float, pose: Pose = None) -> None: ...
+    def add_mesh(
+        self, name: str, path: _Path, scale: Sequence[float] = (1.0, 1.0, 1.0), pose: Pose = None
+    ) -> None: ...
+    def allow_collision(self, a: str, b: str) -> None: ...
+    @property
+    def robot_base_pose(self) -> npt.NDArray[np.float64]: ...
+    @robot_base_pose.setter
+    def robot_base_pose(self, pose: Pose) -> None: ...
+    @property
+    def obstacle_names(self) -> list[str]: ...
+    def __len__(self) -> int: ...
+
+class Checker:
+    """A robot in a scene: configuration checks, distances, certified motion checks.
+    Thread-safe; pickles to its compact bytes (URDF/SRDF text, scene, saved hull maps)."""
+
+    def __init__(
+        self,
+        robot: Robot,
+        scene: Optional[Scene] = None,
+        *,
+        allow_out_of_limits: bool = False,
+        cache_dir: Optional[_Path] = None,
+    ) -> None: ...
+    def check(self, q: _Array, parallel: bool = True) -> _Bools:
+        """Whether each configuration collides: ``(dof,)`` → bool, ``(N, dof)`` → bool array."""
+    def distance(self, q: _Array, parallel: bool = True) -> _Floats:
+        """Minimum distance over the active pairs (0 when colliding)."""
+    def colliding_pair(self, q: _Array) -> Optional[Tuple[str, str]]:
+        """The colliding pair's names at one configuration, or None."""
+    def check_motions(
+        self,
+        q0: _Array,
+        q1: _Array,
+        certified: bool = True,
+        resolution: float = 1e-3,
+        parallel: bool = True,
+    ) -> Tuple[_Bools, _Floats]:
+        """``(free, s)`` for the motions ``q0 → q1``; ``s`` is NaN when free."""
+    @property
+    def dof(self) -> int: ...
+    @property
+    def joint_names(self) -> list[str]: ...
+    @property
+    def limits(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def active_pairs(self) -> Tuple[int, int]: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[Dict[str, Any]]]: ...
