@@ -34,9 +34,10 @@
 //! * [`pose`] reads poses from text (`tx,ty,tz` and a quaternion in either order, scalar
 //!   first or last) and accepts unit quaternions only.
 //! * [`output`] writes numbers as text: shortest round-trip form, never `-0`.
-//! * [`robot`] (feature `robot`) reads a robot from URDF (links, joints, collision shapes), checks its
-//!   configurations, computes forward kinematics, and reads the SRDF's allowed-collision
-//!   matrix: the first stage of checking a robot against a scene.
+//! * `robot` (feature `robot`) reads a robot from URDF (links, joints, collision shapes) and
+//!   its SRDF, a scene from JSON, turns meshes into cached exact hulls, and checks
+//!   configurations (collision, minimum distance) and straight motions (certified) with the
+//!   `Checker`.
 //! * [`error`] holds [`Error`], which every error above converts into, so `?` works
 //!   across loading, building and querying.
 //!
