@@ -141,6 +141,40 @@ struct PlacedObstacle {
     radius: f64,
 }
 
+impl PlacedObstacle {
+    /// The better separating plane between a ball `(c, r)` and the obstacle: the gap to its
+    /// world box (axis from the box's nearest point to `c`) or to its bounding ball, whichever
+    /// is larger: `gap ≤ dist(ball, obstacle)`.
+    fn plane(&self, c: &Point, r: f64) -> (f64, Option<Vector>) {
+        let nearest = Point::new(
+            c.x.clamp(self.lo.x, self.hi.x),
+            c.y.clamp(self.lo.y, self.hi.y),
+            c.z.clamp(self.lo.z, self.hi.z),
+        );
+        let to_box = sphere_plane(&nearest, 0.0, c, r);
+        let to_ball = sphere_plane(&self.center, self.radius, c, r);
+        if to_box.0 >= to_ball.0 {
+            to_box
+        } else {
+            to_ball
+        }
+    }
+
+    /// The gap alone: a lower bound on the distance from the ball `(c, r)` to the obstacle.
+    #[inline]
+    fn gap(&self, c: &Point, r: f64) -> f64 {
+        self.plane(c, r).0
+    }
+}
+
+/// The gap between two balls and the unit axis between their centres:
+/// `(‖c_b − c_a‖ − r_a − r_b, (c_b − c_a)/‖c_b − c_a‖)`.
+fn sphere_plane(ca: &Point, ra: f64, cb: &Point, rb: f64) -> (f64, Option<Vector>) {
+    let v = cb - ca;
+    let len = v.norm();
+    (len - ra - rb, (len > 0.0).then(|| v / len))
+}
+
 /// A rigid frame as a rotation matrix and a translation: `x ↦ R·x + t`.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -314,9 +348,9 @@ pub struct CheckWorkspace {
     candidates: Vec<(f64, usize)>,
     /// Scratch stack of the obstacle tree's traversal.
     stack: Vec<u32>,
-    /// Motion checks: per pair its motion bound and the parameter it is safe until, and the
-    /// configuration being placed.
-    motion_bounds: Vec<f64>,
+    /// Motion checks: `|q1 − q0|` per variable, per term its rates, joint axes, per pair the
+    /// parameter it is safe until, the gaps left to cover, and the configuration being placed.
+    dq: Vec<f64>,
     term_rates: Vec<motion::TermRates>,
     joint_axes: Vec<(Vector, Vector)>,
     safe_until: Vec<f64>,
@@ -563,7 +597,7 @@ impl Checker {
             guesses: vec![Vector::x(); self.slots],
             candidates: Vec::with_capacity(self.self_pairs.len() + self.scene_pairs.len()),
             stack: Vec::with_capacity(64),
-            motion_bounds: Vec::new(),
+            dq: Vec::new(),
             term_rates: Vec::new(),
             joint_axes: Vec::new(),
             safe_until: Vec::new(),
@@ -655,8 +689,8 @@ impl Checker {
             Err(Stop::Failed(e)) => return Err(e),
         }
         for pair in &self.self_pairs {
-            let ra = self.link_spheres[pair.a].map_or(0.0, |s| s.1);
-            let rb = self.link_spheres[pair.b].map_or(0.0, |s| s.1);
+            let ra = self.link_radius(pair.a);
+            let rb = self.link_radius(pair.b);
             if (ws.link_centers[pair.a] - ws.link_centers[pair.b]).norm() > ra + rb {
                 continue;
             }
@@ -731,17 +765,14 @@ impl Checker {
         let mut candidates = std::mem::take(&mut ws.candidates);
         candidates.clear();
         for (k, pair) in self.scene_pairs.iter().enumerate() {
-            let r = self.link_spheres[pair.link].map_or(0.0, |s| s.1);
-            let o = &self.obstacles[pair.obstacle];
-            let c = ws.link_centers[pair.link];
-            let bound = (box_distance_squared(&c, &o.lo, &o.hi).sqrt() - r)
-                .max((c - o.center).norm() - r - o.radius);
+            let r = self.link_radius(pair.link);
+            let bound = self.obstacles[pair.obstacle].gap(&ws.link_centers[pair.link], r);
             candidates.push((bound, k));
         }
         let n_scene = self.scene_pairs.len();
         for (k, pair) in self.self_pairs.iter().enumerate() {
-            let ra = self.link_spheres[pair.a].map_or(0.0, |s| s.1);
-            let rb = self.link_spheres[pair.b].map_or(0.0, |s| s.1);
+            let ra = self.link_radius(pair.a);
+            let rb = self.link_radius(pair.b);
             let bound = (ws.link_centers[pair.a] - ws.link_centers[pair.b]).norm() - ra - rb;
             candidates.push((bound, n_scene + k));
         }
@@ -782,12 +813,7 @@ impl Checker {
         &self,
         configurations: &[Q],
     ) -> Vec<Result<CheckResult, RobotError>> {
-        use rayon::prelude::*;
-        configurations
-            .par_iter()
-            .with_min_len(64)
-            .map_init(|| self.workspace(), |ws, q| self.check_with(ws, q.as_ref()))
-            .collect()
+        self.par_map(configurations, 64, |ws, q| self.check_with(ws, q.as_ref()))
     }
 
     /// [`Checker::distance`] for many configurations in parallel, results in input order:
@@ -796,15 +822,9 @@ impl Checker {
         &self,
         configurations: &[Q],
     ) -> Vec<Result<DistanceResult, RobotError>> {
-        use rayon::prelude::*;
-        configurations
-            .par_iter()
-            .with_min_len(64)
-            .map_init(
-                || self.workspace(),
-                |ws, q| self.distance_with(ws, q.as_ref()),
-            )
-            .collect()
+        self.par_map(configurations, 64, |ws, q| {
+            self.distance_with(ws, q.as_ref())
+        })
     }
 
     /// Validates `q`, runs forward kinematics and places each link's bounding sphere.
@@ -854,14 +874,8 @@ impl Checker {
         counts: &mut CheckCounts,
         pair: (Body, Body),
     ) -> Result<bool, RobotError> {
-        let pa = Placed {
-            core: a.core_with(self.options.hull_support),
-            frame: frame_a,
-        };
-        let pb = Placed {
-            core: b.core_with(self.options.hull_support),
-            frame: frame_b,
-        };
+        let pa = self.placed(a, frame_a);
+        let pb = self.placed(b, frame_b);
         let margin = a.margin() + b.margin();
         counts.gjk_runs += 1;
         let failed = |source| self.query_error(pair, source);
@@ -895,14 +909,8 @@ impl Checker {
         best: &mut DistanceResult,
         counts: &mut CheckCounts,
     ) -> Result<(), RobotError> {
-        let pa = Placed {
-            core: a.core_with(self.options.hull_support),
-            frame: frame_a,
-        };
-        let pb = Placed {
-            core: b.core_with(self.options.hull_support),
-            frame: frame_b,
-        };
+        let pa = self.placed(a, frame_a);
+        let pb = self.placed(b, frame_b);
         let (ma, mb) = (a.margin(), b.margin());
         counts.gjk_runs += 1;
         let cutoff = best.distance + ma + mb;
@@ -945,7 +953,7 @@ impl Checker {
         pair: &ScenePair,
         counts: &mut CheckCounts,
     ) -> Result<(), Stop> {
-        let r = self.link_spheres[pair.link].map_or(0.0, |s| s.1);
+        let r = self.link_radius(pair.link);
         let center = ws.link_centers[pair.link];
         let obstacle = &self.obstacles[pair.obstacle];
         if box_distance_squared(&center, &obstacle.lo, &obstacle.hi) > r * r {
@@ -991,8 +999,7 @@ impl Checker {
         let first = ws.shape_offsets[pair.link];
         for (i, ls) in self.link_shapes[pair.link].iter().enumerate() {
             let c = frame_center(&ws.link_frames[pair.link], ls);
-            let bound = (box_distance_squared(&c, &obstacle.lo, &obstacle.hi).sqrt() - ls.radius)
-                .max((c - obstacle.center).norm() - ls.radius - obstacle.radius);
+            let bound = obstacle.gap(&c, ls.radius);
             if bound >= best.distance {
                 continue;
             }
@@ -1045,6 +1052,37 @@ impl Checker {
             }
         }
         Ok(())
+    }
+
+    /// A shape's core placed by `frame`, answering as the options say.
+    #[inline]
+    fn placed<'a>(&self, shape: &'a ConvexShape, frame: &'a Frame) -> Placed<'a> {
+        Placed {
+            core: shape.core_with(self.options.hull_support),
+            frame,
+        }
+    }
+
+    /// The radius of link `l`'s bounding sphere (0 for a link without shapes).
+    #[inline]
+    fn link_radius(&self, l: usize) -> f64 {
+        self.link_spheres[l].map_or(0.0, |s| s.1)
+    }
+
+    /// `f` over `items` on rayon's pool, one workspace per run of at least `min_len`
+    /// consecutive items, results in input order.
+    fn par_map<T: Sync, R: Send>(
+        &self,
+        items: &[T],
+        min_len: usize,
+        f: impl Fn(&mut CheckWorkspace, &T) -> R + Sync + Send,
+    ) -> Vec<R> {
+        use rayon::prelude::*;
+        items
+            .par_iter()
+            .with_min_len(min_len)
+            .map_init(|| self.workspace(), |ws, item| f(ws, item))
+            .collect()
     }
 
     fn query_error(&self, (a, b): (Body, Body), source: QueryError) -> RobotError {

@@ -42,7 +42,7 @@
 //! GJK runs are warm-started per shape pair along the segment, and stop at a relative
 //! tolerance of 1e-3 (a step needs a good lower bound, not the last digits).
 
-use super::{Body, CheckCounts, CheckWorkspace, Checker, Frame};
+use super::{Body, CheckCounts, CheckWorkspace, Checker, Frame, sphere_plane};
 use crate::SupportMap;
 use crate::query::gjk;
 use crate::robot::{JointKind, Robot, RobotError};
@@ -205,10 +205,8 @@ pub(super) fn pair_terms(
                 continue;
             }
             let joint = &robot.joints()[j];
-            let (variable, scale) = match (joint.variable, joint.mimic) {
-                (Some(v), _) => (v, 1.0),
-                (None, Some(m)) => (m.variable, m.multiplier.abs()),
-                (None, None) => continue,
+            let Some((variable, scale)) = joint_variable(joint) else {
+                continue;
             };
             terms.push(BoundTerm {
                 link,
@@ -231,6 +229,16 @@ const MOTION_GJK_TOLERANCE: f64 = 1e-3;
 /// cover skips GJK (the rest is covered in a later round).
 const AXIS_ENOUGH: f64 = 0.25;
 
+/// The configuration variable moving `joint` and how much: `Some((v, |multiplier|))` for a
+/// mimic joint following variable `v`, `Some((v, 1))` for a variable joint, `None` for fixed.
+fn joint_variable(joint: &crate::robot::Joint) -> Option<(usize, f64)> {
+    match (joint.variable, joint.mimic) {
+        (Some(v), _) => Some((v, 1.0)),
+        (None, Some(m)) => Some((m.variable, m.multiplier.abs())),
+        (None, None) => None,
+    }
+}
+
 /// The relative precision added to every motion bound `M` (rounding of the bound itself and of
 /// forward kinematics).
 const BOUND_SLACK: f64 = 1e-9;
@@ -248,13 +256,8 @@ impl Checker {
                 let below: f64 = chain[..t.position]
                     .iter()
                     .map(|&(j, arm)| {
-                        let joint = &self.robot.joints()[j];
-                        let v = match (joint.variable, joint.mimic) {
-                            (Some(v), _) => dq[v],
-                            (None, Some(m)) => m.multiplier.abs() * dq[m.variable],
-                            (None, None) => 0.0,
-                        };
-                        v * arm
+                        joint_variable(&self.robot.joints()[j]).map_or(0.0, |(v, k)| k * dq[v])
+                            * arm
                     })
                     .sum();
                 // Unshared revolute joints above `t` turn its axis.
@@ -340,13 +343,13 @@ impl Checker {
     ) -> Result<MotionResult, RobotError> {
         self.robot.check_configuration(q0, self.options.limits)?;
         self.robot.check_configuration(q1, self.options.limits)?;
-        let mut dq = std::mem::take(&mut ws.motion_bounds);
+        let mut dq = std::mem::take(&mut ws.dq);
         dq.clear();
         dq.extend(q0.iter().zip(q1).map(|(a, b)| (b - a).abs()));
         let mut rates = std::mem::take(&mut ws.term_rates);
         self.term_rates(&dq, &mut rates);
         ws.term_rates = rates;
-        ws.motion_bounds = dq;
+        ws.dq = dq;
         let mut result = MotionResult {
             free: true,
             s: None,
@@ -570,19 +573,13 @@ impl Checker {
         // The link-level certificate: bounding spheres (and the obstacle's box).
         let (link_d, link_n) = if p < n_scene {
             let pair = self.scene_pairs[p];
-            let r = self.link_spheres[pair.link].map_or(0.0, |s| s.1);
+            let r = self.link_radius(pair.link);
             let o = &self.obstacles[pair.obstacle];
-            plane_to_obstacle(&ws.link_centers[pair.link], r, o)
+            o.plane(&ws.link_centers[pair.link], r)
         } else {
             let pair = self.self_pairs[p - n_scene];
-            let (ca, ra) = (
-                ws.link_centers[pair.a],
-                self.link_spheres[pair.a].map_or(0.0, |s| s.1),
-            );
-            let (cb, rb) = (
-                ws.link_centers[pair.b],
-                self.link_spheres[pair.b].map_or(0.0, |s| s.1),
-            );
+            let (ca, ra) = (ws.link_centers[pair.a], self.link_radius(pair.a));
+            let (cb, rb) = (ws.link_centers[pair.b], self.link_radius(pair.b));
             sphere_plane(&ca, ra, &cb, rb)
         };
         let mut link_step = 0.0;
@@ -611,7 +608,7 @@ impl Checker {
             let o = &self.obstacles[pair.obstacle];
             for (i, ls) in self.link_shapes[pair.link].iter().enumerate() {
                 let c = ws.link_frames[pair.link].apply(&ls.center);
-                let (d, n) = plane_to_obstacle(&c, ls.radius, o);
+                let (d, n) = o.plane(&c, ls.radius);
                 let mut step = if d > eps + self.slack {
                     self.step_for(ws, p, d, n.as_ref())
                 } else {
@@ -753,15 +750,9 @@ impl Checker {
         motions: &[(Q, Q)],
         options: &MotionOptions,
     ) -> Vec<Result<MotionResult, RobotError>> {
-        use rayon::prelude::*;
-        motions
-            .par_iter()
-            .with_min_len(16)
-            .map_init(
-                || self.workspace(),
-                |ws, (a, b)| self.check_motion_with(ws, a.as_ref(), b.as_ref(), options),
-            )
-            .collect()
+        self.par_map(motions, 16, |ws, (a, b)| {
+            self.check_motion_with(ws, a.as_ref(), b.as_ref(), options)
+        })
     }
 
     /// [`Checker::check_motion_sampled`] for many motions in parallel, in input order:
@@ -771,15 +762,9 @@ impl Checker {
         motions: &[(Q, Q)],
         resolution: f64,
     ) -> Vec<Result<MotionResult, RobotError>> {
-        use rayon::prelude::*;
-        motions
-            .par_iter()
-            .with_min_len(16)
-            .map_init(
-                || self.workspace(),
-                |ws, (a, b)| self.check_motion_sampled(ws, a.as_ref(), b.as_ref(), resolution),
-            )
-            .collect()
+        self.par_map(motions, 16, |ws, (a, b)| {
+            self.check_motion_sampled(ws, a.as_ref(), b.as_ref(), resolution)
+        })
     }
 
     /// The bodies of pair `p` (scene pairs first, then self pairs).
@@ -803,14 +788,8 @@ impl Checker {
         (b, frame_b): (&super::ConvexShape, &Frame),
         axis: &crate::Vector,
     ) -> f64 {
-        let pa = super::Placed {
-            core: a.core_with(self.options.hull_support),
-            frame: frame_a,
-        };
-        let pb = super::Placed {
-            core: b.core_with(self.options.hull_support),
-            frame: frame_b,
-        };
+        let pa = self.placed(a, frame_a);
+        let pb = self.placed(b, frame_b);
         let top_a = pa.support(axis).point.coords.dot(axis);
         let bottom_b = pb.support(&-axis).point.coords.dot(axis);
         bottom_b - top_a - a.margin() - b.margin()
@@ -826,14 +805,8 @@ impl Checker {
         counts: &mut CheckCounts,
         pair: (Body, Body),
     ) -> Result<(f64, Option<crate::Vector>), RobotError> {
-        let pa = super::Placed {
-            core: a.core_with(self.options.hull_support),
-            frame: frame_a,
-        };
-        let pb = super::Placed {
-            core: b.core_with(self.options.hull_support),
-            frame: frame_b,
-        };
+        let pa = self.placed(a, frame_a);
+        let pb = self.placed(b, frame_b);
         let margins = a.margin() + b.margin();
         counts.gjk_runs += 1;
         // A lower bound within 0.1 % of the distance is all advancement needs (the step is
@@ -865,39 +838,5 @@ impl Checker {
         q: &[f64],
     ) -> Result<super::CheckResult, RobotError> {
         self.check_placed(ws, q, false).map(|(r, _)| r)
-    }
-}
-
-/// The gap between two balls and the unit axis between their centres:
-/// `(‖c_b − c_a‖ − r_a − r_b, (c_b − c_a)/‖c_b − c_a‖)`.
-fn sphere_plane(
-    ca: &crate::Point,
-    ra: f64,
-    cb: &crate::Point,
-    rb: f64,
-) -> (f64, Option<crate::Vector>) {
-    let v = cb - ca;
-    let len = v.norm();
-    (len - ra - rb, (len > 0.0).then(|| v / len))
-}
-
-/// The better certificate between a ball and an obstacle: the gap to its world box (axis from
-/// the box's nearest point to the centre) or to its bounding ball.
-fn plane_to_obstacle(
-    c: &crate::Point,
-    r: f64,
-    o: &super::PlacedObstacle,
-) -> (f64, Option<crate::Vector>) {
-    let nearest = crate::Point::new(
-        c.x.clamp(o.lo.x, o.hi.x),
-        c.y.clamp(o.lo.y, o.hi.y),
-        c.z.clamp(o.lo.z, o.hi.z),
-    );
-    let to_box = sphere_plane(&nearest, 0.0, c, r);
-    let to_ball = sphere_plane(&o.center, o.radius, c, r);
-    if to_box.0 >= to_ball.0 {
-        to_box
-    } else {
-        to_ball
     }
 }
