@@ -31,13 +31,15 @@ mod parry_impl {
     use parry3d_f64::shape::{ConvexPolyhedron, SupportMap as PSupportMap};
 
     /// A polytope as parry's `ConvexPolyhedron`: `PeerShape(p)` with `p = ConvexPolyhedron`.
-    pub struct PeerShape(ConvexPolyhedron);
+    pub struct PeerShape(pub(crate) ConvexPolyhedron);
 
-    fn vector(v: &Vector) -> PVector {
+    /// Our vector as parry's (also for `robot_peer`).
+    pub(crate) fn vector(v: &Vector) -> PVector {
         PVector::new(v.x, v.y, v.z)
     }
 
-    fn pose(p: &Pose) -> PPose {
+    /// Our pose as parry's (also for `robot_peer`).
+    pub(crate) fn pose(p: &Pose) -> PPose {
         let q = p.rotation.quaternion();
         let t = p.translation.vector;
         PPose::from_parts(

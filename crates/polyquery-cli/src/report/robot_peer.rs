@@ -37,13 +37,12 @@ pub use parry_robot::PeerRobotChecker;
 #[cfg(feature = "peers")]
 mod parry_robot {
     use super::*;
+    use crate::report::peers::{self, pose, vector};
     use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
-    use parry3d_f64::math::{Pose as PPose, Rot3, Vector as PVector};
+    use parry3d_f64::math::{Pose as PPose, Vector as PVector};
     use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy};
     use parry3d_f64::query;
-    use parry3d_f64::shape::{
-        Ball, Capsule, ConvexPolyhedron, Cuboid, Cylinder, Shape, SharedShape,
-    };
+    use parry3d_f64::shape::{Ball, Capsule, Cuboid, Cylinder, Shape, SharedShape};
     use polyquery::robot::ConvexShape;
 
     /// One shape of a link: parry's shape and its origin in the link frame (parry's cylinder
@@ -77,35 +76,14 @@ mod parry_robot {
         scene_active: Vec<bool>,
     }
 
-    fn vector(v: &nalgebra::Vector3<f64>) -> PVector {
-        PVector::new(v.x, v.y, v.z)
-    }
-
-    fn pose(p: &Pose) -> PPose {
-        let q = p.rotation.quaternion();
-        PPose::from_parts(
-            vector(&p.translation.vector),
-            Rot3::from_xyzw(q.i, q.j, q.k, q.w),
-        )
-    }
-
     /// parry's shape for ours, and the extra rotation (ours ← parry's) its frame needs.
     fn shape(s: &ConvexShape) -> Result<(SharedShape, Pose), PeerError> {
         let quarter = Pose::rotation(nalgebra::Vector3::x() * std::f64::consts::FRAC_PI_2);
         Ok(match s {
             ConvexShape::Hull(map) => {
-                let p = map.polytope();
-                let pts: Vec<PVector> = p.points().iter().map(|x| vector(&x.coords)).collect();
-                let mut tris = Vec::with_capacity(2 * pts.len());
-                for f in p.face_ids() {
-                    let vs = p.face_vertices(f);
-                    for i in 1..vs.len().saturating_sub(1) {
-                        tris.push([vs[0].0, vs[i].0, vs[i + 1].0]);
-                    }
-                }
-                let poly = ConvexPolyhedron::from_convex_mesh(pts, &tris).ok_or_else(|| {
-                    PeerError("parry rejected a hull (from_convex_mesh returned None)".into())
-                })?;
+                let poly = peers::shape_from_polytope(map.polytope())
+                    .map_err(PeerError)?
+                    .0;
                 (SharedShape::new(poly), Pose::identity())
             }
             ConvexShape::Cuboid { half_extents } => (
