@@ -7,19 +7,10 @@ use polyquery::Pose;
 use polyquery::robot::{
     AllowedCollisions, Body, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache,
 };
-use std::path::{Path, PathBuf};
 
-fn panda_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/robots/panda")
-}
+mod common;
 
-fn panda() -> Robot {
-    Robot::from_urdf_file(&panda_dir().join("panda.urdf"), &PackageDirs::new()).unwrap()
-}
-
-fn srdf(robot: &Robot) -> AllowedCollisions {
-    AllowedCollisions::from_srdf_file(&panda_dir().join("panda.srdf"), robot).unwrap()
-}
+use common::panda::{checker, configurations, robot as panda, srdf, table_and_shelf};
 
 /// Every link pair allowed: a checker built with it checks scene pairs only.
 fn all_links_allowed(robot: &Robot) -> AllowedCollisions {
@@ -36,22 +27,10 @@ fn all_links_allowed(robot: &Robot) -> AllowedCollisions {
     AllowedCollisions::from_srdf_str(&text, robot).unwrap()
 }
 
-fn table_and_shelf() -> Scene {
-    Scene::from_json_file(&panda_dir().join("scene_table_shelf.json")).unwrap()
-}
-
-fn configurations() -> Vec<Vec<f64>> {
-    std::fs::read_to_string(panda_dir().join("configs_1000.txt"))
-        .unwrap()
-        .lines()
-        .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
-        .collect()
-}
-
 /// `(self_collides, scene_collides, min_distance)` per configuration; coal's distance is
 /// signed (negative = penetration depth).
 fn expected() -> Vec<(bool, bool, f64)> {
-    std::fs::read_to_string(panda_dir().join("expected_1000.txt"))
+    std::fs::read_to_string(common::panda::dir().join("expected_1000.txt"))
         .unwrap()
         .lines()
         .map(|l| {
@@ -59,17 +38,6 @@ fn expected() -> Vec<(bool, bool, f64)> {
             (f[0] == "1", f[1] == "1", f[2].parse().unwrap())
         })
         .collect()
-}
-
-fn checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker {
-    Checker::new(
-        robot,
-        scene,
-        allowed,
-        &ShapeCache::disabled(),
-        CheckerOptions::default(),
-    )
-    .unwrap()
 }
 
 /// The same self and scene verdicts as pinocchio + coal on all 1,000 configurations (none is
@@ -83,8 +51,6 @@ fn panda_verdicts_and_distances_equal_pinocchio_and_coal() {
     let allowed = srdf(&robot);
     let both = checker(&robot, &scene, &allowed);
     let self_only = checker(&robot, &Scene::new(), &allowed);
-    let mut scene_allowed = Scene::new();
-    scene_allowed.set_robot_base_pose(*scene.robot_base_pose());
     let scene_only = checker(&robot, &scene, &all_links_allowed(&robot));
     assert_eq!(both.self_pairs().len(), 20);
     assert_eq!(both.scene_pairs().len(), 50);
@@ -125,12 +91,14 @@ fn panda_verdicts_and_distances_equal_pinocchio_and_coal() {
 }
 
 /// Witness points lie `distance` apart and the named pair is the closest one: re-measured
-/// pair by pair with a checker that holds only that pair.
+/// with a checker that holds only that pair (the others allowed), which must give the same
+/// distance (within 1e-12 m: both run the same GJK from different warm starts).
 #[test]
 fn distance_witnesses_and_pair_are_consistent() {
     let robot = panda();
     let scene = table_and_shelf();
     let both = checker(&robot, &scene, &srdf(&robot));
+    let mut alone: std::collections::HashMap<(Body, Body), Checker> = Default::default();
     for q in configurations().iter().take(200) {
         let d = both.distance(q).unwrap();
         if d.distance > 0.0 {
@@ -142,9 +110,62 @@ fn distance_witnesses_and_pair_are_consistent() {
             );
         }
         let pair = d.pair.unwrap();
-        let named = |b: Body| both.name(b).to_string();
-        assert!(matches!(pair.0, Body::Link(_)));
-        let _ = (named(pair.0), named(pair.1));
+        let only = alone
+            .entry(pair)
+            .or_insert_with(|| only_pair(&robot, &scene, pair));
+        let again = only.distance(q).unwrap();
+        let names =
+            |c: &Checker, (a, b): (Body, Body)| (c.name(a).to_string(), c.name(b).to_string());
+        assert_eq!(again.pair.map(|p| names(only, p)), Some(names(&both, pair)));
+        assert!(
+            (again.distance - d.distance).abs() <= 1e-12,
+            "{:?}: {} alone vs {} among all pairs",
+            pair,
+            again.distance,
+            d.distance
+        );
+    }
+}
+
+/// A checker of the Panda that checks only `pair` (a link pair, or a link and an obstacle of
+/// `scene`).
+fn only_pair(robot: &Robot, scene: &Scene, pair: (Body, Body)) -> Checker {
+    let links = all_links_allowed(robot);
+    match pair {
+        (Body::Link(a), Body::Link(b)) => {
+            let (na, nb) = (&robot.links()[a].name, &robot.links()[b].name);
+            let mut text = String::from("<robot name=\"panda\">");
+            for (i, x) in robot.links().iter().enumerate() {
+                for y in &robot.links()[i + 1..] {
+                    let this = (&x.name, &y.name) == (na, nb) || (&x.name, &y.name) == (nb, na);
+                    if !this {
+                        text += &format!(
+                            "<disable_collisions link1=\"{}\" link2=\"{}\" reason=\"test\"/>",
+                            x.name, y.name
+                        );
+                    }
+                }
+            }
+            text += "</robot>";
+            let allowed = AllowedCollisions::from_srdf_str(&text, robot).unwrap();
+            checker(robot, &Scene::new(), &allowed)
+        }
+        (Body::Link(l), Body::Obstacle(o)) => {
+            let obstacle = &scene.obstacles()[o];
+            let mut one = Scene::new();
+            let polyquery::robot::Geometry::Box { half_extents } = &obstacle.geometry else {
+                panic!("the bundled scene holds boxes only");
+            };
+            one.add_box(&obstacle.name, *half_extents, obstacle.pose)
+                .unwrap();
+            for (i, link) in robot.links().iter().enumerate() {
+                if i != l {
+                    one.allow_collision(&link.name, &obstacle.name).unwrap();
+                }
+            }
+            checker(robot, &one, &links)
+        }
+        other => panic!("unexpected pair {other:?}"),
     }
 }
 
@@ -210,7 +231,6 @@ fn bad_configurations_are_errors() {
     )
     .unwrap();
     assert!(lax.check(&outside).is_ok());
-    let _ = Pose::identity();
 }
 
 /// Random obstacles of every kind around the Panda.

@@ -4,32 +4,17 @@
 #![cfg(feature = "robot")]
 
 use polyquery::Pose;
-use polyquery::robot::{
-    AllowedCollisions, Checker, CheckerOptions, MotionOptions, PackageDirs, Robot, Scene,
-    ShapeCache,
-};
+use polyquery::robot::{AllowedCollisions, Checker, MotionOptions, PackageDirs, Robot, Scene};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::{Path, PathBuf};
 
 /// A segment's two configurations `(q0, q1)`.
 type Motion = (Vec<f64>, Vec<f64>);
 
-fn panda_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/robots/panda")
-}
+mod common;
 
-fn checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker {
-    Checker::new(
-        robot,
-        scene,
-        allowed,
-        &ShapeCache::disabled(),
-        CheckerOptions::default(),
-    )
-    .unwrap()
-}
+use common::panda::checker;
 
 /// `n` random motions between free configurations: `q0` uniform in the limits, `q1 = q0 + u`
 /// with `u` uniform in `[-1, 1]` rad per arm joint (clipped to the limits), fingers fixed
@@ -49,11 +34,16 @@ fn random_motions(c: &Checker, n: usize, seed: u64) -> Vec<Motion> {
 /// slowly the pair closes the last micrometre; the largest gap is printed.
 #[test]
 fn certified_panda_motions_never_miss_what_dense_sampling_finds() {
-    let robot =
-        Robot::from_urdf_file(&panda_dir().join("panda.urdf"), &PackageDirs::new()).unwrap();
+    let robot = Robot::from_urdf_file(
+        &common::panda::dir().join("panda.urdf"),
+        &PackageDirs::new(),
+    )
+    .unwrap();
     let allowed =
-        AllowedCollisions::from_srdf_file(&panda_dir().join("panda.srdf"), &robot).unwrap();
-    let scene = Scene::from_json_file(&panda_dir().join("scene_table_shelf.json")).unwrap();
+        AllowedCollisions::from_srdf_file(&common::panda::dir().join("panda.srdf"), &robot)
+            .unwrap();
+    let scene =
+        Scene::from_json_file(&common::panda::dir().join("scene_table_shelf.json")).unwrap();
     let c = checker(&robot, &scene, &allowed);
     let n: usize = std::env::var("POLYQUERY_MOTIONS")
         .ok()

@@ -1,5 +1,6 @@
 //! Helpers shared by the library's integration tests: random shapes, poses and pairs of
-//! posed hulls for the query tests (`gjk`, `queries`), and mesh files (`mesh`).
+//! posed hulls for the query tests (`gjk`, `queries`), mesh files (`mesh`), and the bundled
+//! Panda for the robot tests (`robot_checker`, `robot_motion`).
 //!
 //! Each test file is its own crate and uses only part of this module (`mod common;`).
 #![allow(dead_code)] // Each test binary uses a different subset of these helpers.
@@ -284,3 +285,53 @@ pub mod shapes {
 }
 
 pub mod files;
+
+/// The bundled Franka Panda (`data/robots/panda/`) and a checker over it without a shape cache.
+#[cfg(feature = "robot")]
+pub mod panda {
+    use polyquery::robot::{
+        AllowedCollisions, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache,
+    };
+    use std::path::{Path, PathBuf};
+
+    /// `data/robots/panda` of this repository.
+    pub fn dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/robots/panda")
+    }
+
+    /// The Panda from its URDF.
+    pub fn robot() -> Robot {
+        Robot::from_urdf_file(&dir().join("panda.urdf"), &PackageDirs::new()).unwrap()
+    }
+
+    /// Its SRDF's allowed-collision matrix.
+    pub fn srdf(robot: &Robot) -> AllowedCollisions {
+        AllowedCollisions::from_srdf_file(&dir().join("panda.srdf"), robot).unwrap()
+    }
+
+    /// The table-and-shelf scene.
+    pub fn table_and_shelf() -> Scene {
+        Scene::from_json_file(&dir().join("scene_table_shelf.json")).unwrap()
+    }
+
+    /// The 1,000 bundled configurations (`configs_1000.txt`).
+    pub fn configurations() -> Vec<Vec<f64>> {
+        std::fs::read_to_string(dir().join("configs_1000.txt"))
+            .unwrap()
+            .lines()
+            .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
+            .collect()
+    }
+
+    /// A checker with default options and no shape cache.
+    pub fn checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker {
+        Checker::new(
+            robot,
+            scene,
+            allowed,
+            &ShapeCache::disabled(),
+            CheckerOptions::default(),
+        )
+        .unwrap()
+    }
+}
