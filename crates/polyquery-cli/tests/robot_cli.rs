@@ -8,31 +8,14 @@ mod common;
 
 use common::binary::{exits_with, polyquery, s, stderr, stdout_json_lines, succeeds};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn panda_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda")
-}
+use common::panda::{dir as panda_dir, file as panda};
 
-fn panda(file: &str) -> String {
-    s(&panda_dir().join(file))
-}
-
-/// `robot check` on the Panda with its SRDF and the table-and-shelf scene, without a cache
-/// (nothing written to the user's cache folder), plus `extra`.
+/// `robot check` on the Panda with its SRDF and the table-and-shelf scene, without a cache,
+/// plus `extra`.
 fn check_args(extra: &[&str]) -> Vec<String> {
-    let mut args: Vec<String> = vec![
-        "robot".into(),
-        "check".into(),
-        panda("panda.urdf"),
-        "--srdf".into(),
-        panda("panda.srdf"),
-        "--scene".into(),
-        panda("scene_table_shelf.json"),
-        "--no-cache".into(),
-    ];
-    args.extend(extra.iter().map(|a| a.to_string()));
-    args
+    common::panda::robot_args("check", extra)
 }
 
 /// `(collides, max(min_distance, 0))` per line of `expected_1000.txt`.

@@ -10,31 +10,14 @@ use common::binary::{exits_with, polyquery, s, stderr, stdout, stdout_json_lines
 use polyquery::robot::{LimitCheck, MotionOptions};
 use polyquery_cli::robot::{LoadedRobot, RobotSources, load, parse_motions};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn panda_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda")
-}
+use common::panda::dir as panda_dir;
 
-fn panda(file: &str) -> String {
-    s(&panda_dir().join(file))
-}
-
-/// `robot motion` on the Panda with its SRDF and the table-and-shelf scene, without a cache
-/// (nothing written to the user's cache folder), plus `extra`.
+/// `robot motion` on the Panda with its SRDF and the table-and-shelf scene, without a cache,
+/// plus `extra`.
 fn motion_args(extra: &[&str]) -> Vec<String> {
-    let mut args: Vec<String> = vec![
-        "robot".into(),
-        "motion".into(),
-        panda("panda.urdf"),
-        "--srdf".into(),
-        panda("panda.srdf"),
-        "--scene".into(),
-        panda("scene_table_shelf.json"),
-        "--no-cache".into(),
-    ];
-    args.extend(extra.iter().map(|a| a.to_string()));
-    args
+    common::panda::robot_args("motion", extra)
 }
 
 /// The same robot, loaded in-process (no cache).

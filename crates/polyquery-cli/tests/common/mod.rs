@@ -1,5 +1,6 @@
 //! Helpers shared by the command line's integration tests: running the built `polyquery`
-//! binary (`cli`, `batch`, `io`, `magnitude_cli`), and writing mesh files.
+//! binary (`cli`, `batch`, `io`, `magnitude_cli`), writing mesh files, and the bundled Panda's
+//! arguments (`robot_cli`, `robot_motion_cli`).
 //!
 //! Each test file is its own crate and uses only part of this module (`mod common;`).
 #![allow(dead_code)] // Each test binary uses a different subset of these helpers.
@@ -131,3 +132,37 @@ pub mod binary {
 /// with the command line's tests: one file, not a copy.
 #[path = "../../../../tests/common/files.rs"]
 pub mod files;
+
+pub mod panda {
+    //! The bundled Franka Panda (`data/robots/panda/`) as command-line arguments.
+
+    use super::binary::s;
+    use std::path::{Path, PathBuf};
+
+    /// `data/robots/panda` of this repository.
+    pub fn dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda")
+    }
+
+    /// The path of a file of the bundled Panda, as an argument.
+    pub fn file(name: &str) -> String {
+        s(&dir().join(name))
+    }
+
+    /// `robot COMMAND` on the Panda with its SRDF and the table-and-shelf scene, without a
+    /// cache (nothing written to the user's cache folder), plus `extra`.
+    pub fn robot_args(command: &str, extra: &[&str]) -> Vec<String> {
+        let mut args: Vec<String> = vec![
+            "robot".into(),
+            command.into(),
+            file("panda.urdf"),
+            "--srdf".into(),
+            file("panda.srdf"),
+            "--scene".into(),
+            file("scene_table_shelf.json"),
+            "--no-cache".into(),
+        ];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        args
+    }
+}
