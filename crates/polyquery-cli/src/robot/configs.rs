@@ -38,22 +38,43 @@ pub fn parse_configurations(
     limits: LimitCheck,
 ) -> Result<Vec<Vec<f64>>, RobotCliError> {
     let mut configurations = Vec::new();
-    for (k, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = k + 1;
-        let error = |message: String| RobotCliError::Config {
-            name: name.to_string(),
-            line,
-            message,
-        };
-        let text = std::str::from_utf8(raw).map_err(|_| error("not UTF-8 text".to_string()))?;
-        let text = text.split('#').next().unwrap_or("").trim();
-        if text.is_empty() {
-            continue;
-        }
-        let q = parse_values(text, robot, limits).map_err(error)?;
+    for entry in content_lines(bytes, name) {
+        let (line, text) = entry?;
+        let q = parse_values(text, robot, limits).map_err(line_error(name, line))?;
         configurations.push(q);
     }
     Ok(configurations)
+}
+
+/// The lines of a configurations or motions file that hold something, in order:
+/// `(1-based line number, text)` with a `#` comment and the surrounding white space removed;
+/// a line that is not UTF-8 is an error naming it (when the iteration reaches it).
+pub(crate) fn content_lines<'a>(
+    bytes: &'a [u8],
+    name: &'a str,
+) -> impl Iterator<Item = Result<(usize, &'a str), RobotCliError>> + 'a {
+    bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(move |(k, raw)| {
+            let line = k + 1;
+            match std::str::from_utf8(raw) {
+                Err(_) => Some(Err(line_error(name, line)("not UTF-8 text".to_string()))),
+                Ok(text) => {
+                    let text = text.split('#').next().unwrap_or("").trim();
+                    (!text.is_empty()).then_some(Ok((line, text)))
+                }
+            }
+        })
+}
+
+/// The error for line `line` of the file `name`: `RobotCliError::Config` with the message.
+pub(crate) fn line_error(name: &str, line: usize) -> impl Fn(String) -> RobotCliError + '_ {
+    move |message| RobotCliError::Config {
+        name: name.to_string(),
+        line,
+        message,
+    }
 }
 
 /// One configuration's text (comments already removed): values separated by whitespace or

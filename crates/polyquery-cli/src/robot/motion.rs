@@ -89,18 +89,9 @@ pub fn parse_motions(
     limits: LimitCheck,
 ) -> Result<Vec<Motion>, RobotCliError> {
     let mut motions = Vec::new();
-    for (k, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = k + 1;
-        let error = |message: String| RobotCliError::Config {
-            name: name.to_string(),
-            line,
-            message,
-        };
-        let text = std::str::from_utf8(raw).map_err(|_| error("not UTF-8 text".to_string()))?;
-        let text = text.split('#').next().unwrap_or("").trim();
-        if text.is_empty() {
-            continue;
-        }
+    for entry in super::configs::content_lines(bytes, name) {
+        let (line, text) = entry?;
+        let error = super::configs::line_error(name, line);
         let sides: Vec<&str> = text.split(';').collect();
         if sides.len() != 2 {
             return Err(error(format!(
