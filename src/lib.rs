@@ -38,6 +38,9 @@
 //!   its SRDF, a scene from JSON, turns meshes into cached exact hulls, and checks
 //!   configurations (collision, minimum distance) and straight motions (certified) with the
 //!   `Checker`.
+//! * [`kinds`] names the choices a user makes — [`kinds::SupportKind`],
+//!   [`kinds::QueryKind`], [`kinds::Algorithm`] — with the one spelling every front end
+//!   parses and prints.
 //! * [`error`] holds [`Error`], which every error above converts into, so `?` works
 //!   across loading, building and querying.
 //!
@@ -89,6 +92,7 @@ pub mod error;
 pub mod format;
 pub mod hull;
 pub mod input;
+pub mod kinds;
 pub mod magnitude;
 pub mod mesh;
 pub mod nvm;

@@ -69,8 +69,8 @@ fn same_answers<S: SupportMap>(a: &S, b: &S) {
         query::time_of_impact(da, db, &d, &ps).unwrap()
     );
     assert_eq!(
-        query::cast_ray(a, &origin, &Vector::x(), &ps).unwrap(),
-        query::cast_ray(da, &origin, &Vector::x(), &ps).unwrap()
+        query::raycast(a, &origin, &Vector::x(), &ps).unwrap(),
+        query::raycast(da, &origin, &Vector::x(), &ps).unwrap()
     );
     // Boxed trait objects are support maps too (a body chosen at run time).
     let (ba, bb): (Box<dyn SupportMap + '_>, Box<dyn SupportMap + '_>) = (Box::new(a), Box::new(b));

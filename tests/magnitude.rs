@@ -14,8 +14,8 @@
 use polyquery::hull::{HullError, convex_hull};
 use polyquery::magnitude::{MAX_COORDINATE, MIN_EXTENT};
 use polyquery::query::{
-    EpaSettings, PortalSettings, cast_ray, directional_penetration, gjk, intersects,
-    penetration_depth, time_of_impact,
+    EpaSettings, PortalSettings, directional_penetration, gjk, intersects, penetration_depth,
+    raycast, time_of_impact,
 };
 use polyquery::{LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, SupportMap, Vector};
 
@@ -146,7 +146,7 @@ fn check_queries(cube: &Polytope, s: f64) {
     assert!(close(contact.depth, 0.5 * s, s), "{s:e}: {contact:?}");
     // A ray from one size before the cube's face x = 0 hits it at distance s.
     let origin = Point::new(-s, 0.5 * s, 0.5 * s);
-    let hit = cast_ray(&a, &origin, &Vector::x(), &PortalSettings::default())
+    let hit = raycast(&a, &origin, &Vector::x(), &PortalSettings::default())
         .expect("ray")
         .answer
         .expect("a hit");

@@ -39,8 +39,8 @@ use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
 use polyquery::query::oracle::MinkowskiDifference;
 use polyquery::query::{
-    Certificate, CertificateError, EpaSettings, PortalSettings, cast_ray, directional_penetration,
-    gjk, intersects, penetration_depth, time_of_impact, verify,
+    Certificate, CertificateError, EpaSettings, PortalSettings, directional_penetration, gjk,
+    intersects, penetration_depth, raycast, time_of_impact, verify,
 };
 use polyquery::{
     HillClimb, LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, SupportMap, Vector,
@@ -740,7 +740,7 @@ fn ray_casts_of(kind: CloudKind, seed: u8, cases: usize, aim: bool) -> usize {
         let size = p.scale().max(3.0);
         let clip = clip_ray(&p, &pose, &origin, &u);
         for (name, shape) in support_maps(&p, pose) {
-            let hit = cast_ray(shape.as_ref(), &origin, &u, &PortalSettings::default())
+            let hit = raycast(shape.as_ref(), &origin, &u, &PortalSettings::default())
                 .unwrap()
                 .answer;
             let ctx = format!("{name}: clip {clip:?}, hit {hit:?}");
@@ -809,7 +809,7 @@ fn bad_directions_bounds_and_non_finite_poses_are_errors() {
             Err(QueryError::InvalidDirection { .. })
         ));
         assert!(matches!(
-            cast_ray(&a, &Point::origin(), &bad, &PortalSettings::default()),
+            raycast(&a, &Point::origin(), &bad, &PortalSettings::default()),
             Err(QueryError::InvalidDirection { .. })
         ));
     }
@@ -837,7 +837,7 @@ fn bad_directions_bounds_and_non_finite_poses_are_errors() {
         assert!(penetration_depth(&a, &b, &EpaSettings::default()).is_err());
         assert!(time_of_impact(&a, &b, &Vector::x(), &PortalSettings::default()).is_err());
         assert!(
-            cast_ray(
+            raycast(
                 &a,
                 &Point::new(bad, 0.0, 0.0),
                 &Vector::x(),

@@ -407,7 +407,7 @@ pub fn raycast(
             } else {
                 String::new()
             };
-            let hit = query::cast_ray(&shape, &origin, &vector(&d, i), &settings)
+            let hit = query::raycast(&shape, &origin, &vector(&d, i), &settings)
                 .map_err(|e| to_py_with(prefix, &e))?;
             v.push(hit.answer.map_or(f64::INFINITY, |h| h.distance));
         }

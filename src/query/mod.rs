@@ -12,7 +12,7 @@
 //!   certificates, [`certificate`]).
 //! * [`epa`]: minimum penetration depth and normal (expanding polytope).
 //! * [`toi`]: time of impact along a linear motion (where a ray enters `D`).
-//! * [`raycast`]: a ray against one posed shape.
+//! * [`raycast`](mod@raycast): a ray against one posed shape.
 //! * [`oracle`]: exact, slow oracles (separating axes, explicit Minkowski difference) that
 //!   tests check the fast algorithms against.
 //!
@@ -44,7 +44,7 @@
 //! | family | settings | queries |
 //! |---|---|---|
 //! | GJK (closest point of a simplex, duality gap) | [`gjk::GjkSettings`] | [`gjk::distance`], [`gjk::intersects`] |
-//! | portal search + refinement (`portal`, DESIGN §5) | [`PortalSettings`] | [`directional_penetration`], [`intersects`], [`time_of_impact`], [`cast_ray`] |
+//! | portal search + refinement (`portal`, DESIGN §5) | [`PortalSettings`] | [`directional_penetration`], [`intersects`], [`time_of_impact`], [`raycast`](fn@raycast) |
 //! | expanding polytope | [`EpaSettings`] | [`penetration_depth`] |
 //!
 //! Nio's penetration and intersection, the time of impact and the ray cast all run the same
@@ -66,15 +66,16 @@ pub mod raycast;
 pub mod simplex;
 pub mod toi;
 
+pub use crate::kinds::{Algorithm, QueryKind};
 pub use certificate::{Certificate, CertificateError, verify};
 pub use epa::{Contact, EpaSettings, penetration_depth};
 pub use minkowski_support::{DiffPoint, MinkowskiSupport, PointShape};
 pub use nio::{Intersection, Penetration, directional_penetration, intersects};
-pub use raycast::{RayHit, cast_ray};
+pub use raycast::{RayHit, raycast};
 pub use toi::{Impact, time_of_impact};
 
 /// Tolerances and bounds of the portal family: Nio's [`directional_penetration`] and
-/// [`intersects`], [`time_of_impact`] and [`cast_ray`] (one struct: they run one loop).
+/// [`intersects`], [`time_of_impact`] and [`raycast`] (one struct: they run one loop).
 ///
 /// A query stops refining when the new support point `p4` is within `ε · size` of the
 /// current triangle's plane, where `ε` = `relative_tolerance` and `size` = the largest `‖p‖`

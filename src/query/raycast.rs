@@ -41,11 +41,11 @@ pub struct RayHit {
 ///
 /// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
 /// let a = Posed::new(LinearScan::new(&cube), Pose::identity());
-/// let hit = query::cast_ray(&a, &Point::new(-2.0, 0.5, 0.5), &Vector::x(), &query::PortalSettings::default())?;
+/// let hit = query::raycast(&a, &Point::new(-2.0, 0.5, 0.5), &Vector::x(), &query::PortalSettings::default())?;
 /// assert!((hit.answer.unwrap().distance - 2.0).abs() < 1e-9);
 /// # Ok::<(), polyquery::Error>(())
 /// ```
-pub fn cast_ray<S: SupportMap + ?Sized>(
+pub fn raycast<S: SupportMap + ?Sized>(
     shape: &S,
     origin: &Point,
     dir: &Vector,

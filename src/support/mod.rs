@@ -18,6 +18,7 @@
 mod hill_climb;
 mod linear_scan;
 
+pub use crate::kinds::SupportKind;
 pub use hill_climb::{Climb, HillClimb};
 pub use linear_scan::LinearScan;
 

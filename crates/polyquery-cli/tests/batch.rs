@@ -11,7 +11,7 @@ use polyquery::query::PortalSettings;
 use polyquery::query::epa::{EpaSettings, penetration_depth};
 use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::nio;
-use polyquery::query::raycast::cast_ray;
+use polyquery::query::raycast::raycast;
 use polyquery::query::toi::time_of_impact;
 use polyquery::query::verify;
 use polyquery::{Point, Polytope, Pose, Posed, Vector};
@@ -216,7 +216,7 @@ fn every_op_on_two_unit_boxes_matches_known_answers_and_direct_calls() {
     .answer
     .unwrap();
     assert_eq!(f(&by_id("toi")["value"]), t.time);
-    let h_outcome = cast_ray(
+    let h_outcome = raycast(
         &a,
         &Point::new(-5.0, 0.5, 0.5),
         &Vector::new(1.0, 0.0, 0.0),
@@ -325,7 +325,7 @@ fn every_op_on_the_bundled_meshes_matches_direct_calls() {
             toi.answer.map(|t| t.time),
         );
         let origin = centre_a - Vector::new(gap, 0.0, 0.0);
-        let ray = cast_ray(&a, &origin, &Vector::x(), &PortalSettings::default()).unwrap();
+        let ray = raycast(&a, &origin, &Vector::x(), &PortalSettings::default()).unwrap();
         let mut ray_line = json!({"op": "raycast", "origin": [origin.x, origin.y, origin.z], "direction": [1.0, 0.0, 0.0]});
         ray_line["a"] = json!(a_path);
         lines.push({

@@ -24,7 +24,7 @@ use polyquery::query::epa::{EpaSettings, penetration_depth};
 use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::minkowski_support::DiffPoint;
 use polyquery::query::nio;
-use polyquery::query::raycast::cast_ray;
+use polyquery::query::raycast::raycast;
 use polyquery::query::toi::time_of_impact;
 use polyquery::query::{Outcome, QueryError};
 use polyquery::support::{HillClimb, LinearScan, Posed, SupportMap};
@@ -496,7 +496,7 @@ fn answer_query(
         if b.is_some() {
             return Err(RunError::Operands { op });
         }
-        let outcome = cast_ray(a, origin, direction, &PortalSettings::default())?;
+        let outcome = raycast(a, origin, direction, &PortalSettings::default())?;
         return Ok(from_outcome(outcome, |hit| Answer {
             intersects: true,
             value: Some(hit.distance),
