@@ -7,7 +7,10 @@ as `crate::a::b::f()` or `super::x::Y` — names an item that lives in the other
 (`pub use child::Item;`, `pub(crate) use …`) is a declaration, like `mod child;`: it makes
 no edge, and an item named through it lives where it is defined. So a facade (`lib.rs`, a
 `mod.rs`) that only declares and re-exports its children is in no circle with them. A circle is a strongly connected group of two or more
-modules; the report names the edges inside it with the line that makes each.
+modules; the report names the edges inside it with the line that makes each. The same
+check runs again with every module folded into its ancestor at each depth, so that two
+folders importing each other (`format::codec` -> `pointloc::memory_hints` and
+`pointloc::encode` -> `format::codec`) are a circle too, though no single file is in one.
 
 Crates checked: every `src/` tree of the workspace and of the Python binding. Test trees
 (`tests/`, `benches/`) are programs, not modules of a crate, and are not checked.
@@ -263,7 +266,13 @@ def resolve(modules, full, seen=None):
         return ()
     seen = seen or set()
     if full[0] == "<local>":
-        # `use name::…` where name is a child module of the current one
+        # `use name::…` written in a module: a child module of it, or an extern crate
+        local = tuple(full[1:])
+        for k in range(len(local), 0, -1):
+            if local[:k] in modules and k > 0:
+                parent = modules.get(local[: k - 1])
+                if parent is not None and local[k - 1] in parent.children:
+                    return resolve(modules, local, seen)
         return None
     # longest module prefix
     for k in range(len(full), -1, -1):
@@ -362,6 +371,11 @@ def sccs(nodes, edges):
     return [c for c in out if len(c) > 1]
 
 
+def is_ancestor(a, b):
+    """Whether module `a` contains module `b` (a parent and its child are one folder)."""
+    return len(a) < len(b) and tuple(b[: len(a)]) == tuple(a)
+
+
 def crates():
     found = []
     for dirpath, dirs, files in os.walk(ROOT):
@@ -376,6 +390,7 @@ def crates():
 def main():
     show_graph = "--graph" in sys.argv
     circles = 0
+    reported = set()
     for src_dir, root_file in crates():
         modules = parse_crate(src_dir, root_file)
         edges = edges_of(modules)
@@ -384,14 +399,32 @@ def main():
             print(f"# {name}")
             for (a, b), (f, l) in sorted(edges.items()):
                 print(f"  {'::'.join(a) or 'crate'} -> {'::'.join(b) or 'crate'}   ({os.path.relpath(f, ROOT)}:{l})")
-        for comp in sccs(list(modules), edges):
-            circles += 1
-            members = sorted("::".join(m) or "crate" for m in comp)
-            print(f"circle in {name}: {', '.join(members)}")
-            comp_set = set(comp)
-            for (a, b), (f, l) in sorted(edges.items()):
-                if a in comp_set and b in comp_set:
-                    print(f"    {'::'.join(a) or 'crate'} -> {'::'.join(b) or 'crate'}   {os.path.relpath(f, ROOT)}:{l}")
+        depth = max((len(m) for m in modules), default=0)
+        # files, then the same graph with every module folded into its ancestor at each
+        # depth (`format::codec` -> `format`): a circle between two folders counts too
+        for level in [None] + list(range(depth - 1, 0, -1)):
+            fold = (lambda m: m) if level is None else (lambda m, k=level: m[:k])
+            folded = {}
+            for (a, b), where in edges.items():
+                fa, fb = fold(a), fold(b)
+                if fa != fb and not is_ancestor(fa, fb) and not is_ancestor(fb, fa):
+                    folded.setdefault((fa, fb), where)
+                elif fa != fb and level is None:
+                    folded.setdefault((fa, fb), where)
+            nodes = sorted({fold(m) for m in modules})
+            for comp in sccs(nodes, folded):
+                members = sorted("::".join(m) or "crate" for m in comp)
+                key = (name, tuple(members))
+                if key in reported:
+                    continue
+                reported.add(key)
+                circles += 1
+                how = "modules" if level is None else f"folders at depth {level}"
+                print(f"circle in {name} ({how}): {', '.join(members)}")
+                comp_set = set(comp)
+                for (a, b), (f, l) in sorted(edges.items()):
+                    if fold(a) in comp_set and fold(b) in comp_set and fold(a) != fold(b):
+                        print(f"    {'::'.join(a) or 'crate'} -> {'::'.join(b) or 'crate'}   {os.path.relpath(f, ROOT)}:{l}")
     if circles:
         print(f"{circles} import circle(s) found", file=sys.stderr)
         return 1
