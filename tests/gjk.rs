@@ -33,7 +33,7 @@
 //!   contact the plane does not tilt: an earlier version needed `ε·size²/distance` here,
 //!   which grew without bound as the distance fell.
 
-mod common;
+use crate::common;
 
 use common::shapes::{
     CloudKind, Pair, cuboid, direction, extent, hull, pair_draw, pose_within, random_pair,

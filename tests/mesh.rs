@@ -1,7 +1,7 @@
 //! The OBJ reader: every error variant, the statements it must read and skip, a cross-check
 //! against obj-rs on the bundled meshes, and "never panics" on random input.
 
-mod common;
+use crate::common;
 
 use common::files::{ascii_stl, binary_stl};
 use polyquery::input::ReadLimits;

@@ -234,7 +234,11 @@ fn a_load_holds_the_file_once() {
     let path = dir.path().join("peak.nvm");
     format::save(&path, &built, &metadata()).unwrap();
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "load_in_child_process", "--nocapture"])
+        .args([
+            "--exact",
+            "nvm_stream::load_in_child_process",
+            "--nocapture",
+        ])
         .env("POLYQUERY_TEST_LOAD_CHILD", &path)
         .output()
         .unwrap();

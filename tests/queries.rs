@@ -29,7 +29,7 @@
 //!   of grazing `D` (the clipped chord is shorter than BAND·size): there the exit/entry
 //!   point itself is ill-conditioned.
 
-mod common;
+use crate::common;
 
 use common::shapes::{
     CloudKind, Pair, cloud, cuboid, direction, extent, hull, pair_draw, pose_within, random_pair,

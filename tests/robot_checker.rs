@@ -8,7 +8,7 @@ use polyquery::robot::{
     AllowedCollisions, Body, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache,
 };
 
-mod common;
+use crate::common;
 
 use common::panda::{checker, configurations, robot as panda, srdf, table_and_shelf};
 

@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 /// A segment's two configurations `(q0, q1)`.
 type Motion = (Vec<f64>, Vec<f64>);
 
-mod common;
+use crate::common;
 
 use common::panda::checker;
 

@@ -2,7 +2,7 @@
 //! posed hulls for the query tests (`gjk`, `queries`), mesh files (`mesh`), and the bundled
 //! Panda for the robot tests (`robot_checker`, `robot_motion`).
 //!
-//! Each test file is its own crate and uses only part of this module (`mod common;`).
+//! Every test module of `tests/tests.rs` reaches it as `crate::common`.
 #![allow(dead_code)] // Each test binary uses a different subset of these helpers.
 
 pub mod shapes {

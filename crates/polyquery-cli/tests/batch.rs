@@ -3,7 +3,7 @@
 //! input order with 1 and 2 threads, bad lines reported by line while the others run, each
 //! file loaded once, and atomic `--out`.
 
-mod common;
+use crate::common;
 
 use common::binary::{exits_with, f, files_in, s, stderr, stdout_json_lines, succeeds, triple};
 use polyquery::mesh::write_obj;

@@ -1,7 +1,7 @@
 //! The `polyquery` binary end to end: help, gen, hull, query, bad input and exit codes, and
 //! that a failed command leaves no output file.
 
-mod common;
+use crate::common;
 
 use common::binary::{
     assert_exit, exits_with, f, files_in, polyquery_with_stdin, s, stderr, stdout,

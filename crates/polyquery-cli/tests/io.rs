@@ -3,7 +3,7 @@
 //! files only where a regular file belongs, bounded reads, the `--threads` cap, STL meshes,
 //! unsupported formats and byte-order marks.
 
-mod common;
+use crate::common;
 
 use common::binary::{exits_with, s, stderr, stdout, stdout_json_lines, succeeds};
 use common::files::{ascii_stl, binary_stl, endless_fifo, mkfifo, triangles, write_box};

@@ -2,7 +2,7 @@
 //! ray origins and batch lines are refused with the range named, and directions of any
 //! length give the same support. (The library side is the library's `tests/magnitude.rs`.)
 
-mod common;
+use crate::common;
 
 use common::binary::{exits_with, polyquery_with_stdin, stderr, stdout, succeeds};
 use polyquery::Point;

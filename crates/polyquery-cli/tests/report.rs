@@ -393,7 +393,7 @@ fn parry_version_matches_the_lock_file() {
     assert_eq!(version, report::peers::PARRY_VERSION);
 }
 
-/// The full default report (minutes): `cargo test --test report -- --ignored`; writes into
+/// The full default report (minutes): `cargo test -p polyquery-cli --test tests report:: -- --ignored`; writes into
 /// `$POLYQUERY_REPORT_OUT` (default `target/report-full`); `POLYQUERY_REPORT_QUICK=1` for
 /// the quick settings.
 #[test]

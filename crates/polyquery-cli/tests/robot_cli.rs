@@ -4,7 +4,7 @@
 //! report, and bad input (exit status 2, the message naming the line, joint, link, path or
 //! element, and no output file left behind).
 
-mod common;
+use crate::common;
 
 use common::binary::{exits_with, polyquery, s, stderr, stdout_json_lines, succeeds};
 use serde_json::Value;

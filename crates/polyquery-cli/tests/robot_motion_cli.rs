@@ -4,7 +4,7 @@
 //! file round trip, and bad input (exit status 2, the message naming the line, side and
 //! joint, and no output file left behind).
 
-mod common;
+use crate::common;
 
 use common::binary::{exits_with, polyquery, s, stderr, stdout, stdout_json_lines, succeeds};
 use polyquery::robot::{LimitCheck, MotionOptions};

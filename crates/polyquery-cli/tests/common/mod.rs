@@ -2,7 +2,7 @@
 //! binary (`cli`, `batch`, `io`, `magnitude_cli`), writing mesh files, and the bundled Panda's
 //! arguments (`robot_cli`, `robot_motion_cli`).
 //!
-//! Each test file is its own crate and uses only part of this module (`mod common;`).
+//! Every test module of `tests/tests.rs` reaches it as `crate::common`.
 #![allow(dead_code)] // Each test binary uses a different subset of these helpers.
 
 pub mod binary {

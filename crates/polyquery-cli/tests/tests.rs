@@ -1,0 +1,17 @@
+//! The command line's integration tests, compiled as one test program (`autotests = false`
+//! in `Cargo.toml`): one binary links once, where a binary per file linked once each.
+//! Each file below is a module; `common` holds the helpers they share.
+//!
+//! Run one file's tests with `cargo test -p polyquery-cli --test tests batch::`.
+
+mod common;
+
+mod batch;
+mod cli;
+mod io;
+mod json_answers;
+mod magnitude_cli;
+mod report;
+mod robot_cli;
+mod robot_motion_cli;
+mod robot_peer;

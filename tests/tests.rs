@@ -1,0 +1,24 @@
+//! The library's integration tests, compiled as one test program (`autotests = false` in
+//! `Cargo.toml`): one binary links once, where a binary per file linked twenty times.
+//! Each file below is a module; `common` holds the helpers they share.
+//!
+//! Run one file's tests with `cargo test --test tests gjk::` (its module name as a filter).
+
+mod common;
+
+mod dyn_support_map;
+mod format;
+mod gjk;
+mod hull;
+mod magnitude;
+mod mesh;
+mod mesh_collada;
+mod nvm;
+mod nvm_stream;
+mod queries;
+mod robot;
+mod robot_checker;
+mod robot_motion;
+mod scene;
+mod support;
+mod synth;
