@@ -3,7 +3,7 @@
 //! crosses, and a refinement that walks the crossing along the line to `D`'s boundary.
 //!
 //! Where it sits: [`super::minkowski_support`] → **portal** → [`super::nio`] (directional
-//! penetration, intersection test), [`super::toi`] (time of impact) and [`super::raycast`].
+//! penetration, intersection test), [`super::toi`] (time of impact) and [`super::raycast`](mod@super::raycast).
 //!
 //! Conventions. The line is `L = { t·d }` (`d` unit, exact as given: every sign below is
 //! about the line through the origin with direction exactly `d`). A triangle `(p1, p2, p3)`
