@@ -7,8 +7,7 @@
 mod common;
 
 use common::panda::{checker, configurations, robot as panda, srdf, table_and_shelf};
-use nalgebra::{UnitQuaternion, Vector3};
-use polyquery::Pose;
+use nalgebra::Vector3;
 use polyquery::robot::{
     AllowedCollisions, Body, Checker, CheckerOptions, Geometry, HullSupport, LimitCheck,
     PackageDirs, Robot, Scene, SerializeError, ShapeCache,
@@ -131,26 +130,18 @@ fn options_and_primitive_shapes_survive() {
         hull_support: HullSupport::LinearScan,
         ..CheckerOptions::default()
     };
-    let mut scene = Scene::new();
-    scene.set_robot_base_pose(Pose::from_parts(
-        nalgebra::Translation3::new(0.0, 0.0, 0.1),
-        UnitQuaternion::from_euler_angles(0.0, 0.0, 0.3),
-    ));
-    scene
-        .add_box(
-            "wall",
-            Vector3::new(0.05, 1.0, 1.0),
-            Pose::translation(0.5, 0.0, 0.5),
-        )
-        .unwrap()
-        .add_sphere("ball", 0.1, Pose::translation(0.0, 0.5, 0.6))
-        .unwrap()
-        .add_cylinder("pole", 0.03, 2.0, Pose::translation(-0.4, 0.0, 0.0))
-        .unwrap()
-        .add_capsule("pill", 0.05, 0.3, Pose::translation(0.0, -0.5, 0.4))
-        .unwrap()
-        .allow_collision("panda_link0", "pole")
-        .unwrap();
+    // Every primitive, a turned base and an allowed pair.
+    let text = r#"{
+        "robot_base_pose": {"translation": [0, 0, 0.1], "rotation_xyzw": [0, 0, 0.6, 0.8]},
+        "obstacles": [
+            {"name": "wall", "box": {"half_extents": [0.05, 1, 1]}, "pose": {"translation": [0.5, 0, 0.5]}},
+            {"name": "ball", "sphere": {"radius": 0.1}, "pose": {"translation": [0, 0.5, 0.6]}},
+            {"name": "pole", "cylinder": {"radius": 0.03, "length": 2}, "pose": {"translation": [-0.4, 0, 0]}},
+            {"name": "pill", "capsule": {"radius": 0.05, "length": 0.3}, "pose": {"translation": [0, -0.5, 0.4]}}
+        ],
+        "allowed_collisions": [["panda_link0", "pole"]]
+    }"#;
+    let scene = Scene::from_json_str(text, None).unwrap();
     let original = Checker::new(
         &robot,
         &scene,

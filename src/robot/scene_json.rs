@@ -249,9 +249,8 @@ fn numbers<const N: usize>(v: &Json, at: &str) -> Result<[f64; N], RobotError> {
         return Err(scene_error(
             at,
             format!(
-                "expected an array of {N} numbers, found {} element{}",
-                items.len(),
-                if items.len() == 1 { "" } else { "s" }
+                "expected an array of {N} numbers, found {}",
+                elements(items.len())
             ),
         ));
     }
@@ -260,6 +259,11 @@ fn numbers<const N: usize>(v: &Json, at: &str) -> Result<[f64; N], RobotError> {
         out[i] = number(item, &format!("{at}[{i}]"))?;
     }
     Ok(out)
+}
+
+/// `"1 element"`, `"n elements"`.
+fn elements(n: usize) -> String {
+    format!("{n} element{}", if n == 1 { "" } else { "s" })
 }
 
 fn string<'a>(v: &'a Json, what: &str, at: &str) -> Result<&'a str, RobotError> {
@@ -335,9 +339,8 @@ fn parse_scene(root: &Json, base_dir: Option<&Path>) -> Result<Scene, RobotError
                     return Err(scene_error(
                         at,
                         format!(
-                            "expected a pair [link, obstacle] of two names, found {} element{}",
-                            pair.len(),
-                            if pair.len() == 1 { "" } else { "s" }
+                            "expected a pair [link, obstacle] of two names, found {}",
+                            elements(pair.len())
                         ),
                     ));
                 }

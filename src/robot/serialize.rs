@@ -622,34 +622,24 @@ fn get_pose(r: &mut Reader<'_>, what: &str) -> Result<Pose, Fail> {
 }
 
 fn put_geometry(w: &mut ByteWriter, geometry: &Geometry) {
-    match geometry {
-        Geometry::Box { half_extents } => {
-            w.put_u8(0);
-            put_f64s(w, half_extents.as_slice());
-        }
-        Geometry::Sphere { radius } => {
-            w.put_u8(1);
-            w.put_f64(*radius);
-        }
-        Geometry::Cylinder { radius, length } => {
-            w.put_u8(2);
-            put_f64s(w, &[*radius, *length]);
-        }
-        Geometry::Capsule { radius, length } => {
-            w.put_u8(3);
-            put_f64s(w, &[*radius, *length]);
-        }
+    let (tag, sizes) = match geometry {
+        Geometry::Box { half_extents: h } => (0, vec![h.x, h.y, h.z]),
+        Geometry::Sphere { radius } => (1, vec![*radius]),
+        Geometry::Cylinder { radius, length } => (2, vec![*radius, *length]),
+        Geometry::Capsule { radius, length } => (3, vec![*radius, *length]),
         Geometry::Mesh { uri, path, scale } => {
             w.put_u8(4);
             put_str(w, uri);
             put_path(w, path);
-            put_f64s(w, scale.as_slice());
+            return put_f64s(w, scale.as_slice());
         }
         Geometry::Nvm { path } => {
             w.put_u8(5);
-            put_path(w, path);
+            return put_path(w, path);
         }
-    }
+    };
+    w.put_u8(tag);
+    put_f64s(w, &sizes);
 }
 
 fn get_geometry(r: &mut Reader<'_>) -> Result<Geometry, Fail> {
@@ -692,35 +682,25 @@ fn get_geometry(r: &mut Reader<'_>) -> Result<Geometry, Fail> {
 
 /// A built shape: a hull as the index of its map in `maps`, a primitive as its sizes.
 fn put_shape(w: &mut ByteWriter, shape: &ConvexShape, maps: &[&Arc<NormalVectorMap>]) {
-    match shape {
+    let (tag, sizes) = match shape {
         ConvexShape::Hull(map) => {
             w.put_u8(0);
             let index = maps.iter().position(|m| Arc::ptr_eq(m, map));
-            w.put_len(index.unwrap_or(usize::MAX));
+            return w.put_len(index.unwrap_or(usize::MAX));
         }
-        ConvexShape::Cuboid { half_extents } => {
-            w.put_u8(1);
-            put_f64s(w, half_extents.as_slice());
-        }
-        ConvexShape::Sphere { radius } => {
-            w.put_u8(2);
-            w.put_f64(*radius);
-        }
+        ConvexShape::Cuboid { half_extents: h } => (1, vec![h.x, h.y, h.z]),
+        ConvexShape::Sphere { radius } => (2, vec![*radius]),
         ConvexShape::Capsule {
             radius,
             half_length,
-        } => {
-            w.put_u8(3);
-            put_f64s(w, &[*radius, *half_length]);
-        }
+        } => (3, vec![*radius, *half_length]),
         ConvexShape::Cylinder {
             radius,
             half_length,
-        } => {
-            w.put_u8(4);
-            put_f64s(w, &[*radius, *half_length]);
-        }
-    }
+        } => (4, vec![*radius, *half_length]),
+    };
+    w.put_u8(tag);
+    put_f64s(w, &sizes);
 }
 
 fn get_shape(r: &mut Reader<'_>, maps: &[Arc<NormalVectorMap>]) -> Result<ConvexShape, Fail> {
