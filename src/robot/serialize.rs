@@ -602,6 +602,16 @@ fn get_size(r: &mut Reader<'_>, what: &str) -> Result<f64, Fail> {
     }
 }
 
+/// A box's three half extents, each a positive finite size.
+fn get_half_extents(r: &mut Reader<'_>) -> Result<Vector3<f64>, Fail> {
+    let [x, y, z] = [(); 3].map(|()| r.finite_f64("box half extent"));
+    let h = Vector3::new(x?, y?, z?);
+    match h.iter().find(|&&x| x <= 0.0) {
+        Some(x) => Err(corrupt(format!("box half extent {x} is not positive"))),
+        None => Ok(h),
+    }
+}
+
 /// A pose: translation, then the rotation's quaternion `(i, j, k, w)`, every bit kept.
 fn put_pose(w: &mut ByteWriter, pose: &Pose) {
     put_f64s(w, pose.translation.vector.as_slice());
@@ -644,14 +654,9 @@ fn put_geometry(w: &mut ByteWriter, geometry: &Geometry) {
 
 fn get_geometry(r: &mut Reader<'_>) -> Result<Geometry, Fail> {
     Ok(match r.u8("geometry kind")? {
-        0 => {
-            let x = get_size(r, "box half extent")?;
-            let y = get_size(r, "box half extent")?;
-            let z = get_size(r, "box half extent")?;
-            Geometry::Box {
-                half_extents: Vector3::new(x, y, z),
-            }
-        }
+        0 => Geometry::Box {
+            half_extents: get_half_extents(r)?,
+        },
         1 => Geometry::Sphere {
             radius: get_size(r, "sphere radius")?,
         },
@@ -711,14 +716,9 @@ fn get_shape(r: &mut Reader<'_>, maps: &[Arc<NormalVectorMap>]) -> Result<Convex
             let map = map.ok_or_else(|| corrupt(format!("shape map {index} of {}", maps.len())))?;
             ConvexShape::Hull(Arc::clone(map))
         }
-        1 => {
-            let x = get_size(r, "box half extent")?;
-            let y = get_size(r, "box half extent")?;
-            let z = get_size(r, "box half extent")?;
-            ConvexShape::Cuboid {
-                half_extents: Vector3::new(x, y, z),
-            }
-        }
+        1 => ConvexShape::Cuboid {
+            half_extents: get_half_extents(r)?,
+        },
         2 => ConvexShape::Sphere {
             radius: get_size(r, "sphere radius")?,
         },
