@@ -11,8 +11,10 @@ array of ``N`` answers); the work runs in Rust with the GIL released.
   stack, or a tuple ``(translation, quaternion_xyzw)`` of ``(3,)``/``(N, 3)`` and
   ``(4,)``/``(N, 4)`` arrays.
 * Robots: :class:`Robot` (URDF + SRDF), :class:`Scene`, :class:`Checker` (configurations,
-  distances, certified motions); a checker pickles to its URDF/SRDF text, scene and
-  saved hull maps, so a cluster ships it once.
+  distances, certified motions). All three pickle through the library's versioned,
+  checksummed bytes; a checker's bytes hold its built shapes (every hull's saved map), so a
+  cluster ships it once and no worker needs a mesh file or rebuilds a hull. Corrupt pickled
+  bytes raise ``ValueError``.
 
 Errors are ``ValueError`` (``FileNotFoundError`` for a missing file) with the library's
 message.

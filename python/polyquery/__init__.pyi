@@ -6,7 +6,7 @@ length 1 broadcast against inputs of length ``N``.
 """
 
 from os import PathLike
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Mapping, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -87,6 +87,8 @@ class Robot:
     @property
     def limits(self) -> npt.NDArray[np.float64]:
         """``(dof, 2)``: lower, upper."""
+    def __reduce__(self) -> Tuple[Any, Tuple[bytes]]:
+        """Pickles as the library's bytes (the model and its allowed pairs; meshes as paths)."""
 
 class Scene:
     """Static obstacles, the robot base's pose, and link–obstacle pairs never checked."""
@@ -111,10 +113,13 @@ class Scene:
     @property
     def obstacle_names(self) -> list[str]: ...
     def __len__(self) -> int: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[bytes]]:
+        """Pickles as the library's bytes (obstacles as written; meshes as paths)."""
 
 class Checker:
     """A robot in a scene: configuration checks, distances, certified motion checks.
-    Thread-safe; pickles to its compact bytes (URDF/SRDF text, scene, saved hull maps)."""
+    Thread-safe; pickles to the library's bytes of the checker, its built shapes included
+    (every hull's saved map): unpickling reads no file and rebuilds no hull."""
 
     def __init__(
         self,
@@ -147,4 +152,4 @@ class Checker:
     def limits(self) -> npt.NDArray[np.float64]: ...
     @property
     def active_pairs(self) -> Tuple[int, int]: ...
-    def __reduce__(self) -> Tuple[Any, Tuple[Dict[str, Any]]]: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[bytes]]: ...

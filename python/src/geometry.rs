@@ -10,7 +10,7 @@
 
 use crate::arrays::{Rows, array_in, broadcast, out, out_points, rows};
 use crate::errors::{to_py, to_py_with, value_error};
-use crate::poses::{Poses, poses};
+use crate::poses::poses;
 use numpy::PyArray1;
 use numpy::PyArrayMethods;
 use polyquery::format::{self, Metadata};
@@ -176,58 +176,26 @@ impl Polytope {
     }
 }
 
-/// The two bodies of a pair query, posed per row.
-struct Pair {
-    a: Arc<NormalVectorMap>,
-    b: Arc<NormalVectorMap>,
-    pa: Poses,
-    pb: Poses,
-}
-
-impl Pair {
-    fn new(
-        a: &Polytope,
-        b: &Polytope,
-        pose_a: Option<&Bound<'_, PyAny>>,
-        pose_b: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Pair> {
-        Ok(Pair {
-            a: a.map.clone(),
-            b: b.map.clone(),
-            pa: poses(pose_a, "pose_a")?,
-            pb: poses(pose_b, "pose_b")?,
-        })
-    }
-
-    /// Runs `f(A posed, B posed, i)` for every row `i < n` with the GIL released; an error
-    /// names its row when batched.
-    fn run<T: Send>(
-        &self,
-        py: Python<'_>,
-        n: usize,
-        batched: bool,
-        f: impl Fn(
-            &Posed<&NormalVectorMap>,
-            &Posed<&NormalVectorMap>,
-            usize,
-        ) -> Result<T, query::QueryError>
-        + Sync,
-    ) -> PyResult<Vec<T>> {
-        py.detach(|| {
-            let mut v = Vec::with_capacity(n);
-            for i in 0..n {
-                let a = Posed::new(&*self.a, *self.pa.get(i));
-                let b = Posed::new(&*self.b, *self.pb.get(i));
-                let prefix = if batched {
-                    format!("row {i}: ")
-                } else {
-                    String::new()
-                };
-                v.push(f(&a, &b, i).map_err(|e| to_py_with(prefix, &e))?);
-            }
-            Ok(v)
-        })
-    }
+/// `f(i)` for every row `i < n`, with the GIL released; the first error is raised, naming
+/// its row (`"row {i}: "`) when batched.
+fn per_row<T: Send>(
+    py: Python<'_>,
+    n: usize,
+    batched: bool,
+    f: impl Fn(usize) -> Result<T, query::QueryError> + Sync,
+) -> PyResult<Vec<T>> {
+    py.detach(|| {
+        let mut v = Vec::with_capacity(n);
+        for i in 0..n {
+            let prefix = if batched {
+                format!("row {i}: ")
+            } else {
+                String::new()
+            };
+            v.push(f(i).map_err(|e| to_py_with(prefix, &e))?);
+        }
+        Ok(v)
+    })
 }
 
 /// Rows of 3-vectors (directions, velocities, points) from a Python argument.
@@ -243,6 +211,43 @@ fn vector(r: &Rows<'_>, i: usize) -> Vector {
     Vector::new(v[0], v[1], v[2])
 }
 
+/// A polytope posed per row.
+type PosedMap<'a> = Posed<&'a NormalVectorMap>;
+
+/// A pair query over rows: A and B posed by `pose_a` and `pose_b`, and, when the query takes
+/// one, a vector per row (`(array, name)`: a direction, a velocity), broadcast together;
+/// `f(A, B, vector)` per row (the vector is zero when the query takes none). Returns the
+/// answers and whether any input was batched.
+fn pair_query<T: Send>(
+    py: Python<'_>,
+    (a, pose_a): (&Polytope, Option<&Bound<'_, PyAny>>),
+    (b, pose_b): (&Polytope, Option<&Bound<'_, PyAny>>),
+    vector_arg: Option<(&Bound<'_, PyAny>, &str)>,
+    f: impl Fn(&PosedMap<'_>, &PosedMap<'_>, &Vector) -> Result<T, query::QueryError> + Sync,
+) -> PyResult<(Vec<T>, bool)> {
+    let (pa, pb) = (poses(pose_a, "pose_a")?, poses(pose_b, "pose_b")?);
+    let array = vector_arg
+        .map(|(v, what)| Ok::<_, PyErr>((array_in(v, what)?, what)))
+        .transpose()?;
+    let arg = match &array {
+        Some((v, what)) => Some((vectors(v, what)?, *what)),
+        None => None,
+    };
+    let mut lengths = vec![(pa.poses.len(), "pose_a"), (pb.poses.len(), "pose_b")];
+    lengths.extend(arg.as_ref().map(|(r, what)| (r.n, *what)));
+    let n = broadcast(&lengths)?;
+    let batched = pa.batched || pb.batched || arg.as_ref().is_some_and(|(r, _)| r.batched);
+    let v = per_row(py, n, batched, |i| {
+        let posed_a = Posed::new(&*a.map, *pa.get(i));
+        let posed_b = Posed::new(&*b.map, *pb.get(i));
+        let v = arg
+            .as_ref()
+            .map_or_else(Vector::zeros, |(r, _)| vector(r, i));
+        f(&posed_a, &posed_b, &v)
+    })?;
+    Ok((v, batched))
+}
+
 /// Whether A and B (posed) intersect, touching included (GJK).
 #[pyfunction]
 #[pyo3(signature = (a, b, pose_a=None, pose_b=None))]
@@ -253,14 +258,8 @@ pub fn intersects(
     pose_a: Option<&Bound<'_, PyAny>>,
     pose_b: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let pair = Pair::new(&a, &b, pose_a, pose_b)?;
-    let n = broadcast(&[
-        (pair.pa.poses.len(), "pose_a"),
-        (pair.pb.poses.len(), "pose_b"),
-    ])?;
-    let batched = pair.pa.batched || pair.pb.batched;
     let settings = gjk::GjkSettings::default();
-    let v = pair.run(py, n, batched, |a, b, _| {
+    let (v, batched) = pair_query(py, (&a, pose_a), (&b, pose_b), None, |a, b, _| {
         Ok(gjk::intersects(a, b, &settings)?.intersecting)
     })?;
     out(py, v, batched)
@@ -276,14 +275,8 @@ pub fn distance(
     pose_a: Option<&Bound<'_, PyAny>>,
     pose_b: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let pair = Pair::new(&a, &b, pose_a, pose_b)?;
-    let n = broadcast(&[
-        (pair.pa.poses.len(), "pose_a"),
-        (pair.pb.poses.len(), "pose_b"),
-    ])?;
-    let batched = pair.pa.batched || pair.pb.batched;
     let settings = gjk::GjkSettings::default();
-    let v = pair.run(py, n, batched, |a, b, _| {
+    let (v, batched) = pair_query(py, (&a, pose_a), (&b, pose_b), None, |a, b, _| {
         let d = gjk::distance(a, b, &settings)?;
         Ok(if d.intersecting { 0.0 } else { d.distance })
     })?;
@@ -301,14 +294,8 @@ pub fn penetration_depth(
     pose_a: Option<&Bound<'_, PyAny>>,
     pose_b: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    let pair = Pair::new(&a, &b, pose_a, pose_b)?;
-    let n = broadcast(&[
-        (pair.pa.poses.len(), "pose_a"),
-        (pair.pb.poses.len(), "pose_b"),
-    ])?;
-    let batched = pair.pa.batched || pair.pb.batched;
     let settings = EpaSettings::default();
-    let v = pair.run(py, n, batched, |a, b, _| {
+    let (v, batched) = pair_query(py, (&a, pose_a), (&b, pose_b), None, |a, b, _| {
         Ok(match query::penetration_depth(a, b, &settings)?.answer {
             Some(c) => (c.depth, [c.normal.x, c.normal.y, c.normal.z]),
             None => (0.0, [f64::NAN; 3]),
@@ -331,18 +318,10 @@ pub fn directional_penetration(
     pose_a: Option<&Bound<'_, PyAny>>,
     pose_b: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let pair = Pair::new(&a, &b, pose_a, pose_b)?;
-    let d = array_in(direction, "direction")?;
-    let d = vectors(&d, "direction")?;
-    let n = broadcast(&[
-        (pair.pa.poses.len(), "pose_a"),
-        (pair.pb.poses.len(), "pose_b"),
-        (d.n, "direction"),
-    ])?;
-    let batched = pair.pa.batched || pair.pb.batched || d.batched;
     let settings = PortalSettings::default();
-    let v = pair.run(py, n, batched, |a, b, i| {
-        let out = query::directional_penetration(a, b, &vector(&d, i), &settings)?;
+    let direction = Some((direction, "direction"));
+    let (v, batched) = pair_query(py, (&a, pose_a), (&b, pose_b), direction, |a, b, d| {
+        let out = query::directional_penetration(a, b, d, &settings)?;
         Ok(out.answer.map_or(0.0, |p| p.depth))
     })?;
     out(py, v, batched)
@@ -360,18 +339,10 @@ pub fn time_of_impact(
     pose_a: Option<&Bound<'_, PyAny>>,
     pose_b: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let pair = Pair::new(&a, &b, pose_a, pose_b)?;
-    let v = array_in(velocity, "velocity")?;
-    let v = vectors(&v, "velocity")?;
-    let n = broadcast(&[
-        (pair.pa.poses.len(), "pose_a"),
-        (pair.pb.poses.len(), "pose_b"),
-        (v.n, "velocity"),
-    ])?;
-    let batched = pair.pa.batched || pair.pb.batched || v.batched;
     let settings = PortalSettings::default();
-    let t = pair.run(py, n, batched, |a, b, i| {
-        let out = query::time_of_impact(a, b, &vector(&v, i), &settings)?;
+    let velocity = Some((velocity, "velocity"));
+    let (t, batched) = pair_query(py, (&a, pose_a), (&b, pose_b), velocity, |a, b, v| {
+        let out = query::time_of_impact(a, b, v, &settings)?;
         Ok(out.answer.map_or(f64::INFINITY, |hit| hit.time))
     })?;
     out(py, t, batched)
@@ -388,7 +359,6 @@ pub fn raycast(
     direction: &Bound<'_, PyAny>,
     pose: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let map = a.map.clone();
     let p = poses(pose, "pose")?;
     let o = array_in(origin, "origin")?;
     let o = vectors(&o, "origin")?;
@@ -397,21 +367,12 @@ pub fn raycast(
     let n = broadcast(&[(p.poses.len(), "pose"), (o.n, "origin"), (d.n, "direction")])?;
     let batched = p.batched || o.batched || d.batched;
     let settings = PortalSettings::default();
-    let v = py.detach(|| {
-        let mut v = Vec::with_capacity(n);
-        for i in 0..n {
-            let shape = Posed::new(&*map, *p.get(i));
-            let origin = Point::from(vector(&o, i));
-            let prefix = if batched {
-                format!("row {i}: ")
-            } else {
-                String::new()
-            };
-            let hit = query::raycast(&shape, &origin, &vector(&d, i), &settings)
-                .map_err(|e| to_py_with(prefix, &e))?;
-            v.push(hit.answer.map_or(f64::INFINITY, |h| h.distance));
-        }
-        Ok::<_, PyErr>(v)
+    let map = &*a.map;
+    let v = per_row(py, n, batched, |i| {
+        let shape = Posed::new(map, *p.get(i));
+        let origin = Point::from(vector(&o, i));
+        let hit = query::raycast(&shape, &origin, &vector(&d, i), &settings)?;
+        Ok(hit.answer.map_or(f64::INFINITY, |h| h.distance))
     })?;
     out(py, v, batched)
 }

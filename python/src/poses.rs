@@ -9,7 +9,7 @@
 
 use crate::arrays::{array_in, broadcast, rows};
 use crate::errors::{to_py_with, value_error};
-use nalgebra::{Matrix3, Quaternion, Rotation3, Translation3, UnitQuaternion};
+use nalgebra::{Matrix3, Rotation3, Translation3, UnitQuaternion};
 use numpy::PyUntypedArrayMethods;
 use polyquery::Pose;
 use polyquery::pose::{QuatOrder, unit_quaternion};
@@ -139,21 +139,6 @@ fn matrix_pose(a: &[f64]) -> Result<Pose, String> {
     // Renormalise the quaternion of a nearly orthonormal block (within the tolerance above).
     let q = UnitQuaternion::new_normalize(*q.quaternion());
     Ok(Pose::from_parts(Translation3::new(a[3], a[7], a[11]), q))
-}
-
-/// A pose as seven numbers `[tx, ty, tz, qx, qy, qz, qw]`, bit for bit (for pickling).
-pub fn pose_to_array(p: &Pose) -> [f64; 7] {
-    let t = p.translation.vector;
-    let q = p.rotation.quaternion();
-    [t.x, t.y, t.z, q.i, q.j, q.k, q.w]
-}
-
-/// The inverse of [`pose_to_array`] (the quaternion taken as it is, already unit).
-pub fn pose_from_array(a: [f64; 7]) -> Pose {
-    Pose::from_parts(
-        Translation3::new(a[0], a[1], a[2]),
-        UnitQuaternion::new_unchecked(Quaternion::new(a[6], a[3], a[4], a[5])),
-    )
 }
 
 /// A pose as a row-major 4×4 homogeneous matrix.

@@ -7,25 +7,24 @@
 //! `parallel=True`, or in the calling thread with one reused workspace (`parallel=False`, for
 //! callers that parallelise themselves, such as a Ray worker).
 //!
-//! Pickling a `Checker` ships what rebuilds it without any file: the URDF and SRDF text, the
-//! scene (obstacles, poses, allowed pairs) and, for every mesh, the saved normal vector map
-//! of its hull (`.nvm` bytes, see `polyquery::format`). Unpickling writes those maps to a
-//! temporary folder, points the robot's and the scene's meshes at them
-//! (`Robot::map_geometries`, `Scene::add_nvm`), builds the checker (no hull is rebuilt) and
-//! deletes the folder.
+//! Pickling goes through the library's bytes (`polyquery::robot::serialize`: versioned,
+//! checksummed): a `Robot` pickles as `Robot::to_bytes` (the model and its allowed pairs), a
+//! `Scene` as `Scene::to_bytes`, a `Checker` as `Checker::to_bytes` — its built shapes
+//! included, every hull's normal vector map embedded — so unpickling a checker reads no
+//! file and rebuilds no hull. Corrupt pickled bytes raise `ValueError`.
 
 use crate::arrays::{ArrayIn, Rows, array_in, out, rows};
 use crate::errors::{to_py, to_py_with, value_error};
-use crate::poses::{pose_from_array, pose_to_array, pose_to_matrix, poses};
+use crate::poses::{pose_to_matrix, poses};
 use nalgebra::Vector3;
 use numpy::{PyArray1, PyArrayMethods};
-use polyquery::format::{self, Metadata};
+use polyquery::format;
 use polyquery::robot::{
-    self as lib, AllowedCollisions, CheckWorkspace, CheckerOptions, ConvexShape, Geometry,
-    LimitCheck, MotionOptions, PackageDirs, RobotError,
+    self as lib, AllowedCollisions, CheckWorkspace, CheckerOptions, LimitCheck, MotionOptions,
+    PackageDirs, RobotError,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyTuple};
+use pyo3::types::PyBytes;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -35,16 +34,15 @@ use std::sync::{Arc, Mutex};
 pub struct Robot {
     robot: Arc<lib::Robot>,
     allowed: Arc<AllowedCollisions>,
-    urdf_text: Arc<str>,
-    srdf_text: Option<Arc<str>>,
 }
 
-/// Reads a text file the library just read successfully (for pickling).
-fn read_text(path: &Path) -> PyResult<String> {
-    let bytes = std::fs::read(path).map_err(|e| to_py_with(format!("{}: ", path.display()), &e))?;
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
-    String::from_utf8(bytes.to_vec())
-        .map_err(|_| value_error(format!("{}: not UTF-8 text", path.display())))
+/// What `__reduce__` returns: the class's `_from_bytes` and the pickled bytes.
+type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>,));
+
+/// Pickles `slf` as `type(slf)._from_bytes(bytes)`.
+fn reduce<'py>(slf: &Bound<'py, PyAny>, bytes: &[u8]) -> PyResult<Reduced<'py>> {
+    let from = slf.get_type().getattr("_from_bytes")?;
+    Ok((from, (PyBytes::new(slf.py(), bytes),)))
 }
 
 #[pymethods]
@@ -75,13 +73,9 @@ impl Robot {
             };
             Ok::<_, PyErr>((robot, allowed))
         })?;
-        let urdf_text = read_text(&path)?;
-        let srdf_text = srdf.as_deref().map(read_text).transpose()?;
         Ok(Robot {
             robot: Arc::new(robot),
             allowed: Arc::new(allowed),
-            urdf_text: urdf_text.into(),
-            srdf_text: srdf_text.map(Into::into),
         })
     }
 
@@ -112,13 +106,7 @@ impl Robot {
     /// Joint limits, a `(dof, 2)` array of `(lower, upper)` (infinite for continuous joints).
     #[getter]
     fn limits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let v: Vec<f64> = self
-            .robot
-            .limits()
-            .flat_map(|l| [l.lower, l.upper])
-            .collect();
-        let n = v.len() / 2;
-        Ok(PyArray1::from_vec(py, v).reshape([n, 2])?.into_any())
+        limits(py, &self.robot)
     }
 
     fn __repr__(&self) -> String {
@@ -129,6 +117,30 @@ impl Robot {
             self.robot.links().len()
         )
     }
+
+    /// Pickles as the library's bytes of the robot and its allowed pairs (mesh geometries as
+    /// their paths).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let me = slf.get();
+        reduce(slf.as_any(), &me.robot.to_bytes(&me.allowed))
+    }
+
+    /// The robot of pickled bytes (see `__reduce__`).
+    #[staticmethod]
+    fn _from_bytes(bytes: &[u8]) -> PyResult<Robot> {
+        let (robot, allowed) = lib::Robot::from_bytes(bytes).map_err(|e| to_py(&e))?;
+        Ok(Robot {
+            robot: Arc::new(robot),
+            allowed: Arc::new(allowed),
+        })
+    }
+}
+
+/// A robot's joint limits, a `(dof, 2)` array of `(lower, upper)`.
+fn limits<'py>(py: Python<'py>, robot: &lib::Robot) -> PyResult<Bound<'py, PyAny>> {
+    let v: Vec<f64> = robot.limits().flat_map(|l| [l.lower, l.upper]).collect();
+    let n = v.len() / 2;
+    Ok(PyArray1::from_vec(py, v).reshape([n, 2])?.into_any())
 }
 
 /// Prefixes an error about a file's content with the file (read errors already name it).
@@ -200,11 +212,9 @@ impl Scene {
         half_extents: [f64; 3],
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let pose = one_pose(pose, "pose")?;
-        self.scene
-            .add_box(name, vec3(half_extents), pose)
-            .map_err(|e| to_py(&e))?;
-        Ok(())
+        self.add(pose, |scene, pose| {
+            scene.add_box(name, vec3(half_extents), pose)
+        })
     }
 
     /// Adds a sphere of this radius (centred on its pose).
@@ -215,11 +225,7 @@ impl Scene {
         radius: f64,
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let pose = one_pose(pose, "pose")?;
-        self.scene
-            .add_sphere(name, radius, pose)
-            .map_err(|e| to_py(&e))?;
-        Ok(())
+        self.add(pose, |scene, pose| scene.add_sphere(name, radius, pose))
     }
 
     /// Adds a cylinder along its pose's z axis (centred).
@@ -231,11 +237,9 @@ impl Scene {
         length: f64,
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let pose = one_pose(pose, "pose")?;
-        self.scene
-            .add_cylinder(name, radius, length, pose)
-            .map_err(|e| to_py(&e))?;
-        Ok(())
+        self.add(pose, |scene, pose| {
+            scene.add_cylinder(name, radius, length, pose)
+        })
     }
 
     /// Adds a capsule along its pose's z axis (`length` is the cylindrical part).
@@ -247,11 +251,9 @@ impl Scene {
         length: f64,
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let pose = one_pose(pose, "pose")?;
-        self.scene
-            .add_capsule(name, radius, length, pose)
-            .map_err(|e| to_py(&e))?;
-        Ok(())
+        self.add(pose, |scene, pose| {
+            scene.add_capsule(name, radius, length, pose)
+        })
     }
 
     /// Adds a mesh file's convex hull (OBJ or STL, read when the checker is built), its
@@ -264,20 +266,16 @@ impl Scene {
         scale: [f64; 3],
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let pose = one_pose(pose, "pose")?;
         let is_nvm = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case(format::EXTENSION));
-        if is_nvm && scale == [1.0, 1.0, 1.0] {
-            self.scene
-                .add_nvm(name, path, pose)
-                .map_err(|e| to_py(&e))?;
-        } else {
-            self.scene
-                .add_mesh(name, path, vec3(scale), pose)
-                .map_err(|e| to_py(&e))?;
-        }
-        Ok(())
+        self.add(pose, |scene, pose| {
+            if is_nvm && scale == [1.0, 1.0, 1.0] {
+                scene.add_nvm(name, path, pose)
+            } else {
+                scene.add_mesh(name, path, vec3(scale), pose)
+            }
+        })
     }
 
     /// Never checks the pair (a link and an obstacle, either order).
@@ -318,6 +316,34 @@ impl Scene {
     fn __repr__(&self) -> String {
         format!("Scene(obstacles={:?})", self.obstacle_names())
     }
+
+    /// Pickles as the library's bytes of the scene (mesh geometries as their paths).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let bytes = slf.borrow().scene.to_bytes();
+        reduce(slf.as_any(), &bytes)
+    }
+
+    /// The scene of pickled bytes (see `__reduce__`).
+    #[staticmethod]
+    fn _from_bytes(bytes: &[u8]) -> PyResult<Scene> {
+        Ok(Scene {
+            scene: lib::Scene::from_bytes(bytes).map_err(|e| to_py(&e))?,
+        })
+    }
+}
+
+impl Scene {
+    /// One `add_*` call: the pose argument (one pose, `None` for the identity), then `add`
+    /// on the library's scene.
+    fn add(
+        &mut self,
+        pose: Option<&Bound<'_, PyAny>>,
+        add: impl FnOnce(&mut lib::Scene, polyquery::Pose) -> Result<&mut lib::Scene, RobotError>,
+    ) -> PyResult<()> {
+        let pose = one_pose(pose, "pose")?;
+        add(&mut self.scene, pose).map_err(|e| to_py(&e))?;
+        Ok(())
+    }
 }
 
 /// A robot in a scene, ready to check configurations and motions; thread-safe (the GIL is
@@ -327,11 +353,6 @@ pub struct Checker {
     checker: Arc<lib::Checker>,
     /// The workspace of sequential calls (warm starts); a busy one is replaced by a fresh one.
     workspace: Mutex<CheckWorkspace>,
-    /// What pickling ships (besides the maps, read from the checker's shapes).
-    urdf_text: Arc<str>,
-    srdf_text: Option<Arc<str>>,
-    scene: lib::Scene,
-    limits: LimitCheck,
 }
 
 /// The library's configuration rows of a Python argument, with the row count checked.
@@ -340,29 +361,12 @@ fn configs<'a>(a: &'a ArrayIn<'_>, what: &str) -> PyResult<Rows<'a>> {
 }
 
 impl Checker {
-    fn build(
-        robot: &lib::Robot,
-        allowed: &AllowedCollisions,
-        scene: lib::Scene,
-        limits: LimitCheck,
-        cache: &lib::ShapeCache,
-        urdf_text: Arc<str>,
-        srdf_text: Option<Arc<str>>,
-    ) -> Result<Checker, RobotError> {
-        let options = CheckerOptions {
-            limits,
-            ..CheckerOptions::default()
-        };
-        let checker = lib::Checker::new(robot, &scene, allowed, cache, options)?;
+    fn wrap(checker: lib::Checker) -> Checker {
         let workspace = Mutex::new(checker.workspace());
-        Ok(Checker {
+        Checker {
             checker: Arc::new(checker),
             workspace,
-            urdf_text,
-            srdf_text,
-            scene,
-            limits,
-        })
+        }
     }
 
     /// Runs `f` with the shared workspace (or a fresh one when another thread holds it).
@@ -402,86 +406,7 @@ impl Checker {
         }
         Ok(v)
     }
-
-    /// The pickled state (see the module notes).
-    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let map_bytes = |shape: &ConvexShape, name: &str| -> PyResult<Vec<u8>> {
-            match shape {
-                ConvexShape::Hull(map) => {
-                    Ok(format::encode(map, &Metadata::new(name, 0, 0.0, 0.0)))
-                }
-                _ => Err(value_error(format!(
-                    "{name}: a mesh whose shape is not a hull"
-                ))),
-            }
-        };
-        let robot = self.checker.robot();
-        let mut robot_maps = Vec::new();
-        let mut packages = Vec::new();
-        for (i, link) in robot.links().iter().enumerate() {
-            let shapes = self.checker.link_shapes(i);
-            for (j, c) in link.collisions.iter().enumerate() {
-                if let Geometry::Mesh { uri, .. } = &c.geometry
-                    && let Some(rest) = uri.strip_prefix("package://")
-                {
-                    packages.push(rest.split('/').next().unwrap_or("").to_string());
-                }
-                if matches!(c.geometry, Geometry::Mesh { .. } | Geometry::Nvm { .. }) {
-                    let (shape, _) = shapes
-                        .get(j)
-                        .ok_or_else(|| value_error("link shapes out of step with collisions"))?;
-                    robot_maps.push(PyBytes::new(py, &map_bytes(shape, &link.name)?));
-                }
-            }
-        }
-        let mut obstacles = Vec::new();
-        for (k, o) in self.scene.obstacles().iter().enumerate() {
-            let pose = pose_to_array(&o.pose).to_vec();
-            let (kind, params, map): (&str, Vec<f64>, Option<Bound<'py, PyBytes>>) = match &o
-                .geometry
-            {
-                Geometry::Box { half_extents } => {
-                    ("box", half_extents.iter().copied().collect(), None)
-                }
-                Geometry::Sphere { radius } => ("sphere", vec![*radius], None),
-                Geometry::Cylinder { radius, length } => ("cylinder", vec![*radius, *length], None),
-                Geometry::Capsule { radius, length } => ("capsule", vec![*radius, *length], None),
-                Geometry::Mesh { .. } | Geometry::Nvm { .. } => {
-                    let shape = self
-                        .checker
-                        .obstacle_shape(k)
-                        .ok_or_else(|| value_error("obstacle out of range"))?;
-                    (
-                        "nvm",
-                        vec![],
-                        Some(PyBytes::new(py, &map_bytes(shape, &o.name)?)),
-                    )
-                }
-            };
-            obstacles.push((o.name.clone(), kind, params, pose, map));
-        }
-        let d = PyDict::new(py);
-        d.set_item("version", 1)?;
-        d.set_item("urdf", &*self.urdf_text)?;
-        d.set_item("srdf", self.srdf_text.as_deref())?;
-        d.set_item("packages", packages)?;
-        d.set_item("allow_out_of_limits", self.limits == LimitCheck::Allow)?;
-        d.set_item("robot_maps", robot_maps)?;
-        d.set_item(
-            "robot_base_pose",
-            pose_to_array(self.scene.robot_base_pose()).to_vec(),
-        )?;
-        d.set_item("obstacles", obstacles)?;
-        d.set_item(
-            "allowed_collisions",
-            self.scene.allowed_collisions().to_vec(),
-        )?;
-        Ok(d)
-    }
 }
-
-/// A pickled obstacle: name, kind, parameters, pose (7 numbers), map bytes.
-type ObstacleState = (String, String, Vec<f64>, [f64; 7], Option<Vec<u8>>);
 
 #[pymethods]
 impl Checker {
@@ -508,9 +433,13 @@ impl Checker {
         } else {
             LimitCheck::Enforce
         };
+        let options = CheckerOptions {
+            limits,
+            ..CheckerOptions::default()
+        };
         let (r, a) = (robot.robot.clone(), robot.allowed.clone());
-        let (u, s) = (robot.urdf_text.clone(), robot.srdf_text.clone());
-        py.detach(move || Checker::build(&r, &a, scene, limits, &cache, u, s))
+        py.detach(move || lib::Checker::new(&r, &scene, &a, &cache, options))
+            .map(Checker::wrap)
             .map_err(|e| to_py(&e))
     }
 
@@ -666,14 +595,7 @@ impl Checker {
     /// Joint limits, a `(dof, 2)` array of `(lower, upper)`.
     #[getter]
     fn limits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let v: Vec<f64> = self
-            .checker
-            .robot()
-            .limits()
-            .flat_map(|l| [l.lower, l.upper])
-            .collect();
-        let n = v.len() / 2;
-        Ok(PyArray1::from_vec(py, v).reshape([n, 2])?.into_any())
+        limits(py, self.checker.robot())
     }
 
     /// The numbers of active link–link and link–obstacle pairs.
@@ -695,120 +617,19 @@ impl Checker {
         )
     }
 
-    /// Pickles as the constructor's inputs in bytes: URDF and SRDF text, the scene, and
-    /// each mesh's saved normal vector map (see the module notes).
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let py = slf.py();
-        let state = slf.get().state(py)?;
-        let from = slf.get_type().getattr("_from_state")?;
-        Ok((from, PyTuple::new(py, [state])?))
+    /// Pickles as the library's bytes of the checker: its built shapes included, so
+    /// unpickling reads no file and rebuilds no hull.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let checker = slf.get().checker.clone();
+        let bytes = slf.py().detach(move || checker.to_bytes());
+        reduce(slf.as_any(), &bytes)
     }
 
-    /// Rebuilds a checker from its pickled state (see `__reduce__`).
+    /// The checker of pickled bytes (see `__reduce__`).
     #[staticmethod]
-    fn _from_state(py: Python<'_>, state: &Bound<'_, PyDict>) -> PyResult<Checker> {
-        let get = |key: &str| -> PyResult<Bound<'_, PyAny>> {
-            state
-                .get_item(key)?
-                .ok_or_else(|| value_error(format!("pickled checker: no {key:?}")))
-        };
-        let version: u32 = get("version")?.extract()?;
-        if version != 1 {
-            return Err(value_error(format!(
-                "pickled checker: unknown version {version}"
-            )));
-        }
-        let urdf: String = get("urdf")?.extract()?;
-        let srdf: Option<String> = get("srdf")?.extract()?;
-        let packages: Vec<String> = get("packages")?.extract()?;
-        let allow: bool = get("allow_out_of_limits")?.extract()?;
-        let robot_maps: Vec<Vec<u8>> = get("robot_maps")?.extract()?;
-        let base: [f64; 7] = get("robot_base_pose")?.extract()?;
-        let obstacles: Vec<ObstacleState> = get("obstacles")?.extract()?;
-        let allowed_pairs: Vec<(String, String)> = get("allowed_collisions")?.extract()?;
-        let limits = if allow {
-            LimitCheck::Allow
-        } else {
-            LimitCheck::Enforce
-        };
-        py.detach(move || {
-            let dir = tempfile::tempdir().map_err(|e| to_py(&e))?;
-            let unused = dir.path().join("unused");
-            let mut package_dirs = PackageDirs::new();
-            for p in &packages {
-                package_dirs.insert(p.clone(), unused.join(p));
-            }
-            let mut robot = lib::Robot::from_urdf_str(&urdf, Some(&unused), &package_dirs)
-                .map_err(|e| to_py(&e))?;
-            let mut files = Vec::with_capacity(robot_maps.len());
-            for (k, bytes) in robot_maps.iter().enumerate() {
-                let file = dir.path().join(format!("link_{k}.nvm"));
-                std::fs::write(&file, bytes).map_err(|e| to_py(&e))?;
-                files.push(file);
-            }
-            let mut next = files.into_iter();
-            let mut missing = false;
-            robot.map_geometries(|_, g| match g {
-                Geometry::Mesh { .. } | Geometry::Nvm { .. } => match next.next() {
-                    Some(path) => Geometry::Nvm { path },
-                    None => {
-                        missing = true;
-                        g.clone()
-                    }
-                },
-                other => other.clone(),
-            });
-            if missing || next.next().is_some() {
-                return Err(value_error(
-                    "pickled checker: the maps do not match the URDF's meshes",
-                ));
-            }
-            let allowed = match &srdf {
-                Some(text) => {
-                    AllowedCollisions::from_srdf_str(text, &robot).map_err(|e| to_py(&e))?
-                }
-                None => AllowedCollisions::none(&robot),
-            };
-            let mut scene = lib::Scene::new();
-            scene.set_robot_base_pose(pose_from_array(base));
-            for (k, (name, kind, p, pose, map)) in obstacles.into_iter().enumerate() {
-                let pose = pose_from_array(pose);
-                let param = |i: usize| p.get(i).copied().unwrap_or(f64::NAN);
-                let added = match kind.as_str() {
-                    "box" => scene.add_box(name, Vector3::new(param(0), param(1), param(2)), pose),
-                    "sphere" => scene.add_sphere(name, param(0), pose),
-                    "cylinder" => scene.add_cylinder(name, param(0), param(1), pose),
-                    "capsule" => scene.add_capsule(name, param(0), param(1), pose),
-                    "nvm" => {
-                        let file = dir.path().join(format!("obstacle_{k}.nvm"));
-                        std::fs::write(&file, map.unwrap_or_default()).map_err(|e| to_py(&e))?;
-                        scene.add_nvm(name, file, pose)
-                    }
-                    other => {
-                        return Err(value_error(format!(
-                            "pickled checker: unknown obstacle kind {other:?}"
-                        )));
-                    }
-                };
-                added.map_err(|e| to_py(&e))?;
-            }
-            for (a, b) in &allowed_pairs {
-                scene.allow_collision(a, b).map_err(|e| to_py(&e))?;
-            }
-            let checker = Checker::build(
-                &robot,
-                &allowed,
-                scene,
-                limits,
-                &lib::ShapeCache::disabled(),
-                urdf.into(),
-                srdf.map(Into::into),
-            )
-            .map_err(|e| to_py(&e))?;
-            drop(dir);
-            Ok(checker)
-        })
+    fn _from_bytes(py: Python<'_>, bytes: &[u8]) -> PyResult<Checker> {
+        py.detach(|| lib::Checker::from_bytes(bytes))
+            .map(Checker::wrap)
+            .map_err(|e| to_py(&e))
     }
 }

@@ -158,3 +158,41 @@ def test_pickle_round_trip_gives_identical_answers(panda_checker, configs, tmp_p
     mesh.unlink()
     back = pickle.loads(blob)
     assert np.array_equal(back.distance(configs[:200]), c.distance(configs[:200]))
+
+
+def test_robot_and_scene_pickle_through_the_library(panda_robot, panda_checker, configs):
+    robot = pickle.loads(pickle.dumps(panda_robot))
+    assert (robot.name, robot.dof) == (panda_robot.name, panda_robot.dof)
+    assert robot.joint_names == panda_robot.joint_names
+    assert robot.link_names == panda_robot.link_names
+    assert np.array_equal(robot.limits, panda_robot.limits)
+    scene = pq.Scene.from_json(PANDA / "scene_table_shelf.json")
+    scene.robot_base_pose = (np.array([0.0, 0.0, 0.0]), np.array([0.0, 0.0, 0.0, 1.0]))
+    scene.add_capsule("pill", 0.03, 0.2, (np.array([0.6, 0.3, 0.4]), np.array([0.0, 0.0, 0.6, 0.8])))
+    back = pickle.loads(pickle.dumps(scene))
+    assert back.obstacle_names == scene.obstacle_names and len(back) == 6
+    assert np.array_equal(back.robot_base_pose, scene.robot_base_pose)
+    # The SRDF's allowed pairs came along: the same checker, the same answers.
+    c = pq.Checker(robot, pickle.loads(pickle.dumps(pq.Scene.from_json(PANDA / "scene_table_shelf.json"))))
+    assert c.active_pairs == panda_checker.active_pairs
+    assert np.array_equal(c.distance(configs[:200]), panda_checker.distance(configs[:200]))
+    with_pill = pq.Checker(panda_robot, scene)
+    assert np.array_equal(pq.Checker(robot, back).distance(configs[:50]), with_pill.distance(configs[:50]))
+
+
+def test_corrupt_pickles_are_value_errors(panda_robot, panda_checker):
+    scene = pq.Scene.from_json(PANDA / "scene_table_shelf.json")
+    for value in (panda_checker, panda_robot, scene):
+        blob = bytearray(pickle.dumps(value))
+        blob[len(blob) // 2] ^= 0x40
+        with pytest.raises(ValueError, match="checksum mismatch"):
+            pickle.loads(bytes(blob))
+        rebuild, (data,) = value.__reduce__()
+        with pytest.raises(ValueError, match="truncated"):
+            rebuild(data[:-1])
+        with pytest.raises(ValueError, match="not a saved polyquery"):
+            rebuild(b"garbage")
+    # A scene's bytes are not a checker's.
+    _, (scene_bytes,) = scene.__reduce__()
+    with pytest.raises(ValueError, match="expected a saved checker, found a saved scene"):
+        pq.Checker._from_bytes(scene_bytes)

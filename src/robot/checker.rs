@@ -303,6 +303,26 @@ pub struct Checker {
     slack: f64,
 }
 
+/// What [`Checker::from_parts`] builds a checker of: the robot, every shape built, the
+/// obstacles placed, and which pairs are checked.
+pub(crate) struct CheckerParts {
+    /// The robot (the checker keeps it).
+    pub(crate) robot: Robot,
+    /// Per link, per `<collision>` element, its shape: `link_shapes[i][j]` for
+    /// `robot.links()[i].collisions[j]`.
+    pub(crate) link_shapes: Vec<Vec<ConvexShape>>,
+    /// Per obstacle: its name, its pose (`world ← shape`) and its shape.
+    pub(crate) obstacles: Vec<(String, Pose, ConvexShape)>,
+    /// The robot base's pose, `world ← root`.
+    pub(crate) base: Pose,
+    /// The link pairs to check, `a < b` (links without shapes are skipped).
+    pub(crate) self_pairs: Vec<(usize, usize)>,
+    /// The link–obstacle pairs never checked, `(link, obstacle)`.
+    pub(crate) allowed_scene: Vec<(usize, usize)>,
+    /// The options (limits, GJK settings, hull support).
+    pub(crate) options: CheckerOptions,
+}
+
 /// Above this many obstacles the checker finds a link's nearby obstacles through a
 /// [`BoxTree`] instead of testing every obstacle's box.
 const TREE_ABOVE: usize = 8;
@@ -391,13 +411,52 @@ impl Checker {
         options: CheckerOptions,
     ) -> Result<Checker, RobotError> {
         let allowed_scene = scene.allowed_link_obstacle_pairs(robot)?;
-        let mut shapes = Vec::new();
         let mut link_shapes = Vec::with_capacity(robot.links().len());
         for link in robot.links() {
             let owner = format!("link `{}`", link.name);
+            let shapes = link.collisions.iter();
+            link_shapes.push(
+                shapes
+                    .map(|c| cache.shape(&owner, &c.geometry))
+                    .collect::<Result<_, _>>()?,
+            );
+        }
+        let mut obstacles = Vec::with_capacity(scene.obstacles().len());
+        for o in scene.obstacles() {
+            let shape = cache.shape(&format!("obstacle `{}`", o.name), &o.geometry)?;
+            obstacles.push((o.name.clone(), o.pose, shape));
+        }
+        Ok(Checker::from_parts(CheckerParts {
+            robot: robot.clone(),
+            link_shapes,
+            obstacles,
+            base: *scene.robot_base_pose(),
+            self_pairs: allowed.active_pairs(robot),
+            allowed_scene,
+            options,
+        }))
+    }
+
+    /// The checker of parts whose shapes are built (by [`Checker::new`], or decoded from
+    /// bytes): bounding volumes, active pairs and motion bounds. The parts must agree (the
+    /// caller checks): `link_shapes[i].len() = robot.links()[i].collisions.len()`, every pair's
+    /// indices in range, `a < b` in `self_pairs`.
+    pub(crate) fn from_parts(parts: CheckerParts) -> Checker {
+        let CheckerParts {
+            robot: owned_robot,
+            link_shapes: built,
+            obstacles: placed_obstacles,
+            base,
+            self_pairs: active_self_pairs,
+            allowed_scene,
+            options,
+        } = parts;
+        let robot = &owned_robot;
+        let mut shapes = Vec::new();
+        let mut link_shapes = Vec::with_capacity(robot.links().len());
+        for (link, link_built) in robot.links().iter().zip(built) {
             let mut placed = Vec::with_capacity(link.collisions.len());
-            for collision in &link.collisions {
-                let shape = cache.shape(&owner, &collision.geometry)?;
+            for (collision, shape) in link.collisions.iter().zip(link_built) {
                 let (c, r) = shape.bounding_sphere();
                 placed.push(LinkShape {
                     shape: shapes.len(),
@@ -410,17 +469,17 @@ impl Checker {
             link_shapes.push(placed);
         }
         let link_spheres = link_shapes.iter().map(|s| enclosing_sphere(s)).collect();
-        let mut obstacles = Vec::with_capacity(scene.obstacles().len());
-        for obstacle in scene.obstacles() {
-            let owner = format!("obstacle `{}`", obstacle.name);
-            let shape = cache.shape(&owner, &obstacle.geometry)?;
-            let frame = Frame::from_pose(&obstacle.pose);
+        let mut obstacles = Vec::with_capacity(placed_obstacles.len());
+        let mut obstacle_names = Vec::with_capacity(placed_obstacles.len());
+        for (name, pose, shape) in placed_obstacles {
+            let frame = Frame::from_pose(&pose);
             let (lo, hi) = shape.bounding_box();
             let (lo, hi) = world_box(&frame, &lo, &hi);
             let (c, r) = shape.bounding_sphere();
+            obstacle_names.push(name);
             obstacles.push(PlacedObstacle {
                 shape: shapes.len(),
-                pose: obstacle.pose,
+                pose,
                 frame,
                 lo,
                 hi,
@@ -453,7 +512,7 @@ impl Checker {
         let obstacle_tree = (obstacles.len() > TREE_ABOVE)
             .then(|| BoxTree::build(&obstacles.iter().map(|o| (o.lo, o.hi)).collect::<Vec<_>>()));
         let mut self_pairs = Vec::new();
-        for (a, b) in allowed.active_pairs(robot) {
+        for (a, b) in active_self_pairs {
             let (a, b) = (a.min(b), a.max(b));
             if link_shapes[a].is_empty() || link_shapes[b].is_empty() {
                 continue;
@@ -491,11 +550,11 @@ impl Checker {
             .filter(|a| a.is_finite())
             .fold(0.0, f64::max);
         let slack = 1e-12 * (1.0 + longest_arm);
-        Ok(Checker {
-            robot: robot.clone(),
-            obstacle_names: scene.obstacles().iter().map(|o| o.name.clone()).collect(),
+        Checker {
+            robot: owned_robot,
+            obstacle_names,
             options,
-            base: *scene.robot_base_pose(),
+            base,
             shapes,
             link_shapes,
             link_spheres,
@@ -509,7 +568,13 @@ impl Checker {
             motion_terms,
             chains,
             slack,
-        })
+        }
+    }
+
+    /// How the checker treats configurations and runs GJK: `options()` = the
+    /// [`CheckerOptions`] it was built with.
+    pub fn options(&self) -> CheckerOptions {
+        self.options
     }
 
     /// The robot: `q.len() = robot().dof()` for every configuration.

@@ -1,7 +1,7 @@
 //! Robots: a kinematic tree with collision shapes read from URDF, its configurations, forward
 //! kinematics, the SRDF's allowed-collision matrix, scenes, collision shapes and the checker.
 //!
-//! Where it sits (DESIGN §9): the first stage of a robot check,
+//! Where it sits: the first stage of a robot check,
 //!
 //! ```text
 //! URDF ──Robot::from_urdf_*──▶ Robot (links, joints, collision shapes)
@@ -26,8 +26,8 @@
 //!   [`AllowedCollisions::active_pairs`] lists the link pairs a checker must test.
 //! * [`Scene`] holds the static obstacles (each an [`Obstacle`]: a named [`Geometry`] with a
 //!   pose), the robot base's pose and the link–obstacle pairs never checked, read from a
-//!   JSON file ([`Scene::from_json_file`]; the format is described in [`scene`]) or built in
-//!   code.
+//!   JSON file ([`Scene::from_json_file`]; the format is described in [`scene`], the reader
+//!   is its own module) or built in code.
 //! * [`ShapeCache`] turns each geometry into a [`ConvexShape`]: a mesh into its exact convex
 //!   hull with a normal vector map (cached by content hash), primitives into exact support
 //!   maps.
@@ -35,8 +35,12 @@
 //!   [`Checker::check`] (collides, and the first colliding pair), [`Checker::distance`]
 //!   (minimum distance, pair and witness points) and their parallel `_many` forms, and
 //!   [`Checker::check_motion`]: whether the straight joint-space segment between two
-//!   configurations is free, certified by conservative advancement (DESIGN §10), or sampled
-//!   ([`Checker::check_motion_sampled`]) for comparison.
+//!   configurations is free, certified by conservative advancement (see the checker's motion
+//!   notes), or sampled ([`Checker::check_motion_sampled`]) for comparison.
+//! * [`serialize`]: a robot (with its allowed-collision matrix), a scene or a checker to
+//!   versioned, checksummed bytes and back ([`Robot::to_bytes`], [`Scene::to_bytes`],
+//!   [`Checker::to_bytes`]); a checker's bytes hold its built shapes, so decoding one builds
+//!   no hull and reads no mesh file.
 //!
 //! Nothing here panics on any input: every problem is a [`RobotError`].
 
@@ -44,6 +48,8 @@ mod bvh;
 mod checker;
 mod model;
 pub mod scene;
+mod scene_json;
+pub mod serialize;
 mod shape;
 mod srdf;
 
@@ -56,6 +62,7 @@ pub use model::{
     PackageDirs, Robot,
 };
 pub use scene::{Obstacle, Scene};
+pub use serialize::SerializeError;
 pub use shape::{CacheStats, ConvexShape, HullFit, HullSupport, ShapeCache, ShapeCore, ShapeError};
 pub use srdf::AllowedCollisions;
 
@@ -344,6 +351,10 @@ pub enum RobotError {
         /// The resolution given: `resolution ≤ 0`, NaN or infinite.
         resolution: f64,
     },
+    /// Bytes could not be read back as a robot, scene or checker:
+    /// `RobotError::Serialize(e) = RobotError::from(e)` for `e: SerializeError`.
+    #[error(transparent)]
+    Serialize(SerializeError),
     /// A pair query failed (GJK hit its iteration bound, or met a non-finite value):
     /// `source` = the query's error, for the pair `a`–`b`.
     #[error("pair `{a}`–`{b}`: {source}")]

@@ -455,8 +455,7 @@ impl Robot {
     /// Replaces every collision geometry by `f(link name, geometry)`, links and their
     /// `<collision>` elements in order; names, origins and joints stay: afterwards
     /// `links()[i].collisions[j].geometry = f(&links()[i].name, &old)`. Used to point a robot
-    /// read elsewhere at local copies of its meshes (the Python binding's pickling rebuilds
-    /// each mesh as a saved map, [`Geometry::Nvm`]).
+    /// read elsewhere at local copies of its meshes (or at saved maps, [`Geometry::Nvm`]).
     ///
     /// ```
     /// use polyquery::robot::{Geometry, PackageDirs, Robot};
@@ -758,6 +757,28 @@ fn build(
         });
     }
 
+    assemble(urdf.name, links, joints, variables)
+}
+
+/// The robot of links and joints checked as the URDF reader checks them, `variables` the
+/// joints with a configuration index (in index order): checks the tree — joint ends that are
+/// links, one parent per link, one root, every link reachable from it — and orders the joints
+/// parents first. (`build`, and the decoder of saved robots.)
+pub(crate) fn assemble(
+    name: String,
+    links: Vec<Link>,
+    joints: Vec<Joint>,
+    variables: Vec<usize>,
+) -> Result<Robot, RobotError> {
+    if let Some(j) = joints
+        .iter()
+        .find(|j| j.parent >= links.len() || j.child >= links.len())
+    {
+        return Err(RobotError::BadValue {
+            element: format!("joint `{}`", j.name),
+            problem: format!("link index out of range ({} links)", links.len()),
+        });
+    }
     // The tree: one parent per link, one root, everything reachable from it.
     let mut parent_joint: Vec<Option<usize>> = vec![None; links.len()];
     for (i, j) in joints.iter().enumerate() {
@@ -812,7 +833,7 @@ fn build(
         });
     }
     Ok(Robot {
-        name: urdf.name,
+        name,
         links,
         joints,
         root,

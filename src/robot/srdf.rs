@@ -108,6 +108,36 @@ impl AllowedCollisions {
         Ok(acm)
     }
 
+    /// The matrix of these entries for `robot`, as if an SRDF listed them in this order:
+    /// `from_entries(robot, e)?.entries() = e`. An index that is not a link of `robot` is an
+    /// error naming the entry.
+    ///
+    /// ```
+    /// # use polyquery::robot::{AllowedCollisions, PackageDirs, Robot};
+    /// # let robot = Robot::from_urdf_str(r#"<robot name="r"><link name="a"/><link name="b"/>
+    /// #   <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>"#,
+    /// #   None, &PackageDirs::new())?;
+    /// let acm = AllowedCollisions::from_entries(&robot, &[(1, 0)])?;
+    /// assert!(acm.is_allowed(0, 1));
+    /// assert!(AllowedCollisions::from_entries(&robot, &[(0, 2)]).is_err());
+    /// # Ok::<(), polyquery::robot::RobotError>(())
+    /// ```
+    pub fn from_entries(robot: &Robot, entries: &[(usize, usize)]) -> Result<Self, RobotError> {
+        let mut acm = Self::none(robot);
+        for (k, &(a, b)) in entries.iter().enumerate() {
+            if a >= acm.links || b >= acm.links {
+                return Err(RobotError::BadValue {
+                    element: format!("allowed pair {k}"),
+                    problem: format!("links {a} and {b} of {}", acm.links),
+                });
+            }
+            acm.allowed[a * acm.links + b] = true;
+            acm.allowed[b * acm.links + a] = true;
+            acm.entries.push((a, b));
+        }
+        Ok(acm)
+    }
+
     /// Whether the pair of links `a`, `b` (indices in [`Robot::links`]) is allowed to
     /// collide (never checked). False for indices out of range.
     /// `is_allowed(a, b) = is_allowed(b, a)`.
