@@ -4,7 +4,7 @@
 //! bit-flipped, re-checksummed) that are errors, never panics.
 #![cfg(feature = "robot")]
 
-mod common;
+use crate::common;
 
 use common::panda::{checker, configurations, robot as panda, srdf, table_and_shelf};
 use nalgebra::Vector3;

@@ -19,6 +19,7 @@ mod queries;
 mod robot;
 mod robot_checker;
 mod robot_motion;
+mod robot_serialize;
 mod scene;
 mod support;
 mod synth;
