@@ -3,11 +3,12 @@
 //! query family, speed-ups against plain GJK and against the peer, bars per real mesh,
 //! bytes per vertex and preprocessing time against n.
 //!
-//! Where it sits: [`super::writers`] calls [`render_all`] with the finished report and
+//! Where it sits: [`crate::writers`] calls [`render_all`] with the finished report and
 //! writes each SVG to a file and inline into `index.html`.
 
-use super::runner::{Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns};
-use super::{Report, ReportError};
+use crate::config::{Report, ReportError};
+use crate::format::group;
+use crate::results::{Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns};
 use plotters::prelude::*;
 
 /// One rendered plot: `svg` = its text, written to `out/file`.
@@ -75,7 +76,7 @@ impl Quantity {
             Quantity::Time => format_decade_time(v),
             Quantity::Ratio => {
                 if v >= 1.0 {
-                    format!("{}×", super::summary::group(v.round() as usize))
+                    format!("{}×", group(v.round() as usize))
                 } else {
                     format!("{}×", format_fraction(v))
                 }
@@ -788,7 +789,7 @@ mod tests {
         );
         // Within each family the methods differ.
         for family in Family::QUERIES {
-            let names: Vec<&str> = super::super::runner::method_names(family);
+            let names: Vec<&str> = crate::runner::method_names(family);
             for (i, a) in names.iter().enumerate() {
                 for b in &names[i + 1..] {
                     assert_ne!(method_color(a), method_color(b), "{a} / {b}");

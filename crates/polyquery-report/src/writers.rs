@@ -4,19 +4,21 @@
 //! `.svg` per plot, and the robot section's inputs (`robot_configurations.txt`,
 //! `robot_motions.txt`).
 //!
-//! Where it sits: the last step of [`super::run`]. Tables are built once ([`Table`]) and
-//! printed as HTML and Markdown. Every file is written atomically.
+//! Where it sits: after [`crate::run::measure`]: [`documents`] renders the measured report.
+//! Tables are built once ([`Table`]) and printed as HTML and Markdown. The program that runs
+//! the report writes the documents (all or nothing, each).
 
-use super::plots::{self, Plot};
-use super::runner::{
-    AGREEMENT_TOLERANCE, Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns,
+use crate::config::{Report, ReportError};
+use crate::format::{distinct, escape_html, escape_md, format_time, group, optional, quote, ratio};
+use crate::plots::{self, Plot};
+use crate::results::{
+    AGREEMENT_TOLERANCE, Family, HEADLINES, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK,
+    sphere_mean_ns,
 };
-pub use super::summary::format_time;
-use super::summary::{self, GLOSSARY, HEADLINES, group, ratio};
-use super::{Report, ReportError};
-use crate::atomic_file::write_atomically;
+use crate::status::Status;
+use crate::summary::{self, GLOSSARY};
+use crate::table::Table;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 /// The CSV columns, in order (the fields of [`ResultRow`]): `CSV_COLUMNS.len() = 19`.
 pub const CSV_COLUMNS: [&str; 19] = [
@@ -41,69 +43,61 @@ pub const CSV_COLUMNS: [&str; 19] = [
     "bytes_per_vertex",
 ];
 
-/// A table with a title, printed as HTML and Markdown: `rows[i].len() = header.len()`.
+/// One document of the report: its file name in the output folder and its content
+/// (`file = out / name`).
 #[derive(Clone, Debug)]
-pub struct Table {
-    /// `title` = the heading above the table.
-    pub title: String,
-    /// `caption` = one sentence saying how to read it.
-    pub caption: String,
-    /// `header` = the column headings.
-    pub header: Vec<String>,
-    /// `rows[i][j]` = the cell in row `i`, column `j` (`rows[i].len() = header.len()`).
-    pub rows: Vec<Vec<String>>,
-    /// `folded = true` ⟹ shown folded (`<details>`) in the HTML.
-    pub folded: bool,
+pub struct Document<'a> {
+    /// `name` = the file name in the output folder (`index.html`, `support.svg`, …).
+    pub name: String,
+    /// `content` = what the file holds.
+    pub content: Content<'a>,
 }
 
-/// Writes every file into `out` (created if missing); returns their paths: `Ok(files)`, `files[i].parent() = out`.
-pub fn write_all(report: &Report, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    std::fs::create_dir_all(out).map_err(|source| ReportError::Write {
-        path: out.to_path_buf(),
-        source,
-    })?;
+/// What a document holds: `Text(t)` is written as is (`bytes = t`), `Json(r)` is the report
+/// serialised as JSON by the writer (every float finite, in its shortest round-trip form).
+#[derive(Clone, Debug)]
+pub enum Content<'a> {
+    /// Text: HTML, Markdown, CSV, SVG or the robot section's input files: `bytes = text`.
+    Text(String),
+    /// The report itself, for `results.json`: `bytes = JSON of the report`.
+    Json(&'a Report),
+}
+
+/// Every document of `report`, in the order they are written (`documents(r)?.len()` = the
+/// plots + the robot inputs + `results.csv`, `results.json`, `report.md`, `index.html`):
+/// `Err` only when a plot cannot be drawn.
+pub fn documents(report: &Report) -> Result<Vec<Document<'_>>, ReportError> {
     let plots = plots::render_all(report)?;
     let tables = tables(report);
-    let mut files = Vec::new();
-    let mut write = |name: &str, text: &str| -> Result<(), ReportError> {
-        let path = out.join(name);
-        write_atomically(&path, |w| w.write_all(text.as_bytes())).map_err(|source| {
-            ReportError::Write {
-                path: path.clone(),
-                source,
-            }
-        })?;
-        files.push(path);
-        Ok(())
+    let text = |name: &str, text: String| Document {
+        name: name.to_string(),
+        content: Content::Text(text),
     };
-    for plot in &plots {
-        write(&plot.file, &plot.svg)?;
+    let mut out: Vec<Document<'_>> = plots.iter().map(|p| text(&p.file, p.svg.clone())).collect();
+    if let Some(robot) = &report.robot {
+        out.extend(robot.inputs().map(|(name, t)| text(name, t)));
     }
-    let inputs = match &report.robot {
-        Some(robot) => robot
-            .write_inputs(out)
-            .map_err(|(path, source)| ReportError::Write { path, source })?,
-        None => Vec::new(),
-    };
-    write("results.csv", &csv(&report.rows))?;
-    let json = crate::json::to_string_pretty(report).map_err(|source| ReportError::Write {
-        path: out.join("results.json"),
-        source,
-    })?;
-    write("results.json", &json)?;
-    write("report.md", &markdown(report, &tables, &plots))?;
-    write("index.html", &html(report, &tables, &plots))?;
-    files.extend(inputs);
-    Ok(files)
+    out.push(text("results.csv", csv(&report.rows)));
+    out.push(Document {
+        name: "results.json".into(),
+        content: Content::Json(report),
+    });
+    out.push(text("report.md", markdown(report, &tables, &plots)));
+    out.push(text("index.html", html(report, &tables, &plots)));
+    Ok(out)
 }
 
 /// A timing cell: the mean time per query, its spread over the passes as a percentage,
 /// how many inputs it was timed on when fewer than the family's set, or why there is none.
 fn time_cell(r: &ResultRow) -> String {
     match r.mean_ns {
-        Some(m) if r.status != "failed" && r.status != "skipped" => {
+        Some(m) if !r.status.is_unusable() => {
             let spread = r.spread_ns.unwrap_or(0.0);
-            let mark = if r.status == "disagrees" { " ⚠" } else { "" };
+            let mark = if r.status == Status::Disagrees {
+                " ⚠"
+            } else {
+                ""
+            };
             let sample = if r.poses < r.poses_drawn {
                 format!(" ({} of {})", group(r.poses), group(r.poses_drawn))
             } else {
@@ -120,25 +114,8 @@ fn time_cell(r: &ResultRow) -> String {
             }
         }
         Some(m) => format!("{} ({})", format_time(m), r.status),
-        None => r.status.clone(),
+        None => r.status.to_string(),
     }
-}
-
-fn optional(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
-    v.filter(|x| x.is_finite())
-        .map(f)
-        .unwrap_or_else(|| "n/a".into())
-}
-
-/// Distinct values in first-seen order.
-fn distinct<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
-    let mut out = Vec::new();
-    for x in items {
-        if !out.contains(&x) {
-            out.push(x);
-        }
-    }
-    out
 }
 
 /// The report's tables, in order: `tables(report)` = the tables [`markdown`] and [`html`] print.
@@ -284,8 +261,8 @@ pub fn tables(report: &Report) -> Vec<Table> {
                 };
                 for m in &methods {
                     cells.push(match find(m) {
-                        Some(r) if r.status == "ok" => optional(r.mean_ns, format_time),
-                        Some(r) if r.note.starts_with(&r.status) => r.note.clone(),
+                        Some(r) if r.status == Status::Ok => optional(r.mean_ns, format_time),
+                        Some(r) if r.status == Status::Skipped => r.note.clone(),
                         Some(r) => format!("{}: {}", r.status, r.note),
                         None => "—".into(),
                     });
@@ -327,7 +304,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
                     mine.iter().filter_map(|r| f(r)).reduce(f64::max)
                 };
                 let failed: Vec<&&&ResultRow> =
-                    mine.iter().filter(|r| r.status == "failed").collect();
+                    mine.iter().filter(|r| r.status == Status::Failed).collect();
                 let checked = mine.iter().filter(|r| r.oracle_error.is_some()).count();
                 vec![
                     q.clone(),
@@ -357,7 +334,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
         });
     }
     if let Some(robot) = &report.robot {
-        out.extend(super::robot::tables(robot));
+        out.extend(crate::robot::tables(robot));
     }
     out
 }
@@ -378,7 +355,7 @@ fn mesh_speedups(rows: &[ResultRow]) -> Option<Table> {
             .find(|r| r.kind == "mesh" && r.source == s && r.query == f.name() && r.method == m)
     };
     let usable = |r: Option<&ResultRow>| {
-        r.filter(|r| r.status != "failed" && r.status != "skipped")
+        r.filter(|r| !r.status.is_unusable())
             .and_then(|r| r.mean_ns)
             .filter(|t| *t > 0.0)
     };
@@ -458,7 +435,7 @@ pub fn csv(rows: &[ResultRow]) -> String {
             r.vertices.to_string(),
             quote(&r.query),
             quote(&r.method),
-            quote(&r.status),
+            quote(r.status.name()),
             quote(&r.note),
             num(r.mean_ns),
             num(r.spread_ns),
@@ -477,26 +454,6 @@ pub fn csv(rows: &[ResultRow]) -> String {
         s.push('\n');
     }
     s
-}
-
-/// A CSV field, quoted when it holds a comma, quote or line break.
-fn quote(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-fn escape_md(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
 }
 
 /// The machine, command, date and commit as (label, value) pairs.
@@ -719,7 +676,7 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
             r.vertices.to_string(),
             r.query.clone(),
             r.method.clone(),
-            r.status.clone(),
+            r.status.to_string(),
             r.note.clone(),
             optional(r.mean_ns, format_time),
             optional(r.spread_ns, format_time),

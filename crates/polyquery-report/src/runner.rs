@@ -3,13 +3,15 @@
 //! pairs, answers every query family with every method on the same poses, checks the answers
 //! against each other and (for small hulls) the exact oracles, and times each cell.
 //!
-//! Where it sits: [`super::run`] calls [`run_sources`]; its [`ResultRow`]s go to the writers
-//! and plots. The measured methods are the rows of `METHODS`; the peer (parry3d) enters
-//! through [`super::peers`] as ordinary methods.
+//! Where it sits: [`crate::run::measure`] calls [`run_sources`]; its [`ResultRow`]s go to the
+//! writers and plots. The measured methods are the rows of `METHODS`; the peer (parry3d)
+//! enters through [`crate::peers`] as ordinary methods.
 
-use super::measure::{Timing, TimingBudget, time_passes};
-use super::peers::{self, PeerShape};
-use indicatif::ProgressBar;
+use crate::measure::{SampleCap, Timing, TimingBudget, cell_timing, checking_pass};
+use crate::peers::{self, PeerShape};
+use crate::progress::Progress;
+use crate::results::{AGREEMENT_TOLERANCE, Family, ORACLE_LIMIT, ResultRow};
+use crate::status::Status;
 use nalgebra::{Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
 use polyquery::query::gjk::{self, GjkSettings};
@@ -19,195 +21,8 @@ use polyquery::{HillClimb, LinearScan, NormalVectorMap, Point, Pose, Posed, Supp
 use polyquery_synth::{random_direction, random_rotation};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-
-/// Largest `n_A · n_B` (points whose hull is the explicit Minkowski difference) for which
-/// answers are also checked against the exact oracle.
-pub const ORACLE_LIMIT: usize = 16_384;
-
-/// Relative tolerance (of `D`'s size) within which two methods' values are said to agree.
-/// Our algorithms stop at a relative gap of 1e-12 and parry's at ~1e-7 of the shapes' size,
-/// so 1e-6 separates rounding from a wrong answer: `AGREEMENT_TOLERANCE = 1e-6`.
-pub const AGREEMENT_TOLERANCE: f64 = 1e-6;
-
-/// A query family: the rows of one table and the lines of one plot.
-///
-/// ```
-/// use polyquery_cli::report::runner::Family;
-///
-/// assert_eq!(Family::TimeOfImpact.name(), "time of impact");
-/// assert_eq!(Family::TimeOfImpact.slug(), "time_of_impact");
-/// assert!(Family::Intersection.is_verdict() && !Family::Distance.is_verdict());
-/// assert_eq!(Family::QUERIES.len(), 6);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Family {
-    /// `S(P, d)` of one polytope: `name() = "support"`.
-    Support,
-    /// Whether two posed polytopes intersect: `name() = "intersection"`.
-    Intersection,
-    /// Nio's directional penetration distance `δ_d`: `name() = "directional penetration"`.
-    DirectionalPenetration,
-    /// Euclidean distance: `name() = "distance"`.
-    Distance,
-    /// Time of impact along a linear motion: `name() = "time of impact"`.
-    TimeOfImpact,
-    /// Minimum penetration depth (EPA): `name() = "EPA depth"`.
-    EpaDepth,
-    /// Building the hull and its search structures (one-shot): `name() = "preprocess"`.
-    Preprocess,
-}
-
-impl Family {
-    /// The query families, in table order (without preprocessing): `QUERIES = [Support, Intersection, DirectionalPenetration, Distance, TimeOfImpact, EpaDepth]`.
-    pub const QUERIES: [Family; 6] = [
-        Family::Support,
-        Family::Intersection,
-        Family::DirectionalPenetration,
-        Family::Distance,
-        Family::TimeOfImpact,
-        Family::EpaDepth,
-    ];
-
-    /// Name in tables and files: `Family::EpaDepth.name() = "EPA depth"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Support => "support",
-            Family::Intersection => "intersection",
-            Family::DirectionalPenetration => "directional penetration",
-            Family::Distance => "distance",
-            Family::TimeOfImpact => "time of impact",
-            Family::EpaDepth => "EPA depth",
-            Family::Preprocess => "preprocess",
-        }
-    }
-
-    /// A file-name stem: `slug() = name()` in lower case with `_` for spaces.
-    pub fn slug(self) -> &'static str {
-        match self {
-            Family::Support => "support",
-            Family::Intersection => "intersection",
-            Family::DirectionalPenetration => "directional_penetration",
-            Family::Distance => "distance",
-            Family::TimeOfImpact => "time_of_impact",
-            Family::EpaDepth => "epa_depth",
-            Family::Preprocess => "preprocess",
-        }
-    }
-
-    /// Whether the answer is a yes/no verdict (disagreement = fraction of poses that differ)
-    /// rather than a value (disagreement = largest difference over `D`'s size): `is_verdict() = (self == Intersection)`.
-    pub fn is_verdict(self) -> bool {
-        self == Family::Intersection
-    }
-}
-
-/// One row of `results.csv` / `results.json`: `row = (source, vertices, query, method)` with its figures.
-#[derive(Clone, Debug, Serialize)]
-pub struct ResultRow {
-    /// `source` ∈ {`sphere`, `ellipsoid`, the mesh file name}.
-    pub source: String,
-    /// `kind` ∈ {`synthetic`, `mesh`}.
-    pub kind: String,
-    /// `vertices` = the hull vertices of each body.
-    pub vertices: usize,
-    /// `query = Family::name()`, the query family name.
-    pub query: String,
-    /// `method` = the method name (one of [`method_names`]).
-    pub method: String,
-    /// `status` ∈ {`ok`, `disagrees` (beyond [`AGREEMENT_TOLERANCE`]), `failed`}.
-    pub status: String,
-    /// `note` = why it failed, or what else to know (`""` when nothing).
-    pub note: String,
-    /// Mean time per query in ns over the `poses` inputs timed: each timing pass answers
-    /// every one of them once, and this is the median over the `passes` passes of
-    /// (pass time / `poses`). `None` when it failed everywhere: `mean_ns = median over passes of pass time / poses`.
-    pub mean_ns: Option<f64>,
-    /// `spread_ns = Q3 − Q1` of the passes' times per query, ns (0 for one pass).
-    pub spread_ns: Option<f64>,
-    /// `passes` = the timing passes (or batches of passes, for very short passes) the median is over.
-    pub passes: usize,
-    /// `repetitions = passes × inputs per pass`: the timed repetitions in all.
-    pub repetitions: usize,
-    /// Inputs timed: pose pairs, or directions for support queries (a slow baseline or the
-    /// peer may time a prefix of the family's set: then `poses < poses_drawn`).
-    pub poses: usize,
-    /// Inputs in the family's set: distinct random directions (support), or the pose pairs of
-    /// the family's kind (all, overlapping ones for penetration and EPA, disjoint ones for
-    /// time of impact): `poses_drawn ≥ poses`.
-    pub poses_drawn: usize,
-    /// `support_calls` = mean support calls per query (ours only; the peer does not count them).
-    pub support_calls: Option<f64>,
-    /// `iterations` = mean iterations per query (ours only).
-    pub iterations: Option<f64>,
-    /// `max_disagreement = max over inputs of |value − reference| / size of D`, the reference being the family's first method (for verdicts: the fraction that differ).
-    pub max_disagreement: Option<f64>,
-    /// `oracle_error = max over inputs of |value − oracle| / size of D` (small hulls only).
-    pub oracle_error: Option<f64>,
-    /// EPA depth only, at every size: the largest `|h_D(normal) − depth| / size of D` over the
-    /// poses, with `h_D` from exact linear-scan supports. Any unit `u` has `h_D(u) ≥` the
-    /// true depth and a correct answer attains it along its normal, so a gap above the
-    /// tolerance means the depth is wrong.
-    pub normal_gap: Option<f64>,
-    /// `bytes_per_vertex = memory bytes / hull vertices` (preprocessing rows).
-    pub bytes_per_vertex: Option<f64>,
-}
-
-/// The speed-ups the report shows against plain GJK: (family, baseline method, our method).
-pub(crate) const SPEEDUPS_VS_PLAIN_GJK: &[(Family, &str, &str)] = &[
-    (Family::Intersection, "GJK, linear scan", "GJK, NVM"),
-    (Family::Intersection, "GJK, linear scan", "Nio, NVM"),
-    (Family::Distance, "GJK, linear scan", "GJK, NVM"),
-    (
-        Family::DirectionalPenetration,
-        "Nio, linear scan",
-        "Nio, NVM",
-    ),
-];
-
-/// The speed-ups the report shows against the peer library: (family, peer method, ours).
-pub(crate) const SPEEDUPS_VS_PEER: &[(Family, &str, &str)] = &[
-    (
-        Family::Intersection,
-        "parry3d intersection_test",
-        "Nio, NVM",
-    ),
-    (
-        Family::Intersection,
-        "parry3d intersection_test",
-        "GJK, NVM",
-    ),
-    (
-        Family::DirectionalPenetration,
-        "parry3d GJK ray cast on D",
-        "Nio, NVM",
-    ),
-    (Family::Distance, "parry3d distance", "GJK, NVM"),
-    (Family::TimeOfImpact, "parry3d cast_shapes", "ours, NVM"),
-    (Family::EpaDepth, "parry3d contact", "EPA, NVM"),
-];
-
-/// The positive mean time per query (ns) of `method` for `family` on the synthetic sphere hull of
-/// `n` vertices, when it was measured.
-pub(crate) fn sphere_mean_ns(
-    rows: &[ResultRow],
-    family: Family,
-    method: &str,
-    n: usize,
-) -> Option<f64> {
-    rows.iter()
-        .find(|r| {
-            r.source == "sphere"
-                && r.kind == "synthetic"
-                && r.vertices == n
-                && r.query == family.name()
-                && r.method == method
-        })
-        .and_then(|r| r.mean_ns)
-        .filter(|v| v.is_finite() && *v > 0.0)
-}
 
 /// What one run measures: `rows = sources × families × methods`, sources = `2 × sizes.len() + meshes.len()`.
 #[derive(Clone, Debug)]
@@ -496,7 +311,7 @@ impl Prepared {
 }
 
 /// Runs every source; rows in order source → family → method, then the notes: `run_sources(plan, bar) = (rows, notes)`.
-pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, Vec<String>) {
+pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, Vec<String>) {
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     let mut peer_hull_left = plan.peer_hull_budget;
@@ -531,13 +346,13 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
                 None => continue,
             },
         };
-        progress.set_message(format!("{name} ({} points): building", points.len()));
+        progress.message(format!("{name} ({} points): building", points.len()));
         let start = Instant::now();
         let polytope = match convex_hull(&points) {
             Ok(p) => p,
             Err(e) => {
                 notes.push(format!("{name}: no hull: {e}"));
-                progress.inc(1 + methods_per_source() as u64);
+                progress.advance(1 + methods_per_source() as u64);
                 continue;
             }
         };
@@ -549,7 +364,7 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
             Ok(m) => m,
             Err(e) => {
                 notes.push(format!("{name} ({n} vertices): no normal vector map: {e}"));
-                progress.inc(1 + methods_per_source() as u64);
+                progress.advance(1 + methods_per_source() as u64);
                 continue;
             }
         };
@@ -610,7 +425,7 @@ pub fn run_sources(plan: &RunPlan, progress: &ProgressBar) -> (Vec<ResultRow>, V
                 "the peer's query shapes are built this way at every size",
             ));
         }
-        progress.inc(1);
+        progress.advance(1);
         let (lo, hi) = nvm.polytope().bounding_box();
         let prepared = Prepared {
             centre: (lo.coords + hi.coords) * 0.5,
@@ -677,7 +492,7 @@ impl RowBase {
             vertices: self.vertices,
             query: family.name().to_string(),
             method: method.to_string(),
-            status: "ok".into(),
+            status: Status::Ok,
             note: String::new(),
             mean_ns: None,
             spread_ns: None,
@@ -716,9 +531,9 @@ impl RowBase {
             }
             Err(reason) => {
                 row.status = if reason.starts_with("skipped") {
-                    "skipped".into()
+                    Status::Skipped
                 } else {
-                    "failed".into()
+                    Status::Failed
                 };
                 row.note = reason;
             }
@@ -987,7 +802,7 @@ fn run_family(
     p: &Prepared,
     inputs: Inputs<'_>,
     plan: &RunPlan,
-    progress: &ProgressBar,
+    progress: &dyn Progress,
     rows: &mut Vec<ResultRow>,
 ) {
     let wanted = |c: &Case| match family {
@@ -1019,7 +834,7 @@ fn run_family(
         });
     let mut reference: Option<Vec<Option<Answer>>> = None;
     for (name, answer, sampling, counted) in methods(family) {
-        progress.set_message(format!(
+        progress.message(format!(
             "{} ({n} vertices): {}, {}",
             base.source,
             family.name(),
@@ -1029,22 +844,20 @@ fn run_family(
         row.poses_drawn = total;
         // Checking pass (also the first timing pass). A capped method stops once it has
         // spent its sample budget (after at least `min_samples` inputs).
-        let answer_at = |i: usize| match answer {
-            AnswerFn::Support(g) => g(p, &directions[i]),
-            AnswerFn::Pair(g) => g(p, &cases[i]),
-        };
-        let start = Instant::now();
-        let mut answers: Vec<Result<Answer, String>> = Vec::with_capacity(total);
-        for i in 0..total {
-            if sampling == Sampling::Capped
-                && i >= plan.min_samples
-                && start.elapsed() >= plan.sample_budget
-            {
-                break;
-            }
-            answers.push(answer_at(i));
-        }
-        let first_pass = start.elapsed();
+        let cap = (sampling == Sampling::Capped).then_some(SampleCap {
+            budget: plan.sample_budget,
+            min: plan.min_samples,
+        });
+        let indices: Vec<usize> = (0..total).collect();
+        let (answers, first_pass) = checking_pass(
+            &indices,
+            cap,
+            |&i| match answer {
+                AnswerFn::Support(g) => g(p, &directions[i]),
+                AnswerFn::Pair(g) => g(p, &cases[i]),
+            },
+            |_| false,
+        );
         let k = answers.len();
         row.poses = k;
         if k < total {
@@ -1108,35 +921,28 @@ fn run_family(
             .max(row.oracle_error.unwrap_or(0.0))
             .max(row.normal_gap.unwrap_or(0.0));
         if worst > AGREEMENT_TOLERANCE {
-            row.status = "disagrees".into();
+            row.status = Status::Disagrees;
         }
         if let Some(first) = failures.first() {
-            row.status = "failed".into();
+            row.status = Status::Failed;
             row.note = format!("failed on {} of {k} inputs: {first}", failures.len());
         }
         if total == 0 {
-            row.status = "n/a".into();
+            row.status = Status::NotApplicable;
             row.note = "no pose pair of this kind was drawn".into();
         } else if answered > 0 {
             // A pass as long as half the cell's budget is timed once (the checking pass);
             // shorter ones are repeated and the median pass is reported.
-            let timing = if first_pass >= plan.budget.per_cell / 2 {
-                Timing::single_pass(first_pass, k)
-            } else {
-                time_passes(
-                    || pass(answer, p, &cases, directions, k),
-                    k,
-                    first_pass,
-                    &plan.budget,
-                )
-            };
+            let timing = cell_timing(first_pass, k, &plan.budget, || {
+                pass(answer, p, &cases, directions, k)
+            });
             row.mean_ns = Some(timing.median_ns);
             row.spread_ns = Some(timing.spread_ns);
             row.passes = timing.batches;
             row.repetitions = timing.repetitions();
         }
         rows.push(row);
-        progress.inc(1);
+        progress.advance(1);
     }
 }
 

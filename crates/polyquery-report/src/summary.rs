@@ -2,43 +2,15 @@
 //! rows (what is faster than what, by how much, on which sizes; where the peer is faster;
 //! where answers disagree and who is wrong), and the glossary of every term the report uses.
 //!
-//! Where it sits: [`super::writers`] prints [`summary`] at the top of `index.html` and
+//! Where it sits: [`crate::writers`] prints [`summary`] at the top of `index.html` and
 //! `report.md`, then [`GLOSSARY`]. Nothing here is hard-coded but the words: every number
 //! comes from the rows.
 
-use super::Report;
-use super::runner::{AGREEMENT_TOLERANCE, Family, ResultRow};
-
-/// The comparisons the conclusion states, per query family: (family, our method, the
-/// plain-GJK baseline — the same algorithm on linear-scan support — and the peer's method).
-pub(crate) const HEADLINES: &[(Family, &str, Option<&str>, Option<&str>)] = &[
-    (Family::Support, "NVM", Some("linear scan"), None),
-    (
-        Family::Intersection,
-        "Nio, NVM",
-        Some("GJK, linear scan"),
-        Some("parry3d intersection_test"),
-    ),
-    (
-        Family::DirectionalPenetration,
-        "Nio, NVM",
-        Some("Nio, linear scan"),
-        Some("parry3d GJK ray cast on D"),
-    ),
-    (
-        Family::Distance,
-        "GJK, NVM",
-        Some("GJK, linear scan"),
-        Some("parry3d distance"),
-    ),
-    (
-        Family::TimeOfImpact,
-        "ours, NVM",
-        None,
-        Some("parry3d cast_shapes"),
-    ),
-    (Family::EpaDepth, "EPA, NVM", None, Some("parry3d contact")),
-];
+use crate::config::Report;
+use crate::format::{format_time, group, ratio};
+use crate::results::{AGREEMENT_TOLERANCE, Family, HEADLINES, ResultRow};
+use crate::robot::summary_lines;
+use crate::status::Status;
 
 /// One glossary entry: (term, definition); `GLOSSARY[i] = (term, definition)`.
 pub const GLOSSARY: &[(&str, &str)] = &[
@@ -156,30 +128,6 @@ pub const GLOSSARY: &[(&str, &str)] = &[
     ),
 ];
 
-/// `group(1048576) = "1,048,576"`.
-pub fn group(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// A ratio as `1,160×`, `12×`, `3.4×`, `1.04×`, `0.71×`.
-pub fn ratio(x: f64) -> String {
-    if x >= 9.95 {
-        format!("{}×", group(x.round() as usize))
-    } else if x >= 1.995 {
-        format!("{x:.1}×")
-    } else {
-        format!("{x:.2}×")
-    }
-}
-
 /// Ours (time `o`) against another method (time `b`) said plainly: `12× faster than X`,
 /// `1.4× slower than X`, `about as fast as X`.
 fn faster(b: f64, o: f64, other: &str) -> String {
@@ -210,34 +158,6 @@ pub fn prose(method: &str) -> String {
             },
         },
     }
-}
-
-/// `12.3 ns`, `4.56 µs`, `7.89 ms`, `1.23 s` (three significant digits).
-///
-/// ```
-/// use polyquery_cli::report::summary::{format_time, group};
-///
-/// assert_eq!(group(1_048_576), "1,048,576");
-/// assert_eq!(format_time(4_560.0), "4.56 µs");
-/// ```
-pub fn format_time(ns: f64) -> String {
-    let (v, unit) = if ns < 1e3 {
-        (ns, "ns")
-    } else if ns < 1e6 {
-        (ns / 1e3, "µs")
-    } else if ns < 1e9 {
-        (ns / 1e6, "ms")
-    } else {
-        (ns / 1e9, "s")
-    };
-    let digits = if v >= 100.0 {
-        0
-    } else if v >= 10.0 {
-        1
-    } else {
-        2
-    };
-    format!("{v:.digits$} {unit}")
 }
 
 /// A source as the text names it: `sphere n = 4,096` or `bunny_npm (319 vertices)`.
@@ -271,7 +191,7 @@ fn sibling<'a>(
 
 /// A row's usable mean time.
 fn time(r: Option<&ResultRow>) -> Option<f64> {
-    r.filter(|r| r.status != "failed" && r.status != "skipped")
+    r.filter(|r| !r.status.is_unusable())
         .and_then(|r| r.mean_ns)
         .filter(|t| t.is_finite() && *t > 0.0)
 }
@@ -435,7 +355,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
     let robot = report
         .robot
         .as_ref()
-        .map(super::robot::summary_lines)
+        .map(summary_lines)
         .filter(|l| !l.is_empty());
     if let Some(lines) = robot {
         let heading = format!(
@@ -548,7 +468,7 @@ fn bottom_line(rows: &[ResultRow], sizes: &[usize]) -> Vec<String> {
     // Wrong answers.
     let mut wrong: Vec<String> = Vec::new();
     for r in rows.iter().filter(|r| {
-        r.status == "disagrees"
+        r.status == Status::Disagrees
             && (r.oracle_error.is_some_and(|e| e > AGREEMENT_TOLERANCE)
                 || r.normal_gap.is_some_and(|e| e > AGREEMENT_TOLERANCE))
     }) {
@@ -557,9 +477,9 @@ fn bottom_line(rows: &[ResultRow], sizes: &[usize]) -> Vec<String> {
             wrong.push(name);
         }
     }
-    let ours_bad = rows.iter().any(|r| {
-        !r.method.starts_with("parry3d") && matches!(r.status.as_str(), "disagrees" | "failed")
-    });
+    let ours_bad = rows
+        .iter()
+        .any(|r| !r.method.starts_with("parry3d") && r.status.is_problem());
     let ours = if ours_bad {
         "some of ours disagree or fail too (below)"
     } else {
@@ -624,10 +544,7 @@ fn disagreements(rows: &[ResultRow]) -> Vec<String> {
     let tol = AGREEMENT_TOLERANCE;
     let mut lines = Vec::new();
     let mut methods: Vec<(String, String)> = Vec::new();
-    for r in rows
-        .iter()
-        .filter(|r| r.status == "disagrees" || r.status == "failed")
-    {
+    for r in rows.iter().filter(|r| r.status.is_problem()) {
         let key = (r.query.clone(), r.method.clone());
         if !methods.contains(&key) {
             methods.push(key);
@@ -641,7 +558,7 @@ fn disagreements(rows: &[ResultRow]) -> Vec<String> {
         let failed: Vec<&ResultRow> = mine
             .iter()
             .copied()
-            .filter(|r| r.status == "failed")
+            .filter(|r| r.status == Status::Failed)
             .collect();
         if let Some(f) = failed.first() {
             lines.push(format!(
@@ -653,7 +570,7 @@ fn disagreements(rows: &[ResultRow]) -> Vec<String> {
         let bad: Vec<&ResultRow> = mine
             .iter()
             .copied()
-            .filter(|r| r.status == "disagrees")
+            .filter(|r| r.status == Status::Disagrees)
             .collect();
         if bad.is_empty() {
             continue;
