@@ -8,8 +8,11 @@
 
 use crate::config::{Report, ReportError};
 use crate::format::group;
-use crate::results::{Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns};
+use crate::results::{
+    Family, Method, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns,
+};
 use plotters::prelude::*;
+use polyquery::kinds::{QueryKind, SupportKind};
 
 /// One rendered plot: `svg` = its text, written to `out/file`.
 #[derive(Clone, Debug)]
@@ -90,25 +93,24 @@ impl Quantity {
 /// colour-blind readers tell apart): ours on the NVM blue (GJK on the NVM sky blue), linear
 /// scan orange, cold hill-climbing green, parry3d vermilion; preprocessing: our hull black,
 /// the NVM build blue, parry's hull vermilion, our hull handed to parry reddish purple: e.g. blue `= RGBColor(0, 114, 178)`.
-pub fn method_color(method: &str) -> RGBColor {
+pub fn method_color(method: Method) -> RGBColor {
     const BLUE: RGBColor = RGBColor(0, 114, 178);
     const SKY: RGBColor = RGBColor(86, 180, 233);
     const ORANGE: RGBColor = RGBColor(230, 159, 0);
     const GREEN: RGBColor = RGBColor(0, 158, 115);
     const VERMILION: RGBColor = RGBColor(213, 94, 0);
     const PURPLE: RGBColor = RGBColor(204, 121, 167);
-    const GREY: RGBColor = RGBColor(110, 110, 110);
     match method {
-        "GJK, NVM" => SKY,
-        "hill-climb (cold)" => GREEN,
-        "hull (ours)" | "half-edge polytope" => BLACK,
-        "our hull into parry3d (from_convex_mesh)" => PURPLE,
-        m if m.starts_with("parry3d") || m.starts_with("hull (parry3d") => VERMILION,
-        m if m.ends_with("linear scan") => ORANGE,
-        m if m.ends_with("NVM") || m.starts_with("normal vector map") || m.starts_with("NVM") => {
-            BLUE
-        }
-        _ => GREY,
+        Method::GjkNvm => SKY,
+        Method::Hull => BLACK,
+        Method::HullIntoParry => PURPLE,
+        Method::NvmBuild => BLUE,
+        m if m.is_peer() => VERMILION,
+        m => match m.support() {
+            Some(SupportKind::LinearScan) => ORANGE,
+            Some(SupportKind::HillClimb) => GREEN,
+            _ => BLUE,
+        },
     }
 }
 
@@ -116,11 +118,11 @@ pub fn method_color(method: &str) -> RGBColor {
 fn family_marker(family: Family) -> Marker {
     match family {
         Family::Support | Family::Preprocess => Marker::Circle,
-        Family::Intersection => Marker::Circle,
-        Family::DirectionalPenetration => Marker::Triangle,
-        Family::Distance => Marker::Square,
-        Family::TimeOfImpact => Marker::Diamond,
-        Family::EpaDepth => Marker::Cross,
+        Family::Query(QueryKind::Intersects | QueryKind::Raycast) => Marker::Circle,
+        Family::Query(QueryKind::DirectionalPenetration) => Marker::Triangle,
+        Family::Query(QueryKind::Distance) => Marker::Square,
+        Family::Query(QueryKind::TimeOfImpact) => Marker::Diamond,
+        Family::Query(QueryKind::PenetrationDepth) => Marker::Cross,
     }
 }
 
@@ -261,16 +263,17 @@ fn method_series(rows: &[ResultRow], shape: &str, family: Family) -> Vec<Series>
     let mut out: Vec<Series> = Vec::new();
     for r in rows
         .iter()
-        .filter(|r| r.kind == "synthetic" && r.source == shape && r.query == family.name())
+        .filter(|r| r.kind == "synthetic" && r.source == shape && r.query == family)
     {
         let Some(ns) = r.mean_ns.filter(|v| v.is_finite() && *v > 0.0) else {
             continue;
         };
         let point = (r.vertices as f64, ns);
-        match out.iter_mut().find(|s| s.name == r.method) {
+        match out.iter_mut().find(|s| s.name == r.method.name()) {
             Some(s) => s.points.push(point),
             None => {
-                let mut s = Series::new(r.method.clone(), method_color(&r.method), Marker::Circle);
+                let name = r.method.name().to_string();
+                let mut s = Series::new(name, method_color(r.method), Marker::Circle);
                 s.points.push(point);
                 out.push(s);
             }
@@ -289,17 +292,18 @@ fn preprocess_series(
     let mut out: Vec<Series> = Vec::new();
     for r in rows
         .iter()
-        .filter(|r| r.kind == "synthetic" && r.query == Family::Preprocess.name())
+        .filter(|r| r.kind == "synthetic" && r.query == Family::Preprocess)
     {
         let Some(v) = value(r).filter(|v| v.is_finite() && *v > 0.0) else {
             continue;
         };
-        let what = if bytes && r.method == "hull (ours)" {
-            "half-edge polytope"
+        // Bytes: our hull's are the half-edge polytope's, the map's its search structure.
+        let (what, color) = if bytes && r.method == Method::Hull {
+            ("half-edge polytope", method_color(Method::Hull))
         } else if bytes {
-            "NVM search structure"
+            ("NVM search structure", method_color(Method::NvmBuild))
         } else {
-            r.method.as_str()
+            (r.method.name(), method_color(r.method))
         };
         let name = format!("{what}, {}", r.source);
         let marker = if r.source == "sphere" {
@@ -310,7 +314,7 @@ fn preprocess_series(
         match out.iter_mut().find(|s| s.name == name) {
             Some(s) => s.points.push((r.vertices as f64, v)),
             None => {
-                let mut s = Series::new(name, method_color(what), marker);
+                let mut s = Series::new(name, color, marker);
                 s.points.push((r.vertices as f64, v));
                 out.push(s);
             }
@@ -333,7 +337,7 @@ fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
         Baseline::PlainGjk => SPEEDUPS_VS_PLAIN_GJK,
         Baseline::Peer => SPEEDUPS_VS_PEER,
     };
-    let time = |family: Family, method: &str, n: usize| sphere_mean_ns(rows, family, method, n);
+    let time = |family: Family, method: Method, n: usize| sphere_mean_ns(rows, family, method, n);
     let mut sizes: Vec<usize> = rows
         .iter()
         .filter(|r| r.source == "sphere")
@@ -362,21 +366,21 @@ fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
 fn mesh_bars(
     rows: &[ResultRow],
     family: Family,
-) -> (Vec<String>, Vec<String>, Vec<Vec<Option<f64>>>) {
+) -> (Vec<String>, Vec<Method>, Vec<Vec<Option<f64>>>) {
     let mine: Vec<&ResultRow> = rows
         .iter()
-        .filter(|r| r.kind == "mesh" && r.query == family.name())
+        .filter(|r| r.kind == "mesh" && r.query == family)
         .collect();
     let label = |r: &ResultRow| format!("{} ({})", r.source.trim_end_matches(".obj"), r.vertices);
     let mut meshes: Vec<String> = Vec::new();
-    let mut methods: Vec<String> = Vec::new();
+    let mut methods: Vec<Method> = Vec::new();
     for r in &mine {
         let l = label(r);
         if !meshes.contains(&l) {
             meshes.push(l);
         }
         if !methods.contains(&r.method) {
-            methods.push(r.method.clone());
+            methods.push(r.method);
         }
     }
     let values = meshes
@@ -633,7 +637,7 @@ fn bar_plot(
     title: &str,
     x_label: &str,
     groups: &[String],
-    methods: &[String],
+    methods: &[Method],
     values: &[Vec<Option<f64>>],
 ) -> Result<String, String> {
     let mut svg = String::new();
@@ -687,7 +691,7 @@ fn bar_plot(
             .map_err(|e| e.to_string())?;
         let thickness = 0.8 / methods.len().max(1) as f64;
         for (m, name) in methods.iter().enumerate() {
-            let c = method_color(name);
+            let c = method_color(*name);
             let bars: Vec<Rectangle<(f64, f64)>> = values
                 .iter()
                 .enumerate()
@@ -704,7 +708,7 @@ fn bar_plot(
         }
         let entries: Vec<(String, RGBColor, Option<Marker>)> = methods
             .iter()
-            .map(|m| (m.clone(), method_color(m), None))
+            .map(|m| (m.name().to_string(), method_color(*m), None))
             .collect();
         draw_legend(&legend_area, &entries, 24)?;
         root.present().map_err(|e| e.to_string())?;
@@ -778,21 +782,21 @@ mod tests {
 
     #[test]
     fn every_method_keeps_its_colour() {
-        assert_eq!(method_color("Nio, NVM"), method_color("NVM"));
+        assert_eq!(method_color(Method::NioNvm), method_color(Method::Nvm));
         assert_eq!(
-            method_color("GJK, linear scan"),
-            method_color("linear scan")
+            method_color(Method::GjkLinearScan),
+            method_color(Method::LinearScan)
         );
         assert_eq!(
-            method_color("parry3d contact"),
-            method_color("parry3d distance")
+            method_color(Method::ParryContact),
+            method_color(Method::ParryDistance)
         );
         // Within each family the methods differ.
         for family in Family::QUERIES {
-            let names: Vec<&str> = crate::runner::method_names(family);
+            let names: Vec<Method> = crate::runner::methods_of(family);
             for (i, a) in names.iter().enumerate() {
                 for b in &names[i + 1..] {
-                    assert_ne!(method_color(a), method_color(b), "{a} / {b}");
+                    assert_ne!(method_color(*a), method_color(*b), "{a} / {b}");
                 }
             }
         }

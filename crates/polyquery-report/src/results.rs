@@ -6,8 +6,11 @@
 //! Where it sits: a leaf. The runner fills the rows; the plots, the writers and the first
 //! screen read them.
 
+use crate::named::named_enum;
 use crate::status::Status;
+use polyquery::kinds::{QueryKind, SupportKind};
 use serde::Serialize;
+use std::fmt;
 
 /// Largest `n_A · n_B` (points whose hull is the explicit Minkowski difference) for which
 /// answers are also checked against the exact oracle.
@@ -18,75 +21,180 @@ pub const ORACLE_LIMIT: usize = 16_384;
 /// so 1e-6 separates rounding from a wrong answer: `AGREEMENT_TOLERANCE = 1e-6`.
 pub const AGREEMENT_TOLERANCE: f64 = 1e-6;
 
-/// A query family: the rows of one table and the lines of one plot.
+/// A query family: the rows of one table and the lines of one plot. The pair queries are the
+/// library's [`QueryKind`]s, named by their canonical names.
 ///
 /// ```
+/// use polyquery::kinds::QueryKind;
 /// use polyquery_report::results::Family;
 ///
-/// assert_eq!(Family::TimeOfImpact.name(), "time of impact");
-/// assert_eq!(Family::TimeOfImpact.slug(), "time_of_impact");
-/// assert!(Family::Intersection.is_verdict() && !Family::Distance.is_verdict());
+/// let toi = Family::Query(QueryKind::TimeOfImpact);
+/// assert_eq!(toi.name(), "time_of_impact");
+/// assert_eq!(toi.slug(), "time_of_impact");
+/// assert_eq!(Family::Query(QueryKind::PenetrationDepth).slug(), "epa_depth");
+/// assert!(Family::Query(QueryKind::Intersects).is_verdict());
+/// assert!(!Family::Query(QueryKind::Distance).is_verdict());
 /// assert_eq!(Family::QUERIES.len(), 6);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
     /// `S(P, d)` of one polytope: `name() = "support"`.
     Support,
-    /// Whether two posed polytopes intersect: `name() = "intersection"`.
-    Intersection,
-    /// Nio's directional penetration distance `δ_d`: `name() = "directional penetration"`.
-    DirectionalPenetration,
-    /// Euclidean distance: `name() = "distance"`.
-    Distance,
-    /// Time of impact along a linear motion: `name() = "time of impact"`.
-    TimeOfImpact,
-    /// Minimum penetration depth (EPA): `name() = "EPA depth"`.
-    EpaDepth,
+    /// A pair query of the library: `name() = QueryKind::name()`.
+    Query(QueryKind),
     /// Building the hull and its search structures (one-shot): `name() = "preprocess"`.
     Preprocess,
 }
 
 impl Family {
-    /// The query families, in table order (without preprocessing): `QUERIES = [Support, Intersection, DirectionalPenetration, Distance, TimeOfImpact, EpaDepth]`.
+    /// The query families, in table order (without preprocessing): `QUERIES = [Support,
+    /// Intersects, DirectionalPenetration, Distance, TimeOfImpact, PenetrationDepth]`.
     pub const QUERIES: [Family; 6] = [
         Family::Support,
-        Family::Intersection,
-        Family::DirectionalPenetration,
-        Family::Distance,
-        Family::TimeOfImpact,
-        Family::EpaDepth,
+        Family::Query(QueryKind::Intersects),
+        Family::Query(QueryKind::DirectionalPenetration),
+        Family::Query(QueryKind::Distance),
+        Family::Query(QueryKind::TimeOfImpact),
+        Family::Query(QueryKind::PenetrationDepth),
     ];
 
-    /// Name in tables and files: `Family::EpaDepth.name() = "EPA depth"`.
-    pub fn name(self) -> &'static str {
+    /// Name in tables, CSV and JSON: `Family::Query(k).name() = k.name()`.
+    pub const fn name(self) -> &'static str {
         match self {
             Family::Support => "support",
-            Family::Intersection => "intersection",
-            Family::DirectionalPenetration => "directional penetration",
-            Family::Distance => "distance",
-            Family::TimeOfImpact => "time of impact",
-            Family::EpaDepth => "EPA depth",
+            Family::Query(kind) => kind.name(),
             Family::Preprocess => "preprocess",
         }
     }
 
-    /// A file-name stem: `slug() = name()` in lower case with `_` for spaces.
-    pub fn slug(self) -> &'static str {
+    /// A file-name stem of the plots (kept from the first reports, so the files keep their
+    /// names): `Family::Query(Intersects).slug() = "intersection"`.
+    pub const fn slug(self) -> &'static str {
         match self {
             Family::Support => "support",
-            Family::Intersection => "intersection",
-            Family::DirectionalPenetration => "directional_penetration",
-            Family::Distance => "distance",
-            Family::TimeOfImpact => "time_of_impact",
-            Family::EpaDepth => "epa_depth",
+            Family::Query(QueryKind::Intersects) => "intersection",
+            Family::Query(QueryKind::PenetrationDepth) => "epa_depth",
+            Family::Query(kind) => kind.name(),
             Family::Preprocess => "preprocess",
         }
     }
 
     /// Whether the answer is a yes/no verdict (disagreement = fraction of poses that differ)
-    /// rather than a value (disagreement = largest difference over `D`'s size): `is_verdict() = (self == Intersection)`.
+    /// rather than a value (disagreement = largest difference over `D`'s size):
+    /// `is_verdict() = (self == Query(Intersects))`.
     pub fn is_verdict(self) -> bool {
-        self == Family::Intersection
+        self == Family::Query(QueryKind::Intersects)
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Family {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+named_enum! {
+    /// A measured method of the pair-query tables: `Method::GjkNvm.name() = "GJK, NVM"`.
+    ///
+    /// ```
+    /// use polyquery::kinds::SupportKind;
+    /// use polyquery_report::results::Method;
+    ///
+    /// assert_eq!(Method::NioLinearScan.name(), "Nio, linear scan");
+    /// assert_eq!(Method::NioLinearScan.support(), Some(SupportKind::LinearScan));
+    /// assert!(Method::ParryContact.is_peer() && Method::ParryContact.support().is_none());
+    /// ```
+    Method {
+        /// `S(P, d)` by scanning every vertex: `name() = "linear scan"`.
+        LinearScan = "linear scan",
+        /// `S(P, d)` by hill-climbing from vertex 0: `name() = "hill-climb (cold)"`.
+        HillClimb = "hill-climb (cold)",
+        /// `S(P, d)` from the normal vector map: `name() = "NVM"`.
+        Nvm = "NVM",
+        /// GJK on linear-scan support (plain GJK): `name() = "GJK, linear scan"`.
+        GjkLinearScan = "GJK, linear scan",
+        /// GJK on the normal vector map: `name() = "GJK, NVM"`.
+        GjkNvm = "GJK, NVM",
+        /// Nio on linear-scan support: `name() = "Nio, linear scan"`.
+        NioLinearScan = "Nio, linear scan",
+        /// Nio on the normal vector map: `name() = "Nio, NVM"`.
+        NioNvm = "Nio, NVM",
+        /// Our time of impact on the normal vector map: `name() = "ours, NVM"`.
+        OursNvm = "ours, NVM",
+        /// EPA on the normal vector map: `name() = "EPA, NVM"`.
+        EpaNvm = "EPA, NVM",
+        /// parry3d's `intersection_test`: `name() = "parry3d intersection_test"`.
+        ParryIntersection = "parry3d intersection_test",
+        /// parry3d's GJK ray cast on `D`: `name() = "parry3d GJK ray cast on D"`.
+        ParryRayCast = "parry3d GJK ray cast on D",
+        /// parry3d's `distance`: `name() = "parry3d distance"`.
+        ParryDistance = "parry3d distance",
+        /// parry3d's `cast_shapes`: `name() = "parry3d cast_shapes"`.
+        ParryCastShapes = "parry3d cast_shapes",
+        /// parry3d's `contact`: `name() = "parry3d contact"`.
+        ParryContact = "parry3d contact",
+        /// Our hull of the points: `name() = "hull (ours)"`.
+        Hull = "hull (ours)",
+        /// Our normal vector map of the hull: `name() = "normal vector map (ours)"`.
+        NvmBuild = "normal vector map (ours)",
+        /// parry3d's hull of the points: `name() = "hull (parry3d from_convex_hull)"`.
+        ParryHull = "hull (parry3d from_convex_hull)",
+        /// Our hull handed to parry3d: `name() = "our hull into parry3d (from_convex_mesh)"`.
+        HullIntoParry = "our hull into parry3d (from_convex_mesh)",
+    }
+}
+
+impl Method {
+    /// The support map one of our query methods runs on (`None` for the peer's methods and
+    /// the preprocessing steps): `Method::GjkLinearScan.support() = Some(LinearScan)`.
+    pub const fn support(self) -> Option<SupportKind> {
+        match self {
+            Method::LinearScan | Method::GjkLinearScan | Method::NioLinearScan => {
+                Some(SupportKind::LinearScan)
+            }
+            Method::HillClimb => Some(SupportKind::HillClimb),
+            Method::Nvm | Method::GjkNvm | Method::NioNvm | Method::OursNvm | Method::EpaNvm => {
+                Some(SupportKind::NormalVectorMap)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether it is the peer library's (parry3d): `is_peer() ⟺ name()` starts with `parry3d`
+    /// or is parry3d's hull.
+    pub const fn is_peer(self) -> bool {
+        matches!(
+            self,
+            Method::ParryIntersection
+                | Method::ParryRayCast
+                | Method::ParryDistance
+                | Method::ParryCastShapes
+                | Method::ParryContact
+                | Method::ParryHull
+        )
+    }
+
+    /// The method as prose: `Method::NioNvm.prose() = "Nio on the NVM"`,
+    /// `Method::GjkLinearScan.prose() = "plain GJK"`.
+    pub fn prose(self) -> String {
+        match self {
+            Method::Nvm => "the NVM".into(),
+            Method::LinearScan => "the linear scan".into(),
+            Method::HillClimb => "cold hill-climbing".into(),
+            Method::GjkLinearScan => "plain GJK".into(),
+            Method::OursNvm => "ours on the NVM".into(),
+            Method::GjkNvm => "GJK on the NVM".into(),
+            Method::NioNvm => "Nio on the NVM".into(),
+            Method::EpaNvm => "EPA on the NVM".into(),
+            Method::NioLinearScan => "Nio on linear scan".into(),
+            m => m.name().to_string(),
+        }
     }
 }
 
@@ -99,10 +207,10 @@ pub struct ResultRow {
     pub kind: String,
     /// `vertices` = the hull vertices of each body.
     pub vertices: usize,
-    /// `query = Family::name()`, the query family name.
-    pub query: String,
-    /// `method` = the method name (one of [`crate::runner::method_names`]).
-    pub method: String,
+    /// `query = Family::name()`, the query family.
+    pub query: Family,
+    /// `method` = the method ([`Method::name`]; one of [`crate::runner::methods_of`]).
+    pub method: Method,
     /// `status` ∈ {`ok`, `disagrees` (beyond [`AGREEMENT_TOLERANCE`]), `failed`, `skipped`, `n/a`}.
     pub status: Status,
     /// `note` = why it failed, or what else to know (`""` when nothing).
@@ -143,82 +251,121 @@ pub struct ResultRow {
 
 /// The speed-ups the report shows against plain GJK: `speed-up = time(baseline) / time(ours)`
 /// for each `(family, baseline method, our method)`.
-pub const SPEEDUPS_VS_PLAIN_GJK: &[(Family, &str, &str)] = &[
-    (Family::Intersection, "GJK, linear scan", "GJK, NVM"),
-    (Family::Intersection, "GJK, linear scan", "Nio, NVM"),
-    (Family::Distance, "GJK, linear scan", "GJK, NVM"),
+pub const SPEEDUPS_VS_PLAIN_GJK: &[(Family, Method, Method)] = &[
     (
-        Family::DirectionalPenetration,
-        "Nio, linear scan",
-        "Nio, NVM",
+        Family::Query(QueryKind::Intersects),
+        Method::GjkLinearScan,
+        Method::GjkNvm,
+    ),
+    (
+        Family::Query(QueryKind::Intersects),
+        Method::GjkLinearScan,
+        Method::NioNvm,
+    ),
+    (
+        Family::Query(QueryKind::Distance),
+        Method::GjkLinearScan,
+        Method::GjkNvm,
+    ),
+    (
+        Family::Query(QueryKind::DirectionalPenetration),
+        Method::NioLinearScan,
+        Method::NioNvm,
     ),
 ];
 
 /// The speed-ups the report shows against the peer library: `speed-up = time(peer) / time(ours)`
 /// for each `(family, peer method, our method)`.
-pub const SPEEDUPS_VS_PEER: &[(Family, &str, &str)] = &[
+pub const SPEEDUPS_VS_PEER: &[(Family, Method, Method)] = &[
     (
-        Family::Intersection,
-        "parry3d intersection_test",
-        "Nio, NVM",
+        Family::Query(QueryKind::Intersects),
+        Method::ParryIntersection,
+        Method::NioNvm,
     ),
     (
-        Family::Intersection,
-        "parry3d intersection_test",
-        "GJK, NVM",
+        Family::Query(QueryKind::Intersects),
+        Method::ParryIntersection,
+        Method::GjkNvm,
     ),
     (
-        Family::DirectionalPenetration,
-        "parry3d GJK ray cast on D",
-        "Nio, NVM",
+        Family::Query(QueryKind::DirectionalPenetration),
+        Method::ParryRayCast,
+        Method::NioNvm,
     ),
-    (Family::Distance, "parry3d distance", "GJK, NVM"),
-    (Family::TimeOfImpact, "parry3d cast_shapes", "ours, NVM"),
-    (Family::EpaDepth, "parry3d contact", "EPA, NVM"),
+    (
+        Family::Query(QueryKind::Distance),
+        Method::ParryDistance,
+        Method::GjkNvm,
+    ),
+    (
+        Family::Query(QueryKind::TimeOfImpact),
+        Method::ParryCastShapes,
+        Method::OursNvm,
+    ),
+    (
+        Family::Query(QueryKind::PenetrationDepth),
+        Method::ParryContact,
+        Method::EpaNvm,
+    ),
 ];
+
+/// The row of `method` for `family` on the synthetic sphere hull of `n` vertices:
+/// `sphere_row(rows, f, m, n)?.vertices = n`.
+pub fn sphere_row(
+    rows: &[ResultRow],
+    family: Family,
+    method: Method,
+    n: usize,
+) -> Option<&ResultRow> {
+    rows.iter().find(|r| {
+        r.source == "sphere"
+            && r.kind == "synthetic"
+            && r.vertices == n
+            && r.query == family
+            && r.method == method
+    })
+}
 
 /// The positive mean time per query (ns) of `method` for `family` on the synthetic sphere hull of
 /// `n` vertices, when it was measured: `sphere_mean_ns(rows, f, m, n) = row.mean_ns > 0`.
-pub fn sphere_mean_ns(rows: &[ResultRow], family: Family, method: &str, n: usize) -> Option<f64> {
-    rows.iter()
-        .find(|r| {
-            r.source == "sphere"
-                && r.kind == "synthetic"
-                && r.vertices == n
-                && r.query == family.name()
-                && r.method == method
-        })
+pub fn sphere_mean_ns(rows: &[ResultRow], family: Family, method: Method, n: usize) -> Option<f64> {
+    sphere_row(rows, family, method, n)
         .and_then(|r| r.mean_ns)
         .filter(|v| v.is_finite() && *v > 0.0)
 }
 
 /// The comparisons the conclusion states, per query family: `HEADLINES[i] = (family, ours, plain GJK, peer)`,
 /// plain GJK being the same algorithm on linear-scan support.
-pub const HEADLINES: &[(Family, &str, Option<&str>, Option<&str>)] = &[
-    (Family::Support, "NVM", Some("linear scan"), None),
+pub const HEADLINES: &[(Family, Method, Option<Method>, Option<Method>)] = &[
+    (Family::Support, Method::Nvm, Some(Method::LinearScan), None),
     (
-        Family::Intersection,
-        "Nio, NVM",
-        Some("GJK, linear scan"),
-        Some("parry3d intersection_test"),
+        Family::Query(QueryKind::Intersects),
+        Method::NioNvm,
+        Some(Method::GjkLinearScan),
+        Some(Method::ParryIntersection),
     ),
     (
-        Family::DirectionalPenetration,
-        "Nio, NVM",
-        Some("Nio, linear scan"),
-        Some("parry3d GJK ray cast on D"),
+        Family::Query(QueryKind::DirectionalPenetration),
+        Method::NioNvm,
+        Some(Method::NioLinearScan),
+        Some(Method::ParryRayCast),
     ),
     (
-        Family::Distance,
-        "GJK, NVM",
-        Some("GJK, linear scan"),
-        Some("parry3d distance"),
+        Family::Query(QueryKind::Distance),
+        Method::GjkNvm,
+        Some(Method::GjkLinearScan),
+        Some(Method::ParryDistance),
     ),
     (
-        Family::TimeOfImpact,
-        "ours, NVM",
+        Family::Query(QueryKind::TimeOfImpact),
+        Method::OursNvm,
         None,
-        Some("parry3d cast_shapes"),
+        Some(Method::ParryCastShapes),
     ),
-    (Family::EpaDepth, "EPA, NVM", None, Some("parry3d contact")),
+    (
+        Family::Query(QueryKind::PenetrationDepth),
+        Method::EpaNvm,
+        None,
+        Some(Method::ParryContact),
+    ),
 ];

@@ -10,10 +10,11 @@
 use crate::measure::{SampleCap, Timing, TimingBudget, cell_timing, checking_pass};
 use crate::peers::{self, PeerShape};
 use crate::progress::Progress;
-use crate::results::{AGREEMENT_TOLERANCE, Family, ORACLE_LIMIT, ResultRow};
+use crate::results::{AGREEMENT_TOLERANCE, Family, Method, ORACLE_LIMIT, ResultRow};
 use crate::status::Status;
 use nalgebra::{Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
+use polyquery::kinds::QueryKind;
 use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::query::oracle::MinkowskiDifference;
 use polyquery::query::{self, EpaSettings, PortalSettings};
@@ -137,15 +138,15 @@ enum Sampling {
 }
 
 /// One measured method: (`method` column, answer, sampling).
-type Method = (&'static str, AnswerFn, Sampling);
+type MethodRow = (Method, AnswerFn, Sampling);
 
 /// The methods of one family's table.
 struct FamilyMethods {
     family: Family,
     /// Ours, in table order; the first is the reference the others are compared with.
-    ours: &'static [Method],
+    ours: &'static [MethodRow],
     /// The peer library's (measured with the `peers` feature), after ours; always capped.
-    peer: Option<(&'static str, AnswerFn)>,
+    peer: Option<(Method, AnswerFn)>,
 }
 
 /// Every measured method. Each pair query of ours is written once, generic over the support
@@ -155,98 +156,105 @@ const METHODS: &[FamilyMethods] = &[
         family: Family::Support,
         ours: &[
             (
-                "linear scan",
+                Method::LinearScan,
                 AnswerFn::Support(support_by_linear_scan),
                 Sampling::Capped,
             ),
             (
-                "hill-climb (cold)",
+                Method::HillClimb,
                 AnswerFn::Support(support_by_hill_climb),
                 Sampling::Capped,
             ),
-            ("NVM", AnswerFn::Support(support_by_nvm), Sampling::Full),
+            (
+                Method::Nvm,
+                AnswerFn::Support(support_by_nvm),
+                Sampling::Full,
+            ),
         ],
         peer: None,
     },
     FamilyMethods {
-        family: Family::Intersection,
+        family: Family::Query(QueryKind::Intersects),
         ours: &[
             (
-                "GJK, linear scan",
+                Method::GjkLinearScan,
                 AnswerFn::Pair(gjk_intersection::<OnLinearScan>),
                 Sampling::Capped,
             ),
             (
-                "GJK, NVM",
+                Method::GjkNvm,
                 AnswerFn::Pair(gjk_intersection::<OnNvm>),
                 Sampling::Full,
             ),
             (
-                "Nio, NVM",
+                Method::NioNvm,
                 AnswerFn::Pair(nio_intersection::<OnNvm>),
                 Sampling::Full,
             ),
         ],
         peer: Some((
-            "parry3d intersection_test",
+            Method::ParryIntersection,
             AnswerFn::Pair(parry_intersection),
         )),
     },
     FamilyMethods {
-        family: Family::DirectionalPenetration,
+        family: Family::Query(QueryKind::DirectionalPenetration),
         ours: &[
             (
-                "Nio, NVM",
+                Method::NioNvm,
                 AnswerFn::Pair(nio_penetration::<OnNvm>),
                 Sampling::Full,
             ),
             (
-                "Nio, linear scan",
+                Method::NioLinearScan,
                 AnswerFn::Pair(nio_penetration::<OnLinearScan>),
                 Sampling::Capped,
             ),
         ],
-        peer: Some(("parry3d GJK ray cast on D", AnswerFn::Pair(parry_ray_cast))),
+        peer: Some((Method::ParryRayCast, AnswerFn::Pair(parry_ray_cast))),
     },
     FamilyMethods {
-        family: Family::Distance,
+        family: Family::Query(QueryKind::Distance),
         ours: &[
             (
-                "GJK, linear scan",
+                Method::GjkLinearScan,
                 AnswerFn::Pair(gjk_distance::<OnLinearScan>),
                 Sampling::Capped,
             ),
             (
-                "GJK, NVM",
+                Method::GjkNvm,
                 AnswerFn::Pair(gjk_distance::<OnNvm>),
                 Sampling::Full,
             ),
         ],
-        peer: Some(("parry3d distance", AnswerFn::Pair(parry_distance))),
+        peer: Some((Method::ParryDistance, AnswerFn::Pair(parry_distance))),
     },
     FamilyMethods {
-        family: Family::TimeOfImpact,
+        family: Family::Query(QueryKind::TimeOfImpact),
         ours: &[(
-            "ours, NVM",
+            Method::OursNvm,
             AnswerFn::Pair(time_of_impact::<OnNvm>),
             Sampling::Full,
         )],
-        peer: Some(("parry3d cast_shapes", AnswerFn::Pair(parry_time_of_impact))),
+        peer: Some((
+            Method::ParryCastShapes,
+            AnswerFn::Pair(parry_time_of_impact),
+        )),
     },
     FamilyMethods {
-        family: Family::EpaDepth,
+        family: Family::Query(QueryKind::PenetrationDepth),
         ours: &[(
-            "EPA, NVM",
+            Method::EpaNvm,
             AnswerFn::Pair(epa_depth::<OnNvm>),
             Sampling::Full,
         )],
-        peer: Some(("parry3d contact", AnswerFn::Pair(parry_contact))),
+        peer: Some((Method::ParryContact, AnswerFn::Pair(parry_contact))),
     },
 ];
 
 /// The methods of `family` this build measures, in table order: (`method` column, answer,
 /// sampling, whether it reports support calls and iterations: ours do, the peer does not).
-fn methods(family: Family) -> impl Iterator<Item = (&'static str, AnswerFn, Sampling, bool)> {
+fn methods(family: Family) -> impl Iterator<Item = (Method, AnswerFn, Sampling, bool)> {
     let table = METHODS.iter().find(|t| t.family == family);
     let ours = table.into_iter().flat_map(|t| t.ours);
     let peer = table.and_then(|t| t.peer).filter(|_| peers::AVAILABLE);
@@ -374,9 +382,9 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
             kind: kind.to_string(),
             vertices: n,
         };
-        rows.push(base.preprocess("hull (ours)", Ok(hull_time), Some(polytope_bytes), ""));
+        rows.push(base.preprocess(Method::Hull, Ok(hull_time), Some(polytope_bytes), ""));
         rows.push(base.preprocess(
-            "normal vector map (ours)",
+            Method::NvmBuild,
             Ok(nvm_time),
             Some(nvm.memory_bytes() as f64 / n as f64),
             "bytes: the search structure without the polytope",
@@ -393,11 +401,14 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
             if predicted.is_some_and(|p| p > allowed) {
                 let p = predicted.unwrap_or_default();
                 rows.push(base.preprocess(
-                    "hull (parry3d from_convex_hull)",
-                    Err(format!(
-                        "skipped: predicted {:.1} s exceeds the {:.1} s allowed (peer hull budget)",
-                        p.as_secs_f64(),
-                        allowed.as_secs_f64()
+                    Method::ParryHull,
+                    Err((
+                        Status::Skipped,
+                        format!(
+                            "skipped: predicted {:.1} s exceeds the {:.1} s allowed (peer hull budget)",
+                            p.as_secs_f64(),
+                            allowed.as_secs_f64()
+                        ),
                     )),
                     None,
                     "",
@@ -409,8 +420,8 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
                 peer_hull_left = peer_hull_left.saturating_sub(t);
                 last_peer_hull = Some((points.len(), t));
                 rows.push(base.preprocess(
-                    "hull (parry3d from_convex_hull)",
-                    built.map(|_| t),
+                    Method::ParryHull,
+                    built.map(|_| t).map_err(|e| (Status::Failed, e)),
                     None,
                     "",
                 ));
@@ -418,12 +429,16 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
             let start = Instant::now();
             peer = peers::shape_from_polytope(nvm.polytope());
             let t = start.elapsed();
-            rows.push(base.preprocess(
-                "our hull into parry3d (from_convex_mesh)",
-                peer.as_ref().map(|_| t).map_err(Clone::clone),
-                None,
-                "the peer's query shapes are built this way at every size",
-            ));
+            rows.push(
+                base.preprocess(
+                    Method::HullIntoParry,
+                    peer.as_ref()
+                        .map(|_| t)
+                        .map_err(|e| (Status::Failed, e.clone())),
+                    None,
+                    "the peer's query shapes are built this way at every size",
+                ),
+            );
         }
         progress.advance(1);
         let (lo, hi) = nvm.polytope().bounding_box();
@@ -472,7 +487,7 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
     (rows, notes)
 }
 
-/// Methods per source over all families (for the progress bar): `Σ over QUERIES of method_names(f).len()`.
+/// Methods per source over all families (for the progress bar): `Σ over QUERIES of methods_of(f).len()`.
 pub fn methods_per_source() -> usize {
     Family::QUERIES.iter().map(|&f| methods(f).count()).sum()
 }
@@ -485,13 +500,13 @@ struct RowBase {
 }
 
 impl RowBase {
-    fn row(&self, family: Family, method: &str) -> ResultRow {
+    fn row(&self, family: Family, method: Method) -> ResultRow {
         ResultRow {
             source: self.source.clone(),
             kind: self.kind.clone(),
             vertices: self.vertices,
-            query: family.name().to_string(),
-            method: method.to_string(),
+            query: family,
+            method,
             status: Status::Ok,
             note: String::new(),
             mean_ns: None,
@@ -511,8 +526,8 @@ impl RowBase {
 
     fn preprocess(
         &self,
-        method: &str,
-        time: Result<Duration, String>,
+        method: Method,
+        time: Result<Duration, (Status, String)>,
         bytes_per_vertex: Option<f64>,
         note: &str,
     ) -> ResultRow {
@@ -529,12 +544,8 @@ impl RowBase {
                 row.poses = 1;
                 row.poses_drawn = 1;
             }
-            Err(reason) => {
-                row.status = if reason.starts_with("skipped") {
-                    Status::Skipped
-                } else {
-                    Status::Failed
-                };
+            Err((status, reason)) => {
+                row.status = status;
                 row.note = reason;
             }
         }
@@ -725,16 +736,16 @@ fn parry_contact(p: &Prepared, c: &Case) -> Result<Answer, String> {
 /// when the family has no oracle here).
 fn oracle_answer(family: Family, md: &MinkowskiDifference, c: &Case) -> Option<Answer> {
     Some(match family {
-        Family::Intersection => Answer::verdict(md.contains_origin(), 0, 0),
-        Family::Distance => Answer::value(Some(md.distance_to_origin().0), 0, 0),
-        Family::DirectionalPenetration => {
+        Family::Query(QueryKind::Intersects) => Answer::verdict(md.contains_origin(), 0, 0),
+        Family::Query(QueryKind::Distance) => Answer::value(Some(md.distance_to_origin().0), 0, 0),
+        Family::Query(QueryKind::DirectionalPenetration) => {
             let clip = md.clip_line(&c.direction);
             let depth = clip
                 .filter(|l| l.entry <= 0.0 && l.exit >= 0.0)
                 .map(|l| l.exit);
             Answer::value(depth, 0, 0)
         }
-        Family::TimeOfImpact => {
+        Family::Query(QueryKind::TimeOfImpact) => {
             let speed = c.velocity.norm();
             let clip = md.clip_line(&(c.velocity / speed));
             let time = clip
@@ -742,8 +753,10 @@ fn oracle_answer(family: Family, md: &MinkowskiDifference, c: &Case) -> Option<A
                 .map(|l| l.entry.max(0.0) / speed);
             Answer::value(time, 0, 0)
         }
-        Family::EpaDepth => Answer::value(md.penetration_depth().map(|(d, _)| d), 0, 0),
-        Family::Support | Family::Preprocess => return None,
+        Family::Query(QueryKind::PenetrationDepth) => {
+            Answer::value(md.penetration_depth().map(|(d, _)| d), 0, 0)
+        }
+        Family::Support | Family::Preprocess | Family::Query(QueryKind::Raycast) => return None,
     })
 }
 
@@ -806,8 +819,9 @@ fn run_family(
     rows: &mut Vec<ResultRow>,
 ) {
     let wanted = |c: &Case| match family {
-        Family::DirectionalPenetration | Family::EpaDepth => c.overlapping,
-        Family::TimeOfImpact => !c.overlapping,
+        Family::Query(QueryKind::DirectionalPenetration)
+        | Family::Query(QueryKind::PenetrationDepth) => c.overlapping,
+        Family::Query(QueryKind::TimeOfImpact) => !c.overlapping,
         _ => true,
     };
     let cases: Vec<Case> = inputs.cases.iter().filter(|c| wanted(c)).copied().collect();
@@ -907,7 +921,7 @@ fn run_family(
         if let Some(o) = &oracle {
             row.oracle_error = compare(o);
         }
-        if family == Family::EpaDepth {
+        if family == Family::Query(QueryKind::PenetrationDepth) {
             // The exact check at every size: a correct (depth, normal) has h_D(normal) = depth.
             row.normal_gap = cases
                 .iter()
@@ -946,7 +960,7 @@ fn run_family(
     }
 }
 
-/// The method names of `family` this build measures, in table order: `method_names(f)[0]` = the reference method.
-pub fn method_names(family: Family) -> Vec<&'static str> {
+/// The methods of `family` this build measures, in table order: `methods_of(f)[0]` = the reference method.
+pub fn methods_of(family: Family) -> Vec<Method> {
     methods(family).map(|(name, ..)| name).collect()
 }

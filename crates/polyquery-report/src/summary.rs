@@ -8,7 +8,7 @@
 
 use crate::config::Report;
 use crate::format::{format_time, group, ratio};
-use crate::results::{AGREEMENT_TOLERANCE, Family, HEADLINES, ResultRow};
+use crate::results::{AGREEMENT_TOLERANCE, Family, HEADLINES, Method, ResultRow, sphere_row};
 use crate::robot::summary_lines;
 use crate::status::Status;
 
@@ -141,25 +141,6 @@ fn faster(b: f64, o: f64, other: &str) -> String {
     }
 }
 
-/// A method's table name as prose: `Nio, NVM` → `Nio on the NVM`, `GJK, linear scan` →
-/// `plain GJK`.
-pub fn prose(method: &str) -> String {
-    match method {
-        "NVM" => "the NVM".into(),
-        "linear scan" => "the linear scan".into(),
-        "hill-climb (cold)" => "cold hill-climbing".into(),
-        "GJK, linear scan" => "plain GJK".into(),
-        "ours, NVM" => "ours on the NVM".into(),
-        m => match m.strip_suffix(", NVM") {
-            Some(algorithm) => format!("{algorithm} on the NVM"),
-            None => match m.strip_suffix(", linear scan") {
-                Some(algorithm) => format!("{algorithm} on linear scan"),
-                None => m.to_string(),
-            },
-        },
-    }
-}
-
 /// A source as the text names it: `sphere n = 4,096` or `bunny_npm (319 vertices)`.
 pub fn source_label(r: &ResultRow) -> String {
     if r.kind == "synthetic" {
@@ -178,13 +159,13 @@ fn sibling<'a>(
     rows: &'a [ResultRow],
     like: &ResultRow,
     family: Family,
-    method: &str,
+    method: Method,
 ) -> Option<&'a ResultRow> {
     rows.iter().find(|r| {
         r.source == like.source
             && r.kind == like.kind
             && r.vertices == like.vertices
-            && r.query == family.name()
+            && r.query == family
             && r.method == method
     })
 }
@@ -213,15 +194,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
     let rows = &report.rows;
     let mut out = Vec::new();
     let sizes = sphere_sizes(rows);
-    let at = |family: Family, method: &str, n: usize| {
-        time(rows.iter().find(|r| {
-            r.kind == "synthetic"
-                && r.source == "sphere"
-                && r.vertices == n
-                && r.query == family.name()
-                && r.method == method
-        }))
-    };
+    let at = |family: Family, method: Method, n: usize| time(sphere_row(rows, family, method, n));
     // 1. What is faster than what, by how much, on which sizes.
     let mut speed = Vec::new();
     if let (Some(&lo), Some(&hi)) = (sizes.first(), sizes.last()) {
@@ -234,7 +207,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
                 if let Some(b) = at(family, other, hi) {
                     parts.push(format!(
                         "{} ({})",
-                        faster(b, t_hi, &prose(other)),
+                        faster(b, t_hi, &other.prose()),
                         format_time(b)
                     ));
                 }
@@ -242,7 +215,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
             let mut line = format!(
                 "{}: {} takes {} per query at n = {}",
                 capitalise(family.name()),
-                prose(ours),
+                ours.prose(),
                 format_time(t_hi),
                 group(hi)
             );
@@ -257,7 +230,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
                         Some(faster(
                             at(family, other, lo)?,
                             at(family, ours, lo)?,
-                            &prose(other),
+                            &other.prose(),
                         ))
                     })
                     .collect();
@@ -275,7 +248,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
                     {
                         line.push_str(&format!(
                             "; faster than {} from n = {} up",
-                            prose(other),
+                            other.prose(),
                             group(first_win)
                         ));
                     }
@@ -302,7 +275,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
         let Some(peer) = peer else { continue };
         for r in rows
             .iter()
-            .filter(|r| r.query == family.name() && r.method == ours)
+            .filter(|r| r.query == family && r.method == ours)
         {
             let (Some(o), Some(p)) = (time(Some(r)), time(sibling(rows, r, family, peer))) else {
                 continue;
@@ -334,7 +307,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
                     capitalise(family.name()),
                     source_label(r),
                     format_time(*p),
-                    prose(&r.method),
+                    r.method.prose(),
                     format_time(*o),
                     ratio(o / p)
                 ));
@@ -388,15 +361,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
 /// and which methods' answers are wrong.
 fn bottom_line(rows: &[ResultRow], sizes: &[usize]) -> Vec<String> {
     let mut lines = Vec::new();
-    let at = |family: Family, method: &str, n: usize| {
-        time(rows.iter().find(|r| {
-            r.kind == "synthetic"
-                && r.source == "sphere"
-                && r.vertices == n
-                && r.query == family.name()
-                && r.method == method
-        }))
-    };
+    let at = |family: Family, method: Method, n: usize| time(sphere_row(rows, family, method, n));
     let range = |v: &[f64]| -> Option<String> {
         let lo = v.iter().copied().reduce(f64::min)?;
         let hi = v.iter().copied().reduce(f64::max)?;
@@ -444,7 +409,7 @@ fn bottom_line(rows: &[ResultRow], sizes: &[usize]) -> Vec<String> {
         let Some(peer) = peer else { continue };
         for r in rows
             .iter()
-            .filter(|r| r.query == family.name() && r.method == ours)
+            .filter(|r| r.query == family && r.method == ours)
         {
             if let (Some(o), Some(p)) = (time(Some(r)), time(sibling(rows, r, family, peer))) {
                 compared += 1;
@@ -479,7 +444,7 @@ fn bottom_line(rows: &[ResultRow], sizes: &[usize]) -> Vec<String> {
     }
     let ours_bad = rows
         .iter()
-        .any(|r| !r.method.starts_with("parry3d") && r.status.is_problem());
+        .any(|r| !r.method.is_peer() && r.status.is_problem());
     let ours = if ours_bad {
         "some of ours disagree or fail too (below)"
     } else {
@@ -543,9 +508,9 @@ fn sources_list(rows: &[&ResultRow]) -> String {
 fn disagreements(rows: &[ResultRow]) -> Vec<String> {
     let tol = AGREEMENT_TOLERANCE;
     let mut lines = Vec::new();
-    let mut methods: Vec<(String, String)> = Vec::new();
+    let mut methods: Vec<(Family, Method)> = Vec::new();
     for r in rows.iter().filter(|r| r.status.is_problem()) {
-        let key = (r.query.clone(), r.method.clone());
+        let key = (r.query, r.method);
         if !methods.contains(&key) {
             methods.push(key);
         }
@@ -581,12 +546,11 @@ fn disagreements(rows: &[ResultRow]) -> Vec<String> {
         let vs_first = worst(&|r| r.max_disagreement);
         let vs_oracle = worst(&|r| r.oracle_error);
         let gap = worst(&|r| r.normal_gap);
-        let family_first = rows
-            .iter()
-            .find(|r| r.query == *query)
-            .map(|r| r.method.clone())
-            .unwrap_or_default();
-        let is_verdict = query == Family::Intersection.name();
+        // The family's first method (its reference); `bad` holds rows of it, so it exists.
+        let Some(family_first) = rows.iter().find(|r| r.query == *query).map(|r| r.method) else {
+            continue;
+        };
+        let is_verdict = query.is_verdict();
         let amount = |v: f64| {
             if is_verdict {
                 format!("{:.1} % of the poses", 100.0 * v)
@@ -599,7 +563,7 @@ fn disagreements(rows: &[ResultRow]) -> Vec<String> {
             // Ours' own gap on the same sources, for contrast.
             let ours_gap = bad
                 .iter()
-                .filter_map(|r| sibling(rows, r, Family::EpaDepth, &family_first))
+                .filter_map(|r| sibling(rows, r, *query, family_first))
                 .filter_map(|r| r.normal_gap)
                 .reduce(f64::max);
             let differs = vs_first
@@ -654,8 +618,8 @@ mod tests {
         assert_eq!(faster(10.0, 1.0, "X"), "10× faster than X");
         assert_eq!(faster(1.0, 2.0, "X"), "2.0× slower than X");
         assert_eq!(faster(1.0, 1.01, "X"), "about as fast as X");
-        assert_eq!(prose("Nio, NVM"), "Nio on the NVM");
-        assert_eq!(prose("GJK, linear scan"), "plain GJK");
+        assert_eq!(Method::NioNvm.prose(), "Nio on the NVM");
+        assert_eq!(Method::GjkLinearScan.prose(), "plain GJK");
         assert_eq!(format_time(5_712.0), "5.71 µs");
         assert_eq!(format_time(61.2), "61.2 ns");
         assert_eq!(

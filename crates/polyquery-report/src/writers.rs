@@ -12,8 +12,8 @@ use crate::config::{Report, ReportError};
 use crate::format::{distinct, escape_html, escape_md, format_time, group, optional, quote, ratio};
 use crate::plots::{self, Plot};
 use crate::results::{
-    AGREEMENT_TOLERANCE, Family, HEADLINES, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK,
-    sphere_mean_ns,
+    AGREEMENT_TOLERANCE, Family, HEADLINES, Method, ResultRow, SPEEDUPS_VS_PEER,
+    SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns,
 };
 use crate::status::Status;
 use crate::summary::{self, GLOSSARY};
@@ -125,21 +125,19 @@ pub fn tables(report: &Report) -> Vec<Table> {
     for shape in ["sphere", "ellipsoid"] {
         let mine: Vec<&ResultRow> = rows
             .iter()
-            .filter(|r| {
-                r.kind == "synthetic" && r.source == shape && r.query != Family::Preprocess.name()
-            })
+            .filter(|r| r.kind == "synthetic" && r.source == shape && r.query != Family::Preprocess)
             .collect();
         if mine.is_empty() {
             continue;
         }
         let sizes = distinct(mine.iter().map(|r| r.vertices));
-        let lines = distinct(mine.iter().map(|r| (r.query.clone(), r.method.clone())));
+        let lines = distinct(mine.iter().map(|r| (r.query, r.method)));
         let mut header = vec!["query".to_string(), "method".to_string()];
         header.extend(sizes.iter().map(|&n| format!("n = {}", group(n))));
         let body = lines
             .iter()
             .map(|(q, m)| {
-                let mut cells = vec![q.clone(), m.clone()];
+                let mut cells = vec![q.to_string(), m.to_string()];
                 cells.extend(sizes.iter().map(|&n| {
                     mine.iter()
                         .find(|r| r.vertices == n && r.query == *q && r.method == *m)
@@ -169,14 +167,14 @@ pub fn tables(report: &Report) -> Vec<Table> {
     );
     if !sphere_sizes.is_empty() {
         let pairs = SPEEDUPS_VS_PLAIN_GJK.iter().chain(SPEEDUPS_VS_PEER);
-        let time = |f: Family, m: &str, n: usize| sphere_mean_ns(rows, f, m, n);
+        let time = |f: Family, m: Method, n: usize| sphere_mean_ns(rows, f, m, n);
         let mut header = vec!["query".to_string(), "ours vs baseline".to_string()];
         header.extend(sphere_sizes.iter().map(|&n| format!("n = {}", group(n))));
         let body: Vec<Vec<String>> = pairs
             .filter(|(f, base, ours)| {
                 sphere_sizes
                     .iter()
-                    .any(|&n| time(*f, base, n).is_some() && time(*f, ours, n).is_some())
+                    .any(|&n| time(*f, *base, n).is_some() && time(*f, *ours, n).is_some())
             })
             .map(|&(f, base, ours)| {
                 let mut cells = vec![f.name().to_string(), format!("{ours} vs {base}")];
@@ -206,15 +204,15 @@ pub fn tables(report: &Report) -> Vec<Table> {
     for family in Family::QUERIES {
         let mine: Vec<&ResultRow> = rows
             .iter()
-            .filter(|r| r.kind == "mesh" && r.query == family.name())
+            .filter(|r| r.kind == "mesh" && r.query == family)
             .collect();
         if mine.is_empty() {
             continue;
         }
-        let methods = distinct(mine.iter().map(|r| r.method.clone()));
+        let methods = distinct(mine.iter().map(|r| r.method));
         let meshes = distinct(mine.iter().map(|r| (r.source.clone(), r.vertices)));
         let mut header = vec!["mesh".to_string(), "hull vertices".to_string()];
-        header.extend(methods.iter().cloned());
+        header.extend(methods.iter().map(Method::to_string));
         let body = meshes
             .iter()
             .map(|(s, n)| {
@@ -240,10 +238,10 @@ pub fn tables(report: &Report) -> Vec<Table> {
     // Preprocessing.
     let pre: Vec<&ResultRow> = rows
         .iter()
-        .filter(|r| r.query == Family::Preprocess.name())
+        .filter(|r| r.query == Family::Preprocess)
         .collect();
     if !pre.is_empty() {
-        let methods = distinct(pre.iter().map(|r| r.method.clone()));
+        let methods = distinct(pre.iter().map(|r| r.method));
         let sources = distinct(pre.iter().map(|r| (r.source.clone(), r.vertices)));
         let mut header = vec!["source".to_string(), "hull vertices".to_string()];
         for m in &methods {
@@ -255,12 +253,12 @@ pub fn tables(report: &Report) -> Vec<Table> {
             .iter()
             .map(|(s, n)| {
                 let mut cells = vec![s.clone(), n.to_string()];
-                let find = |m: &str| {
+                let find = |m: Method| {
                     pre.iter()
                         .find(|r| r.source == *s && r.vertices == *n && r.method == m)
                 };
                 for m in &methods {
-                    cells.push(match find(m) {
+                    cells.push(match find(*m) {
                         Some(r) if r.status == Status::Ok => optional(r.mean_ns, format_time),
                         Some(r) if r.status == Status::Skipped => r.note.clone(),
                         Some(r) => format!("{}: {}", r.status, r.note),
@@ -268,11 +266,11 @@ pub fn tables(report: &Report) -> Vec<Table> {
                     });
                 }
                 cells.push(optional(
-                    find("hull (ours)").and_then(|r| r.bytes_per_vertex),
+                    find(Method::Hull).and_then(|r| r.bytes_per_vertex),
                     |b| format!("{b:.0}"),
                 ));
                 cells.push(optional(
-                    find("normal vector map (ours)").and_then(|r| r.bytes_per_vertex),
+                    find(Method::NvmBuild).and_then(|r| r.bytes_per_vertex),
                     |b| format!("{b:.0}"),
                 ));
                 cells
@@ -289,10 +287,10 @@ pub fn tables(report: &Report) -> Vec<Table> {
     // Accuracy.
     let queries: Vec<&ResultRow> = rows
         .iter()
-        .filter(|r| r.query != Family::Preprocess.name())
+        .filter(|r| r.query != Family::Preprocess)
         .collect();
     if !queries.is_empty() {
-        let lines = distinct(queries.iter().map(|r| (r.query.clone(), r.method.clone())));
+        let lines = distinct(queries.iter().map(|r| (r.query, r.method)));
         let body = lines
             .iter()
             .map(|(q, m)| {
@@ -307,8 +305,8 @@ pub fn tables(report: &Report) -> Vec<Table> {
                     mine.iter().filter(|r| r.status == Status::Failed).collect();
                 let checked = mine.iter().filter(|r| r.oracle_error.is_some()).count();
                 vec![
-                    q.clone(),
-                    m.clone(),
+                    q.to_string(),
+                    m.to_string(),
                     optional(worst(&|r| r.max_disagreement), |v| format!("{v:.1e}")),
                     optional(worst(&|r| r.oracle_error), |v| format!("{v:.1e}")),
                     optional(worst(&|r| r.normal_gap), |v| format!("{v:.1e}")),
@@ -344,15 +342,15 @@ pub fn tables(report: &Report) -> Vec<Table> {
 fn mesh_speedups(rows: &[ResultRow]) -> Option<Table> {
     let meshes = distinct(
         rows.iter()
-            .filter(|r| r.kind == "mesh" && r.query != Family::Preprocess.name())
+            .filter(|r| r.kind == "mesh" && r.query != Family::Preprocess)
             .map(|r| (r.source.clone(), r.vertices)),
     );
     if meshes.is_empty() {
         return None;
     }
-    let find = |s: &str, f: Family, m: &str| {
+    let find = |s: &str, f: Family, m: Method| {
         rows.iter()
-            .find(|r| r.kind == "mesh" && r.source == s && r.query == f.name() && r.method == m)
+            .find(|r| r.kind == "mesh" && r.source == s && r.query == f && r.method == m)
     };
     let usable = |r: Option<&ResultRow>| {
         r.filter(|r| !r.status.is_unusable())
@@ -433,8 +431,8 @@ pub fn csv(rows: &[ResultRow]) -> String {
             quote(&r.source),
             quote(&r.kind),
             r.vertices.to_string(),
-            quote(&r.query),
-            quote(&r.method),
+            quote(r.query.name()),
+            quote(r.method.name()),
             quote(r.status.name()),
             quote(&r.note),
             num(r.mean_ns),
@@ -674,8 +672,8 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
             r.source.clone(),
             r.kind.clone(),
             r.vertices.to_string(),
-            r.query.clone(),
-            r.method.clone(),
+            r.query.to_string(),
+            r.method.to_string(),
             r.status.to_string(),
             r.note.clone(),
             optional(r.mean_ns, format_time),
