@@ -11,6 +11,7 @@ use crate::format::group;
 use crate::results::{
     Family, Method, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns,
 };
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
 use polyquery::kinds::{QueryKind, SupportKind};
 
@@ -25,6 +26,28 @@ pub struct Plot {
     pub section: &'static str,
     /// `svg` = the SVG document's text.
     pub svg: String,
+}
+
+impl Plot {
+    /// A drawn plot, or why it could not be drawn (naming its file):
+    /// `Plot::drawn(file, title, section, Ok(svg))?.svg = svg`.
+    fn drawn(
+        file: impl Into<String>,
+        title: impl Into<String>,
+        section: &'static str,
+        svg: Result<String, String>,
+    ) -> Result<Plot, ReportError> {
+        let file = file.into();
+        match svg {
+            Ok(svg) => Ok(Plot {
+                file,
+                title: title.into(),
+                section,
+                svg,
+            }),
+            Err(reason) => Err(ReportError::Plot { name: file, reason }),
+        }
+    }
 }
 
 /// How a series is drawn: its colour comes from its method ([`method_color`]), the marker
@@ -148,17 +171,8 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
                 ("hull vertices per body (n)", Quantity::Count),
                 ("mean time per query", Quantity::Time),
                 &series,
-            )
-            .map_err(|reason| ReportError::Plot {
-                name: file.clone(),
-                reason,
-            })?;
-            plots.push(Plot {
-                file,
-                title,
-                section: "scaling",
-                svg,
-            });
+            );
+            plots.push(Plot::drawn(file, title, "scaling", svg)?);
         }
     }
     for (file, title, baseline) in [
@@ -182,17 +196,8 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             ("hull vertices per body (n)", Quantity::Count),
             ("speed-up (their time / ours)", Quantity::Ratio),
             &series,
-        )
-        .map_err(|reason| ReportError::Plot {
-            name: file.into(),
-            reason,
-        })?;
-        plots.push(Plot {
-            file: file.into(),
-            title: title.into(),
-            section: "speed-up",
-            svg,
-        });
+        );
+        plots.push(Plot::drawn(file, title, "speed-up", svg)?);
     }
     for family in Family::QUERIES {
         let (meshes, methods, values) = mesh_bars(rows, family);
@@ -201,18 +206,8 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
         }
         let title = format!("{} on the real meshes: time per query", family.name());
         let file = format!("meshes_{}.svg", family.slug());
-        let svg = bar_plot(&title, "mean time per query", &meshes, &methods, &values).map_err(
-            |reason| ReportError::Plot {
-                name: file.clone(),
-                reason,
-            },
-        )?;
-        plots.push(Plot {
-            file,
-            title,
-            section: "meshes",
-            svg,
-        });
+        let svg = bar_plot(&title, "mean time per query", &meshes, &methods, &values);
+        plots.push(Plot::drawn(file, title, "meshes", svg)?);
     }
     // The two preprocessing plots: (memory?, value, title, file, y axis).
     type Value = fn(&ResultRow) -> Option<f64>;
@@ -243,17 +238,8 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             ("hull vertices (n)", Quantity::Count),
             y_axis,
             &series,
-        )
-        .map_err(|reason| ReportError::Plot {
-            name: file.into(),
-            reason,
-        })?;
-        plots.push(Plot {
-            file: file.into(),
-            title: title.into(),
-            section: "preprocessing",
-            svg,
-        });
+        );
+        plots.push(Plot::drawn(file, title, "preprocessing", svg)?);
     }
     Ok(plots)
 }
@@ -538,8 +524,6 @@ fn line_plot(
             .margin(10)
             .x_label_area_size(48)
             .y_label_area_size(84);
-        let x_label = |v: &f64| x.1.label(*v);
-        let y_label = |v: &f64| y.1.label(*v);
         let x_range = (x0..x1)
             .log_scale()
             .with_key_points(x_ticks)
@@ -549,19 +533,7 @@ fn line_plot(
             let mut chart = builder
                 .build_cartesian_2d(x_range, 0.0..y1.max(1.0))
                 .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc(x.0)
-                .y_desc(y.0)
-                .axis_desc_style(("sans-serif", 15))
-                .label_style(("sans-serif", 13))
-                .light_line_style(RGBColor(240, 240, 240))
-                .bold_line_style(RGBColor(205, 205, 205))
-                .x_label_formatter(&x_label)
-                .y_label_formatter(&y_label)
-                .draw()
-                .map_err(|e| e.to_string())?;
-            draw_series(&mut chart, series)?;
+            draw_series(&mut chart, x, y, series)?;
         } else {
             let (y0, y1, y_ticks) = decades(ys());
             let y_range = (y0..y1)
@@ -571,19 +543,7 @@ fn line_plot(
             let mut chart = builder
                 .build_cartesian_2d(x_range, y_range)
                 .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc(x.0)
-                .y_desc(y.0)
-                .axis_desc_style(("sans-serif", 15))
-                .label_style(("sans-serif", 13))
-                .light_line_style(RGBColor(240, 240, 240))
-                .bold_line_style(RGBColor(205, 205, 205))
-                .x_label_formatter(&x_label)
-                .y_label_formatter(&y_label)
-                .draw()
-                .map_err(|e| e.to_string())?;
-            draw_series(&mut chart, series)?;
+            draw_series(&mut chart, x, y, series)?;
         }
         let entries: Vec<(String, RGBColor, Option<Marker>)> = series
             .iter()
@@ -596,15 +556,32 @@ fn line_plot(
     Ok(svg)
 }
 
-/// Each series as a line with its markers.
+/// The axes (described `x.0` and `y.0`, ticks labelled by their quantities) and each series
+/// as a line with its markers.
 fn draw_series<'a, 'b: 'a, X, Y>(
     chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
+    x: (&str, Quantity),
+    y: (&str, Quantity),
     series: &[Series],
 ) -> Result<(), String>
 where
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
+    let x_label = |v: &f64| x.1.label(*v);
+    let y_label = |v: &f64| y.1.label(*v);
+    chart
+        .configure_mesh()
+        .x_desc(x.0)
+        .y_desc(y.0)
+        .axis_desc_style(("sans-serif", 15))
+        .label_style(("sans-serif", 13))
+        .light_line_style(RGBColor(240, 240, 240))
+        .bold_line_style(RGBColor(205, 205, 205))
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&y_label)
+        .draw()
+        .map_err(|e| e.to_string())?;
     for s in series {
         let c = s.color;
         chart

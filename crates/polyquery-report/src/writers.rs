@@ -425,33 +425,53 @@ fn mesh_speedups(rows: &[ResultRow]) -> Option<Table> {
 pub fn csv(rows: &[ResultRow]) -> String {
     let mut s = CSV_COLUMNS.join(",");
     s.push('\n');
-    let num = |v: Option<f64>| optional(v, |x| polyquery::output::Shortest(x).to_string());
     for r in rows {
-        let cells = [
-            quote(&r.source),
-            quote(&r.kind),
-            r.vertices.to_string(),
-            quote(r.query.name()),
-            quote(r.method.name()),
-            quote(r.status.name()),
-            quote(&r.note),
-            num(r.mean_ns),
-            num(r.spread_ns),
-            r.passes.to_string(),
-            r.repetitions.to_string(),
-            r.poses.to_string(),
-            r.poses_drawn.to_string(),
-            num(r.support_calls),
-            num(r.iterations),
-            num(r.max_disagreement),
-            num(r.oracle_error),
-            num(r.normal_gap),
-            num(r.bytes_per_vertex),
-        ];
-        s.push_str(&cells.join(","));
+        let cells = row_cells(r, |_, v| {
+            optional(v, |x| polyquery::output::Shortest(x).to_string())
+        });
+        s.push_str(&cells.map(|c| quote(&c)).join(","));
         s.push('\n');
     }
     s
+}
+
+/// What a number of a [`ResultRow`] measures, for its format in the HTML table.
+#[derive(Clone, Copy)]
+enum Figure {
+    /// `mean_ns`, `spread_ns`.
+    Time,
+    /// `support_calls`, `iterations`: means per query.
+    Count,
+    /// `max_disagreement`, `oracle_error`, `normal_gap`: relative errors.
+    Error,
+    /// `bytes_per_vertex`.
+    Bytes,
+}
+
+/// A row's cells in [`CSV_COLUMNS`] order, unescaped; its optional numbers written by
+/// `number(what it measures, value)`.
+fn row_cells(r: &ResultRow, number: impl Fn(Figure, Option<f64>) -> String) -> [String; 19] {
+    [
+        r.source.clone(),
+        r.kind.clone(),
+        r.vertices.to_string(),
+        r.query.to_string(),
+        r.method.to_string(),
+        r.status.to_string(),
+        r.note.clone(),
+        number(Figure::Time, r.mean_ns),
+        number(Figure::Time, r.spread_ns),
+        r.passes.to_string(),
+        r.repetitions.to_string(),
+        r.poses.to_string(),
+        r.poses_drawn.to_string(),
+        number(Figure::Count, r.support_calls),
+        number(Figure::Count, r.iterations),
+        number(Figure::Error, r.max_disagreement),
+        number(Figure::Error, r.oracle_error),
+        number(Figure::Error, r.normal_gap),
+        number(Figure::Bytes, r.bytes_per_vertex),
+    ]
 }
 
 /// The machine, command, date and commit as (label, value) pairs.
@@ -471,6 +491,66 @@ fn provenance(report: &Report) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// How `report.md` and `index.html` mark up the parts they share (the first screen, the
+/// glossary, the machine): templates whose `{}` are filled with escaped text.
+struct Markup {
+    /// Escapes text for the document.
+    escape: fn(&str) -> String,
+    /// A titled list: (the heading, one item, the end of the list).
+    list: (&'static str, &'static str, &'static str),
+    /// A term and its definition.
+    term: &'static str,
+    /// Before the first screen, between it and the glossary, between the glossary and the
+    /// machine, after the machine.
+    joins: [&'static str; 4],
+}
+
+impl Markup {
+    /// `template` with each `{}` replaced by the next of `parts`, escaped.
+    fn fill(&self, template: &str, parts: &[&str]) -> String {
+        let mut out = String::new();
+        let mut pieces = template.split("{}");
+        out.push_str(pieces.next().unwrap_or_default());
+        for (piece, part) in pieces.zip(parts) {
+            out.push_str(&(self.escape)(part));
+            out.push_str(piece);
+        }
+        out
+    }
+
+    /// The first screen ([`summary::summary`]), the glossary and the machine, with their joins.
+    fn front(&self, s: &mut String, report: &Report) {
+        let [start, glossary, machine, end] = self.joins;
+        s.push_str(start);
+        self.lists(s, &summary::summary(report));
+        s.push_str(glossary);
+        self.terms(s, GLOSSARY.iter().copied());
+        s.push_str(machine);
+        let provenance = provenance(report);
+        self.terms(s, provenance.iter().map(|(k, v)| (*k, v.as_str())));
+        s.push_str(end);
+    }
+
+    /// Each (heading, lines) as a titled list.
+    fn lists(&self, s: &mut String, lists: &[(String, Vec<String>)]) {
+        let (heading, item, end) = self.list;
+        for (title, lines) in lists {
+            s.push_str(&self.fill(heading, &[title]));
+            for line in lines {
+                s.push_str(&self.fill(item, &[line]));
+            }
+            s.push_str(end);
+        }
+    }
+
+    /// Each (term, definition) on its own line.
+    fn terms<'a>(&self, s: &mut String, terms: impl Iterator<Item = (&'a str, &'a str)>) {
+        for (term, definition) in terms {
+            s.push_str(&self.fill(self.term, &[term, definition]));
+        }
+    }
+}
+
 /// `report.md`: the conclusion, the glossary, provenance, tables, plot links, notes (`markdown(…) = report.md's text`).
 pub fn markdown(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     let mut s = String::from("# polyquery benchmark report\n\n");
@@ -479,23 +559,18 @@ pub fn markdown(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
             "**A `--quick` report: a smoke test on small hulls, not the figures to quote.**\n\n",
         );
     }
-    s.push_str("## In one minute\n\n");
-    for (heading, lines) in summary::summary(report) {
-        let _ = writeln!(s, "### {}\n", escape_md(&heading));
-        for line in lines {
-            let _ = writeln!(s, "- {}", escape_md(&line));
-        }
-        s.push('\n');
+    Markup {
+        escape: escape_md,
+        list: ("### {}\n\n", "- {}\n", "\n"),
+        term: "- **{}**: {}\n",
+        joins: [
+            "## In one minute\n\n",
+            "## Glossary\n\n",
+            "\n## Machine and run\n\n",
+            "\n",
+        ],
     }
-    s.push_str("## Glossary\n\n");
-    for (term, definition) in GLOSSARY {
-        let _ = writeln!(s, "- **{}**: {}", escape_md(term), escape_md(definition));
-    }
-    s.push_str("\n## Machine and run\n\n");
-    for (k, v) in provenance(report) {
-        let _ = writeln!(s, "- **{k}**: {}", escape_md(&v));
-    }
-    s.push('\n');
+    .front(&mut s, report);
     for t in tables {
         let _ = writeln!(
             s,
@@ -612,28 +687,18 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     if report.quick {
         s.push_str("<p class=\"quick\">A <code>--quick</code> report: a smoke test on small hulls, not the figures to quote.</p>\n");
     }
-    s.push_str("<section id=\"summary\">\n<h2>In one minute</h2>\n");
-    for (heading, lines) in summary::summary(report) {
-        let _ = writeln!(s, "<h3>{}</h3>\n<ul>", escape_html(&heading));
-        for line in lines {
-            let _ = writeln!(s, "<li>{}</li>", escape_html(&line));
-        }
-        s.push_str("</ul>\n");
+    Markup {
+        escape: escape_html,
+        list: ("<h3>{}</h3>\n<ul>\n", "<li>{}</li>\n", "</ul>\n"),
+        term: "<dt>{}</dt><dd>{}</dd>\n",
+        joins: [
+            "<section id=\"summary\">\n<h2>In one minute</h2>\n",
+            "</section>\n<h2>Glossary</h2>\n<dl class=\"glossary\">\n",
+            "</dl>\n<h2>Machine and run</h2>\n<dl>\n",
+            "</dl>\n",
+        ],
     }
-    s.push_str("</section>\n<h2>Glossary</h2>\n<dl class=\"glossary\">\n");
-    for (term, definition) in GLOSSARY {
-        let _ = writeln!(
-            s,
-            "<dt>{}</dt><dd>{}</dd>",
-            escape_html(term),
-            escape_html(definition)
-        );
-    }
-    s.push_str("</dl>\n<h2>Machine and run</h2>\n<dl>\n");
-    for (k, v) in provenance(report) {
-        let _ = writeln!(s, "<dt>{}</dt><dd>{}</dd>", escape_html(k), escape_html(&v));
-    }
-    s.push_str("</dl>\n");
+    .front(&mut s, report);
     if !report.notes.is_empty() {
         s.push_str("<h2>Notes</h2>\n<ul>\n");
         for n in &report.notes {
@@ -666,29 +731,13 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
         let _ = write!(s, "<th>{c}</th>");
     }
     s.push_str("</tr></thead>\n<tbody>\n");
-    let num = |v: Option<f64>| optional(v, |x| format!("{x:.4}"));
     for r in &report.rows {
-        let cells = [
-            r.source.clone(),
-            r.kind.clone(),
-            r.vertices.to_string(),
-            r.query.to_string(),
-            r.method.to_string(),
-            r.status.to_string(),
-            r.note.clone(),
-            optional(r.mean_ns, format_time),
-            optional(r.spread_ns, format_time),
-            r.passes.to_string(),
-            r.repetitions.to_string(),
-            r.poses.to_string(),
-            r.poses_drawn.to_string(),
-            num(r.support_calls),
-            num(r.iterations),
-            optional(r.max_disagreement, |v| format!("{v:.1e}")),
-            optional(r.oracle_error, |v| format!("{v:.1e}")),
-            optional(r.normal_gap, |v| format!("{v:.1e}")),
-            optional(r.bytes_per_vertex, |v| format!("{v:.0}")),
-        ];
+        let cells = row_cells(r, |figure, v| match figure {
+            Figure::Time => optional(v, format_time),
+            Figure::Count => optional(v, |x| format!("{x:.4}")),
+            Figure::Error => optional(v, |x| format!("{x:.1e}")),
+            Figure::Bytes => optional(v, |x| format!("{x:.0}")),
+        });
         s.push_str("<tr>");
         for c in cells {
             let _ = write!(s, "<td>{}</td>", escape_html(&c));
