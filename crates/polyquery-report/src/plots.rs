@@ -11,6 +11,7 @@ use crate::format::group;
 use crate::results::{
     Family, Method, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns,
 };
+use plotters::coord::Shift;
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
 use polyquery::kinds::{QueryKind, SupportKind};
@@ -501,6 +502,25 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// A drawing area of the SVG backend.
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// A white canvas `WIDTH × height` px drawing into `svg`, with `title` on top: (the titled
+/// area, to present; the plot area; the legend column, `LEGEND_WIDTH` px on the right).
+fn canvas<'a>(
+    svg: &'a mut String,
+    height: u32,
+    title: &str,
+) -> Result<(Area<'a>, Area<'a>, Area<'a>), String> {
+    let root = SVGBackend::with_string(svg, (WIDTH, height)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let root = root
+        .titled(title, ("sans-serif", 20))
+        .map_err(|e| e.to_string())?;
+    let (plot_area, legend_area) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+    Ok((root, plot_area, legend_area))
+}
+
 /// A line plot with a logarithmic x axis (and a logarithmic y axis unless `y` is bytes), one
 /// line per series, the legend in a column of its own right of the plot.
 fn line_plot(
@@ -511,12 +531,7 @@ fn line_plot(
 ) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let root = root
-            .titled(title, ("sans-serif", 20))
-            .map_err(|e| e.to_string())?;
-        let (plot_area, legend_area) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+        let (root, plot_area, legend_area) = canvas(&mut svg, HEIGHT, title)?;
         let (x0, x1, x_ticks) = decades(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
         let ys = || series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
         let mut builder = ChartBuilder::on(&plot_area);
@@ -620,12 +635,7 @@ fn bar_plot(
     let mut svg = String::new();
     {
         let height = (110 + groups.len() * (10 * methods.len() + 14)).max(320) as u32;
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let root = root
-            .titled(title, ("sans-serif", 20))
-            .map_err(|e| e.to_string())?;
-        let (plot_area, legend_area) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+        let (root, plot_area, legend_area) = canvas(&mut svg, height, title)?;
         let (x0, x1, ticks) = decades(values.iter().flatten().flatten().copied());
         let mut chart = ChartBuilder::on(&plot_area)
             .margin(10)

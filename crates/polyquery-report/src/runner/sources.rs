@@ -87,28 +87,20 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
             },
         };
         progress.message(format!("{name} ({} points): building", points.len()));
-        let start = Instant::now();
-        let polytope = match convex_hull(&points) {
-            Ok(p) => p,
-            Err(e) => {
-                notes.push(format!("{name}: no hull: {e}"));
+        let Built {
+            nvm,
+            hull_time,
+            nvm_time,
+            polytope_bytes,
+        } = match build(&name, &points) {
+            Ok(built) => built,
+            Err(note) => {
+                notes.push(note);
                 progress.advance(1 + methods_per_source() as u64);
                 continue;
             }
         };
-        let hull_time = start.elapsed();
-        let n = polytope.num_vertices();
-        let polytope_bytes = polytope.memory_bytes() as f64 / n as f64;
-        let start = Instant::now();
-        let nvm = match NormalVectorMap::build(polytope) {
-            Ok(m) => m,
-            Err(e) => {
-                notes.push(format!("{name} ({n} vertices): no normal vector map: {e}"));
-                progress.advance(1 + methods_per_source() as u64);
-                continue;
-            }
-        };
-        let nvm_time = start.elapsed();
+        let n = nvm.polytope().num_vertices();
         let base = RowBase {
             source: name.clone(),
             kind: kind.to_string(),
@@ -217,6 +209,34 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
         }
     }
     (rows, notes)
+}
+
+/// A source's hull and normal vector map, with their build times.
+struct Built {
+    nvm: NormalVectorMap,
+    hull_time: Duration,
+    nvm_time: Duration,
+    /// The half-edge polytope's bytes per hull vertex.
+    polytope_bytes: f64,
+}
+
+/// Builds `points`' hull and its normal vector map, timing each; `Err` = the note saying
+/// which could not be built and why.
+fn build(name: &str, points: &[Point]) -> Result<Built, String> {
+    let start = Instant::now();
+    let polytope = convex_hull(points).map_err(|e| format!("{name}: no hull: {e}"))?;
+    let hull_time = start.elapsed();
+    let n = polytope.num_vertices();
+    let polytope_bytes = polytope.memory_bytes() as f64 / n as f64;
+    let start = Instant::now();
+    let nvm = NormalVectorMap::build(polytope)
+        .map_err(|e| format!("{name} ({n} vertices): no normal vector map: {e}"))?;
+    Ok(Built {
+        nvm,
+        hull_time,
+        nvm_time: start.elapsed(),
+        polytope_bytes,
+    })
 }
 
 /// Methods per source over all families (for the progress bar): `Σ over QUERIES of methods_of(f).len()`.
