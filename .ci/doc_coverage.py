@@ -30,7 +30,7 @@ import os
 import re
 import sys
 
-ROOTS = ["src", "crates/polyquery-cli/src"]
+ROOTS = ["src", "crates/polyquery-cli/src", "crates/polyquery-report/src"]
 
 FORMULA_SYMBOLS = [
     "=", "→", "←", "≤", "≥", "≠", "≈", "×", "·", "⊖", "∈", "∉", "⊂", "⊆", "∪", "∩", "√", "Σ", "∑", "∞", "‖", "⟺", "⇔", "⟶", "⇒", "⟹", "↦",

@@ -5,7 +5,9 @@
 //! peer's when the `peers` feature is on; the robot section has its rows, tables, summary
 //! lines and input files (no timing is asserted).
 
-use polyquery_cli::report::{self, ReportConfig, writers::CSV_COLUMNS};
+use polyquery_cli::report;
+use polyquery_report::status::Status;
+use polyquery_report::{ReportConfig, writers::CSV_COLUMNS};
 use std::path::Path;
 
 /// Splits one CSV line (our writer quotes fields holding `,` or `"`; no field spans lines).
@@ -174,26 +176,28 @@ fn quick_report_writes_every_file_well_formed() {
             .report
             .rows
             .iter()
-            .filter(|r| r.source == "sphere" && r.query == query && r.method == method)
+            .filter(|r| {
+                r.source == "sphere" && r.query.name() == query && r.method.name() == method
+            })
             .count()
     };
     for (query, method) in [
         ("support", "NVM"),
-        ("intersection", "GJK, linear scan"),
-        ("intersection", "Nio, NVM"),
-        ("directional penetration", "Nio, NVM"),
+        ("intersects", "GJK, linear scan"),
+        ("intersects", "Nio, NVM"),
+        ("directional_penetration", "Nio, NVM"),
         ("distance", "GJK, NVM"),
-        ("time of impact", "ours, NVM"),
-        ("EPA depth", "EPA, NVM"),
+        ("time_of_impact", "ours, NVM"),
+        ("penetration_depth", "EPA, NVM"),
     ] {
         assert_eq!(has(query, method), config.sizes.len(), "{query} / {method}");
     }
-    if report::peers::AVAILABLE {
+    if polyquery_report::peers::AVAILABLE {
         assert_eq!(
-            has("intersection", "parry3d intersection_test"),
+            has("intersects", "parry3d intersection_test"),
             config.sizes.len()
         );
-        assert!(html.contains(report::peers::PARRY_VERSION));
+        assert!(html.contains(polyquery_report::peers::PARRY_VERSION));
     }
     // Timings do not flatter: support on every one of the distinct random directions, the
     // pair queries of ours on every pose pair of their kind; a row timed on fewer (a slow
@@ -204,14 +208,14 @@ fn quick_report_writes_every_file_well_formed() {
         .report
         .rows
         .iter()
-        .filter(|r| r.query != "preprocess")
+        .filter(|r| r.query.name() != "preprocess")
     {
-        if r.query == "support" {
+        if r.query.name() == "support" {
             assert_eq!(r.poses_drawn, config.directions, "{r:?}");
-        } else if matches!(r.query.as_str(), "intersection" | "distance") {
+        } else if matches!(r.query.name(), "intersects" | "distance") {
             assert_eq!(r.poses_drawn, config.queries, "{r:?}");
         }
-        if r.method.ends_with("NVM") {
+        if r.method.name().ends_with("NVM") {
             assert_eq!(r.poses, r.poses_drawn, "ours on every input: {r:?}");
         }
         if r.poses < r.poses_drawn {
@@ -221,8 +225,8 @@ fn quick_report_writes_every_file_well_formed() {
             );
             let cell = format!(
                 "({} of {})",
-                report::summary::group(r.poses),
-                report::summary::group(r.poses_drawn)
+                polyquery_report::format::group(r.poses),
+                polyquery_report::format::group(r.poses_drawn)
             );
             assert!(html.contains(&cell), "{cell} not in the tables");
         }
@@ -252,10 +256,10 @@ fn quick_report_writes_every_file_well_formed() {
         .report
         .rows
         .iter()
-        .filter(|r| !r.method.starts_with("parry"))
+        .filter(|r| !r.method.name().starts_with("parry"))
     {
         assert!(
-            !matches!(r.status.as_str(), "failed" | "disagrees"),
+            !matches!(r.status, Status::Failed | Status::Disagrees),
             "{r:?}"
         );
     }
@@ -265,8 +269,9 @@ fn quick_report_writes_every_file_well_formed() {
 /// motion rows, the warm load, the cross-checks (plain GJK agrees with NVM exactly), the
 /// tables and summary lines in report.md, pinocchio's figures labelled as the script's, and
 /// the input files for the script. No timing is asserted.
-fn check_robot_section(out: &Path, report: &report::Report) {
-    use report::robot::{self, CERTIFIED, NVM, PARRY, PLAIN_GJK, SAMPLED};
+fn check_robot_section(out: &Path, report: &polyquery_report::Report) {
+    use polyquery_report::robot::RobotMethod::{Certified, Nvm, Parry, PlainGjk, Sampled};
+    use polyquery_report::robot::{self, RobotQuery};
     let section = report.robot.as_ref().unwrap_or_else(|| {
         panic!("no robot section; notes: {:?}", report.notes);
     });
@@ -279,25 +284,20 @@ fn check_robot_section(out: &Path, report: &report::Report) {
         report.notes
     );
     assert_eq!(section.configurations, robot::QUICK_CONFIGURATIONS);
-    let mut methods = vec![
-        (NVM, 1),
-        (NVM, threads),
-        (PLAIN_GJK, 1),
-        (PLAIN_GJK, threads),
-    ];
-    if report::peers::AVAILABLE {
-        methods.push((PARRY, 1));
+    let mut methods = vec![(Nvm, 1), (Nvm, threads), (PlainGjk, 1), (PlainGjk, threads)];
+    if polyquery_report::peers::AVAILABLE {
+        methods.push((Parry, 1));
     }
     for scene in &scenes {
-        for query in ["check", "distance"] {
+        for query in [RobotQuery::Check, RobotQuery::Distance] {
             for &(method, t) in &methods {
                 let row = section
                     .row(scene, query, method, t)
                     .unwrap_or_else(|| panic!("no row {scene} / {query} / {method} / {t}"));
-                assert_eq!(row.status, "ok", "{row:?}");
+                assert_eq!(row.status, Status::Ok, "{row:?}");
                 assert!(row.per_second.is_some_and(|p| p > 0.0), "{row:?}");
                 assert!(row.inputs >= 1 && row.inputs <= row.inputs_drawn, "{row:?}");
-                if method == NVM {
+                if method == Nvm {
                     assert_eq!(row.inputs, section.configurations, "ours on every one");
                 }
             }
@@ -308,7 +308,7 @@ fn check_robot_section(out: &Path, report: &report::Report) {
         assert_eq!(sc.vs_plain_gjk.disagreements, 0, "{sc:?}");
         assert!(sc.vs_plain_gjk.compared > 0);
         assert!(sc.all_threads_agree, "{sc:?}");
-        assert_eq!(sc.vs_parry.is_some(), report::peers::AVAILABLE);
+        assert_eq!(sc.vs_parry.is_some(), polyquery_report::peers::AVAILABLE);
     }
     let motions = section.motions.expect("motion checks");
     assert_eq!(motions.motions, robot::QUICK_MOTIONS);
@@ -317,12 +317,12 @@ fn check_robot_section(out: &Path, report: &report::Report) {
         "sampled colliding, certified free"
     );
     assert!(motions.missed_by_sampled <= motions.colliding_certified);
-    for method in [CERTIFIED, SAMPLED] {
+    for method in [Certified, Sampled] {
         for t in [1, threads] {
             let row = section
-                .row("table_shelf", "motion", method, t)
+                .row("table_shelf", RobotQuery::Motion, method, t)
                 .unwrap_or_else(|| panic!("no motion row {method} / {t}"));
-            assert_eq!(row.status, "ok", "{row:?}");
+            assert_eq!(row.status, Status::Ok, "{row:?}");
         }
     }
     let warm = section.warm_load.expect("warm load");
@@ -390,7 +390,7 @@ fn parry_version_matches_the_lock_file() {
     let needle = "name = \"parry3d-f64\"\nversion = \"";
     let at = lock.find(needle).expect("parry3d-f64 in Cargo.lock") + needle.len();
     let version = &lock[at..at + lock[at..].find('"').expect("closing quote")];
-    assert_eq!(version, report::peers::PARRY_VERSION);
+    assert_eq!(version, polyquery_report::peers::PARRY_VERSION);
 }
 
 /// The full default report (minutes): `cargo test -p polyquery-cli --test tests report:: -- --ignored`; writes into

@@ -398,14 +398,28 @@ pub fn write_configurations(
         path: path.to_path_buf(),
         source,
     };
+    let mut file = std::fs::File::create(path).map_err(io)?;
+    file.write_all(configurations_text(configurations).as_bytes())
+        .map_err(io)
+}
+
+/// The text [`write_configurations`] writes: one configuration per line, values separated by
+/// spaces, each in its shortest form: `configurations_text(&[vec![1.0, 3.0]]) = "1 3\n"`.
+pub fn configurations_text(configurations: &[Vec<f64>]) -> String {
     let mut text = String::new();
     for q in configurations {
-        let line: Vec<String> = q.iter().map(|x| format!("{x}")).collect();
-        text.push_str(&line.join(" "));
+        text.push_str(&joined(q));
         text.push('\n');
     }
-    let mut file = std::fs::File::create(path).map_err(io)?;
-    file.write_all(text.as_bytes()).map_err(io)
+    text
+}
+
+/// `q`'s values separated by spaces, each in its shortest form: `joined(&[0.5, 1.0]) = "0.5 1"`.
+fn joined(q: &[f64]) -> String {
+    q.iter()
+        .map(|x| format!("{x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A straight joint-space motion `q(s) = q0 + s·(q1 − q0)`, `s ∈ [0, 1]`: `(q0, q1)`.
@@ -502,21 +516,21 @@ pub fn write_motions(path: &Path, motions: &[Motion]) -> Result<(), RobotSceneEr
         path: path.to_path_buf(),
         source,
     };
-    let join = |q: &[f64]| {
-        q.iter()
-            .map(|x| format!("{x}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let mut file = std::fs::File::create(path).map_err(io)?;
+    file.write_all(motions_text(motions).as_bytes()).map_err(io)
+}
+
+/// The text [`write_motions`] writes: one motion per line, `q0 ; q1`:
+/// `motions_text(&[(vec![0.5], vec![2.0])]) = "0.5 ; 2\n"`.
+pub fn motions_text(motions: &[Motion]) -> String {
     let mut text = String::new();
     for (q0, q1) in motions {
-        text.push_str(&join(q0));
+        text.push_str(&joined(q0));
         text.push_str(" ; ");
-        text.push_str(&join(q1));
+        text.push_str(&joined(q1));
         text.push('\n');
     }
-    let mut file = std::fs::File::create(path).map_err(io)?;
-    file.write_all(text.as_bytes()).map_err(io)
+    text
 }
 
 #[cfg(test)]

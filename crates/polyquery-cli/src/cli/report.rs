@@ -343,7 +343,7 @@ impl Display for InfoReport {
         writeln!(
             f,
             "created          {} by polyquery {}",
-            polyquery_cli::report::machine::utc_date_time(
+            polyquery_report::machine::utc_date_time(
                 std::time::UNIX_EPOCH + std::time::Duration::from_secs(m.created_unix_s),
             ),
             m.polyquery_version

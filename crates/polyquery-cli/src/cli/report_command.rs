@@ -1,12 +1,14 @@
 //! `polyquery report`: the arguments and the call into [`polyquery_cli::report`]; the work
-//! (measuring, checking, writing the files) is all in the library: `run(args) = report::run(&config)` plus printing.
+//! (measuring, checking, rendering) is all in `polyquery_report`, the writing in the CLI
+//! library: `run(args) = report::run(&config)` plus printing.
 
 use super::commands::{CliError, EXIT_BAD_INPUT, EXIT_FAILURE};
 use clap::Args;
-use polyquery_cli::report::{self, ReportConfig, ReportError};
+use polyquery_cli::report;
+use polyquery_report::{ReportConfig, ReportError};
 use std::path::PathBuf;
 
-/// The arguments of `polyquery report`: `ReportArgs` ↦ [`polyquery_cli::report::ReportConfig`].
+/// The arguments of `polyquery report`: `ReportArgs` ↦ [`polyquery_report::ReportConfig`].
 #[derive(Args, Debug)]
 pub struct ReportArgs {
     /// Folder of OBJ meshes to include (every `.obj` in it, and every file its MANIFEST.tsv

@@ -23,7 +23,7 @@ use polyquery::robot::{Checker, LinkPoses};
 /// Why the peer checker could not be built or answer: `PeerError(message)`.
 ///
 /// ```
-/// use polyquery_cli::report::robot_peer::PeerError;
+/// use polyquery_report::robot_peer::PeerError;
 ///
 /// assert_eq!(PeerError("no".into()).to_string(), "no");
 /// ```
@@ -37,7 +37,7 @@ pub use parry_robot::PeerRobotChecker;
 #[cfg(feature = "peers")]
 mod parry_robot {
     use super::*;
-    use crate::report::peers::{self, pose, vector};
+    use crate::peers::{self, pose, vector};
     use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
     use parry3d_f64::math::{Pose as PPose, Vector as PVector};
     use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy};
@@ -57,8 +57,8 @@ mod parry_robot {
     ///
     /// ```no_run
     /// # use polyquery::robot::*;
-    /// # fn demo(checker: &Checker) -> Result<(), polyquery_cli::report::robot_peer::PeerError> {
-    /// use polyquery_cli::report::robot_peer::PeerRobotChecker;
+    /// # fn demo(checker: &Checker) -> Result<(), polyquery_report::robot_peer::PeerError> {
+    /// use polyquery_report::robot_peer::PeerRobotChecker;
     /// let peer = PeerRobotChecker::new(checker)?;
     /// let mut poses = LinkPoses::new(checker.robot());
     /// let q = vec![0.0; checker.robot().dof()];

@@ -3,12 +3,18 @@
 //! query family, speed-ups against plain GJK and against the peer, bars per real mesh,
 //! bytes per vertex and preprocessing time against n.
 //!
-//! Where it sits: [`super::writers`] calls [`render_all`] with the finished report and
+//! Where it sits: [`crate::writers`] calls [`render_all`] with the finished report and
 //! writes each SVG to a file and inline into `index.html`.
 
-use super::runner::{Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns};
-use super::{Report, ReportError};
+use crate::config::{Report, ReportError};
+use crate::format::group;
+use crate::results::{
+    Family, Method, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns,
+};
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
+use polyquery::kinds::{QueryKind, SupportKind};
 
 /// One rendered plot: `svg` = its text, written to `out/file`.
 #[derive(Clone, Debug)]
@@ -21,6 +27,28 @@ pub struct Plot {
     pub section: &'static str,
     /// `svg` = the SVG document's text.
     pub svg: String,
+}
+
+impl Plot {
+    /// A drawn plot, or why it could not be drawn (naming its file):
+    /// `Plot::drawn(file, title, section, Ok(svg))?.svg = svg`.
+    fn drawn(
+        file: impl Into<String>,
+        title: impl Into<String>,
+        section: &'static str,
+        svg: Result<String, String>,
+    ) -> Result<Plot, ReportError> {
+        let file = file.into();
+        match svg {
+            Ok(svg) => Ok(Plot {
+                file,
+                title: title.into(),
+                section,
+                svg,
+            }),
+            Err(reason) => Err(ReportError::Plot { name: file, reason }),
+        }
+    }
 }
 
 /// How a series is drawn: its colour comes from its method ([`method_color`]), the marker
@@ -75,7 +103,7 @@ impl Quantity {
             Quantity::Time => format_decade_time(v),
             Quantity::Ratio => {
                 if v >= 1.0 {
-                    format!("{}×", super::summary::group(v.round() as usize))
+                    format!("{}×", group(v.round() as usize))
                 } else {
                     format!("{}×", format_fraction(v))
                 }
@@ -89,25 +117,24 @@ impl Quantity {
 /// colour-blind readers tell apart): ours on the NVM blue (GJK on the NVM sky blue), linear
 /// scan orange, cold hill-climbing green, parry3d vermilion; preprocessing: our hull black,
 /// the NVM build blue, parry's hull vermilion, our hull handed to parry reddish purple: e.g. blue `= RGBColor(0, 114, 178)`.
-pub fn method_color(method: &str) -> RGBColor {
+pub fn method_color(method: Method) -> RGBColor {
     const BLUE: RGBColor = RGBColor(0, 114, 178);
     const SKY: RGBColor = RGBColor(86, 180, 233);
     const ORANGE: RGBColor = RGBColor(230, 159, 0);
     const GREEN: RGBColor = RGBColor(0, 158, 115);
     const VERMILION: RGBColor = RGBColor(213, 94, 0);
     const PURPLE: RGBColor = RGBColor(204, 121, 167);
-    const GREY: RGBColor = RGBColor(110, 110, 110);
     match method {
-        "GJK, NVM" => SKY,
-        "hill-climb (cold)" => GREEN,
-        "hull (ours)" | "half-edge polytope" => BLACK,
-        "our hull into parry3d (from_convex_mesh)" => PURPLE,
-        m if m.starts_with("parry3d") || m.starts_with("hull (parry3d") => VERMILION,
-        m if m.ends_with("linear scan") => ORANGE,
-        m if m.ends_with("NVM") || m.starts_with("normal vector map") || m.starts_with("NVM") => {
-            BLUE
-        }
-        _ => GREY,
+        Method::GjkNvm => SKY,
+        Method::Hull => BLACK,
+        Method::HullIntoParry => PURPLE,
+        Method::NvmBuild => BLUE,
+        m if m.is_peer() => VERMILION,
+        m => match m.support() {
+            Some(SupportKind::LinearScan) => ORANGE,
+            Some(SupportKind::HillClimb) => GREEN,
+            _ => BLUE,
+        },
     }
 }
 
@@ -115,11 +142,11 @@ pub fn method_color(method: &str) -> RGBColor {
 fn family_marker(family: Family) -> Marker {
     match family {
         Family::Support | Family::Preprocess => Marker::Circle,
-        Family::Intersection => Marker::Circle,
-        Family::DirectionalPenetration => Marker::Triangle,
-        Family::Distance => Marker::Square,
-        Family::TimeOfImpact => Marker::Diamond,
-        Family::EpaDepth => Marker::Cross,
+        Family::Query(QueryKind::Intersects | QueryKind::Raycast) => Marker::Circle,
+        Family::Query(QueryKind::DirectionalPenetration) => Marker::Triangle,
+        Family::Query(QueryKind::Distance) => Marker::Square,
+        Family::Query(QueryKind::TimeOfImpact) => Marker::Diamond,
+        Family::Query(QueryKind::PenetrationDepth) => Marker::Cross,
     }
 }
 
@@ -145,17 +172,8 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
                 ("hull vertices per body (n)", Quantity::Count),
                 ("mean time per query", Quantity::Time),
                 &series,
-            )
-            .map_err(|reason| ReportError::Plot {
-                name: file.clone(),
-                reason,
-            })?;
-            plots.push(Plot {
-                file,
-                title,
-                section: "scaling",
-                svg,
-            });
+            );
+            plots.push(Plot::drawn(file, title, "scaling", svg)?);
         }
     }
     for (file, title, baseline) in [
@@ -179,17 +197,8 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             ("hull vertices per body (n)", Quantity::Count),
             ("speed-up (their time / ours)", Quantity::Ratio),
             &series,
-        )
-        .map_err(|reason| ReportError::Plot {
-            name: file.into(),
-            reason,
-        })?;
-        plots.push(Plot {
-            file: file.into(),
-            title: title.into(),
-            section: "speed-up",
-            svg,
-        });
+        );
+        plots.push(Plot::drawn(file, title, "speed-up", svg)?);
     }
     for family in Family::QUERIES {
         let (meshes, methods, values) = mesh_bars(rows, family);
@@ -198,18 +207,8 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
         }
         let title = format!("{} on the real meshes: time per query", family.name());
         let file = format!("meshes_{}.svg", family.slug());
-        let svg = bar_plot(&title, "mean time per query", &meshes, &methods, &values).map_err(
-            |reason| ReportError::Plot {
-                name: file.clone(),
-                reason,
-            },
-        )?;
-        plots.push(Plot {
-            file,
-            title,
-            section: "meshes",
-            svg,
-        });
+        let svg = bar_plot(&title, "mean time per query", &meshes, &methods, &values);
+        plots.push(Plot::drawn(file, title, "meshes", svg)?);
     }
     // The two preprocessing plots: (memory?, value, title, file, y axis).
     type Value = fn(&ResultRow) -> Option<f64>;
@@ -240,17 +239,8 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             ("hull vertices (n)", Quantity::Count),
             y_axis,
             &series,
-        )
-        .map_err(|reason| ReportError::Plot {
-            name: file.into(),
-            reason,
-        })?;
-        plots.push(Plot {
-            file: file.into(),
-            title: title.into(),
-            section: "preprocessing",
-            svg,
-        });
+        );
+        plots.push(Plot::drawn(file, title, "preprocessing", svg)?);
     }
     Ok(plots)
 }
@@ -260,16 +250,17 @@ fn method_series(rows: &[ResultRow], shape: &str, family: Family) -> Vec<Series>
     let mut out: Vec<Series> = Vec::new();
     for r in rows
         .iter()
-        .filter(|r| r.kind == "synthetic" && r.source == shape && r.query == family.name())
+        .filter(|r| r.kind == "synthetic" && r.source == shape && r.query == family)
     {
         let Some(ns) = r.mean_ns.filter(|v| v.is_finite() && *v > 0.0) else {
             continue;
         };
         let point = (r.vertices as f64, ns);
-        match out.iter_mut().find(|s| s.name == r.method) {
+        match out.iter_mut().find(|s| s.name == r.method.name()) {
             Some(s) => s.points.push(point),
             None => {
-                let mut s = Series::new(r.method.clone(), method_color(&r.method), Marker::Circle);
+                let name = r.method.name().to_string();
+                let mut s = Series::new(name, method_color(r.method), Marker::Circle);
                 s.points.push(point);
                 out.push(s);
             }
@@ -288,17 +279,18 @@ fn preprocess_series(
     let mut out: Vec<Series> = Vec::new();
     for r in rows
         .iter()
-        .filter(|r| r.kind == "synthetic" && r.query == Family::Preprocess.name())
+        .filter(|r| r.kind == "synthetic" && r.query == Family::Preprocess)
     {
         let Some(v) = value(r).filter(|v| v.is_finite() && *v > 0.0) else {
             continue;
         };
-        let what = if bytes && r.method == "hull (ours)" {
-            "half-edge polytope"
+        // Bytes: our hull's are the half-edge polytope's, the map's its search structure.
+        let (what, color) = if bytes && r.method == Method::Hull {
+            ("half-edge polytope", method_color(Method::Hull))
         } else if bytes {
-            "NVM search structure"
+            ("NVM search structure", method_color(Method::NvmBuild))
         } else {
-            r.method.as_str()
+            (r.method.name(), method_color(r.method))
         };
         let name = format!("{what}, {}", r.source);
         let marker = if r.source == "sphere" {
@@ -309,7 +301,7 @@ fn preprocess_series(
         match out.iter_mut().find(|s| s.name == name) {
             Some(s) => s.points.push((r.vertices as f64, v)),
             None => {
-                let mut s = Series::new(name, method_color(what), marker);
+                let mut s = Series::new(name, color, marker);
                 s.points.push((r.vertices as f64, v));
                 out.push(s);
             }
@@ -332,7 +324,7 @@ fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
         Baseline::PlainGjk => SPEEDUPS_VS_PLAIN_GJK,
         Baseline::Peer => SPEEDUPS_VS_PEER,
     };
-    let time = |family: Family, method: &str, n: usize| sphere_mean_ns(rows, family, method, n);
+    let time = |family: Family, method: Method, n: usize| sphere_mean_ns(rows, family, method, n);
     let mut sizes: Vec<usize> = rows
         .iter()
         .filter(|r| r.source == "sphere")
@@ -361,21 +353,21 @@ fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
 fn mesh_bars(
     rows: &[ResultRow],
     family: Family,
-) -> (Vec<String>, Vec<String>, Vec<Vec<Option<f64>>>) {
+) -> (Vec<String>, Vec<Method>, Vec<Vec<Option<f64>>>) {
     let mine: Vec<&ResultRow> = rows
         .iter()
-        .filter(|r| r.kind == "mesh" && r.query == family.name())
+        .filter(|r| r.kind == "mesh" && r.query == family)
         .collect();
     let label = |r: &ResultRow| format!("{} ({})", r.source.trim_end_matches(".obj"), r.vertices);
     let mut meshes: Vec<String> = Vec::new();
-    let mut methods: Vec<String> = Vec::new();
+    let mut methods: Vec<Method> = Vec::new();
     for r in &mine {
         let l = label(r);
         if !meshes.contains(&l) {
             meshes.push(l);
         }
         if !methods.contains(&r.method) {
-            methods.push(r.method.clone());
+            methods.push(r.method);
         }
     }
     let values = meshes
@@ -510,6 +502,25 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// A drawing area of the SVG backend.
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// A white canvas `WIDTH × height` px drawing into `svg`, with `title` on top: (the titled
+/// area, to present; the plot area; the legend column, `LEGEND_WIDTH` px on the right).
+fn canvas<'a>(
+    svg: &'a mut String,
+    height: u32,
+    title: &str,
+) -> Result<(Area<'a>, Area<'a>, Area<'a>), String> {
+    let root = SVGBackend::with_string(svg, (WIDTH, height)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let root = root
+        .titled(title, ("sans-serif", 20))
+        .map_err(|e| e.to_string())?;
+    let (plot_area, legend_area) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+    Ok((root, plot_area, legend_area))
+}
+
 /// A line plot with a logarithmic x axis (and a logarithmic y axis unless `y` is bytes), one
 /// line per series, the legend in a column of its own right of the plot.
 fn line_plot(
@@ -520,12 +531,7 @@ fn line_plot(
 ) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let root = root
-            .titled(title, ("sans-serif", 20))
-            .map_err(|e| e.to_string())?;
-        let (plot_area, legend_area) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+        let (root, plot_area, legend_area) = canvas(&mut svg, HEIGHT, title)?;
         let (x0, x1, x_ticks) = decades(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
         let ys = || series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
         let mut builder = ChartBuilder::on(&plot_area);
@@ -533,8 +539,6 @@ fn line_plot(
             .margin(10)
             .x_label_area_size(48)
             .y_label_area_size(84);
-        let x_label = |v: &f64| x.1.label(*v);
-        let y_label = |v: &f64| y.1.label(*v);
         let x_range = (x0..x1)
             .log_scale()
             .with_key_points(x_ticks)
@@ -544,19 +548,7 @@ fn line_plot(
             let mut chart = builder
                 .build_cartesian_2d(x_range, 0.0..y1.max(1.0))
                 .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc(x.0)
-                .y_desc(y.0)
-                .axis_desc_style(("sans-serif", 15))
-                .label_style(("sans-serif", 13))
-                .light_line_style(RGBColor(240, 240, 240))
-                .bold_line_style(RGBColor(205, 205, 205))
-                .x_label_formatter(&x_label)
-                .y_label_formatter(&y_label)
-                .draw()
-                .map_err(|e| e.to_string())?;
-            draw_series(&mut chart, series)?;
+            draw_series(&mut chart, x, y, series)?;
         } else {
             let (y0, y1, y_ticks) = decades(ys());
             let y_range = (y0..y1)
@@ -566,19 +558,7 @@ fn line_plot(
             let mut chart = builder
                 .build_cartesian_2d(x_range, y_range)
                 .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc(x.0)
-                .y_desc(y.0)
-                .axis_desc_style(("sans-serif", 15))
-                .label_style(("sans-serif", 13))
-                .light_line_style(RGBColor(240, 240, 240))
-                .bold_line_style(RGBColor(205, 205, 205))
-                .x_label_formatter(&x_label)
-                .y_label_formatter(&y_label)
-                .draw()
-                .map_err(|e| e.to_string())?;
-            draw_series(&mut chart, series)?;
+            draw_series(&mut chart, x, y, series)?;
         }
         let entries: Vec<(String, RGBColor, Option<Marker>)> = series
             .iter()
@@ -591,15 +571,32 @@ fn line_plot(
     Ok(svg)
 }
 
-/// Each series as a line with its markers.
+/// The axes (described `x.0` and `y.0`, ticks labelled by their quantities) and each series
+/// as a line with its markers.
 fn draw_series<'a, 'b: 'a, X, Y>(
     chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
+    x: (&str, Quantity),
+    y: (&str, Quantity),
     series: &[Series],
 ) -> Result<(), String>
 where
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
+    let x_label = |v: &f64| x.1.label(*v);
+    let y_label = |v: &f64| y.1.label(*v);
+    chart
+        .configure_mesh()
+        .x_desc(x.0)
+        .y_desc(y.0)
+        .axis_desc_style(("sans-serif", 15))
+        .label_style(("sans-serif", 13))
+        .light_line_style(RGBColor(240, 240, 240))
+        .bold_line_style(RGBColor(205, 205, 205))
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&y_label)
+        .draw()
+        .map_err(|e| e.to_string())?;
     for s in series {
         let c = s.color;
         chart
@@ -632,18 +629,13 @@ fn bar_plot(
     title: &str,
     x_label: &str,
     groups: &[String],
-    methods: &[String],
+    methods: &[Method],
     values: &[Vec<Option<f64>>],
 ) -> Result<String, String> {
     let mut svg = String::new();
     {
         let height = (110 + groups.len() * (10 * methods.len() + 14)).max(320) as u32;
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let root = root
-            .titled(title, ("sans-serif", 20))
-            .map_err(|e| e.to_string())?;
-        let (plot_area, legend_area) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+        let (root, plot_area, legend_area) = canvas(&mut svg, height, title)?;
         let (x0, x1, ticks) = decades(values.iter().flatten().flatten().copied());
         let mut chart = ChartBuilder::on(&plot_area)
             .margin(10)
@@ -686,7 +678,7 @@ fn bar_plot(
             .map_err(|e| e.to_string())?;
         let thickness = 0.8 / methods.len().max(1) as f64;
         for (m, name) in methods.iter().enumerate() {
-            let c = method_color(name);
+            let c = method_color(*name);
             let bars: Vec<Rectangle<(f64, f64)>> = values
                 .iter()
                 .enumerate()
@@ -703,7 +695,7 @@ fn bar_plot(
         }
         let entries: Vec<(String, RGBColor, Option<Marker>)> = methods
             .iter()
-            .map(|m| (m.clone(), method_color(m), None))
+            .map(|m| (m.name().to_string(), method_color(*m), None))
             .collect();
         draw_legend(&legend_area, &entries, 24)?;
         root.present().map_err(|e| e.to_string())?;
@@ -777,21 +769,21 @@ mod tests {
 
     #[test]
     fn every_method_keeps_its_colour() {
-        assert_eq!(method_color("Nio, NVM"), method_color("NVM"));
+        assert_eq!(method_color(Method::NioNvm), method_color(Method::Nvm));
         assert_eq!(
-            method_color("GJK, linear scan"),
-            method_color("linear scan")
+            method_color(Method::GjkLinearScan),
+            method_color(Method::LinearScan)
         );
         assert_eq!(
-            method_color("parry3d contact"),
-            method_color("parry3d distance")
+            method_color(Method::ParryContact),
+            method_color(Method::ParryDistance)
         );
         // Within each family the methods differ.
         for family in Family::QUERIES {
-            let names: Vec<&str> = super::super::runner::method_names(family);
+            let names: Vec<Method> = crate::runner::methods_of(family);
             for (i, a) in names.iter().enumerate() {
                 for b in &names[i + 1..] {
-                    assert_ne!(method_color(a), method_color(b), "{a} / {b}");
+                    assert_ne!(method_color(*a), method_color(*b), "{a} / {b}");
                 }
             }
         }

@@ -1,42 +1,15 @@
-//! Benchmark comparison reports: `polyquery report` (`speed-up = other method's time / polyquery's time`).
+//! What a report is made of: the settings ([`ReportConfig`]), the errors ([`ReportError`]),
+//! the measured [`Report`], and the meshes it reads (`meshes = every .obj in the folder`).
 //!
-//! Where it sits: on top of everything else. It builds hulls ([`polyquery::hull`]) of synthetic
-//! point sets and real meshes, preprocesses them ([`polyquery::nvm`]), and times every query of
-//! [`polyquery::query`] with several support maps and against a peer library (parry3d, feature
-//! `peers`) on the same poses, checking the answers against each other and the exact oracles.
-//! Then it writes `index.html` (self-contained, inline SVG plots), `report.md`, `results.csv`,
-//! `results.json` and one SVG file per plot into the output folder.
-//!
-//! * [`measure`]: batches, medians and interquartile ranges.
-//! * [`runner`]: sources, poses, methods, checks; one [`ResultRow`] per cell.
-//! * [`peers`]: parry3d behind plain `f64` arrays.
-//! * [`plots`]: the SVG plots (plotters, SVG backend only).
-//! * [`summary`]: the first screen's conclusion in plain words, and the glossary.
-//! * [`writers`]: HTML, Markdown, CSV and JSON.
-//! * [`robot`]: the robot section (Panda configurations per second against plain GJK and
-//!   parry3d, warm load, certified against sampled motion checks, pinocchio's figures).
-//! * [`robot_peer`]: parry3d as a robot checker.
-//! * [`machine`]: CPU, cores, memory, OS, git commit, date.
+//! Where it sits: under [`crate::run`] (which fills a [`Report`]) and the writers (which
+//! render one).
 
-pub mod machine;
-pub mod measure;
-pub mod peers;
-pub mod plots;
-pub mod robot;
-pub mod robot_peer;
-pub mod runner;
-pub mod summary;
-pub mod writers;
-
-pub use machine::MachineInfo;
-pub use runner::{Family, ResultRow};
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use measure::TimingBudget;
+use crate::machine::MachineInfo;
+use crate::results::ResultRow;
+use crate::robot::RobotSection;
 use polyquery::mesh::Mesh;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 /// The default hull sizes: 64 … 1,048,576 vertices, `sizes[i] = 64 × 8^i`.
 pub const DEFAULT_SIZES: [usize; 6] = [64, 512, 4_096, 32_768, 262_144, 1_048_576];
@@ -60,7 +33,7 @@ pub const QUICK_OUT: &str = "report-quick";
 /// What to measure and where to write it: `ReportConfig::defaults(quick)` = what `polyquery report [--quick]` runs.
 ///
 /// ```
-/// use polyquery_cli::report::{ReportConfig, QUICK_OUT, QUICK_SIZES};
+/// use polyquery_report::{ReportConfig, QUICK_OUT, QUICK_SIZES};
 ///
 /// let quick = ReportConfig::defaults(true);
 /// assert_eq!(quick.sizes, QUICK_SIZES);
@@ -90,7 +63,7 @@ pub struct ReportConfig {
     /// `robot = true` ⟹ the robot section is measured (`--no-robot` turns it off).
     pub robot: bool,
     /// The robot section's cache of obstacle and mesh maps (`None` ⟹
-    /// [`robot::default_cache_dir`]).
+    /// [`crate::robot::default_cache_dir`]).
     pub robot_cache: Option<PathBuf>,
     /// `pinocchio` = a JSON file of `benches/robot_pinocchio.py`, shown beside our figures.
     pub pinocchio: Option<PathBuf>,
@@ -207,157 +180,7 @@ pub struct Report {
     /// `rows` = one row per source × size × query × method.
     pub rows: Vec<ResultRow>,
     /// `robot` = the robot section (`None` with `--no-robot`, or when it could not run: see `notes`).
-    pub robot: Option<robot::RobotSection>,
-}
-
-/// What [`run`] wrote: `run(config) = Ok(ReportOutput)`.
-#[derive(Clone, Debug)]
-pub struct ReportOutput {
-    /// `report` = the measured report.
-    pub report: Report,
-    /// `files` = every file written, in the output folder (`files[i].parent() = config.out`).
-    pub files: Vec<PathBuf>,
-}
-
-/// Measures everything `config` asks for and writes the report files: `run(config)?.files` = what it wrote.
-pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
-    if config.queries < 2 {
-        return Err(ReportError::Invalid(
-            "--queries must be at least 2 (half overlapping, half disjoint)".into(),
-        ));
-    }
-    if config.directions == 0 {
-        return Err(ReportError::Invalid(
-            "--directions must be at least 1".into(),
-        ));
-    }
-    if config.quick {
-        refuse_to_overwrite_full(&config.out)?;
-    }
-    if let Some(bad) = config.sizes.iter().find(|&&n| n < 4) {
-        return Err(ReportError::Invalid(format!(
-            "size {bad} is below 4, the fewest points of a 3D hull"
-        )));
-    }
-    let mut notes = Vec::new();
-    let meshes = match &config.meshes {
-        Some(dir) => load_meshes(dir)?,
-        None => Vec::new(),
-    };
-    if config.sizes.is_empty() && meshes.is_empty() {
-        return Err(ReportError::Invalid(
-            "no sizes and no meshes to measure".into(),
-        ));
-    }
-    let machine = MachineInfo::detect();
-    let sample_budget = if config.quick {
-        Duration::from_millis(40)
-    } else {
-        Duration::from_millis(400)
-    };
-    let min_samples = if config.quick { 8 } else { 16 };
-    let plan = runner::RunPlan {
-        sizes: config.sizes.clone(),
-        meshes,
-        queries: config.queries,
-        directions: config.directions,
-        sample_budget,
-        min_samples,
-        budget: if config.quick {
-            TimingBudget {
-                per_cell: Duration::from_millis(12),
-                min_batch: Duration::from_micros(500),
-                min_batches: 3,
-                max_batches: 9,
-            }
-        } else {
-            TimingBudget {
-                per_cell: Duration::from_millis(80),
-                min_batch: Duration::from_millis(1),
-                min_batches: 3,
-                max_batches: 21,
-            }
-        },
-        peer_hull_budget: if config.quick {
-            Duration::from_secs(2)
-        } else {
-            Duration::from_secs(20)
-        },
-        peer_hull_cap: if config.quick {
-            Duration::from_millis(500)
-        } else {
-            Duration::from_secs(4)
-        },
-    };
-    let sources = 2 * plan.sizes.len() + plan.meshes.len();
-    let robot_plan = if config.robot {
-        match bundled_data_dir() {
-            Some(data) => {
-                let cache = config
-                    .robot_cache
-                    .clone()
-                    .unwrap_or_else(robot::default_cache_dir);
-                let mut p =
-                    robot::RobotPlan::defaults(config.quick, data.join("robots/panda"), cache);
-                p.pinocchio = config.pinocchio.clone();
-                Some(p)
-            }
-            None => {
-                notes.push(
-                    "robot section skipped: the bundled data/robots/panda was not found".into(),
-                );
-                None
-            }
-        }
-    } else {
-        None
-    };
-    let steps = sources * (1 + runner::methods_per_source())
-        + robot_plan.as_ref().map_or(0, robot::RobotPlan::steps);
-    let progress = if config.progress {
-        let bar = ProgressBar::with_draw_target(Some(steps as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {wide_msg}")
-        {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let start = Instant::now();
-    let (rows, run_notes) = runner::run_sources(&plan, &progress);
-    notes.extend(run_notes);
-    let robot = robot_plan.and_then(|p| match robot::run_robot(&p, &progress) {
-        Ok(mut section) => {
-            section.folder = config.out.display().to_string();
-            notes.extend(section.notes.iter().cloned());
-            Some(section)
-        }
-        Err(e) => {
-            notes.push(format!("robot section skipped: {e}"));
-            None
-        }
-    });
-    progress.finish_and_clear();
-    let report = Report {
-        machine,
-        command: config.command.clone(),
-        sizes: config.sizes.clone(),
-        queries: config.queries,
-        directions: config.directions,
-        sample_budget_seconds: sample_budget.as_secs_f64(),
-        min_samples,
-        quick: config.quick,
-        agreement_tolerance: runner::AGREEMENT_TOLERANCE,
-        oracle_limit: runner::ORACLE_LIMIT,
-        elapsed_seconds: start.elapsed().as_secs_f64(),
-        notes,
-        rows,
-        robot,
-    };
-    let files = writers::write_all(&report, &config.out)?;
-    Ok(ReportOutput { report, files })
+    pub robot: Option<RobotSection>,
 }
 
 /// The bundled meshes folder (`data/`, recognised by its `MANIFEST.tsv`), wherever the
@@ -379,25 +202,6 @@ pub fn bundled_data_dir() -> Option<PathBuf> {
     candidates
         .map(|dir| dir.join("data"))
         .find(|data| data.join("MANIFEST.tsv").is_file())
-}
-
-/// Fails when `out` holds a full (not `--quick`) report: its `results.json` says
-/// `"quick": false`.
-fn refuse_to_overwrite_full(out: &Path) -> Result<(), ReportError> {
-    let Ok(text) = std::fs::read_to_string(out.join("results.json")) else {
-        return Ok(());
-    };
-    let full = serde_json::from_str::<serde_json::Value>(&text)
-        .ok()
-        .and_then(|v| v.get("quick").and_then(serde_json::Value::as_bool))
-        == Some(false);
-    if full {
-        Err(ReportError::WouldOverwriteFull {
-            path: out.to_path_buf(),
-        })
-    } else {
-        Ok(())
-    }
 }
 
 /// The mesh files a `MANIFEST.tsv` lists (its first column, after the header line).
@@ -422,7 +226,7 @@ fn manifest_files(dir: &Path) -> Result<Vec<String>, ReportError> {
 
 /// Loads every `.obj` in `dir` and every mesh its `MANIFEST.tsv` lists, sorted by name. A
 /// listed mesh that is missing, or any mesh that cannot be loaded, is an error naming it.
-fn load_meshes(dir: &Path) -> Result<Vec<(String, Vec<polyquery::Point>)>, ReportError> {
+pub(crate) fn load_meshes(dir: &Path) -> Result<Vec<(String, Vec<polyquery::Point>)>, ReportError> {
     let entries = std::fs::read_dir(dir).map_err(|source| ReportError::Meshes {
         path: dir.to_path_buf(),
         source,

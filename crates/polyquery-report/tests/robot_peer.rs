@@ -7,7 +7,7 @@ use polyquery::Pose;
 use polyquery::robot::{
     AllowedCollisions, Checker, CheckerOptions, LinkPoses, PackageDirs, Robot, Scene, ShapeCache,
 };
-use polyquery_cli::report::robot_peer::PeerRobotChecker;
+use polyquery_report::robot_peer::PeerRobotChecker;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 

@@ -2,9 +2,10 @@
 //! long enough (≥ ~1 ms) for `Instant` to resolve it; the cell is the median time per query
 //! over the batches with the interquartile range as its spread.
 //!
-//! Where it sits: the report's runner ([`super::runner`]) hands a closure that answers every
-//! pose pair once ("one pass"); this module decides how many passes make a batch and how many
-//! batches fit the cell's time budget.
+//! Where it sits: a leaf. The report's runner ([`crate::runner`]) and robot section
+//! ([`crate::robot`]) run a checking pass ([`checking_pass`]) whose answers they compare, then
+//! hand a closure that answers the same inputs once ("one pass"); this module decides how many
+//! passes make a batch and how many batches fit the cell's time budget ([`cell_timing`]).
 
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -103,10 +104,66 @@ pub fn time_passes(
     }
 }
 
+/// A slow method's limit on its checking pass: it stops once `budget` has passed and at least
+/// `min` inputs were answered (`answered ≥ min`).
+#[derive(Clone, Copy, Debug)]
+pub struct SampleCap {
+    /// `budget` = the wall time after which the pass stops.
+    pub budget: Duration,
+    /// `min` = the fewest inputs answered, whatever it costs.
+    pub min: usize,
+}
+
+/// The checking pass of a cell: `answer` on `inputs` in order, until `stop(answer)` is true
+/// (that answer is kept) or the `cap` says so; returns the answers and the pass's wall time:
+/// `answers.len() ≤ inputs.len()`.
+///
+/// ```
+/// use polyquery_report::measure::checking_pass;
+///
+/// let (answers, _) = checking_pass(&[1, 2, 3, 4], None, |x| x * 10, |a| *a == 20);
+/// assert_eq!(answers, [10, 20]);
+/// ```
+pub fn checking_pass<I, T>(
+    inputs: &[I],
+    cap: Option<SampleCap>,
+    mut answer: impl FnMut(&I) -> T,
+    mut stop: impl FnMut(&T) -> bool,
+) -> (Vec<T>, Duration) {
+    let start = Instant::now();
+    let mut out = Vec::with_capacity(inputs.len());
+    for (i, x) in inputs.iter().enumerate() {
+        if let Some(cap) = cap
+            && i >= cap.min
+            && start.elapsed() >= cap.budget
+        {
+            break;
+        }
+        let a = answer(x);
+        let last = stop(&a);
+        out.push(a);
+        if last {
+            break;
+        }
+    }
+    (out, start.elapsed())
+}
+
+/// A cell's timing after its checking pass over `k` inputs took `first`: the checking pass
+/// alone when it took half the cell's budget, else batches of `pass` ([`time_passes`]):
+/// `first ≥ per_cell / 2 ⟹ Timing::single_pass(first, k)`.
+pub fn cell_timing(first: Duration, k: usize, budget: &TimingBudget, pass: impl FnMut()) -> Timing {
+    if first >= budget.per_cell / 2 {
+        Timing::single_pass(first, k)
+    } else {
+        time_passes(pass, k, first, budget)
+    }
+}
+
 /// The `q`-quantile of sorted `values` by linear interpolation; 0 for an empty slice.
 ///
 /// ```
-/// use polyquery_cli::report::measure::quantile;
+/// use polyquery_report::measure::quantile;
 ///
 /// let sorted = [1.0, 2.0, 4.0, 8.0];
 /// assert_eq!(quantile(&sorted, 0.5), 3.0); // halfway between 2 and 4

@@ -2,43 +2,15 @@
 //! rows (what is faster than what, by how much, on which sizes; where the peer is faster;
 //! where answers disagree and who is wrong), and the glossary of every term the report uses.
 //!
-//! Where it sits: [`super::writers`] prints [`summary`] at the top of `index.html` and
+//! Where it sits: [`crate::writers`] prints [`summary`] at the top of `index.html` and
 //! `report.md`, then [`GLOSSARY`]. Nothing here is hard-coded but the words: every number
 //! comes from the rows.
 
-use super::Report;
-use super::runner::{AGREEMENT_TOLERANCE, Family, ResultRow};
-
-/// The comparisons the conclusion states, per query family: (family, our method, the
-/// plain-GJK baseline — the same algorithm on linear-scan support — and the peer's method).
-pub(crate) const HEADLINES: &[(Family, &str, Option<&str>, Option<&str>)] = &[
-    (Family::Support, "NVM", Some("linear scan"), None),
-    (
-        Family::Intersection,
-        "Nio, NVM",
-        Some("GJK, linear scan"),
-        Some("parry3d intersection_test"),
-    ),
-    (
-        Family::DirectionalPenetration,
-        "Nio, NVM",
-        Some("Nio, linear scan"),
-        Some("parry3d GJK ray cast on D"),
-    ),
-    (
-        Family::Distance,
-        "GJK, NVM",
-        Some("GJK, linear scan"),
-        Some("parry3d distance"),
-    ),
-    (
-        Family::TimeOfImpact,
-        "ours, NVM",
-        None,
-        Some("parry3d cast_shapes"),
-    ),
-    (Family::EpaDepth, "EPA, NVM", None, Some("parry3d contact")),
-];
+use crate::config::Report;
+use crate::format::{format_time, group, ratio};
+use crate::results::{AGREEMENT_TOLERANCE, Family, HEADLINES, Method, ResultRow, sphere_row};
+use crate::robot::summary_lines;
+use crate::status::Status;
 
 /// One glossary entry: (term, definition); `GLOSSARY[i] = (term, definition)`.
 pub const GLOSSARY: &[(&str, &str)] = &[
@@ -156,30 +128,6 @@ pub const GLOSSARY: &[(&str, &str)] = &[
     ),
 ];
 
-/// `group(1048576) = "1,048,576"`.
-pub fn group(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// A ratio as `1,160×`, `12×`, `3.4×`, `1.04×`, `0.71×`.
-pub fn ratio(x: f64) -> String {
-    if x >= 9.95 {
-        format!("{}×", group(x.round() as usize))
-    } else if x >= 1.995 {
-        format!("{x:.1}×")
-    } else {
-        format!("{x:.2}×")
-    }
-}
-
 /// Ours (time `o`) against another method (time `b`) said plainly: `12× faster than X`,
 /// `1.4× slower than X`, `about as fast as X`.
 fn faster(b: f64, o: f64, other: &str) -> String {
@@ -191,53 +139,6 @@ fn faster(b: f64, o: f64, other: &str) -> String {
     } else {
         format!("{} slower than {other}", ratio(1.0 / r))
     }
-}
-
-/// A method's table name as prose: `Nio, NVM` → `Nio on the NVM`, `GJK, linear scan` →
-/// `plain GJK`.
-pub fn prose(method: &str) -> String {
-    match method {
-        "NVM" => "the NVM".into(),
-        "linear scan" => "the linear scan".into(),
-        "hill-climb (cold)" => "cold hill-climbing".into(),
-        "GJK, linear scan" => "plain GJK".into(),
-        "ours, NVM" => "ours on the NVM".into(),
-        m => match m.strip_suffix(", NVM") {
-            Some(algorithm) => format!("{algorithm} on the NVM"),
-            None => match m.strip_suffix(", linear scan") {
-                Some(algorithm) => format!("{algorithm} on linear scan"),
-                None => m.to_string(),
-            },
-        },
-    }
-}
-
-/// `12.3 ns`, `4.56 µs`, `7.89 ms`, `1.23 s` (three significant digits).
-///
-/// ```
-/// use polyquery_cli::report::summary::{format_time, group};
-///
-/// assert_eq!(group(1_048_576), "1,048,576");
-/// assert_eq!(format_time(4_560.0), "4.56 µs");
-/// ```
-pub fn format_time(ns: f64) -> String {
-    let (v, unit) = if ns < 1e3 {
-        (ns, "ns")
-    } else if ns < 1e6 {
-        (ns / 1e3, "µs")
-    } else if ns < 1e9 {
-        (ns / 1e6, "ms")
-    } else {
-        (ns / 1e9, "s")
-    };
-    let digits = if v >= 100.0 {
-        0
-    } else if v >= 10.0 {
-        1
-    } else {
-        2
-    };
-    format!("{v:.digits$} {unit}")
 }
 
 /// A source as the text names it: `sphere n = 4,096` or `bunny_npm (319 vertices)`.
@@ -258,20 +159,20 @@ fn sibling<'a>(
     rows: &'a [ResultRow],
     like: &ResultRow,
     family: Family,
-    method: &str,
+    method: Method,
 ) -> Option<&'a ResultRow> {
     rows.iter().find(|r| {
         r.source == like.source
             && r.kind == like.kind
             && r.vertices == like.vertices
-            && r.query == family.name()
+            && r.query == family
             && r.method == method
     })
 }
 
 /// A row's usable mean time.
 fn time(r: Option<&ResultRow>) -> Option<f64> {
-    r.filter(|r| r.status != "failed" && r.status != "skipped")
+    r.filter(|r| !r.status.is_unusable())
         .and_then(|r| r.mean_ns)
         .filter(|t| t.is_finite() && *t > 0.0)
 }
@@ -293,15 +194,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
     let rows = &report.rows;
     let mut out = Vec::new();
     let sizes = sphere_sizes(rows);
-    let at = |family: Family, method: &str, n: usize| {
-        time(rows.iter().find(|r| {
-            r.kind == "synthetic"
-                && r.source == "sphere"
-                && r.vertices == n
-                && r.query == family.name()
-                && r.method == method
-        }))
-    };
+    let at = |family: Family, method: Method, n: usize| time(sphere_row(rows, family, method, n));
     // 1. What is faster than what, by how much, on which sizes.
     let mut speed = Vec::new();
     if let (Some(&lo), Some(&hi)) = (sizes.first(), sizes.last()) {
@@ -314,7 +207,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
                 if let Some(b) = at(family, other, hi) {
                     parts.push(format!(
                         "{} ({})",
-                        faster(b, t_hi, &prose(other)),
+                        faster(b, t_hi, &other.prose()),
                         format_time(b)
                     ));
                 }
@@ -322,7 +215,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
             let mut line = format!(
                 "{}: {} takes {} per query at n = {}",
                 capitalise(family.name()),
-                prose(ours),
+                ours.prose(),
                 format_time(t_hi),
                 group(hi)
             );
@@ -337,7 +230,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
                         Some(faster(
                             at(family, other, lo)?,
                             at(family, ours, lo)?,
-                            &prose(other),
+                            &other.prose(),
                         ))
                     })
                     .collect();
@@ -355,7 +248,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
                     {
                         line.push_str(&format!(
                             "; faster than {} from n = {} up",
-                            prose(other),
+                            other.prose(),
                             group(first_win)
                         ));
                     }
@@ -382,7 +275,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
         let Some(peer) = peer else { continue };
         for r in rows
             .iter()
-            .filter(|r| r.query == family.name() && r.method == ours)
+            .filter(|r| r.query == family && r.method == ours)
         {
             let (Some(o), Some(p)) = (time(Some(r)), time(sibling(rows, r, family, peer))) else {
                 continue;
@@ -414,7 +307,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
                     capitalise(family.name()),
                     source_label(r),
                     format_time(*p),
-                    prose(&r.method),
+                    r.method.prose(),
                     format_time(*o),
                     ratio(o / p)
                 ));
@@ -435,7 +328,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
     let robot = report
         .robot
         .as_ref()
-        .map(super::robot::summary_lines)
+        .map(summary_lines)
         .filter(|l| !l.is_empty());
     if let Some(lines) = robot {
         let heading = format!(
@@ -468,15 +361,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
 /// and which methods' answers are wrong.
 fn bottom_line(rows: &[ResultRow], sizes: &[usize]) -> Vec<String> {
     let mut lines = Vec::new();
-    let at = |family: Family, method: &str, n: usize| {
-        time(rows.iter().find(|r| {
-            r.kind == "synthetic"
-                && r.source == "sphere"
-                && r.vertices == n
-                && r.query == family.name()
-                && r.method == method
-        }))
-    };
+    let at = |family: Family, method: Method, n: usize| time(sphere_row(rows, family, method, n));
     let range = |v: &[f64]| -> Option<String> {
         let lo = v.iter().copied().reduce(f64::min)?;
         let hi = v.iter().copied().reduce(f64::max)?;
@@ -524,7 +409,7 @@ fn bottom_line(rows: &[ResultRow], sizes: &[usize]) -> Vec<String> {
         let Some(peer) = peer else { continue };
         for r in rows
             .iter()
-            .filter(|r| r.query == family.name() && r.method == ours)
+            .filter(|r| r.query == family && r.method == ours)
         {
             if let (Some(o), Some(p)) = (time(Some(r)), time(sibling(rows, r, family, peer))) {
                 compared += 1;
@@ -548,7 +433,7 @@ fn bottom_line(rows: &[ResultRow], sizes: &[usize]) -> Vec<String> {
     // Wrong answers.
     let mut wrong: Vec<String> = Vec::new();
     for r in rows.iter().filter(|r| {
-        r.status == "disagrees"
+        r.status == Status::Disagrees
             && (r.oracle_error.is_some_and(|e| e > AGREEMENT_TOLERANCE)
                 || r.normal_gap.is_some_and(|e| e > AGREEMENT_TOLERANCE))
     }) {
@@ -557,9 +442,9 @@ fn bottom_line(rows: &[ResultRow], sizes: &[usize]) -> Vec<String> {
             wrong.push(name);
         }
     }
-    let ours_bad = rows.iter().any(|r| {
-        !r.method.starts_with("parry3d") && matches!(r.status.as_str(), "disagrees" | "failed")
-    });
+    let ours_bad = rows
+        .iter()
+        .any(|r| !r.method.is_peer() && r.status.is_problem());
     let ours = if ours_bad {
         "some of ours disagree or fail too (below)"
     } else {
@@ -623,12 +508,9 @@ fn sources_list(rows: &[&ResultRow]) -> String {
 fn disagreements(rows: &[ResultRow]) -> Vec<String> {
     let tol = AGREEMENT_TOLERANCE;
     let mut lines = Vec::new();
-    let mut methods: Vec<(String, String)> = Vec::new();
-    for r in rows
-        .iter()
-        .filter(|r| r.status == "disagrees" || r.status == "failed")
-    {
-        let key = (r.query.clone(), r.method.clone());
+    let mut methods: Vec<(Family, Method)> = Vec::new();
+    for r in rows.iter().filter(|r| r.status.is_problem()) {
+        let key = (r.query, r.method);
         if !methods.contains(&key) {
             methods.push(key);
         }
@@ -641,7 +523,7 @@ fn disagreements(rows: &[ResultRow]) -> Vec<String> {
         let failed: Vec<&ResultRow> = mine
             .iter()
             .copied()
-            .filter(|r| r.status == "failed")
+            .filter(|r| r.status == Status::Failed)
             .collect();
         if let Some(f) = failed.first() {
             lines.push(format!(
@@ -653,7 +535,7 @@ fn disagreements(rows: &[ResultRow]) -> Vec<String> {
         let bad: Vec<&ResultRow> = mine
             .iter()
             .copied()
-            .filter(|r| r.status == "disagrees")
+            .filter(|r| r.status == Status::Disagrees)
             .collect();
         if bad.is_empty() {
             continue;
@@ -664,12 +546,11 @@ fn disagreements(rows: &[ResultRow]) -> Vec<String> {
         let vs_first = worst(&|r| r.max_disagreement);
         let vs_oracle = worst(&|r| r.oracle_error);
         let gap = worst(&|r| r.normal_gap);
-        let family_first = rows
-            .iter()
-            .find(|r| r.query == *query)
-            .map(|r| r.method.clone())
-            .unwrap_or_default();
-        let is_verdict = query == Family::Intersection.name();
+        // The family's first method (its reference); `bad` holds rows of it, so it exists.
+        let Some(family_first) = rows.iter().find(|r| r.query == *query).map(|r| r.method) else {
+            continue;
+        };
+        let is_verdict = query.is_verdict();
         let amount = |v: f64| {
             if is_verdict {
                 format!("{:.1} % of the poses", 100.0 * v)
@@ -682,7 +563,7 @@ fn disagreements(rows: &[ResultRow]) -> Vec<String> {
             // Ours' own gap on the same sources, for contrast.
             let ours_gap = bad
                 .iter()
-                .filter_map(|r| sibling(rows, r, Family::EpaDepth, &family_first))
+                .filter_map(|r| sibling(rows, r, *query, family_first))
                 .filter_map(|r| r.normal_gap)
                 .reduce(f64::max);
             let differs = vs_first
@@ -737,8 +618,8 @@ mod tests {
         assert_eq!(faster(10.0, 1.0, "X"), "10× faster than X");
         assert_eq!(faster(1.0, 2.0, "X"), "2.0× slower than X");
         assert_eq!(faster(1.0, 1.01, "X"), "about as fast as X");
-        assert_eq!(prose("Nio, NVM"), "Nio on the NVM");
-        assert_eq!(prose("GJK, linear scan"), "plain GJK");
+        assert_eq!(Method::NioNvm.prose(), "Nio on the NVM");
+        assert_eq!(Method::GjkLinearScan.prose(), "plain GJK");
         assert_eq!(format_time(5_712.0), "5.71 µs");
         assert_eq!(format_time(61.2), "61.2 ns");
         assert_eq!(

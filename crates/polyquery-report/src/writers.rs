@@ -4,19 +4,21 @@
 //! `.svg` per plot, and the robot section's inputs (`robot_configurations.txt`,
 //! `robot_motions.txt`).
 //!
-//! Where it sits: the last step of [`super::run`]. Tables are built once ([`Table`]) and
-//! printed as HTML and Markdown. Every file is written atomically.
+//! Where it sits: after [`crate::run::measure`]: [`documents`] renders the measured report.
+//! Tables are built once ([`Table`]) and printed as HTML and Markdown. The program that runs
+//! the report writes the documents (all or nothing, each).
 
-use super::plots::{self, Plot};
-use super::runner::{
-    AGREEMENT_TOLERANCE, Family, ResultRow, SPEEDUPS_VS_PEER, SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns,
+use crate::config::{Report, ReportError};
+use crate::format::{distinct, escape_html, escape_md, format_time, group, optional, quote, ratio};
+use crate::plots::{self, Plot};
+use crate::results::{
+    AGREEMENT_TOLERANCE, Family, HEADLINES, Method, ResultRow, SPEEDUPS_VS_PEER,
+    SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns,
 };
-pub use super::summary::format_time;
-use super::summary::{self, GLOSSARY, HEADLINES, group, ratio};
-use super::{Report, ReportError};
-use crate::atomic_file::write_atomically;
+use crate::status::Status;
+use crate::summary::{self, GLOSSARY};
+use crate::table::Table;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 /// The CSV columns, in order (the fields of [`ResultRow`]): `CSV_COLUMNS.len() = 19`.
 pub const CSV_COLUMNS: [&str; 19] = [
@@ -41,69 +43,61 @@ pub const CSV_COLUMNS: [&str; 19] = [
     "bytes_per_vertex",
 ];
 
-/// A table with a title, printed as HTML and Markdown: `rows[i].len() = header.len()`.
+/// One document of the report: its file name in the output folder and its content
+/// (`file = out / name`).
 #[derive(Clone, Debug)]
-pub struct Table {
-    /// `title` = the heading above the table.
-    pub title: String,
-    /// `caption` = one sentence saying how to read it.
-    pub caption: String,
-    /// `header` = the column headings.
-    pub header: Vec<String>,
-    /// `rows[i][j]` = the cell in row `i`, column `j` (`rows[i].len() = header.len()`).
-    pub rows: Vec<Vec<String>>,
-    /// `folded = true` ⟹ shown folded (`<details>`) in the HTML.
-    pub folded: bool,
+pub struct Document<'a> {
+    /// `name` = the file name in the output folder (`index.html`, `support.svg`, …).
+    pub name: String,
+    /// `content` = what the file holds.
+    pub content: Content<'a>,
 }
 
-/// Writes every file into `out` (created if missing); returns their paths: `Ok(files)`, `files[i].parent() = out`.
-pub fn write_all(report: &Report, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    std::fs::create_dir_all(out).map_err(|source| ReportError::Write {
-        path: out.to_path_buf(),
-        source,
-    })?;
+/// What a document holds: `Text(t)` is written as is (`bytes = t`), `Json(r)` is the report
+/// serialised as JSON by the writer (every float finite, in its shortest round-trip form).
+#[derive(Clone, Debug)]
+pub enum Content<'a> {
+    /// Text: HTML, Markdown, CSV, SVG or the robot section's input files: `bytes = text`.
+    Text(String),
+    /// The report itself, for `results.json`: `bytes = JSON of the report`.
+    Json(&'a Report),
+}
+
+/// Every document of `report`, in the order they are written (`documents(r)?.len()` = the
+/// plots + the robot inputs + `results.csv`, `results.json`, `report.md`, `index.html`):
+/// `Err` only when a plot cannot be drawn.
+pub fn documents(report: &Report) -> Result<Vec<Document<'_>>, ReportError> {
     let plots = plots::render_all(report)?;
     let tables = tables(report);
-    let mut files = Vec::new();
-    let mut write = |name: &str, text: &str| -> Result<(), ReportError> {
-        let path = out.join(name);
-        write_atomically(&path, |w| w.write_all(text.as_bytes())).map_err(|source| {
-            ReportError::Write {
-                path: path.clone(),
-                source,
-            }
-        })?;
-        files.push(path);
-        Ok(())
+    let text = |name: &str, text: String| Document {
+        name: name.to_string(),
+        content: Content::Text(text),
     };
-    for plot in &plots {
-        write(&plot.file, &plot.svg)?;
+    let mut out: Vec<Document<'_>> = plots.iter().map(|p| text(&p.file, p.svg.clone())).collect();
+    if let Some(robot) = &report.robot {
+        out.extend(robot.inputs().map(|(name, t)| text(name, t)));
     }
-    let inputs = match &report.robot {
-        Some(robot) => robot
-            .write_inputs(out)
-            .map_err(|(path, source)| ReportError::Write { path, source })?,
-        None => Vec::new(),
-    };
-    write("results.csv", &csv(&report.rows))?;
-    let json = crate::json::to_string_pretty(report).map_err(|source| ReportError::Write {
-        path: out.join("results.json"),
-        source,
-    })?;
-    write("results.json", &json)?;
-    write("report.md", &markdown(report, &tables, &plots))?;
-    write("index.html", &html(report, &tables, &plots))?;
-    files.extend(inputs);
-    Ok(files)
+    out.push(text("results.csv", csv(&report.rows)));
+    out.push(Document {
+        name: "results.json".into(),
+        content: Content::Json(report),
+    });
+    out.push(text("report.md", markdown(report, &tables, &plots)));
+    out.push(text("index.html", html(report, &tables, &plots)));
+    Ok(out)
 }
 
 /// A timing cell: the mean time per query, its spread over the passes as a percentage,
 /// how many inputs it was timed on when fewer than the family's set, or why there is none.
 fn time_cell(r: &ResultRow) -> String {
     match r.mean_ns {
-        Some(m) if r.status != "failed" && r.status != "skipped" => {
+        Some(m) if !r.status.is_unusable() => {
             let spread = r.spread_ns.unwrap_or(0.0);
-            let mark = if r.status == "disagrees" { " ⚠" } else { "" };
+            let mark = if r.status == Status::Disagrees {
+                " ⚠"
+            } else {
+                ""
+            };
             let sample = if r.poses < r.poses_drawn {
                 format!(" ({} of {})", group(r.poses), group(r.poses_drawn))
             } else {
@@ -120,25 +114,8 @@ fn time_cell(r: &ResultRow) -> String {
             }
         }
         Some(m) => format!("{} ({})", format_time(m), r.status),
-        None => r.status.clone(),
+        None => r.status.to_string(),
     }
-}
-
-fn optional(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
-    v.filter(|x| x.is_finite())
-        .map(f)
-        .unwrap_or_else(|| "n/a".into())
-}
-
-/// Distinct values in first-seen order.
-fn distinct<T: PartialEq + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
-    let mut out = Vec::new();
-    for x in items {
-        if !out.contains(&x) {
-            out.push(x);
-        }
-    }
-    out
 }
 
 /// The report's tables, in order: `tables(report)` = the tables [`markdown`] and [`html`] print.
@@ -148,21 +125,19 @@ pub fn tables(report: &Report) -> Vec<Table> {
     for shape in ["sphere", "ellipsoid"] {
         let mine: Vec<&ResultRow> = rows
             .iter()
-            .filter(|r| {
-                r.kind == "synthetic" && r.source == shape && r.query != Family::Preprocess.name()
-            })
+            .filter(|r| r.kind == "synthetic" && r.source == shape && r.query != Family::Preprocess)
             .collect();
         if mine.is_empty() {
             continue;
         }
         let sizes = distinct(mine.iter().map(|r| r.vertices));
-        let lines = distinct(mine.iter().map(|r| (r.query.clone(), r.method.clone())));
+        let lines = distinct(mine.iter().map(|r| (r.query, r.method)));
         let mut header = vec!["query".to_string(), "method".to_string()];
         header.extend(sizes.iter().map(|&n| format!("n = {}", group(n))));
         let body = lines
             .iter()
             .map(|(q, m)| {
-                let mut cells = vec![q.clone(), m.clone()];
+                let mut cells = vec![q.to_string(), m.to_string()];
                 cells.extend(sizes.iter().map(|&n| {
                     mine.iter()
                         .find(|r| r.vertices == n && r.query == *q && r.method == *m)
@@ -192,14 +167,14 @@ pub fn tables(report: &Report) -> Vec<Table> {
     );
     if !sphere_sizes.is_empty() {
         let pairs = SPEEDUPS_VS_PLAIN_GJK.iter().chain(SPEEDUPS_VS_PEER);
-        let time = |f: Family, m: &str, n: usize| sphere_mean_ns(rows, f, m, n);
+        let time = |f: Family, m: Method, n: usize| sphere_mean_ns(rows, f, m, n);
         let mut header = vec!["query".to_string(), "ours vs baseline".to_string()];
         header.extend(sphere_sizes.iter().map(|&n| format!("n = {}", group(n))));
         let body: Vec<Vec<String>> = pairs
             .filter(|(f, base, ours)| {
                 sphere_sizes
                     .iter()
-                    .any(|&n| time(*f, base, n).is_some() && time(*f, ours, n).is_some())
+                    .any(|&n| time(*f, *base, n).is_some() && time(*f, *ours, n).is_some())
             })
             .map(|&(f, base, ours)| {
                 let mut cells = vec![f.name().to_string(), format!("{ours} vs {base}")];
@@ -229,15 +204,15 @@ pub fn tables(report: &Report) -> Vec<Table> {
     for family in Family::QUERIES {
         let mine: Vec<&ResultRow> = rows
             .iter()
-            .filter(|r| r.kind == "mesh" && r.query == family.name())
+            .filter(|r| r.kind == "mesh" && r.query == family)
             .collect();
         if mine.is_empty() {
             continue;
         }
-        let methods = distinct(mine.iter().map(|r| r.method.clone()));
+        let methods = distinct(mine.iter().map(|r| r.method));
         let meshes = distinct(mine.iter().map(|r| (r.source.clone(), r.vertices)));
         let mut header = vec!["mesh".to_string(), "hull vertices".to_string()];
-        header.extend(methods.iter().cloned());
+        header.extend(methods.iter().map(Method::to_string));
         let body = meshes
             .iter()
             .map(|(s, n)| {
@@ -263,10 +238,10 @@ pub fn tables(report: &Report) -> Vec<Table> {
     // Preprocessing.
     let pre: Vec<&ResultRow> = rows
         .iter()
-        .filter(|r| r.query == Family::Preprocess.name())
+        .filter(|r| r.query == Family::Preprocess)
         .collect();
     if !pre.is_empty() {
-        let methods = distinct(pre.iter().map(|r| r.method.clone()));
+        let methods = distinct(pre.iter().map(|r| r.method));
         let sources = distinct(pre.iter().map(|r| (r.source.clone(), r.vertices)));
         let mut header = vec!["source".to_string(), "hull vertices".to_string()];
         for m in &methods {
@@ -278,24 +253,24 @@ pub fn tables(report: &Report) -> Vec<Table> {
             .iter()
             .map(|(s, n)| {
                 let mut cells = vec![s.clone(), n.to_string()];
-                let find = |m: &str| {
+                let find = |m: Method| {
                     pre.iter()
                         .find(|r| r.source == *s && r.vertices == *n && r.method == m)
                 };
                 for m in &methods {
-                    cells.push(match find(m) {
-                        Some(r) if r.status == "ok" => optional(r.mean_ns, format_time),
-                        Some(r) if r.note.starts_with(&r.status) => r.note.clone(),
+                    cells.push(match find(*m) {
+                        Some(r) if r.status == Status::Ok => optional(r.mean_ns, format_time),
+                        Some(r) if r.status == Status::Skipped => r.note.clone(),
                         Some(r) => format!("{}: {}", r.status, r.note),
                         None => "—".into(),
                     });
                 }
                 cells.push(optional(
-                    find("hull (ours)").and_then(|r| r.bytes_per_vertex),
+                    find(Method::Hull).and_then(|r| r.bytes_per_vertex),
                     |b| format!("{b:.0}"),
                 ));
                 cells.push(optional(
-                    find("normal vector map (ours)").and_then(|r| r.bytes_per_vertex),
+                    find(Method::NvmBuild).and_then(|r| r.bytes_per_vertex),
                     |b| format!("{b:.0}"),
                 ));
                 cells
@@ -312,10 +287,10 @@ pub fn tables(report: &Report) -> Vec<Table> {
     // Accuracy.
     let queries: Vec<&ResultRow> = rows
         .iter()
-        .filter(|r| r.query != Family::Preprocess.name())
+        .filter(|r| r.query != Family::Preprocess)
         .collect();
     if !queries.is_empty() {
-        let lines = distinct(queries.iter().map(|r| (r.query.clone(), r.method.clone())));
+        let lines = distinct(queries.iter().map(|r| (r.query, r.method)));
         let body = lines
             .iter()
             .map(|(q, m)| {
@@ -327,11 +302,11 @@ pub fn tables(report: &Report) -> Vec<Table> {
                     mine.iter().filter_map(|r| f(r)).reduce(f64::max)
                 };
                 let failed: Vec<&&&ResultRow> =
-                    mine.iter().filter(|r| r.status == "failed").collect();
+                    mine.iter().filter(|r| r.status == Status::Failed).collect();
                 let checked = mine.iter().filter(|r| r.oracle_error.is_some()).count();
                 vec![
-                    q.clone(),
-                    m.clone(),
+                    q.to_string(),
+                    m.to_string(),
                     optional(worst(&|r| r.max_disagreement), |v| format!("{v:.1e}")),
                     optional(worst(&|r| r.oracle_error), |v| format!("{v:.1e}")),
                     optional(worst(&|r| r.normal_gap), |v| format!("{v:.1e}")),
@@ -357,7 +332,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
         });
     }
     if let Some(robot) = &report.robot {
-        out.extend(super::robot::tables(robot));
+        out.extend(crate::robot::tables(robot));
     }
     out
 }
@@ -367,18 +342,18 @@ pub fn tables(report: &Report) -> Vec<Table> {
 fn mesh_speedups(rows: &[ResultRow]) -> Option<Table> {
     let meshes = distinct(
         rows.iter()
-            .filter(|r| r.kind == "mesh" && r.query != Family::Preprocess.name())
+            .filter(|r| r.kind == "mesh" && r.query != Family::Preprocess)
             .map(|r| (r.source.clone(), r.vertices)),
     );
     if meshes.is_empty() {
         return None;
     }
-    let find = |s: &str, f: Family, m: &str| {
+    let find = |s: &str, f: Family, m: Method| {
         rows.iter()
-            .find(|r| r.kind == "mesh" && r.source == s && r.query == f.name() && r.method == m)
+            .find(|r| r.kind == "mesh" && r.source == s && r.query == f && r.method == m)
     };
     let usable = |r: Option<&ResultRow>| {
-        r.filter(|r| r.status != "failed" && r.status != "skipped")
+        r.filter(|r| !r.status.is_unusable())
             .and_then(|r| r.mean_ns)
             .filter(|t| *t > 0.0)
     };
@@ -450,53 +425,53 @@ fn mesh_speedups(rows: &[ResultRow]) -> Option<Table> {
 pub fn csv(rows: &[ResultRow]) -> String {
     let mut s = CSV_COLUMNS.join(",");
     s.push('\n');
-    let num = |v: Option<f64>| optional(v, |x| polyquery::output::Shortest(x).to_string());
     for r in rows {
-        let cells = [
-            quote(&r.source),
-            quote(&r.kind),
-            r.vertices.to_string(),
-            quote(&r.query),
-            quote(&r.method),
-            quote(&r.status),
-            quote(&r.note),
-            num(r.mean_ns),
-            num(r.spread_ns),
-            r.passes.to_string(),
-            r.repetitions.to_string(),
-            r.poses.to_string(),
-            r.poses_drawn.to_string(),
-            num(r.support_calls),
-            num(r.iterations),
-            num(r.max_disagreement),
-            num(r.oracle_error),
-            num(r.normal_gap),
-            num(r.bytes_per_vertex),
-        ];
-        s.push_str(&cells.join(","));
+        let cells = row_cells(r, |_, v| {
+            optional(v, |x| polyquery::output::Shortest(x).to_string())
+        });
+        s.push_str(&cells.map(|c| quote(&c)).join(","));
         s.push('\n');
     }
     s
 }
 
-/// A CSV field, quoted when it holds a comma, quote or line break.
-fn quote(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
+/// What a number of a [`ResultRow`] measures, for its format in the HTML table.
+#[derive(Clone, Copy)]
+enum Figure {
+    /// `mean_ns`, `spread_ns`.
+    Time,
+    /// `support_calls`, `iterations`: means per query.
+    Count,
+    /// `max_disagreement`, `oracle_error`, `normal_gap`: relative errors.
+    Error,
+    /// `bytes_per_vertex`.
+    Bytes,
 }
 
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-fn escape_md(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+/// A row's cells in [`CSV_COLUMNS`] order, unescaped; its optional numbers written by
+/// `number(what it measures, value)`.
+fn row_cells(r: &ResultRow, number: impl Fn(Figure, Option<f64>) -> String) -> [String; 19] {
+    [
+        r.source.clone(),
+        r.kind.clone(),
+        r.vertices.to_string(),
+        r.query.to_string(),
+        r.method.to_string(),
+        r.status.to_string(),
+        r.note.clone(),
+        number(Figure::Time, r.mean_ns),
+        number(Figure::Time, r.spread_ns),
+        r.passes.to_string(),
+        r.repetitions.to_string(),
+        r.poses.to_string(),
+        r.poses_drawn.to_string(),
+        number(Figure::Count, r.support_calls),
+        number(Figure::Count, r.iterations),
+        number(Figure::Error, r.max_disagreement),
+        number(Figure::Error, r.oracle_error),
+        number(Figure::Error, r.normal_gap),
+        number(Figure::Bytes, r.bytes_per_vertex),
+    ]
 }
 
 /// The machine, command, date and commit as (label, value) pairs.
@@ -516,6 +491,66 @@ fn provenance(report: &Report) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// How `report.md` and `index.html` mark up the parts they share (the first screen, the
+/// glossary, the machine): templates whose `{}` are filled with escaped text.
+struct Markup {
+    /// Escapes text for the document.
+    escape: fn(&str) -> String,
+    /// A titled list: (the heading, one item, the end of the list).
+    list: (&'static str, &'static str, &'static str),
+    /// A term and its definition.
+    term: &'static str,
+    /// Before the first screen, between it and the glossary, between the glossary and the
+    /// machine, after the machine.
+    joins: [&'static str; 4],
+}
+
+impl Markup {
+    /// `template` with each `{}` replaced by the next of `parts`, escaped.
+    fn fill(&self, template: &str, parts: &[&str]) -> String {
+        let mut out = String::new();
+        let mut pieces = template.split("{}");
+        out.push_str(pieces.next().unwrap_or_default());
+        for (piece, part) in pieces.zip(parts) {
+            out.push_str(&(self.escape)(part));
+            out.push_str(piece);
+        }
+        out
+    }
+
+    /// The first screen ([`summary::summary`]), the glossary and the machine, with their joins.
+    fn front(&self, s: &mut String, report: &Report) {
+        let [start, glossary, machine, end] = self.joins;
+        s.push_str(start);
+        self.lists(s, &summary::summary(report));
+        s.push_str(glossary);
+        self.terms(s, GLOSSARY.iter().copied());
+        s.push_str(machine);
+        let provenance = provenance(report);
+        self.terms(s, provenance.iter().map(|(k, v)| (*k, v.as_str())));
+        s.push_str(end);
+    }
+
+    /// Each (heading, lines) as a titled list.
+    fn lists(&self, s: &mut String, lists: &[(String, Vec<String>)]) {
+        let (heading, item, end) = self.list;
+        for (title, lines) in lists {
+            s.push_str(&self.fill(heading, &[title]));
+            for line in lines {
+                s.push_str(&self.fill(item, &[line]));
+            }
+            s.push_str(end);
+        }
+    }
+
+    /// Each (term, definition) on its own line.
+    fn terms<'a>(&self, s: &mut String, terms: impl Iterator<Item = (&'a str, &'a str)>) {
+        for (term, definition) in terms {
+            s.push_str(&self.fill(self.term, &[term, definition]));
+        }
+    }
+}
+
 /// `report.md`: the conclusion, the glossary, provenance, tables, plot links, notes (`markdown(…) = report.md's text`).
 pub fn markdown(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     let mut s = String::from("# polyquery benchmark report\n\n");
@@ -524,23 +559,18 @@ pub fn markdown(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
             "**A `--quick` report: a smoke test on small hulls, not the figures to quote.**\n\n",
         );
     }
-    s.push_str("## In one minute\n\n");
-    for (heading, lines) in summary::summary(report) {
-        let _ = writeln!(s, "### {}\n", escape_md(&heading));
-        for line in lines {
-            let _ = writeln!(s, "- {}", escape_md(&line));
-        }
-        s.push('\n');
+    Markup {
+        escape: escape_md,
+        list: ("### {}\n\n", "- {}\n", "\n"),
+        term: "- **{}**: {}\n",
+        joins: [
+            "## In one minute\n\n",
+            "## Glossary\n\n",
+            "\n## Machine and run\n\n",
+            "\n",
+        ],
     }
-    s.push_str("## Glossary\n\n");
-    for (term, definition) in GLOSSARY {
-        let _ = writeln!(s, "- **{}**: {}", escape_md(term), escape_md(definition));
-    }
-    s.push_str("\n## Machine and run\n\n");
-    for (k, v) in provenance(report) {
-        let _ = writeln!(s, "- **{k}**: {}", escape_md(&v));
-    }
-    s.push('\n');
+    .front(&mut s, report);
     for t in tables {
         let _ = writeln!(
             s,
@@ -657,28 +687,18 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     if report.quick {
         s.push_str("<p class=\"quick\">A <code>--quick</code> report: a smoke test on small hulls, not the figures to quote.</p>\n");
     }
-    s.push_str("<section id=\"summary\">\n<h2>In one minute</h2>\n");
-    for (heading, lines) in summary::summary(report) {
-        let _ = writeln!(s, "<h3>{}</h3>\n<ul>", escape_html(&heading));
-        for line in lines {
-            let _ = writeln!(s, "<li>{}</li>", escape_html(&line));
-        }
-        s.push_str("</ul>\n");
+    Markup {
+        escape: escape_html,
+        list: ("<h3>{}</h3>\n<ul>\n", "<li>{}</li>\n", "</ul>\n"),
+        term: "<dt>{}</dt><dd>{}</dd>\n",
+        joins: [
+            "<section id=\"summary\">\n<h2>In one minute</h2>\n",
+            "</section>\n<h2>Glossary</h2>\n<dl class=\"glossary\">\n",
+            "</dl>\n<h2>Machine and run</h2>\n<dl>\n",
+            "</dl>\n",
+        ],
     }
-    s.push_str("</section>\n<h2>Glossary</h2>\n<dl class=\"glossary\">\n");
-    for (term, definition) in GLOSSARY {
-        let _ = writeln!(
-            s,
-            "<dt>{}</dt><dd>{}</dd>",
-            escape_html(term),
-            escape_html(definition)
-        );
-    }
-    s.push_str("</dl>\n<h2>Machine and run</h2>\n<dl>\n");
-    for (k, v) in provenance(report) {
-        let _ = writeln!(s, "<dt>{}</dt><dd>{}</dd>", escape_html(k), escape_html(&v));
-    }
-    s.push_str("</dl>\n");
+    .front(&mut s, report);
     if !report.notes.is_empty() {
         s.push_str("<h2>Notes</h2>\n<ul>\n");
         for n in &report.notes {
@@ -711,29 +731,13 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
         let _ = write!(s, "<th>{c}</th>");
     }
     s.push_str("</tr></thead>\n<tbody>\n");
-    let num = |v: Option<f64>| optional(v, |x| format!("{x:.4}"));
     for r in &report.rows {
-        let cells = [
-            r.source.clone(),
-            r.kind.clone(),
-            r.vertices.to_string(),
-            r.query.clone(),
-            r.method.clone(),
-            r.status.clone(),
-            r.note.clone(),
-            optional(r.mean_ns, format_time),
-            optional(r.spread_ns, format_time),
-            r.passes.to_string(),
-            r.repetitions.to_string(),
-            r.poses.to_string(),
-            r.poses_drawn.to_string(),
-            num(r.support_calls),
-            num(r.iterations),
-            optional(r.max_disagreement, |v| format!("{v:.1e}")),
-            optional(r.oracle_error, |v| format!("{v:.1e}")),
-            optional(r.normal_gap, |v| format!("{v:.1e}")),
-            optional(r.bytes_per_vertex, |v| format!("{v:.0}")),
-        ];
+        let cells = row_cells(r, |figure, v| match figure {
+            Figure::Time => optional(v, format_time),
+            Figure::Count => optional(v, |x| format!("{x:.4}")),
+            Figure::Error => optional(v, |x| format!("{x:.1e}")),
+            Figure::Bytes => optional(v, |x| format!("{x:.0}")),
+        });
         s.push_str("<tr>");
         for c in cells {
             let _ = write!(s, "<td>{}</td>", escape_html(&c));

@@ -2,7 +2,7 @@
 //! working tree had uncommitted changes) and the date, read from `/proc`, `/etc/os-release`,
 //! `uname` and `git`; anything unreadable is "unknown".
 //!
-//! Where it sits: read once by [`super::run`] and printed at the top of every output file.
+//! Where it sits: read once by [`crate::run::measure`] and printed at the top of every output file.
 
 use serde::Serialize;
 use std::path::Path;
@@ -77,7 +77,7 @@ impl MachineInfo {
             git_dirty,
             date: utc_date_time(std::time::SystemTime::now()),
             polyquery_version: env!("CARGO_PKG_VERSION").to_string(),
-            peer: super::peers::description(),
+            peer: crate::peers::description(),
         }
     }
 
@@ -128,7 +128,7 @@ fn command_output(command: &mut Command) -> Option<String> {
 /// `YYYY-MM-DD hh:mm:ss UTC` of a point in time (RFC 3339 with a space and "UTC").
 ///
 /// ```
-/// use polyquery_cli::report::machine::utc_date_time;
+/// use polyquery_report::machine::utc_date_time;
 /// use std::time::{Duration, UNIX_EPOCH};
 ///
 /// assert_eq!(utc_date_time(UNIX_EPOCH + Duration::from_secs(86_400 + 61)), "1970-01-02 00:01:01 UTC");

@@ -1,0 +1,58 @@
+//! # polyquery-report
+//!
+//! The benchmark report of `polyquery report` (`speed-up = other method's time / polyquery's
+//! time`): it measures and renders, and writes nothing.
+//!
+//! It builds hulls ([`polyquery::hull`]) of synthetic point sets and real meshes, preprocesses
+//! them ([`polyquery::nvm`]), and times every query of [`polyquery::query`] with several
+//! support maps and against a peer library (parry3d, feature `peers`) on the same poses,
+//! checking the answers against each other and the exact oracles; then the robot section.
+//! [`measure()`] returns the measured [`Report`]; [`writers::documents`] turns it into the
+//! documents (`index.html`, `report.md`, `results.csv`, `results.json`, one SVG per plot,
+//! the robot section's input files), which the program that runs the report writes.
+//! Progress goes through the [`progress::Progress`] trait; nothing here prints.
+//!
+//! * [`config`]: the settings, the errors, the [`Report`] itself.
+//! * [`run`]: [`measure()`], one report run.
+//! * [`results`]: query families, result rows, the comparisons the tables state.
+//! * [`measure`](mod@measure): checking passes, batches, medians and interquartile ranges.
+//! * [`runner`]: sources, poses, methods, checks; one [`ResultRow`] per cell.
+//! * [`peers`]: parry3d behind plain `f64` arrays.
+//! * [`plots`]: the SVG plots (plotters, SVG backend only).
+//! * [`summary`]: the first screen's conclusion in plain words, and the glossary.
+//! * [`writers`]: HTML, Markdown, CSV and JSON documents.
+//! * [`robot`]: the robot section (Panda configurations per second against plain GJK and
+//!   parry3d, warm load, certified against sampled motion checks, pinocchio's figures).
+//! * [`robot_peer`]: parry3d as a robot checker.
+//! * [`machine`]: CPU, cores, memory, OS, git commit, date.
+//! * Leaves shared by all: [`format`](mod@format) (numbers and escaping), [`table`] (the table type),
+//!   [`status`] (a cell's status), [`progress`] (the progress callback).
+
+#![warn(missing_docs)]
+
+pub mod config;
+pub mod format;
+pub mod machine;
+pub mod measure;
+mod named;
+pub mod peers;
+pub mod plots;
+pub mod progress;
+pub mod results;
+pub mod robot;
+pub mod robot_peer;
+pub mod run;
+pub mod runner;
+pub mod status;
+pub mod summary;
+pub mod table;
+pub mod writers;
+
+pub use config::{
+    DEFAULT_DIRECTIONS, DEFAULT_OUT, DEFAULT_QUERIES, DEFAULT_SIZES, QUICK_DIRECTIONS, QUICK_OUT,
+    QUICK_QUERIES, QUICK_SIZES, Report, ReportConfig, ReportError, bundled_data_dir,
+};
+pub use machine::MachineInfo;
+pub use results::{Family, ResultRow};
+pub use run::measure;
+pub use writers::{Document, documents};

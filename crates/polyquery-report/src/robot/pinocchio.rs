@@ -1,0 +1,86 @@
+//! pinocchio + coal's figures (`modes[i] = (mode, per second)`), read from the JSON
+//! `benches/robot_pinocchio.py --out FILE` writes, to show beside ours.
+//!
+//! Where it sits: a leaf of the robot section; the bench reads the file once.
+
+use super::plan::{CONFIGURATIONS_FILE, MOTIONS_FILE};
+use super::section::{PinocchioFigures, PinocchioMode, Unit};
+use std::path::Path;
+
+/// Reads the JSON `benches/robot_pinocchio.py --out FILE` wrote:
+/// `read_pinocchio(path, n, m)?.same_configurations` ⟺ it ran on our `n` configurations.
+///
+/// ```
+/// use polyquery_report::robot::read_pinocchio;
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("pin.json");
+/// std::fs::write(&path, r#"{"n": 2, "configurations": "report/robot_configurations.txt",
+///   "colliding_fraction": 0.5, "tolerances": "pinocchio defaults",
+///   "modes": {"check_loop": {"configurations_per_s": 1000.0}},
+///   "versions": {"pinocchio": "3.7.0", "coal": "3.0.1"}}"#).unwrap();
+/// let pin = read_pinocchio(&path, 2, 0).unwrap();
+/// assert!(pin.same_configurations && pin.versions.contains("pinocchio 3.7.0"));
+/// assert_eq!(pin.modes[0].per_second, 1000.0);
+/// ```
+pub fn read_pinocchio(
+    path: &Path,
+    configurations: usize,
+    motions: usize,
+) -> Result<PinocchioFigures, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let modes_obj = v["modes"]
+        .as_object()
+        .ok_or("no \"modes\" object: not a robot_pinocchio.py result")?;
+    let mut modes = Vec::new();
+    for (mode, m) in modes_obj {
+        let (per, median, unit) = if let Some(x) = m["configurations_per_s"].as_f64() {
+            (
+                x,
+                m["median_configurations_per_s"].as_f64(),
+                Unit::Configurations,
+            )
+        } else if let Some(x) = m["motions_per_s"].as_f64() {
+            (x, m["median_motions_per_s"].as_f64(), Unit::Motions)
+        } else {
+            continue;
+        };
+        if !(per.is_finite() && per > 0.0) {
+            continue;
+        }
+        modes.push(PinocchioMode {
+            mode: mode.clone(),
+            per_second: per,
+            median_per_second: median.filter(|x| x.is_finite()),
+            threads: m["threads"].as_u64().map_or(1, |t| t as usize),
+            unit,
+        });
+    }
+    let versions = v["versions"]
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, x)| format!("{k} {}", x.as_str().unwrap_or("?")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_else(|| "versions not recorded".into());
+    let source = v["configurations"].as_str().unwrap_or("?").to_string();
+    let n = v["n"].as_u64().unwrap_or(0) as usize;
+    let motions_n = v["motions"]["n"].as_u64().map(|x| x as usize);
+    let motions_file = v["motions"]["file"].as_str().unwrap_or("");
+    Ok(PinocchioFigures {
+        file: path.display().to_string(),
+        versions,
+        same_configurations: source.ends_with(CONFIGURATIONS_FILE) && n == configurations,
+        configurations: source,
+        n,
+        colliding_fraction: v["colliding_fraction"].as_f64().filter(|x| x.is_finite()),
+        modes,
+        motions_colliding: v["motions"]["colliding"].as_u64().map(|x| x as usize),
+        same_motions: motions_file.ends_with(MOTIONS_FILE) && motions_n == Some(motions),
+        motions: motions_n,
+        tolerances: v["tolerances"].as_str().unwrap_or("?").to_string(),
+    })
+}

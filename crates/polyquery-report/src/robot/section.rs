@@ -1,0 +1,329 @@
+//! What the robot section measured (`per_second = 1e9 / median_ns` of every cell): the
+//! methods, queries and units of its rows ([`RobotMethod`], [`RobotQuery`], [`Unit`]), the
+//! rows, the cross-checks per scene, the warm load, the motion counts, pinocchio's figures,
+//! and the whole [`RobotSection`].
+//!
+//! Where it sits: a leaf of the robot section (with [`super::plan`]): the bench fills it, the
+//! tables and summary lines read it, `results.json` serialises it (key `robot`).
+
+use super::plan::{CONFIGURATIONS_FILE, MOTIONS_FILE};
+use crate::named::named_enum;
+use crate::status::Status;
+use polyquery_synth::robot_scenes::{Motion, configurations_text, motions_text};
+use serde::Serialize;
+
+named_enum! {
+    /// Who answers a robot cell: `RobotMethod::Nvm.name() = "polyquery (NVM)"`.
+    ///
+    /// ```
+    /// use polyquery_report::robot::RobotMethod;
+    ///
+    /// assert_eq!(RobotMethod::PlainGjk.name(), "plain GJK (linear scan)");
+    /// assert_eq!(RobotMethod::Sampled.to_string(), "sampled at 0.01 rad");
+    /// ```
+    RobotMethod {
+        /// polyquery's checker on normal vector maps: `name() = "polyquery (NVM)"`.
+        Nvm = "polyquery (NVM)",
+        /// The same checker on linear-scan support: `name() = "plain GJK (linear scan)"`.
+        PlainGjk = "plain GJK (linear scan)",
+        /// parry3d's checker ([`crate::robot_peer`]): `name() = "parry3d"`.
+        Parry = "parry3d",
+        /// The certified motion check: `name() = "certified"`.
+        Certified = "certified",
+        /// The sampled motion check at [`MOTION_RESOLUTION`](super::plan::MOTION_RESOLUTION): `name() = "sampled at 0.01 rad"`.
+        Sampled = "sampled at 0.01 rad",
+    }
+}
+
+named_enum! {
+    /// What a robot cell asks: `RobotQuery::Check.name() = "check"`.
+    ///
+    /// ```
+    /// use polyquery_report::robot::RobotQuery;
+    ///
+    /// assert_eq!(RobotQuery::Distance.name(), "distance");
+    /// ```
+    RobotQuery {
+        /// Whether the configuration collides (stop at the first colliding pair): `name() = "check"`.
+        Check = "check",
+        /// The minimum distance over the active pairs: `name() = "distance"`.
+        Distance = "distance",
+        /// Whether a straight joint-space motion is free: `name() = "motion"`.
+        Motion = "motion",
+    }
+}
+
+named_enum! {
+    /// What a robot cell's `per_second` counts: `Unit::Motions.name() = "motions"`.
+    ///
+    /// ```
+    /// use polyquery_report::robot::Unit;
+    ///
+    /// assert_eq!(Unit::Configurations.to_string(), "configurations");
+    /// ```
+    Unit {
+        /// Configurations checked: `name() = "configurations"`.
+        Configurations = "configurations",
+        /// Motions checked: `name() = "motions"`.
+        Motions = "motions",
+    }
+}
+
+/// One timed cell: a method answering one query on one scene with some threads
+/// (`per_second = 1e9 / median_ns`).
+#[derive(Clone, Debug, Serialize)]
+pub struct RobotRow {
+    /// `scene` = the scene's slug ([`SceneSpec::slug`](super::plan::SceneSpec::slug)); `table_shelf` for motions.
+    pub scene: String,
+    /// `query` ∈ {`check`, `distance`, `motion`}.
+    pub query: RobotQuery,
+    /// `method` = which checker answered ([`RobotMethod::name`]).
+    pub method: RobotMethod,
+    /// `threads` = 1, or the all-threads pool's size.
+    pub threads: usize,
+    /// `unit` ∈ {`configurations`, `motions`}: what `per_second` counts.
+    pub unit: Unit,
+    /// `status` ∈ {`ok`, `disagrees`, `failed`}.
+    pub status: Status,
+    /// `note` = why it failed or disagrees, or `""`.
+    pub note: String,
+    /// `median_ns` = median over batches of batch time / inputs per batch, ns per input.
+    pub median_ns: Option<f64>,
+    /// `spread_ns = Q3 − Q1` of the batches' times per input.
+    pub spread_ns: Option<f64>,
+    /// `per_second = 1e9 / median_ns`: configurations (or motions) per second.
+    pub per_second: Option<f64>,
+    /// `batches` = the timing batches the median is over.
+    pub batches: usize,
+    /// `inputs` = the configurations (motions) timed: a prefix of `inputs_drawn` for capped methods.
+    pub inputs: usize,
+    /// `inputs_drawn` = the configurations (motions) drawn: `inputs ≤ inputs_drawn`.
+    pub inputs_drawn: usize,
+}
+
+/// Two checkers' verdicts on the same configurations: `disagreements ≤ compared`.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
+pub struct Agreement {
+    /// `compared` = configurations both answered.
+    pub compared: usize,
+    /// `disagreements` = configurations whose verdicts differ.
+    pub disagreements: usize,
+    /// `max_distance_difference = max |d₁ − d₂|` in metres over the configurations both
+    /// answered by distance (`None` when none).
+    pub max_distance_difference: Option<f64>,
+    /// `distances_compared` = configurations both answered by distance.
+    pub distances_compared: usize,
+}
+
+/// A configuration where parry3d's verdict differs from ours (`ours ≠ parry`), with both
+/// minimum distances (0 when colliding): near contact, one of them is within a rounding error of 0.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct PeerDisagreement {
+    /// `configuration` = its index in [`CONFIGURATIONS_FILE`] (line `configuration + 1`).
+    pub configuration: usize,
+    /// `ours` = polyquery's verdict (true: colliding).
+    pub ours: bool,
+    /// `parry` = parry3d's verdict.
+    pub parry: bool,
+    /// `our_distance` = polyquery's minimum distance there, metres.
+    pub our_distance: Option<f64>,
+    /// `parry_distance` = parry3d's minimum distance there, metres.
+    pub parry_distance: Option<f64>,
+}
+
+/// What one scene is and how the checkers agree on it: `colliding_fraction = colliding / configurations`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RobotScene {
+    /// `scene` = [`SceneSpec::slug`](super::plan::SceneSpec::slug).
+    pub scene: String,
+    /// `label` = [`SceneSpec::label`](super::plan::SceneSpec::label).
+    pub label: String,
+    /// `obstacles` = the scene's obstacles.
+    pub obstacles: usize,
+    /// `largest_hull` = the most hull vertices of one obstacle (0 without hulls).
+    pub largest_hull: usize,
+    /// `active_pairs` = link–link plus link–obstacle pairs checked.
+    pub active_pairs: usize,
+    /// `colliding_fraction` = colliding configurations / configurations (NVM checker, all of them).
+    pub colliding_fraction: f64,
+    /// `setup_seconds` = building or loading the obstacles' maps and both checkers.
+    pub setup_seconds: f64,
+    /// `vs_plain_gjk` = NVM against plain GJK (must agree exactly).
+    pub vs_plain_gjk: Agreement,
+    /// `vs_parry` = NVM against parry3d (`None` without the `peers` feature).
+    pub vs_parry: Option<Agreement>,
+    /// `parry_disagreements` = the first [`LISTED_DISAGREEMENTS`](super::plan::LISTED_DISAGREEMENTS) configurations parry3d decides otherwise.
+    pub parry_disagreements: Vec<PeerDisagreement>,
+    /// `all_threads_agree` = the all-threads answers equal the one-thread answers (verdicts
+    /// exactly, distances within [`DISTANCE_TOLERANCE`](super::plan::DISTANCE_TOLERANCE)).
+    pub all_threads_agree: bool,
+}
+
+/// Loading the Panda a second time: `median_ms = median of the timed loads`.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct WarmLoad {
+    /// `median_ms` = median wall time of URDF + SRDF + scene + `Checker::new`, warm cache, ms.
+    pub median_ms: f64,
+    /// `spread_ms = Q3 − Q1` of the loads, ms.
+    pub spread_ms: f64,
+    /// `loads` = timed loads.
+    pub loads: usize,
+    /// `maps_built` = mesh maps built during the timed loads (0: all from the cache).
+    pub maps_built: usize,
+    /// `cache_hits` = maps read from the cache per load.
+    pub cache_hits: usize,
+}
+
+/// The motion checks: certified against sampled on the same motions: `missed_by_sampled ≤ colliding_certified`.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct MotionSummary {
+    /// `motions` = random motions checked.
+    pub motions: usize,
+    /// `resolution` = the sampled check's step in radians ([`MOTION_RESOLUTION`](super::plan::MOTION_RESOLUTION)).
+    pub resolution: f64,
+    /// `colliding_certified` = motions the certified check finds colliding.
+    pub colliding_certified: usize,
+    /// `colliding_sampled` = motions the sampled check finds colliding.
+    pub colliding_sampled: usize,
+    /// `missed_by_sampled` = certified colliding, sampled free (contacts between samples).
+    pub missed_by_sampled: usize,
+    /// `contradictions` = sampled colliding, certified free (never expected: a certified
+    /// check is never "free" for a colliding motion).
+    pub contradictions: usize,
+    /// `failed` = motions the certified check could not finish (too many steps).
+    pub failed: usize,
+}
+
+/// pinocchio + coal's figures from `benches/robot_pinocchio.py --out FILE`: `modes[i] = (mode, per second)`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PinocchioFigures {
+    /// `file` = the JSON file read.
+    pub file: String,
+    /// `versions` = `pinocchio X, coal Y, numpy Z, python W` as the script recorded them.
+    pub versions: String,
+    /// `configurations` = what the script ran on (a file path, or random).
+    pub configurations: String,
+    /// `n` = configurations it measured.
+    pub n: usize,
+    /// `same_configurations` = it ran on this report's [`CONFIGURATIONS_FILE`] with as many
+    /// configurations (this report's are reproducible from the seed).
+    pub same_configurations: bool,
+    /// `colliding_fraction` = its colliding fraction.
+    pub colliding_fraction: Option<f64>,
+    /// `modes[i] = (mode, per second, threads, unit)`.
+    pub modes: Vec<PinocchioMode>,
+    /// `motions_colliding` = colliding motions its sampled motion check found.
+    pub motions_colliding: Option<usize>,
+    /// `motions` = motions it checked.
+    pub motions: Option<usize>,
+    /// `same_motions` = it ran on this report's [`MOTIONS_FILE`] with as many motions.
+    pub same_motions: bool,
+    /// `tolerances` = the GJK/EPA tolerances it used.
+    pub tolerances: String,
+}
+
+/// One mode of the pinocchio script: `per_second = inputs / seconds` of `unit`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PinocchioMode {
+    /// `mode` = the script's mode key (`check_loop`, `check_batched_1_thread`, …).
+    pub mode: String,
+    /// `per_second` = the best of its rounds (the script's headline figure).
+    pub per_second: f64,
+    /// `median_per_second` = the median of its rounds, when it recorded one.
+    pub median_per_second: Option<f64>,
+    /// `threads` = its thread count (1 unless batched over several).
+    pub threads: usize,
+    /// `unit` ∈ {`configurations`, `motions`}.
+    pub unit: Unit,
+}
+
+/// Everything the robot section measured: `rows` = scenes × queries × methods × threads plus the motion cells.
+#[derive(Clone, Debug, Serialize)]
+pub struct RobotSection {
+    /// `configurations` = random configurations per scene (the same in every scene).
+    pub configurations: usize,
+    /// `configuration_seed` = [`CONFIGURATION_SEED`](super::plan::CONFIGURATION_SEED).
+    pub configuration_seed: u64,
+    /// `threads` = the all-threads pool's size.
+    pub threads: usize,
+    /// `configurations_file` = [`CONFIGURATIONS_FILE`] (in the output folder).
+    pub configurations_file: String,
+    /// `motions_file` = [`MOTIONS_FILE`] (in the output folder).
+    pub motions_file: String,
+    /// `folder` = the output folder the two files are written to (as given).
+    pub folder: String,
+    /// `peer_available` = parry3d was compiled in (feature `peers`).
+    pub peer_available: bool,
+    /// `scenes` = one per scene measured, in table order.
+    pub scenes: Vec<RobotScene>,
+    /// `rows` = every timed cell.
+    pub rows: Vec<RobotRow>,
+    /// `warm_load` = the second load's time (`None` when it failed: see `notes`).
+    pub warm_load: Option<WarmLoad>,
+    /// `motions` = the motion checks' counts (`None` when they failed).
+    pub motions: Option<MotionSummary>,
+    /// `pinocchio` = figures read from `--pinocchio FILE`.
+    pub pinocchio: Option<PinocchioFigures>,
+    /// `notes` = what failed or was skipped, and why.
+    pub notes: Vec<String>,
+    /// The configurations, for [`CONFIGURATIONS_FILE`] (not in the JSON): `configuration_values.len() = configurations`.
+    #[serde(skip)]
+    pub configuration_values: Vec<Vec<f64>>,
+    /// The motions, for [`MOTIONS_FILE`] (not in the JSON): `motion_values[i] = (q0, q1)`.
+    #[serde(skip)]
+    pub motion_values: Vec<Motion>,
+}
+
+impl RobotSection {
+    /// The row of (`scene`, `query`, `method`, `threads`), when measured:
+    /// `row(s, q, m, t)?.scene = s`.
+    pub fn row(
+        &self,
+        scene: &str,
+        query: RobotQuery,
+        method: RobotMethod,
+        threads: usize,
+    ) -> Option<&RobotRow> {
+        self.rows.iter().find(|r| {
+            r.scene == scene && r.query == query && r.method == method && r.threads == threads
+        })
+    }
+
+    /// The usable median ns per input of a row: `time(…) = row(…).median_ns` unless failed.
+    pub fn time(
+        &self,
+        scene: &str,
+        query: RobotQuery,
+        method: RobotMethod,
+        threads: usize,
+    ) -> Option<f64> {
+        self.row(scene, query, method, threads)
+            .filter(|r| r.status != Status::Failed)
+            .and_then(|r| r.median_ns)
+            .filter(|t| t.is_finite() && *t > 0.0)
+    }
+
+    /// The scanned scenes measured, ascending by hull size: `scan_scenes()[i] = (slug, vertices)`.
+    pub fn scan_scenes(&self) -> Vec<(String, usize)> {
+        let mut v: Vec<(String, usize)> = self
+            .scenes
+            .iter()
+            .filter(|x| x.scene.starts_with("scan_"))
+            .map(|x| (x.scene.clone(), x.largest_hull))
+            .collect();
+        v.sort_by_key(|x| x.1);
+        v
+    }
+
+    /// The two input files of `benches/robot_pinocchio.py` as (file name, text):
+    /// `inputs()[0] = (CONFIGURATIONS_FILE, one configuration per line)`, then [`MOTIONS_FILE`].
+    pub fn inputs(&self) -> [(&'static str, String); 2] {
+        [
+            (
+                CONFIGURATIONS_FILE,
+                configurations_text(&self.configuration_values),
+            ),
+            (MOTIONS_FILE, motions_text(&self.motion_values)),
+        ]
+    }
+}

@@ -1,0 +1,433 @@
+//! The robot section's tables, in order (`tables(s)[0]` = configurations per second):
+//! configurations per second, the cross-checks, the cost against the scanned obstacle's
+//! size, the motion checks, the warm load with pinocchio's figures, and parry3d's
+//! disagreements listed.
+//!
+//! Where it sits: the writers print [`tables`] after the pair-query tables.
+
+use super::plan::{
+    CONFIGURATIONS_FILE, DISTANCE_TOLERANCE, LISTED_DISAGREEMENTS, MOTIONS_FILE, TARGET_SCAN_RATIO,
+    TARGET_WARM_LOAD_MS,
+};
+use super::section::RobotMethod::{Certified, Nvm, Parry, PlainGjk, Sampled};
+use super::section::RobotQuery::{self, Check, Distance, Motion};
+use super::section::{RobotRow, RobotSection, Unit};
+use crate::format::{group, rate, ratio, verdict, vertices_label};
+use crate::status::Status;
+use crate::table::Table;
+
+/// A rate cell: per second, spread, `(k of N)` when timed on a prefix, or the status.
+fn rate_cell(r: Option<&RobotRow>) -> String {
+    let Some(r) = r else {
+        return "—".into();
+    };
+    match (r.per_second, r.median_ns) {
+        (Some(p), Some(m)) if r.status != Status::Failed => {
+            let spread = match r.spread_ns {
+                Some(s) if r.batches > 1 && m > 0.0 => format!(" ±{:.0}%", 50.0 * s / m),
+                _ => String::new(),
+            };
+            let sample = if r.inputs < r.inputs_drawn {
+                format!(" ({} of {})", group(r.inputs), group(r.inputs_drawn))
+            } else {
+                String::new()
+            };
+            let mark = if r.status == Status::Disagrees {
+                " ⚠"
+            } else {
+                ""
+            };
+            format!("{}{spread}{sample}{mark}", rate(p))
+        }
+        _ => format!("failed: {}", r.note),
+    }
+}
+
+/// pinocchio's one-thread figure for a cell of the first table: table and shelf only (the
+/// script's scene), its best boolean mode or its distance mode.
+fn pinocchio_cell(s: &RobotSection, scene: &str, query: RobotQuery) -> String {
+    if scene != "table_shelf" {
+        return "—".into();
+    }
+    let Some(p) = &s.pinocchio else {
+        return "not measured".into();
+    };
+    let best = p
+        .modes
+        .iter()
+        .filter(|m| m.unit == Unit::Configurations && m.threads == 1)
+        .filter(|m| {
+            if query == Check {
+                m.mode.starts_with("check")
+            } else {
+                m.mode.starts_with("distance")
+            }
+        })
+        .map(|m| m.per_second)
+        .fold(0.0, f64::max);
+    if best > 0.0 {
+        let other = if p.same_configurations {
+            ""
+        } else {
+            " (other configurations)"
+        };
+        format!("{}{other}", rate(best))
+    } else {
+        "not measured".into()
+    }
+}
+
+/// The pinocchio command to run on this report's inputs.
+fn pinocchio_command(out: &str) -> String {
+    format!(
+        "/work/venv-pin/bin/python benches/robot_pinocchio.py --configs {out}/{CONFIGURATIONS_FILE} --motions {out}/{MOTIONS_FILE} --out pin.json; then polyquery report --pinocchio pin.json"
+    )
+    .replace("/work/venv-pin/bin/python", "python3")
+}
+
+/// The robot section's tables, in order (`out` = the output folder the pinocchio command
+/// names): `tables(s)[0].title = "Robot: configurations per second (Franka Panda)"`.
+pub fn tables(s: &RobotSection) -> Vec<Table> {
+    let out = s.folder.as_str();
+    let mut tables = Vec::new();
+    let t = s.threads;
+    // 1. Configurations per second.
+    let mut header: Vec<String> = vec!["scene".into(), "query".into(), "colliding".into()];
+    for (m, th) in [(Nvm, 1), (Nvm, t), (PlainGjk, 1), (PlainGjk, t), (Parry, 1)] {
+        header.push(format!(
+            "{m}, {}",
+            if th == 1 {
+                "1 thread".to_string()
+            } else {
+                format!("{th} threads")
+            }
+        ));
+    }
+    header.push("pinocchio + coal, 1 thread (its script)".into());
+    header.push("NVM × plain GJK (1 thread)".into());
+    header.push("NVM × parry3d (1 thread)".into());
+    header.push(format!("NVM {t} threads ÷ 1 thread"));
+    let mut body = Vec::new();
+    for scene in &s.scenes {
+        for query in [Check, Distance] {
+            let mut cells = vec![
+                scene.label.clone(),
+                if query == Check {
+                    "boolean (check)".into()
+                } else {
+                    "distance".into()
+                },
+                format!("{:.1} %", 100.0 * scene.colliding_fraction),
+            ];
+            for (m, th) in [(Nvm, 1), (Nvm, t), (PlainGjk, 1), (PlainGjk, t), (Parry, 1)] {
+                cells.push(if m == Parry && !s.peer_available {
+                    "not built (feature peers)".into()
+                } else {
+                    rate_cell(s.row(&scene.scene, query, m, th))
+                });
+            }
+            cells.push(pinocchio_cell(s, &scene.scene, query));
+            let ours = s.time(&scene.scene, query, Nvm, 1);
+            for other in [PlainGjk, Parry] {
+                cells.push(match (s.time(&scene.scene, query, other, 1), ours) {
+                    (Some(b), Some(o)) => ratio(b / o),
+                    _ => "—".into(),
+                });
+            }
+            cells.push(match (ours, s.time(&scene.scene, query, Nvm, t)) {
+                (Some(one), Some(all)) => ratio(one / all),
+                _ => "—".into(),
+            });
+            body.push(cells);
+        }
+    }
+    tables.push(Table {
+        title: "Robot: configurations per second (Franka Panda)".into(),
+        caption: format!(
+            "The same {} random configurations (uniform within the joint limits, seed {}; written to {CONFIGURATIONS_FILE}) in every scene and for every method, in this run. Boolean: stop at the first colliding pair; distance: minimum distance over the active pairs. Plain GJK: the same checker with every hull answering support queries by scanning its vertices. parry3d: the same shapes, pairs and kinematics handed to parry3d (its Bvh broad phase, intersection_test / distance). (k of N): a slow method timed and cross-checked on the first k configurations. × columns: the other's time per configuration divided by ours (above 1×: ours is faster). pinocchio + coal: the best one-thread figure of benches/robot_pinocchio.py (its own best-of-rounds timing, table and shelf only), read from --pinocchio FILE, not measured by this report. All threads: a rayon pool of {t} threads. ± is half the interquartile range over the timing batches; ⚠: answers differ (see the cross-check table).",
+            group(s.configurations),
+            s.configuration_seed
+        ),
+        header,
+        rows: body,
+        folded: false,
+    });
+    // 2. Cross-check.
+    let body = s
+        .scenes
+        .iter()
+        .map(|sc| {
+            let g = &sc.vs_plain_gjk;
+            let mut cells = vec![
+                sc.label.clone(),
+                format!("{:.1} %", 100.0 * sc.colliding_fraction),
+                format!("{} of {}", g.disagreements, group(g.compared)),
+                g.max_distance_difference
+                    .map_or("n/a".into(), |d| format!("{d:.1e} m")),
+            ];
+            match &sc.vs_parry {
+                Some(p) => {
+                    cells.push(format!("{} of {}", p.disagreements, group(p.compared)));
+                    let near = sc
+                        .parry_disagreements
+                        .iter()
+                        .map(|d| {
+                            d.our_distance
+                                .unwrap_or(f64::INFINITY)
+                                .min(d.parry_distance.unwrap_or(f64::INFINITY))
+                        })
+                        .fold(0.0f64, f64::max);
+                    cells.push(if sc.parry_disagreements.is_empty() {
+                        "—".into()
+                    } else if near.is_finite() {
+                        format!("{near:.1e} m")
+                    } else {
+                        "n/a".into()
+                    });
+                    cells.push(
+                        p.max_distance_difference
+                            .map_or("n/a".into(), |d| format!("{d:.1e} m")),
+                    );
+                }
+                None => cells.extend(["not built".to_string(), "—".into(), "—".into()]),
+            }
+            cells.push(
+                if sc.all_threads_agree {
+                    "yes"
+                } else {
+                    "no ⚠"
+                }
+                .into(),
+            );
+            cells
+        })
+        .collect();
+    tables.push(Table {
+        title: "Robot: verdicts cross-checked".into(),
+        caption: format!(
+            "Per scene, on the configurations both methods answered. NVM and plain GJK run the same algorithm on the same shapes and must agree exactly (distances within {DISTANCE_TOLERANCE:.0e} m). parry3d may differ where a pair just touches; \"nearest contact\" is the largest, over the listed disagreements, of the smaller of the two distances there (small: the configuration is at contact). All threads: the all-threads answers equal the one-thread ones."
+        ),
+        header: [
+            "scene",
+            "colliding",
+            "NVM vs plain GJK: verdicts differ",
+            "NVM vs plain GJK: largest distance difference",
+            "NVM vs parry3d: verdicts differ",
+            "parry3d disagreements: nearest contact",
+            "NVM vs parry3d: largest distance difference",
+            "all threads = 1 thread",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: body,
+        folded: false,
+    });
+    // 3. Scanned obstacle scaling.
+    let scans = s.scan_scenes();
+    if let Some((base_slug, base_n)) = scans.first() {
+        let body = scans
+            .iter()
+            .map(|(slug, n)| {
+                let mut cells = vec![group(*n)];
+                for (query, method) in [
+                    (Check, Nvm),
+                    (Distance, Nvm),
+                    (Check, PlainGjk),
+                    (Check, Parry),
+                ] {
+                    let now = s.time(slug, query, method, 1);
+                    let base = s.time(base_slug, query, method, 1);
+                    cells.push(match now {
+                        Some(x) => crate::format::format_time(x),
+                        None => "—".into(),
+                    });
+                    cells.push(match (now, base) {
+                        (Some(x), Some(b)) => ratio(x / b),
+                        _ => "—".into(),
+                    });
+                }
+                cells
+            })
+            .collect();
+        let b = vertices_label(*base_n);
+        tables.push(Table {
+            title: "Robot: cost against the scanned obstacle's size".into(),
+            caption: format!(
+                "Time per configuration, one thread, beside one scanned obstacle, and its ratio to the {b}-vertex obstacle's (target for the NVM boolean check: 10⁶ ≤ {TARGET_SCAN_RATIO}× the 10⁴ one)."
+            ),
+            header: [
+                "hull vertices",
+                "NVM check",
+                &format!("÷ {b}"),
+                "NVM distance",
+                &format!("÷ {b}"),
+                "plain GJK check",
+                &format!("÷ {b}"),
+                "parry3d check",
+                &format!("÷ {b}"),
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: body,
+            folded: false,
+        });
+    }
+    // 4. Motions.
+    if let Some(m) = &s.motions {
+        let mut body = Vec::new();
+        for method in [Certified, Sampled] {
+            for th in [1, t] {
+                let Some(r) = s.row("table_shelf", Motion, method, th) else {
+                    continue;
+                };
+                let (found, missed) = if method == Certified {
+                    (m.colliding_certified, "—".to_string())
+                } else {
+                    (m.colliding_sampled, group(m.missed_by_sampled))
+                };
+                body.push(vec![
+                    method.to_string(),
+                    th.to_string(),
+                    rate_cell(Some(r)),
+                    group(found),
+                    missed,
+                ]);
+            }
+        }
+        match s.pinocchio.as_ref().and_then(|p| {
+            p.modes
+                .iter()
+                .find(|x| x.unit == Unit::Motions)
+                .map(|x| (p, x))
+        }) {
+            Some((p, x)) => body.push(vec![
+                format!(
+                    "pinocchio + coal, sampled at 0.01 rad (measured by benches/robot_pinocchio.py{})",
+                    if p.same_motions { "" } else { ", other motions" }
+                ),
+                x.threads.to_string(),
+                rate(x.per_second),
+                p.motions_colliding.map_or("n/a".into(), group),
+                "—".into(),
+            ]),
+            None => body.push(vec![
+                "pinocchio + coal, sampled at 0.01 rad".into(),
+                "1".into(),
+                format!("not measured (run {})", pinocchio_command(out)),
+                "—".into(),
+                "—".into(),
+            ]),
+        }
+        tables.push(Table {
+            title: "Robot: motion checks (Panda + table and shelf)".into(),
+            caption: format!(
+                "{} random straight joint-space motions between free configurations (q1 = q0 + uniform [−1, 1] rad per arm joint, clipped to the limits; fingers fixed; written to {MOTIONS_FILE}), the same for every method. Certified: conservative advancement, never \"free\" for a colliding motion. Sampled: the configurations every 0.01 rad of the largest joint move, stop at the first colliding one; it misses contacts between samples. Missed: motions the certified check finds colliding and the sampled check calls free{}.",
+                group(m.motions),
+                if m.contradictions > 0 {
+                    format!(" (⚠ {} motions sampled colliding but certified free)", m.contradictions)
+                } else {
+                    String::new()
+                }
+            ),
+            header: ["method", "threads", "motions per second", "colliding motions found", "missed (certified colliding, sampled free)"]
+                .map(String::from)
+                .to_vec(),
+            rows: body,
+            folded: false,
+        });
+    }
+    // 5. Warm load and pinocchio.
+    let mut body = Vec::new();
+    if let Some(w) = &s.warm_load {
+        body.push(vec![
+            "polyquery: load the Panda a second time (warm shape cache)".into(),
+            format!("{:.1} ms ±{:.1} ms", w.median_ms, w.spread_ms / 2.0),
+            format!(
+                "median of {} loads (URDF + SRDF + scene + Checker::new; {} mesh maps from the cache, {} built); target ≤ {TARGET_WARM_LOAD_MS} ms: {}",
+                w.loads,
+                w.cache_hits,
+                w.maps_built,
+                verdict(w.median_ms <= TARGET_WARM_LOAD_MS)
+            ),
+        ]);
+    }
+    match &s.pinocchio {
+        Some(p) => {
+            for x in p.modes.iter().filter(|x| x.unit == Unit::Configurations) {
+                body.push(vec![
+                    format!("pinocchio + coal: {}", x.mode),
+                    rate(x.per_second),
+                    format!(
+                        "{} thread{}; best of its rounds{}; Panda + table and shelf, {} configurations ({}{})",
+                        x.threads,
+                        if x.threads == 1 { "" } else { "s" },
+                        x.median_per_second
+                            .map(|m| format!(" (median {})", rate(m)))
+                            .unwrap_or_default(),
+                        group(p.n),
+                        if p.same_configurations {
+                            "this report's"
+                        } else {
+                            "not this report's"
+                        },
+                        p.colliding_fraction
+                            .map(|c| format!(", {:.1} % colliding", 100.0 * c))
+                            .unwrap_or_default()
+                    ),
+                ]);
+            }
+        }
+        None => body.push(vec![
+            "pinocchio + coal".into(),
+            "not measured".into(),
+            format!("run {}", pinocchio_command(out)),
+        ]),
+    }
+    let pin_caption = match &s.pinocchio {
+        Some(p) => format!(
+            "pinocchio + coal figures as measured by benches/robot_pinocchio.py ({}; GJK/EPA tolerances: {}), read from {}: not re-measured by this report, and on this machine only if that script ran here.",
+            p.versions, p.tolerances, p.file
+        ),
+        None => "pinocchio + coal were not measured: pass --pinocchio FILE (the JSON benches/robot_pinocchio.py writes) to show them here.".into(),
+    };
+    tables.push(Table {
+        title: "Robot: warm load, and pinocchio + coal".into(),
+        caption: pin_caption,
+        header: ["what", "figure", "details"].map(String::from).to_vec(),
+        rows: body,
+        folded: false,
+    });
+    // 6. parry3d's disagreements, listed.
+    let listed: Vec<Vec<String>> = s
+        .scenes
+        .iter()
+        .flat_map(|sc| {
+            sc.parry_disagreements.iter().map(|d| {
+                let yes = |c: bool| if c { "colliding" } else { "free" }.to_string();
+                let dist = |x: Option<f64>| x.map_or("n/a".into(), |x| format!("{x:.2e} m"));
+                vec![
+                    sc.label.clone(),
+                    (d.configuration + 1).to_string(),
+                    yes(d.ours),
+                    yes(d.parry),
+                    dist(d.our_distance),
+                    dist(d.parry_distance),
+                ]
+            })
+        })
+        .collect();
+    if !listed.is_empty() {
+        tables.push(Table {
+            title: "Robot: configurations where parry3d decides otherwise".into(),
+            caption: format!(
+                "At most {LISTED_DISAGREEMENTS} per scene (the cross-check table counts them all). Line: in {CONFIGURATIONS_FILE}. Distances are each checker's minimum distance there (0 when it finds a collision)."
+            ),
+            header: ["scene", "line", "polyquery", "parry3d", "polyquery distance", "parry3d distance"]
+                .map(String::from)
+                .to_vec(),
+            rows: listed,
+            folded: true,
+        });
+    }
+    tables
+}

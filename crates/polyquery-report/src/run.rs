@@ -1,0 +1,165 @@
+//! One report run (`measure(config, progress) = Report`): checks the settings, loads the
+//! meshes, runs the pair-query sources and the robot section with their progress, and
+//! returns the measured [`Report`].
+//!
+//! Where it sits: on top of the measuring modules ([`crate::runner`], [`crate::robot`]);
+//! the program that runs a report renders the result with [`crate::writers::documents`].
+
+use crate::config::{Report, ReportConfig, ReportError, bundled_data_dir, load_meshes};
+use crate::machine::MachineInfo;
+use crate::measure::TimingBudget;
+use crate::progress::Progress;
+use crate::results::{AGREEMENT_TOLERANCE, ORACLE_LIMIT};
+use crate::{robot, runner};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Measures everything `config` asks for, telling `progress` how far it has come:
+/// `measure(config, progress)?.rows` = every measured cell. Nothing is written: the
+/// documents are [`crate::writers::documents`] of the result.
+pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report, ReportError> {
+    if config.queries < 2 {
+        return Err(ReportError::Invalid(
+            "--queries must be at least 2 (half overlapping, half disjoint)".into(),
+        ));
+    }
+    if config.directions == 0 {
+        return Err(ReportError::Invalid(
+            "--directions must be at least 1".into(),
+        ));
+    }
+    if config.quick {
+        refuse_to_overwrite_full(&config.out)?;
+    }
+    if let Some(bad) = config.sizes.iter().find(|&&n| n < 4) {
+        return Err(ReportError::Invalid(format!(
+            "size {bad} is below 4, the fewest points of a 3D hull"
+        )));
+    }
+    let mut notes = Vec::new();
+    let meshes = match &config.meshes {
+        Some(dir) => load_meshes(dir)?,
+        None => Vec::new(),
+    };
+    if config.sizes.is_empty() && meshes.is_empty() {
+        return Err(ReportError::Invalid(
+            "no sizes and no meshes to measure".into(),
+        ));
+    }
+    let machine = MachineInfo::detect();
+    let sample_budget = if config.quick {
+        Duration::from_millis(40)
+    } else {
+        Duration::from_millis(400)
+    };
+    let min_samples = if config.quick { 8 } else { 16 };
+    let plan = runner::RunPlan {
+        sizes: config.sizes.clone(),
+        meshes,
+        queries: config.queries,
+        directions: config.directions,
+        sample_budget,
+        min_samples,
+        budget: if config.quick {
+            TimingBudget {
+                per_cell: Duration::from_millis(12),
+                min_batch: Duration::from_micros(500),
+                min_batches: 3,
+                max_batches: 9,
+            }
+        } else {
+            TimingBudget {
+                per_cell: Duration::from_millis(80),
+                min_batch: Duration::from_millis(1),
+                min_batches: 3,
+                max_batches: 21,
+            }
+        },
+        peer_hull_budget: if config.quick {
+            Duration::from_secs(2)
+        } else {
+            Duration::from_secs(20)
+        },
+        peer_hull_cap: if config.quick {
+            Duration::from_millis(500)
+        } else {
+            Duration::from_secs(4)
+        },
+    };
+    let sources = 2 * plan.sizes.len() + plan.meshes.len();
+    let robot_plan = if config.robot {
+        match bundled_data_dir() {
+            Some(data) => {
+                let cache = config
+                    .robot_cache
+                    .clone()
+                    .unwrap_or_else(robot::default_cache_dir);
+                let mut p =
+                    robot::RobotPlan::defaults(config.quick, data.join("robots/panda"), cache);
+                p.pinocchio = config.pinocchio.clone();
+                Some(p)
+            }
+            None => {
+                notes.push(
+                    "robot section skipped: the bundled data/robots/panda was not found".into(),
+                );
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let steps = sources * (1 + runner::methods_per_source())
+        + robot_plan.as_ref().map_or(0, robot::RobotPlan::steps);
+    progress.start(steps as u64);
+    let start = Instant::now();
+    let (rows, run_notes) = runner::run_sources(&plan, progress);
+    notes.extend(run_notes);
+    let robot = robot_plan.and_then(|p| match robot::run_robot(&p, progress) {
+        Ok(mut section) => {
+            section.folder = config.out.display().to_string();
+            notes.extend(section.notes.iter().cloned());
+            Some(section)
+        }
+        Err(e) => {
+            notes.push(format!("robot section skipped: {e}"));
+            None
+        }
+    });
+    let report = Report {
+        machine,
+        command: config.command.clone(),
+        sizes: config.sizes.clone(),
+        queries: config.queries,
+        directions: config.directions,
+        sample_budget_seconds: sample_budget.as_secs_f64(),
+        min_samples,
+        quick: config.quick,
+        agreement_tolerance: AGREEMENT_TOLERANCE,
+        oracle_limit: ORACLE_LIMIT,
+        elapsed_seconds: start.elapsed().as_secs_f64(),
+        notes,
+        rows,
+        robot,
+    };
+    Ok(report)
+}
+
+/// Fails when `out` holds a full (not `--quick`) report: its `results.json` says
+/// `"quick": false`.
+fn refuse_to_overwrite_full(out: &Path) -> Result<(), ReportError> {
+    let Ok(text) = std::fs::read_to_string(out.join("results.json")) else {
+        return Ok(());
+    };
+    let full = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v.get("quick").and_then(serde_json::Value::as_bool))
+        == Some(false);
+    if full {
+        Err(ReportError::WouldOverwriteFull {
+            path: out.to_path_buf(),
+        })
+    } else {
+        Ok(())
+    }
+}
