@@ -14,4 +14,3 @@ mod magnitude_cli;
 mod report;
 mod robot_cli;
 mod robot_motion_cli;
-mod robot_peer;
