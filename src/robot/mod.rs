@@ -56,7 +56,7 @@ pub use model::{
     PackageDirs, Robot,
 };
 pub use scene::{Obstacle, Scene};
-pub use shape::{CacheStats, ConvexShape, HullFit, HullSupport, ShapeCache, ShapeCore, ShapeError};
+pub use shape::{CacheStats, ConvexShape, HullFit, ShapeCache, ShapeCore, ShapeError};
 pub use srdf::AllowedCollisions;
 
 use std::path::{Path, PathBuf};
