@@ -10,7 +10,9 @@ use common::binary::{exits_with, polyquery, s, stderr, stdout_json_lines, succee
 use serde_json::Value;
 use std::path::Path;
 
-use common::panda::{dir as panda_dir, file as panda};
+use common::panda::{
+    configs, dir as panda_dir, file as panda, summary, with_bad_fifth_line, write,
+};
 
 /// `robot check` on the Panda with its SRDF and the table-and-shelf scene, without a cache,
 /// plus `extra`.
@@ -29,16 +31,6 @@ fn expected() -> Vec<(bool, f64)> {
             (collides, f[2].parse::<f64>().unwrap().max(0.0))
         })
         .collect()
-}
-
-/// The summary object: the last line of stderr (warnings may come first).
-fn summary(out: &std::process::Output) -> Value {
-    let text = stderr(out);
-    let last = text
-        .lines()
-        .last()
-        .unwrap_or_else(|| panic!("empty stderr"));
-    serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
 /// (1) The 1,000 bundled configurations: the verdicts equal pinocchio + coal's (collides =
@@ -213,25 +205,10 @@ fn fails_cleanly(args: &[String], needles: &[&str]) -> String {
     message
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    s(&path)
-}
-
 /// The first three bundled configurations, then `bad` as line 5 (line 4 a comment), then
 /// 900 good lines: nothing is checked or written.
 fn configs_with(dir: &Path, bad: &str) -> String {
-    let good: Vec<String> = std::fs::read_to_string(panda_dir().join("configs_1000.txt"))
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect();
-    let mut text = good[..3].join("\n");
-    text.push_str("\n# a comment\n");
-    text.push_str(bad);
-    text.push('\n');
-    text.push_str(&good[3..903].join("\n"));
+    let text = with_bad_fifth_line(&configs()[..903], bad);
     write(dir, "configs.txt", &text)
 }
 

@@ -10,7 +10,7 @@
 //! URDF + SRDF + scene ──load──▶ LoadedRobot (Checker, shape cache stats, load time)
 //! configurations file ──configs::parse_configurations──▶ validated q's (all, before any output)
 //! --random N --seed S ──configs::random_configurations──▶ q's uniform within the limits
-//! q's ──check::check_all (blocks of 64 in parallel, a --shard's blocks only)──▶ Verdict per q ──write_jsonl──▶ one JSON line each
+//! q's ──check::check_all (the library's chunks of 64 in parallel, a --shard's blocks only)──▶ Verdict per q ──write_jsonl──▶ one JSON line each
 //! motions file (q0 ; q1) or --random N --max-step R ──motion──▶ (q0, q1)'s
 //! (q0, q1)'s ──motion::check_motions_all (certified or sampled)──▶ MotionResult each ──▶ one JSON line each
 //! LoadedRobot ──info::InfoReport::build──▶ joints, limits, shapes and hull fit, active pairs
@@ -25,6 +25,7 @@
 //! * [`motion`]: the motions of `robot motion` (a file of `q0 ; q1` lines, or random ones),
 //!   checked certified or sampled, deterministically, and the run's summary.
 //! * [`info`]: the report of `robot info`.
+//! * [`summary`]: what the two runs' summaries share (the shape cache's work, the rates).
 
 /// Checking many configurations: `check_all(c, qs)[i]` = the verdict of `qs[i]`.
 pub mod check;
@@ -37,8 +38,10 @@ pub mod load;
 /// Motions `q0 ; q1` from a file or at random, checked certified or sampled:
 /// `check_motions_all(c, ms, mode, p)[k].1 = c.check_motion_with(ms[k].1 …)`.
 pub mod motion;
+/// What the summaries of `robot check` and `robot motion` share: `CacheSummary::of(&loaded)`.
+pub mod summary;
 
-pub use check::{CacheSummary, CheckSummary, Verdict, check_all, write_jsonl};
+pub use check::{CheckSummary, Verdict, check_all, write_jsonl};
 pub use configs::{parse_configurations, random_configurations, read_configurations};
 pub use info::InfoReport;
 pub use load::{LoadedRobot, RobotSources, default_cache_dir, load, parse_package_dir};
@@ -46,10 +49,15 @@ pub use motion::{
     Motion, MotionMode, MotionSummary, check_motions_all, of_shard, parse_motions, random_motions,
     read_motions, write_motion_jsonl, write_motions,
 };
+pub use summary::CacheSummary;
 
 use polyquery::input::ReadError;
 use polyquery::robot::{Checker, RobotError, ShapeError};
 use std::path::PathBuf;
+
+// A parallel chunk of the library is a `--shard` block: a shard then runs the whole run's
+// chunks, and the shards' outputs merge into the whole run's.
+const _: () = assert!(crate::shard::BLOCK == Checker::CHUNK);
 
 /// Why a robot command failed: `exit status = 2` when [`RobotCliError::is_bad_input`], else 1.
 ///
@@ -163,4 +171,17 @@ pub fn pair_names(
     pair: (polyquery::robot::Body, polyquery::robot::Body),
 ) -> [&str; 2] {
     [checker.name(pair.0), checker.name(pair.1)]
+}
+
+/// The answers of a parallel run with the items' global indices, in order, or the first
+/// error: `indexed(is, rs) = Ok([(is[k], r_k)])` when every `rs[k] = Ok(r_k)`.
+fn indexed<T>(
+    indices: impl IntoIterator<Item = usize>,
+    answers: Vec<Result<T, RobotCliError>>,
+) -> Result<Vec<(usize, T)>, RobotCliError> {
+    indices
+        .into_iter()
+        .zip(answers)
+        .map(|(index, answer)| answer.map(|a| (index, a)))
+        .collect()
 }

@@ -136,7 +136,8 @@ pub mod files;
 pub mod panda {
     //! The bundled Franka Panda (`data/robots/panda/`) as command-line arguments.
 
-    use super::binary::s;
+    use super::binary::{s, stderr};
+    use serde_json::Value;
     use std::path::{Path, PathBuf};
 
     /// `data/robots/panda` of this repository.
@@ -164,5 +165,42 @@ pub mod panda {
         ];
         args.extend(extra.iter().map(|a| a.to_string()));
         args
+    }
+
+    /// The bundled configurations' lines (`configs_1000.txt`, 8 values each).
+    pub fn configs() -> Vec<String> {
+        std::fs::read_to_string(dir().join("configs_1000.txt"))
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    /// The first three of `good`, then a comment (line 4), `bad` (line 5) and the rest of
+    /// `good`, as one text.
+    pub fn with_bad_fifth_line(good: &[String], bad: &str) -> String {
+        let mut text = good[..3].join("\n");
+        text.push_str("\n# a comment\n");
+        text.push_str(bad);
+        text.push('\n');
+        text.push_str(&good[3..].join("\n"));
+        text
+    }
+
+    /// Writes `text` as `dir/name` and returns the path as an argument.
+    pub fn write(dir: &Path, name: &str, text: &str) -> String {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        s(&path)
+    }
+
+    /// A robot command's summary object: the last line of stderr (warnings may come first).
+    pub fn summary(out: &std::process::Output) -> Value {
+        let text = stderr(out);
+        let last = text
+            .lines()
+            .last()
+            .unwrap_or_else(|| panic!("empty stderr"));
+        serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {text}"))
     }
 }
