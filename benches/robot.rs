@@ -49,7 +49,8 @@ use polyquery::robot::{
     PackageDirs, Robot, Scene, ShapeCache,
 };
 use polyquery_synth::robot_scenes::{
-    build_scene, random_configurations, random_obstacles, scanned_obstacle, write_configurations,
+    BuiltScene, build_scene, random_configurations, random_obstacles, scanned_obstacle,
+    write_configurations,
 };
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -209,6 +210,27 @@ fn bench_scene(c: &mut Criterion, name: &str, pair: &[Checker; 2], qs: &[Vec<f64
     group.finish();
 }
 
+/// A scene of synthetic obstacles, built into the cache since `started` (or found there):
+/// says on stderr how many maps were built, then describes and times it as [`bench_scene`]
+/// does, cross-checking the first `cross_check` configurations.
+fn bench_built(
+    c: &mut Criterion,
+    name: &str,
+    (built, started): (BuiltScene, Instant),
+    (robot, allowed, qs): (&Robot, &AllowedCollisions, &[Vec<f64>]),
+    cross_check: usize,
+) {
+    eprintln!(
+        "robot/{name}: maps built {}, reused {} ({:.2} s)",
+        built.built,
+        built.reused,
+        started.elapsed().as_secs_f64()
+    );
+    let pair = checkers(robot, &built.scene, allowed);
+    describe(name, &pair, qs, cross_check);
+    bench_scene(c, name, &pair, qs);
+}
+
 /// Times `query` on one reused workspace, one configuration per iteration, cycling through
 /// `qs` (the workspace's warm starts carry over between unrelated configurations).
 fn bench_cycling<R>(
@@ -283,15 +305,8 @@ fn robot(c: &mut Criterion) {
         &random_obstacles(OBSTACLES, OBSTACLE_SEED),
     )
     .expect("random obstacles");
-    eprintln!(
-        "robot/random{OBSTACLES}: maps built {}, reused {} ({:.2} s)",
-        random.built,
-        random.reused,
-        started.elapsed().as_secs_f64()
-    );
-    let pair = checkers(&robot, &random.scene, &allowed);
-    describe("random100", &pair, &qs, CROSS_CHECK);
-    bench_scene(c, "random100", &pair, &qs);
+    let setup = (&robot, &allowed, qs.as_slice());
+    bench_built(c, "random100", (random, started), setup, CROSS_CHECK);
 
     // Beside the scanned obstacle.
     let scan_max = std::env::var("ROBOT_BENCH_SCAN_MAX")
@@ -305,16 +320,9 @@ fn robot(c: &mut Criterion) {
         let started = Instant::now();
         let scan = build_scene(&cache.join("scan"), &[scanned_obstacle(n, SCAN_SEED)])
             .expect("scanned obstacle");
-        eprintln!(
-            "robot/{name}: map built {}, reused {} ({:.2} s)",
-            scan.built,
-            scan.reused,
-            started.elapsed().as_secs_f64()
-        );
-        let pair = checkers(&robot, &scan.scene, &allowed);
         // The plain-GJK pass is slow at 10⁶ vertices: cross-check a shorter prefix.
-        describe(name, &pair, &qs, (CROSS_CHECK * 10_000 / n.max(1)).max(100));
-        bench_scene(c, name, &pair, &qs);
+        let cross_check = (CROSS_CHECK * 10_000 / n.max(1)).max(100);
+        bench_built(c, name, (scan, started), setup, cross_check);
     }
 
     // The second start of a program: every mesh map from a warm cache.

@@ -103,6 +103,17 @@ pub struct MotionResult {
     pub steps: u32,
 }
 
+impl MotionResult {
+    /// A motion before any work: free so far, no contact, no queries, no steps.
+    const UNCHECKED: MotionResult = MotionResult {
+        free: true,
+        s: None,
+        pair: None,
+        distance_queries: 0,
+        steps: 0,
+    };
+}
+
 /// The coarsest dyadic rational `k / 2^j` in the middle half of `[lo, hi]` (its midpoint
 /// when the interval is below the resolution of the grid): gaps of different pairs then
 /// often share a point, and the robot is placed once for all of them.
@@ -229,13 +240,7 @@ impl Checker {
         self.term_rates(&dq, &mut rates);
         ws.term_rates = rates;
         ws.dq = dq;
-        let mut result = MotionResult {
-            free: true,
-            s: None,
-            pair: None,
-            distance_queries: 0,
-            steps: 0,
-        };
+        let mut result = MotionResult::UNCHECKED;
         if self.cover_segment(ws, q0, q1, options, &mut result)? {
             return Ok(result);
         }
@@ -528,13 +533,7 @@ impl Checker {
             .fold(0.0, f64::max);
         let n = ((longest / resolution).ceil() as u64).clamp(1, u32::MAX as u64 - 1) as u32;
         let mut q = std::mem::take(&mut ws.q);
-        let mut result = MotionResult {
-            free: true,
-            s: None,
-            pair: None,
-            distance_queries: 0,
-            steps: 0,
-        };
+        let mut result = MotionResult::UNCHECKED;
         let mut outcome = Ok(());
         for k in 0..=n {
             let s = k as f64 / n as f64;

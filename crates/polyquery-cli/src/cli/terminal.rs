@@ -1,6 +1,6 @@
 //! What the command line's subcommands share on the terminal: `--threads` checked against
-//! the machine, progress bars on stderr, and reports printed to stdout. A leaf: `main.rs`
-//! and the subcommands' modules use it, it uses neither.
+//! the machine (`threads ≤ 4 × cores`), progress bars on stderr, and reports printed to
+//! stdout. A leaf: `main.rs` and the subcommands' modules use it, it uses neither.
 
 use super::commands::CliError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

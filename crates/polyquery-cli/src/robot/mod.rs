@@ -38,7 +38,8 @@ pub mod load;
 /// Motions `q0 ; q1` from a file or at random, checked certified or sampled:
 /// `check_motions_all(c, ms, mode, p)[k].1 = c.check_motion_with(ms[k].1 …)`.
 pub mod motion;
-/// What the summaries of `robot check` and `robot motion` share: `CacheSummary::of(&loaded)`.
+/// What the summaries of `robot check` and `robot motion` share:
+/// `CacheSummary::of(&loaded).hits + built = meshes loaded`.
 pub mod summary;
 
 pub use check::{CheckSummary, Verdict, check_all, write_jsonl};
