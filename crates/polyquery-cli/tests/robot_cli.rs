@@ -11,7 +11,8 @@ use serde_json::Value;
 use std::path::Path;
 
 use common::panda::{
-    configs, dir as panda_dir, file as panda, summary, with_bad_fifth_line, write,
+    configs, dir as panda_dir, fails_without_output, file as panda, summary, with_bad_fifth_line,
+    write,
 };
 
 /// `robot check` on the Panda with its SRDF and the table-and-shelf scene, without a cache,
@@ -181,24 +182,15 @@ fn panda_copy() -> tempfile::TempDir {
 /// old content (it must keep it); exit status 2 and stderr containing every one of `needles`
 /// both times. Returns stderr.
 fn fails_cleanly(args: &[String], needles: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.jsonl");
-    let mut with_out = args.to_vec();
-    with_out.extend(["--out".to_string(), s(&out)]);
-    let run = exits_with(&with_out, 2);
-    let message = stderr(&run);
+    let failed = fails_without_output(args, needles);
+    let message = failed.message;
     assert!(message.starts_with("error: "), "{message}");
-    for needle in needles {
-        assert!(message.contains(needle), "{needle:?} not in: {message}");
-    }
-    assert!(!out.exists(), "--out written although the run failed");
-    assert!(run.stdout.is_empty());
-    std::fs::write(&out, "old\n").unwrap();
-    let again = exits_with(&with_out, 2);
+    std::fs::write(&failed.out, "old\n").unwrap();
+    let again = exits_with(&failed.args, 2);
     assert_eq!(stderr(&again), message);
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old\n");
+    assert_eq!(std::fs::read_to_string(&failed.out).unwrap(), "old\n");
     assert_eq!(
-        common::binary::files_in(dir.path()),
+        common::binary::files_in(failed.dir.path()),
         ["out.jsonl"],
         "a temporary file was left"
     );

@@ -6,13 +6,15 @@
 
 mod common;
 
-use common::binary::{exits_with, polyquery, s, stderr, stdout, stdout_json_lines, succeeds};
+use common::binary::{polyquery, s, stderr, stdout, stdout_json_lines, succeeds};
 use polyquery::robot::{LimitCheck, MotionOptions};
 use polyquery_cli::robot::{LoadedRobot, RobotSources, load, parse_motions};
 use serde_json::Value;
 use std::path::Path;
 
-use common::panda::{configs, dir as panda_dir, summary, with_bad_fifth_line, write};
+use common::panda::{
+    configs, dir as panda_dir, fails_without_output, summary, with_bad_fifth_line, write,
+};
 
 /// `robot motion` on the Panda with its SRDF and the table-and-shelf scene, without a cache,
 /// plus `extra`.
@@ -288,19 +290,12 @@ fn shards_merge_into_the_whole_run() {
 /// Runs `args` plus `--out F` and expects exit status 2, stderr containing every one of
 /// `needles`, and F never written. Returns stderr.
 fn fails_cleanly(args: &[String], needles: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.jsonl");
-    let mut with_out = args.to_vec();
-    with_out.extend(["--out".to_string(), s(&out)]);
-    let run = exits_with(&with_out, 2);
-    let message = stderr(&run);
-    for needle in needles {
-        assert!(message.contains(needle), "{needle:?} not in: {message}");
-    }
-    assert!(!out.exists(), "--out written although the run failed");
-    assert!(run.stdout.is_empty());
-    assert_eq!(common::binary::files_in(dir.path()), Vec::<String>::new());
-    message
+    let failed = fails_without_output(args, needles);
+    assert_eq!(
+        common::binary::files_in(failed.dir.path()),
+        Vec::<String>::new()
+    );
+    failed.message
 }
 
 /// Three good motions, then `bad` as line 5 (line 4 a comment), then 100 good lines.

@@ -136,7 +136,7 @@ pub mod files;
 pub mod panda {
     //! The bundled Franka Panda (`data/robots/panda/`) as command-line arguments.
 
-    use super::binary::{s, stderr};
+    use super::binary::{exits_with, s, stderr};
     use serde_json::Value;
     use std::path::{Path, PathBuf};
 
@@ -202,5 +202,36 @@ pub mod panda {
             .last()
             .unwrap_or_else(|| panic!("empty stderr"));
         serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {text}"))
+    }
+
+    /// A failed run of a robot command: its stderr, the arguments it ran with (`--out F`
+    /// added), `F`, and the folder holding `F` (removed when dropped).
+    pub struct Failed {
+        pub message: String,
+        pub args: Vec<String>,
+        pub out: PathBuf,
+        pub dir: tempfile::TempDir,
+    }
+
+    /// Runs `args` plus `--out F` (F in a fresh folder) and expects exit status 2, stderr
+    /// containing every one of `needles`, nothing on stdout and F never written.
+    pub fn fails_without_output(args: &[String], needles: &[&str]) -> Failed {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.jsonl");
+        let mut with_out = args.to_vec();
+        with_out.extend(["--out".to_string(), s(&out)]);
+        let run = exits_with(&with_out, 2);
+        let message = stderr(&run);
+        for needle in needles {
+            assert!(message.contains(needle), "{needle:?} not in: {message}");
+        }
+        assert!(!out.exists(), "--out written although the run failed");
+        assert!(run.stdout.is_empty());
+        Failed {
+            message,
+            args: with_out,
+            out,
+            dir,
+        }
     }
 }
