@@ -114,6 +114,37 @@ impl MotionResult {
     };
 }
 
+/// A straight joint-space segment: `q(s) = q0 + s·(q1 − q0)`, `s ∈ [0, 1]`.
+#[derive(Clone, Copy, Debug)]
+struct Segment<'a> {
+    q0: &'a [f64],
+    q1: &'a [f64],
+}
+
+impl Segment<'_> {
+    /// The configuration at `s` into `q`: `q[v] = q0[v] + s·(q1[v] − q0[v])`.
+    fn point(&self, s: f64, q: &mut Vec<f64>) {
+        q.clear();
+        q.extend(self.q0.iter().zip(self.q1).map(|(a, b)| a + s * (b - a)));
+    }
+}
+
+impl MotionOptions {
+    /// Counts one more placement of the robot into `result`, or fails with
+    /// [`RobotError::MotionSteps`] once `max_steps` are taken (`s` = how far the segment is
+    /// certified free): `result.steps ≤ max_steps`.
+    fn take_step(&self, result: &mut MotionResult, s: f64) -> Result<(), RobotError> {
+        if result.steps >= self.max_steps {
+            return Err(RobotError::MotionSteps {
+                steps: self.max_steps,
+                s,
+            });
+        }
+        result.steps += 1;
+        Ok(())
+    }
+}
+
 /// The coarsest dyadic rational `k / 2^j` in the middle half of `[lo, hi]` (its midpoint
 /// when the interval is below the resolution of the grid): gaps of different pairs then
 /// often share a point, and the robot is placed once for all of them.
@@ -241,10 +272,11 @@ impl Checker {
         ws.term_rates = rates;
         ws.dq = dq;
         let mut result = MotionResult::UNCHECKED;
-        if self.cover_segment(ws, q0, q1, options, &mut result)? {
+        let segment = Segment { q0, q1 };
+        if self.cover_segment(ws, segment, options, &mut result)? {
             return Ok(result);
         }
-        self.first_contact(ws, q0, q1, options, &mut result)?;
+        self.first_contact(ws, segment, options, &mut result)?;
         Ok(result)
     }
 
@@ -257,8 +289,7 @@ impl Checker {
     fn cover_segment(
         &self,
         ws: &mut CheckWorkspace,
-        q0: &[f64],
-        q1: &[f64],
+        segment: Segment<'_>,
         options: &MotionOptions,
         result: &mut MotionResult,
     ) -> Result<bool, RobotError> {
@@ -281,16 +312,11 @@ impl Checker {
             next.clear();
             for gap in &pending {
                 if gap.at != placed_at {
-                    if result.steps >= options.max_steps {
-                        outcome = Err(RobotError::MotionSteps {
-                            steps: options.max_steps,
-                            s: 0.0,
-                        });
+                    if let Err(e) = options.take_step(result, 0.0) {
+                        outcome = Err(e);
                         break 'rounds;
                     }
-                    result.steps += 1;
-                    q.clear();
-                    q.extend(q0.iter().zip(q1).map(|(a, b)| a + gap.at * (b - a)));
+                    segment.point(gap.at, &mut q);
                     if let Err(e) = self.place_valid_links(ws, &q) {
                         outcome = Err(e);
                         break 'rounds;
@@ -338,8 +364,7 @@ impl Checker {
     fn first_contact(
         &self,
         ws: &mut CheckWorkspace,
-        q0: &[f64],
-        q1: &[f64],
+        segment: Segment<'_>,
         options: &MotionOptions,
         result: &mut MotionResult,
     ) -> Result<(), RobotError> {
@@ -348,23 +373,15 @@ impl Checker {
         safe.clear();
         safe.resize(n_pairs, 0.0);
         let mut q = std::mem::take(&mut ws.q);
-        q.clear();
-        q.extend_from_slice(q0);
         let eps = options.contact_tolerance;
         let mut s = 0.0f64;
         let outcome = loop {
-            if result.steps >= options.max_steps {
-                break Err(RobotError::MotionSteps {
-                    steps: options.max_steps,
-                    s,
-                });
+            if let Err(e) = options.take_step(result, s) {
+                break Err(e);
             }
-            result.steps += 1;
-            for (v, x) in q.iter_mut().enumerate() {
-                *x = q0[v] + s * (q1[v] - q0[v]);
-            }
+            segment.point(s, &mut q);
             if s == 1.0 {
-                q.copy_from_slice(q1);
+                q.copy_from_slice(segment.q1);
             }
             if let Err(e) = self.place_valid_links(ws, &q) {
                 break Err(e);
@@ -537,8 +554,7 @@ impl Checker {
         let mut outcome = Ok(());
         for k in 0..=n {
             let s = k as f64 / n as f64;
-            q.clear();
-            q.extend(q0.iter().zip(q1).map(|(a, b)| a + s * (b - a)));
+            Segment { q0, q1 }.point(s, &mut q);
             if k == n {
                 q.copy_from_slice(q1);
             }
