@@ -2,7 +2,7 @@
 //! shapes, bounding volumes and active pairs (immutable, shared by every thread), and the
 //! placement of a configuration's links and shapes in a [`CheckWorkspace`].
 
-use super::bounds::{self, BoundTerm};
+use super::bounds::MotionBounds;
 use super::geometry::{Frame, LinkShape, Placed, PlacedObstacle, enclosing_sphere, world_box};
 use super::results::{Body, CheckerOptions};
 use super::workspace::CheckWorkspace;
@@ -76,14 +76,8 @@ pub struct Checker {
     /// The obstacles' world boxes in a tree, once there are more than [`TREE_ABOVE`].
     pub(super) obstacle_tree: Option<BoxTree>,
     pub(super) slots: usize,
-    /// Per pair (scene pairs, then self pairs), the terms of its motion bound.
-    pub(super) motion_terms: Vec<Vec<BoundTerm>>,
-    /// Per link, the joints moving it with their static arms (see `bounds::link_chains`).
-    pub(super) chains: Vec<Vec<(usize, f64)>>,
-    /// Pair `p`'s terms in a flattened per-term array: `term_offsets[p]..term_offsets[p + 1]`.
-    pub(super) term_offsets: Vec<usize>,
-    /// Absolute slack (metres) subtracted from every certified distance in motion checks.
-    pub(super) slack: f64,
+    /// The motion bounds of the active pairs (scene pairs, then self pairs).
+    pub(super) motion: MotionBounds,
 }
 
 /// Above this many obstacles the checker finds a link's nearby obstacles through a
@@ -226,27 +220,14 @@ impl Checker {
                     .fold(0.0, f64::max)
             })
             .collect();
-        let chains = bounds::link_chains(robot, &reach);
-        let motion_terms: Vec<Vec<BoundTerm>> = scene_pairs
-            .iter()
-            .map(|p| bounds::pair_terms(robot, &chains, p.link, None))
-            .chain(
-                self_pairs
-                    .iter()
-                    .map(|p| bounds::pair_terms(robot, &chains, p.a, Some(p.b))),
-            )
-            .collect();
-        let mut term_offsets = vec![0];
-        for terms in &motion_terms {
-            term_offsets.push(term_offsets.last().copied().unwrap_or(0) + terms.len());
-        }
-        let longest_arm = chains
-            .iter()
-            .flatten()
-            .map(|&(_, arm)| arm)
-            .filter(|a| a.is_finite())
-            .fold(0.0, f64::max);
-        let slack = 1e-12 * (1.0 + longest_arm);
+        let motion = MotionBounds::new(
+            robot,
+            &reach,
+            scene_pairs
+                .iter()
+                .map(|p| (p.link, None))
+                .chain(self_pairs.iter().map(|p| (p.a, Some(p.b)))),
+        );
         Checker {
             robot: robot.clone(),
             obstacle_names: scene.obstacles().iter().map(|o| o.name.clone()).collect(),
@@ -261,10 +242,7 @@ impl Checker {
             scene_index,
             obstacle_tree,
             slots,
-            term_offsets,
-            motion_terms,
-            chains,
-            slack,
+            motion,
         }
     }
 

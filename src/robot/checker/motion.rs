@@ -41,7 +41,6 @@
 //! GJK runs are warm-started per shape pair along the segment, and stop at a relative
 //! tolerance of 1e-3 (a step needs a good lower bound, not the last digits).
 
-use super::bounds::{BOUND_SLACK, BoundTerm, TermRates, joint_variable};
 use super::core::Checker;
 use super::pairs::ShapePair;
 use super::results::{Body, CheckCounts};
@@ -170,83 +169,6 @@ const MOTION_GJK_TOLERANCE: f64 = 1e-3;
 const AXIS_ENOUGH: f64 = 0.25;
 
 impl Checker {
-    /// Per pair and term, the motion's rates (see [`TermRates`]), into `rates` (flattened,
-    /// pair `p`'s terms at `self.term_offsets[p]..self.term_offsets[p + 1]`).
-    fn term_rates(&self, dq: &[f64], rates: &mut Vec<TermRates>) {
-        rates.clear();
-        for terms in &self.motion_terms {
-            let speed = |t: &BoundTerm| t.scale * dq[t.variable];
-            for t in terms {
-                let chain = &self.chains[t.link];
-                // Joints below `t` on its link's chain: none is shared with the other body.
-                let below: f64 = chain[..t.position]
-                    .iter()
-                    .map(|&(j, arm)| {
-                        joint_variable(&self.robot.joints()[j]).map_or(0.0, |(v, k)| k * dq[v])
-                            * arm
-                    })
-                    .sum();
-                // Unshared revolute joints above `t` turn its axis.
-                let above: f64 = terms
-                    .iter()
-                    .filter(|u| u.link == t.link && u.position > t.position && !u.prismatic)
-                    .map(speed)
-                    .sum();
-                rates.push(TermRates {
-                    speed: speed(t),
-                    below,
-                    above,
-                    arm: chain[t.position].1,
-                });
-            }
-        }
-    }
-
-    /// The pair's motion bound at the placed configuration (see the module notes): over
-    /// `[s, s + Δs]` the gap of a separating plane with unit normal `n` (fixed in the frame of
-    /// the link both bodies hang from) falls by at most `A·Δs + B·Δs²/2`, with
-    /// `A = Σ_j |Δq_j| · |n × a_j| · r_j` (`a_j` the joint's axis, `r_j` the distance from it to
-    /// the link's bounding sphere plus its radius; `|a_j · n|` for a prismatic joint) and
-    /// `B = Σ_j |Δq_j| · (|n × a_j| · below_j + above_j · arm_j)`. Without `n` the bound holds for
-    /// every direction (`|n × a_j|` taken as 1). Returns `(A, B)`, padded by a relative 1e-9.
-    fn motion_bound(&self, ws: &CheckWorkspace, pair: usize, n: Option<&Vector>) -> (f64, f64) {
-        let (mut a, mut b) = (0.0, 0.0);
-        let rates = &ws.term_rates[self.term_offsets[pair]..self.term_offsets[pair + 1]];
-        for (t, r) in self.motion_terms[pair].iter().zip(rates) {
-            if r.speed == 0.0 {
-                continue;
-            }
-            let (origin, axis) = &ws.joint_axes[t.joint];
-            if t.prismatic {
-                match n {
-                    Some(n) => {
-                        a += r.speed * axis.dot(n).abs();
-                        b += r.speed * r.above;
-                    }
-                    None => a += r.speed,
-                }
-                continue;
-            }
-            let Some((_, radius)) = self.link_spheres[t.link] else {
-                continue;
-            };
-            let centre = ws.link_centers[t.link];
-            let arm = (centre.coords - origin).cross(axis).norm() + radius;
-            match n {
-                Some(n) => {
-                    let sine = n.cross(axis).norm();
-                    a += r.speed * sine * arm;
-                    b += r.speed * (sine * r.below + r.above * r.arm);
-                }
-                None => {
-                    a += r.speed * arm;
-                    b += r.speed * r.below;
-                }
-            }
-        }
-        (a * (1.0 + BOUND_SLACK), b * (1.0 + BOUND_SLACK))
-    }
-
     /// Certifies the segment `q0 → q1` (see the module notes):
     /// `check_motion(q0, q1) = check_motion_with(&mut workspace(), q0, q1, &MotionOptions::default())`.
     pub fn check_motion(&self, q0: &[f64], q1: &[f64]) -> Result<MotionResult, RobotError> {
@@ -267,9 +189,7 @@ impl Checker {
         let mut dq = std::mem::take(&mut ws.dq);
         dq.clear();
         dq.extend(q0.iter().zip(q1).map(|(a, b)| (b - a).abs()));
-        let mut rates = std::mem::take(&mut ws.term_rates);
-        self.term_rates(&dq, &mut rates);
-        ws.term_rates = rates;
+        self.motion.rates(&self.robot, &dq, &mut ws.term_rates);
         ws.dq = dq;
         let mut result = MotionResult::UNCHECKED;
         let segment = Segment { q0, q1 };
@@ -450,11 +370,14 @@ impl Checker {
     /// `d` (`n = None`: a bound valid for every direction): the `Δs` solving
     /// `A·Δs + B·Δs²/2 = d − slack` (in the form without cancellation).
     fn step_for(&self, ws: &CheckWorkspace, p: usize, d: f64, n: Option<&Vector>) -> f64 {
-        let d = d - self.slack;
+        let d = d - self.motion.slack();
         if d <= 0.0 {
             return 0.0;
         }
-        let (a, b) = self.motion_bound(ws, p, n);
+        let links = |l: usize| self.link_spheres[l].map(|(_, r)| (ws.link_centers[l], r));
+        let (a, b) = self
+            .motion
+            .bound((&ws.term_rates, p), &ws.joint_axes, links, n);
         let step = 2.0 * d / (a + (a * a + 2.0 * b * d).sqrt());
         if step.is_nan() { f64::INFINITY } else { step }
     }
@@ -473,12 +396,10 @@ impl Checker {
         // The link-level certificate: bounding spheres (and the obstacle's box).
         let (link_d, link_n) = self.pair_near(ws, p).plane();
         let mut link_step = 0.0;
-        if link_d > eps + self.slack {
+        if link_d > eps + self.motion.slack() {
             // Cheapest first: the static arms (no axis placed) may already cover the rest.
-            let rates = &ws.term_rates[self.term_offsets[p]..self.term_offsets[p + 1]];
-            let sweep: f64 =
-                rates.iter().map(|r| r.speed * r.arm).sum::<f64>() * (1.0 + BOUND_SLACK);
-            if link_d - self.slack >= sweep * rest {
+            let sweep = self.motion.sweep(&ws.term_rates, p);
+            if link_d - self.motion.slack() >= sweep * rest {
                 return Ok(Some(rest));
             }
             link_step = self.step_for(ws, p, link_d, None);
@@ -493,7 +414,7 @@ impl Checker {
         let mut shape_step = f64::INFINITY;
         let contact = self.for_each_shape_pair(ws, p, |ws, shapes| {
             let (d, n) = shapes.near.plane();
-            let mut step = if d > eps + self.slack {
+            let mut step = if d > eps + self.motion.slack() {
                 self.step_for(ws, p, d, n.as_ref())
             } else {
                 0.0
@@ -501,7 +422,7 @@ impl Checker {
             if step < rest.min(shape_step) {
                 let axis = ws.guesses[shapes.slot];
                 let d = self.axis_gap(shapes, &axis);
-                if d > eps + self.slack {
+                if d > eps + self.motion.slack() {
                     step = step.max(self.step_for(ws, p, d, Some(&axis)));
                 }
             }
@@ -511,7 +432,7 @@ impl Checker {
                     Ok(gap) => gap,
                     Err(e) => return ControlFlow::Break(Err(e)),
                 };
-                if d <= eps + self.slack {
+                if d <= eps + self.motion.slack() {
                     return ControlFlow::Break(Ok(()));
                 }
                 step = step.max(self.step_for(ws, p, d, n.as_ref()));
