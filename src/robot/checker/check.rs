@@ -66,22 +66,31 @@ impl Checker {
         ws: &mut CheckWorkspace,
     ) -> (Result<Option<(Body, Body)>, RobotError>, CheckCounts) {
         let mut counts = CheckCounts::default();
-        let found = self.for_each_pair_to_check(ws, |ws, p| {
-            if self.pair_near(ws, p).apart(false) {
-                return ControlFlow::Continue(());
-            }
-            counts.candidate_pairs += 1;
-            self.for_each_shape_pair(ws, p, |ws, shapes| {
-                if shapes.near.apart(true) {
+        let found = self.for_each_pair_to_check(
+            ws,
+            #[inline(always)]
+            |ws, p| {
+                if self.pair_near(ws, p).apart(false) {
                     return ControlFlow::Continue(());
                 }
-                match self.collide(shapes, &mut ws.guesses[shapes.slot], &mut counts) {
-                    Ok(false) => ControlFlow::Continue(()),
-                    Ok(true) => ControlFlow::Break(Ok(shapes.bodies)),
-                    Err(e) => ControlFlow::Break(Err(e)),
-                }
-            })
-        });
+                counts.candidate_pairs += 1;
+                self.for_each_shape_pair(
+                    ws,
+                    p,
+                    #[inline(always)]
+                    |ws, shapes| {
+                        if shapes.near.apart(true) {
+                            return ControlFlow::Continue(());
+                        }
+                        match self.collide(shapes, &mut ws.guesses[shapes.slot], &mut counts) {
+                            Ok(false) => ControlFlow::Continue(()),
+                            Ok(true) => ControlFlow::Break(Ok(shapes.bodies)),
+                            Err(e) => ControlFlow::Break(Err(e)),
+                        }
+                    },
+                )
+            },
+        );
         let found = match found {
             ControlFlow::Continue(()) => Ok(None),
             ControlFlow::Break(stop) => stop.map(Some),
@@ -170,19 +179,24 @@ impl Checker {
                 break;
             }
             counts.candidate_pairs += 1;
-            let step = self.for_each_shape_pair(ws, p, |ws, shapes| {
-                if shapes.near.gap() >= best.distance {
-                    return ControlFlow::Continue(());
-                }
-                let guess = &mut ws.guesses[shapes.slot];
-                if let Err(e) = self.shape_distance(shapes, guess, &mut best, &mut counts) {
-                    return ControlFlow::Break(Err(e));
-                }
-                if best.distance == 0.0 {
-                    return ControlFlow::Break(Ok(()));
-                }
-                ControlFlow::Continue(())
-            });
+            let step = self.for_each_shape_pair(
+                ws,
+                p,
+                #[inline(always)]
+                |ws, shapes| {
+                    if shapes.near.gap() >= best.distance {
+                        return ControlFlow::Continue(());
+                    }
+                    let guess = &mut ws.guesses[shapes.slot];
+                    if let Err(e) = self.shape_distance(shapes, guess, &mut best, &mut counts) {
+                        return ControlFlow::Break(Err(e));
+                    }
+                    if best.distance == 0.0 {
+                        return ControlFlow::Break(Ok(()));
+                    }
+                    ControlFlow::Continue(())
+                },
+            );
             if let ControlFlow::Break(Err(e)) = step {
                 outcome = Err(e);
                 break;

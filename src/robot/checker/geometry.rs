@@ -175,7 +175,7 @@ pub(super) enum Near<'a> {
 impl Near<'_> {
     /// A separating plane: its gap `≤ dist(A, B)` and unit normal from A towards B (balls: the
     /// axis between the centres; an obstacle: see [`PlacedObstacle::plane`]).
-    #[inline]
+    #[inline(always)]
     pub(super) fn plane(&self) -> (f64, Option<Vector>) {
         match *self {
             Near::Balls { ca, ra, cb, rb } => sphere_plane(&ca, ra, &cb, rb),
@@ -184,14 +184,14 @@ impl Near<'_> {
     }
 
     /// A lower bound on the distance: `gap() = plane().0`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn gap(&self) -> f64 {
         self.plane().0
     }
 
     /// Whether the volumes are certainly apart (the boolean check's test): the balls apart,
     /// or the ball apart from the obstacle's box — or, with `with_ball`, from its ball.
-    #[inline]
+    #[inline(always)]
     pub(super) fn apart(&self, with_ball: bool) -> bool {
         match *self {
             Near::Balls { ca, ra, cb, rb } => (ca - cb).norm() > ra + rb,

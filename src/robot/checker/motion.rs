@@ -412,34 +412,39 @@ impl Checker {
         }
         // Shape pairs: their own spheres, then GJK's certified lower bound and axis.
         let mut shape_step = f64::INFINITY;
-        let contact = self.for_each_shape_pair(ws, p, |ws, shapes| {
-            let (d, n) = shapes.near.plane();
-            let mut step = if d > eps + self.motion.slack() {
-                self.step_for(ws, p, d, n.as_ref())
-            } else {
-                0.0
-            };
-            if step < rest.min(shape_step) {
-                let axis = ws.guesses[shapes.slot];
-                let d = self.axis_gap(shapes, &axis);
-                if d > eps + self.motion.slack() {
-                    step = step.max(self.step_for(ws, p, d, Some(&axis)));
-                }
-            }
-            if step < AXIS_ENOUGH * rest.min(shape_step) {
-                let guess = &mut ws.guesses[shapes.slot];
-                let (d, n) = match self.shape_gap(shapes, guess, counts) {
-                    Ok(gap) => gap,
-                    Err(e) => return ControlFlow::Break(Err(e)),
+        let contact = self.for_each_shape_pair(
+            ws,
+            p,
+            #[inline(always)]
+            |ws, shapes| {
+                let (d, n) = shapes.near.plane();
+                let mut step = if d > eps + self.motion.slack() {
+                    self.step_for(ws, p, d, n.as_ref())
+                } else {
+                    0.0
                 };
-                if d <= eps + self.motion.slack() {
-                    return ControlFlow::Break(Ok(()));
+                if step < rest.min(shape_step) {
+                    let axis = ws.guesses[shapes.slot];
+                    let d = self.axis_gap(shapes, &axis);
+                    if d > eps + self.motion.slack() {
+                        step = step.max(self.step_for(ws, p, d, Some(&axis)));
+                    }
                 }
-                step = step.max(self.step_for(ws, p, d, n.as_ref()));
-            }
-            shape_step = shape_step.min(step);
-            ControlFlow::Continue(())
-        });
+                if step < AXIS_ENOUGH * rest.min(shape_step) {
+                    let guess = &mut ws.guesses[shapes.slot];
+                    let (d, n) = match self.shape_gap(shapes, guess, counts) {
+                        Ok(gap) => gap,
+                        Err(e) => return ControlFlow::Break(Err(e)),
+                    };
+                    if d <= eps + self.motion.slack() {
+                        return ControlFlow::Break(Ok(()));
+                    }
+                    step = step.max(self.step_for(ws, p, d, n.as_ref()));
+                }
+                shape_step = shape_step.min(step);
+                ControlFlow::Continue(())
+            },
+        );
         match contact {
             ControlFlow::Continue(()) => {}
             ControlFlow::Break(Ok(())) => return Ok(None),

@@ -49,7 +49,7 @@ impl Checker {
 
     /// Pair `p`'s bounding volumes at the placed configuration: the link's ball and the
     /// obstacle, or the two links' balls.
-    #[inline]
+    #[inline(always)]
     pub(super) fn pair_near(&self, ws: &CheckWorkspace, p: usize) -> Near<'_> {
         let n_scene = self.scene_pairs.len();
         if p < n_scene {
@@ -74,7 +74,7 @@ impl Checker {
     /// its shape pairs in order — link shape `i` against the obstacle, or link `a`'s shape `i`
     /// against link `b`'s shape `j` (`i` outer) — until it breaks:
     /// `for_each_shape_pair(ws, p, v) = Break(x)` for the first shape pair with `v = Break(x)`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn for_each_shape_pair<B>(
         &self,
         ws: &mut CheckWorkspace,
