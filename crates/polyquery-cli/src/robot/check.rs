@@ -10,7 +10,7 @@
 //! whole run's.
 
 use super::summary::{CacheSummary, LoadLine, fraction, per_second};
-use super::{RobotCliError, indexed, pair_names};
+use super::{RobotCliError, map_indexed, pair_names, write_json_lines};
 use crate::shard::{Shard, ShardSummary};
 use polyquery::robot::{Body, CheckWorkspace, Checker, RobotError};
 use serde::Serialize;
@@ -84,8 +84,10 @@ pub fn check_all(
         .into_iter()
         .flatten()
         .collect();
-    let verdicts = checker.map_many(
+    map_indexed(
+        checker,
         &indices,
+        |&index| index,
         |ws, &index| {
             verdict(checker, ws, &configurations[index], distance).map_err(|source| {
                 RobotCliError::Check {
@@ -95,8 +97,7 @@ pub fn check_all(
             })
         },
         progress,
-    );
-    indexed(indices, verdicts)
+    )
 }
 
 /// The verdict of one configuration: [`Checker::check_with`], or [`Checker::distance_with`]
@@ -152,17 +153,12 @@ pub fn write_jsonl(
     verdicts: &[(usize, Verdict)],
     w: &mut dyn Write,
 ) -> io::Result<()> {
-    for &(index, ref v) in verdicts {
-        let line = Line {
-            index,
-            collides: v.collides,
-            pair: v.pair.map(|p| pair_names(checker, p)),
-            distance: v.distance.filter(|d| d.is_finite()),
-        };
-        crate::json::to_writer(&mut *w, &line)?;
-        w.write_all(b"\n")?;
-    }
-    Ok(())
+    write_json_lines(verdicts, w, |index, v| Line {
+        index,
+        collides: v.collides,
+        pair: v.pair.map(|p| pair_names(checker, p)),
+        distance: v.distance.filter(|d| d.is_finite()),
+    })
 }
 
 /// The summary of a `robot check` run (stderr; one JSON object with `--json`):

@@ -53,7 +53,7 @@ pub use motion::{
 pub use summary::CacheSummary;
 
 use polyquery::input::ReadError;
-use polyquery::robot::{Checker, RobotError, ShapeError};
+use polyquery::robot::{CheckWorkspace, Checker, RobotError, ShapeError};
 use std::path::PathBuf;
 
 // A parallel chunk of the library is a `--shard` block: a shard then runs the whole run's
@@ -174,15 +174,35 @@ pub fn pair_names(
     [checker.name(pair.0), checker.name(pair.1)]
 }
 
-/// The answers of a parallel run with the items' global indices, in order, or the first
-/// error: `indexed(is, rs) = Ok([(is[k], r_k)])` when every `rs[k] = Ok(r_k)`.
-fn indexed<T>(
-    indices: impl IntoIterator<Item = usize>,
-    answers: Vec<Result<T, RobotCliError>>,
-) -> Result<Vec<(usize, T)>, RobotCliError> {
-    indices
-        .into_iter()
+/// `work(ws, item)` over `items` in the library's parallel chunks ([`Checker::map_many`]),
+/// with each item's global index `index_of(item)`, in order, or the first error:
+/// `map_indexed(c, xs, i, w, p) = Ok([(i(x), w(ws, x)) for x in xs])` when no item fails.
+fn map_indexed<T: Sync, R: Send>(
+    checker: &Checker,
+    items: &[T],
+    index_of: impl Fn(&T) -> usize,
+    work: impl Fn(&mut CheckWorkspace, &T) -> Result<R, RobotCliError> + Sync + Send,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<(usize, R)>, RobotCliError> {
+    let answers = checker.map_many(items, work, progress);
+    items
+        .iter()
+        .map(index_of)
         .zip(answers)
         .map(|(index, answer)| answer.map(|a| (index, a)))
         .collect()
+}
+
+/// Writes one JSON line per answer, in the order given: `to_line(i, answer)` for each
+/// `(i, answer)`, then a newline.
+fn write_json_lines<T, L: serde::Serialize>(
+    answers: &[(usize, T)],
+    w: &mut dyn std::io::Write,
+    to_line: impl Fn(usize, &T) -> L,
+) -> std::io::Result<()> {
+    for (index, answer) in answers {
+        crate::json::to_writer(&mut *w, &to_line(*index, answer))?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
 }

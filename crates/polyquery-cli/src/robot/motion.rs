@@ -19,7 +19,7 @@
 
 use super::configs::{finite_limits, parse_values};
 use super::summary::{CacheSummary, LoadLine, fraction, per_second};
-use super::{RobotCliError, indexed, pair_names};
+use super::{RobotCliError, map_indexed, pair_names, write_json_lines};
 use crate::shard::{Shard, ShardSummary};
 use polyquery::input::{ReadLimits, read_bounded};
 use polyquery::robot::{
@@ -215,8 +215,7 @@ pub fn random_motions(
         )))
     };
     let indices: Vec<usize> = shard.blocks(n).into_iter().flatten().collect();
-    let drawn = checker.map_many(&indices, draw, &|_| {});
-    indexed(indices, drawn)
+    map_indexed(checker, &indices, |&index| index, draw, &|_| {})
 }
 
 /// Checks `motions` (already validated, with their global indices, in index order, whole
@@ -252,8 +251,10 @@ pub fn check_motions_all(
     mode: MotionMode,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<(usize, MotionResult)>, RobotCliError> {
-    let results = checker.map_many(
+    map_indexed(
+        checker,
         motions,
+        |(index, _)| *index,
         |ws, (index, (q0, q1))| {
             match mode {
                 MotionMode::Certified(options) => checker.check_motion_with(ws, q0, q1, &options),
@@ -267,8 +268,7 @@ pub fn check_motions_all(
             })
         },
         progress,
-    );
-    indexed(motions.iter().map(|(index, _)| *index), results)
+    )
 }
 
 /// One output line: `{"index", "free", "s": x | null, "pair": [a, b] | null, "distance_queries"}`.
@@ -303,18 +303,13 @@ pub fn write_motion_jsonl(
     results: &[(usize, MotionResult)],
     w: &mut dyn Write,
 ) -> io::Result<()> {
-    for &(index, ref r) in results {
-        let line = Line {
-            index,
-            free: r.free,
-            s: r.s,
-            pair: r.pair.map(|p: (Body, Body)| pair_names(checker, p)),
-            distance_queries: r.distance_queries,
-        };
-        crate::json::to_writer(&mut *w, &line)?;
-        w.write_all(b"\n")?;
-    }
-    Ok(())
+    write_json_lines(results, w, |index, r| Line {
+        index,
+        free: r.free,
+        s: r.s,
+        pair: r.pair.map(|p: (Body, Body)| pair_names(checker, p)),
+        distance_queries: r.distance_queries,
+    })
 }
 
 /// Writes motions as a motions file (`q0 ; q1 # index` per line, every value in its shortest
