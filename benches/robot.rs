@@ -1,6 +1,6 @@
 //! Configurations per second of the robot checker on the Franka Panda, one thread unless
 //! said otherwise: the normal-vector-map checker (`nvm`) beside the plain-GJK baseline
-//! (`gjk`: the same checker with `HullSupport::LinearScan`, every hull answering support
+//! (`gjk`: the same checker with `SupportKind::LinearScan`, every hull answering support
 //! queries by scanning its vertices), boolean (`check`, exit at the first colliding pair)
 //! and minimum distance (`distance`).
 //!
@@ -43,12 +43,14 @@
 //! after the first build.
 
 use criterion::{BenchmarkGroup, Criterion, Throughput, measurement::WallTime};
+use polyquery::kinds::SupportKind;
 use polyquery::robot::{
-    AllowedCollisions, CheckCounts, Checker, CheckerOptions, HullSupport, MotionOptions,
+    AllowedCollisions, CheckCounts, CheckWorkspace, Checker, CheckerOptions, MotionOptions,
     PackageDirs, Robot, Scene, ShapeCache,
 };
 use polyquery_synth::robot_scenes::{
-    build_scene, random_configurations, random_obstacles, scanned_obstacle, write_configurations,
+    BuiltScene, build_scene, random_configurations, random_obstacles, scanned_obstacle,
+    write_configurations,
 };
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -90,7 +92,7 @@ fn cache_dir() -> PathBuf {
 
 /// The NVM checker and the plain-GJK one on the same robot, scene and matrix.
 fn checkers(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> [Checker; 2] {
-    [HullSupport::NormalVectorMap, HullSupport::LinearScan].map(|hull_support| {
+    [SupportKind::NormalVectorMap, SupportKind::LinearScan].map(|hull_support| {
         let options = CheckerOptions {
             hull_support,
             ..Default::default()
@@ -188,28 +190,65 @@ fn bench_scene(c: &mut Criterion, name: &str, pair: &[Checker; 2], qs: &[Vec<f64
     configure(&mut group);
     group.throughput(Throughput::Elements(1));
     for (checker, label) in pair.iter().zip(["nvm", "gjk"]) {
-        group.bench_function(format!("check/{label}"), |b| {
-            let mut ws = checker.workspace();
-            let mut i = 0;
-            b.iter(|| {
-                let q = &qs[i % qs.len()];
-                i += 1;
-                black_box(checker.check_with(&mut ws, black_box(q)))
-            });
-        });
+        bench_cycling(
+            &mut group,
+            &format!("check/{label}"),
+            checker,
+            qs,
+            |ws, q| checker.check_with(ws, q),
+        );
     }
     for (checker, label) in pair.iter().zip(["nvm", "gjk"]) {
-        group.bench_function(format!("distance/{label}"), |b| {
-            let mut ws = checker.workspace();
-            let mut i = 0;
-            b.iter(|| {
-                let q = &qs[i % qs.len()];
-                i += 1;
-                black_box(checker.distance_with(&mut ws, black_box(q)))
-            });
-        });
+        bench_cycling(
+            &mut group,
+            &format!("distance/{label}"),
+            checker,
+            qs,
+            |ws, q| checker.distance_with(ws, q),
+        );
     }
     group.finish();
+}
+
+/// A scene of synthetic obstacles, built into the cache since `started` (or found there):
+/// says on stderr how many maps were built, then describes and times it as [`bench_scene`]
+/// does, cross-checking the first `cross_check` configurations.
+fn bench_built(
+    c: &mut Criterion,
+    name: &str,
+    (built, started): (BuiltScene, Instant),
+    (robot, allowed, qs): (&Robot, &AllowedCollisions, &[Vec<f64>]),
+    cross_check: usize,
+) {
+    eprintln!(
+        "robot/{name}: maps built {}, reused {} ({:.2} s)",
+        built.built,
+        built.reused,
+        started.elapsed().as_secs_f64()
+    );
+    let pair = checkers(robot, &built.scene, allowed);
+    describe(name, &pair, qs, cross_check);
+    bench_scene(c, name, &pair, qs);
+}
+
+/// Times `query` on one reused workspace, one configuration per iteration, cycling through
+/// `qs` (the workspace's warm starts carry over between unrelated configurations).
+fn bench_cycling<R>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: &str,
+    checker: &Checker,
+    qs: &[Vec<f64>],
+    query: impl Fn(&mut CheckWorkspace, &[f64]) -> R,
+) {
+    group.bench_function(id, |b| {
+        let mut ws = checker.workspace();
+        let mut i = 0;
+        b.iter(|| {
+            let q = &qs[i % qs.len()];
+            i += 1;
+            black_box(query(&mut ws, black_box(q)))
+        });
+    });
 }
 
 fn robot(c: &mut Criterion) {
@@ -266,15 +305,8 @@ fn robot(c: &mut Criterion) {
         &random_obstacles(OBSTACLES, OBSTACLE_SEED),
     )
     .expect("random obstacles");
-    eprintln!(
-        "robot/random{OBSTACLES}: maps built {}, reused {} ({:.2} s)",
-        random.built,
-        random.reused,
-        started.elapsed().as_secs_f64()
-    );
-    let pair = checkers(&robot, &random.scene, &allowed);
-    describe("random100", &pair, &qs, CROSS_CHECK);
-    bench_scene(c, "random100", &pair, &qs);
+    let setup = (&robot, &allowed, qs.as_slice());
+    bench_built(c, "random100", (random, started), setup, CROSS_CHECK);
 
     // Beside the scanned obstacle.
     let scan_max = std::env::var("ROBOT_BENCH_SCAN_MAX")
@@ -288,16 +320,9 @@ fn robot(c: &mut Criterion) {
         let started = Instant::now();
         let scan = build_scene(&cache.join("scan"), &[scanned_obstacle(n, SCAN_SEED)])
             .expect("scanned obstacle");
-        eprintln!(
-            "robot/{name}: map built {}, reused {} ({:.2} s)",
-            scan.built,
-            scan.reused,
-            started.elapsed().as_secs_f64()
-        );
-        let pair = checkers(&robot, &scan.scene, &allowed);
         // The plain-GJK pass is slow at 10⁶ vertices: cross-check a shorter prefix.
-        describe(name, &pair, &qs, (CROSS_CHECK * 10_000 / n.max(1)).max(100));
-        bench_scene(c, name, &pair, &qs);
+        let cross_check = (CROSS_CHECK * 10_000 / n.max(1)).max(100);
+        bench_built(c, name, (scan, started), setup, cross_check);
     }
 
     // The second start of a program: every mesh map from a warm cache.

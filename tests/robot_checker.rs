@@ -5,7 +5,8 @@
 
 use polyquery::Pose;
 use polyquery::robot::{
-    AllowedCollisions, Body, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache,
+    AllowedCollisions, Body, Checker, CheckerOptions, MotionOptions, PackageDirs, Robot, Scene,
+    ShapeCache,
 };
 
 use crate::common;
@@ -541,4 +542,57 @@ fn warm_starts_cut_support_queries_along_a_path() {
         warm[1] * 10 < cold[1] * 9,
         "distance: warm {warm:?} vs cold {cold:?}"
     );
+}
+
+/// The parallel batches give the same results bit for bit in rayon pools of 1, 2 and 3
+/// threads — distances, witness points and contact parameters included, not only verdicts
+/// (warm starts carry along fixed chunks of `Checker::CHUNK` items, not along rayon's splits).
+/// `Debug` prints every `f64` in its shortest round-trip form, so equal text is equal bits.
+#[test]
+fn batches_are_the_same_for_any_thread_count() {
+    let robot = panda();
+    let c = checker(&robot, &table_and_shelf(), &srdf(&robot));
+    let qs = configurations();
+    let motions = polyquery_synth::robot_scenes::random_motions(&c, 150, 3).unwrap();
+    assert!(qs.len() > 3 * Checker::CHUNK && motions.len() > 2 * Checker::CHUNK);
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            [
+                format!("{:?}", c.check_many(&qs)),
+                format!("{:?}", c.distance_many(&qs)),
+                format!("{:?}", c.check_motions(&motions, &MotionOptions::default())),
+                format!("{:?}", c.check_motions_sampled(&motions, 0.05)),
+            ]
+        })
+    };
+    let one = run(1);
+    for threads in [2, 3] {
+        let many = run(threads);
+        for (k, name) in [
+            "check_many",
+            "distance_many",
+            "check_motions",
+            "check_motions_sampled",
+        ]
+        .iter()
+        .enumerate()
+        {
+            assert!(one[k] == many[k], "{name}: 1 thread and {threads} differ");
+        }
+    }
+    // Each batch is one result per item, the same as one check per item on the workspace of
+    // its chunk, every chunk starting without warm starts.
+    let mut ws = c.workspace();
+    let mut expected = Vec::new();
+    for (i, q) in qs.iter().enumerate() {
+        if i % Checker::CHUNK == 0 {
+            ws = c.workspace();
+        }
+        expected.push(c.distance_with(&mut ws, q));
+    }
+    assert_eq!(one[1], format!("{expected:?}"));
 }

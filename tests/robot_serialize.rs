@@ -9,8 +9,8 @@ use crate::common;
 use common::panda::{checker, configurations, robot as panda, srdf, table_and_shelf};
 use nalgebra::Vector3;
 use polyquery::robot::{
-    AllowedCollisions, Body, Checker, CheckerOptions, Geometry, HullSupport, LimitCheck,
-    PackageDirs, Robot, Scene, SerializeError, ShapeCache,
+    AllowedCollisions, Body, Checker, CheckerOptions, Geometry, LimitCheck, PackageDirs, Robot,
+    Scene, SerializeError, ShapeCache,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -127,7 +127,7 @@ fn options_and_primitive_shapes_survive() {
     let robot = panda();
     let options = CheckerOptions {
         limits: LimitCheck::Allow,
-        hull_support: HullSupport::LinearScan,
+        hull_support: polyquery::kinds::SupportKind::LinearScan,
         ..CheckerOptions::default()
     };
     // Every primitive, a turned base and an allowed pair.

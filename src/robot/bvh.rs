@@ -101,7 +101,7 @@ impl BoxTree {
         stack.push(0);
         while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
-            if super::checker::box_distance_squared(centre, &node.lo, &node.hi) > r2 {
+            if box_distance_squared(centre, &node.lo, &node.hi) > r2 {
                 continue;
             }
             if node.count == 0 {
@@ -116,4 +116,16 @@ impl BoxTree {
         }
         Ok(())
     }
+}
+
+/// The squared distance from `p` to the box `[lo, hi]` (0 inside):
+/// `Σ_k max(lo_k − p_k, p_k − hi_k, 0)²`.
+#[inline]
+pub(crate) fn box_distance_squared(p: &Point, lo: &Point, hi: &Point) -> f64 {
+    let mut s = 0.0;
+    for k in 0..3 {
+        let e = (lo[k] - p[k]).max(p[k] - hi[k]).max(0.0);
+        s += e * e;
+    }
+    s
 }

@@ -63,7 +63,7 @@ pub use model::{
 };
 pub use scene::{Obstacle, Scene};
 pub use serialize::SerializeError;
-pub use shape::{CacheStats, ConvexShape, HullFit, HullSupport, ShapeCache, ShapeCore, ShapeError};
+pub use shape::{CacheStats, ConvexShape, HullFit, ShapeCache, ShapeCore, ShapeError};
 pub use srdf::AllowedCollisions;
 
 use std::path::{Path, PathBuf};

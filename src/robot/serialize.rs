@@ -40,11 +40,12 @@
 
 use super::checker::CheckerParts;
 use super::{
-    AllowedCollisions, Checker, CheckerOptions, Collision, ConvexShape, Geometry, HullSupport,
-    Joint, JointKind, JointLimits, LimitCheck, Link, Mimic, Obstacle, Robot, RobotError, Scene,
+    AllowedCollisions, Checker, CheckerOptions, Collision, ConvexShape, Geometry, Joint, JointKind,
+    JointLimits, LimitCheck, Link, Mimic, Obstacle, Robot, RobotError, Scene,
 };
 use crate::format::codec::{ByteReader, ByteWriter, DecodeError};
 use crate::format::{self, FormatError, Metadata};
+use crate::kinds::SupportKind;
 use crate::query::gjk::GjkSettings;
 use crate::{NormalVectorMap, Pose};
 use nalgebra::{Quaternion, Translation3, Unit, UnitQuaternion, Vector3, Vector4};
@@ -968,8 +969,9 @@ fn put_options(w: &mut ByteWriter, options: &CheckerOptions) {
     w.put_u32(options.gjk.max_iterations);
     w.put_f64(options.gjk.relative_tolerance);
     w.put_u8(match options.hull_support {
-        HullSupport::NormalVectorMap => 0,
-        HullSupport::LinearScan => 1,
+        SupportKind::NormalVectorMap => 0,
+        SupportKind::LinearScan => 1,
+        SupportKind::HillClimb => 2,
     });
 }
 
@@ -984,8 +986,9 @@ fn get_options(r: &mut Reader<'_>) -> Result<CheckerOptions, Fail> {
         relative_tolerance: r.finite_f64("GJK tolerance")?,
     };
     let hull_support = match r.u8("hull support")? {
-        0 => HullSupport::NormalVectorMap,
-        1 => HullSupport::LinearScan,
+        0 => SupportKind::NormalVectorMap,
+        1 => SupportKind::LinearScan,
+        2 => SupportKind::HillClimb,
         x => return Err(corrupt(format!("hull support {x}"))),
     };
     Ok(CheckerOptions {

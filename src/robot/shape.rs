@@ -25,10 +25,11 @@ use super::Geometry;
 use crate::format::{self, FormatError, Metadata};
 use crate::hull::{HullError, convex_hull};
 use crate::input::{ReadError, ReadLimits, read_bounded};
+use crate::kinds::SupportKind;
 use crate::mesh::{Mesh, MeshError};
 use crate::nvm::NvmError;
 use crate::support::Support;
-use crate::{LinearScan, NormalVectorMap, Point, SupportMap, Vector, VertexId};
+use crate::{HillClimb, LinearScan, NormalVectorMap, Point, SupportMap, Vector, VertexId};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -94,30 +95,10 @@ pub enum ConvexShape {
 #[derive(Clone, Copy, Debug)]
 pub struct ShapeCore<'a> {
     shape: &'a ConvexShape,
-    /// Hulls answer by a linear scan of their vertices instead of their map (the plain-GJK
-    /// baseline of the benchmarks).
-    scan: bool,
-}
-
-/// How hull cores answer support queries: through their normal vector map (the default,
-/// `O(log n)`) or by scanning every vertex (`O(n)`, plain GJK — the baseline the benchmarks
-/// compare with). Boxes and curved shapes answer in closed form either way.
-///
-/// ```
-/// use polyquery::robot::{ConvexShape, HullSupport};
-/// use polyquery::{SupportMap, Vector};
-///
-/// let block = ConvexShape::Cuboid { half_extents: Vector::new(1.0, 1.0, 1.0) };
-/// let a = block.core_with(HullSupport::LinearScan).support(&Vector::x());
-/// assert_eq!(a, block.core().support(&Vector::x()));
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum HullSupport {
-    /// Point location in the normal vector map: `cost = O(log n)` per query.
-    #[default]
-    NormalVectorMap,
-    /// `S(P, d) = argmax_{p ∈ vertices} d · p` by a scan (`O(n)`).
-    LinearScan,
+    /// How a hull answers: its normal vector map, a linear scan of its vertices (the plain-GJK
+    /// baseline of the benchmarks) or a hill climb on its vertex adjacency. Boxes and curved
+    /// shapes answer in closed form whatever it says.
+    support: SupportKind,
 }
 
 /// The number of azimuth steps naming a cylinder's rim points (see the module notes):
@@ -136,14 +117,25 @@ impl ConvexShape {
 
     /// The core as a support map (see [`ShapeCore`]): `shape = core ⊕ B(margin)`.
     pub fn core(&self) -> ShapeCore<'_> {
-        self.core_with(HullSupport::NormalVectorMap)
+        self.core_with(SupportKind::NormalVectorMap)
     }
 
-    /// The core, with hulls answering as `support` says: `core_with(NormalVectorMap) = core()`.
-    pub fn core_with(&self, support: HullSupport) -> ShapeCore<'_> {
+    /// The core, with hulls answering as `support` says (boxes and curved shapes answer in
+    /// closed form either way): `core_with(NormalVectorMap) = core()`.
+    ///
+    /// ```
+    /// use polyquery::kinds::SupportKind;
+    /// use polyquery::robot::ConvexShape;
+    /// use polyquery::{SupportMap, Vector};
+    ///
+    /// let block = ConvexShape::Cuboid { half_extents: Vector::new(1.0, 1.0, 1.0) };
+    /// let a = block.core_with(SupportKind::LinearScan).support(&Vector::x());
+    /// assert_eq!(a, block.core().support(&Vector::x()));
+    /// ```
+    pub fn core_with(&self, support: SupportKind) -> ShapeCore<'_> {
         ShapeCore {
             shape: self,
-            scan: support == HullSupport::LinearScan,
+            support,
         }
     }
 
@@ -223,8 +215,11 @@ impl SupportMap for ShapeCore<'_> {
     #[inline]
     fn support(&self, d: &Vector) -> Support {
         match self.shape {
-            ConvexShape::Hull(map) if self.scan => LinearScan::new(map.polytope()).support(d),
-            ConvexShape::Hull(map) => map.support(d),
+            ConvexShape::Hull(map) => match self.support {
+                SupportKind::NormalVectorMap => map.support(d),
+                SupportKind::LinearScan => LinearScan::new(map.polytope()).support(d),
+                SupportKind::HillClimb => HillClimb::new(map.polytope()).support(d),
+            },
             ConvexShape::Cuboid { half_extents: h } => {
                 let bits =
                     (d.x >= 0.0) as u32 | ((d.y >= 0.0) as u32) << 1 | ((d.z >= 0.0) as u32) << 2;
@@ -269,7 +264,11 @@ impl SupportMap for ShapeCore<'_> {
     #[inline]
     fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
         match self.shape {
-            ConvexShape::Hull(map) if !self.scan => map.support_from(d, hint),
+            ConvexShape::Hull(map) => match self.support {
+                SupportKind::NormalVectorMap => map.support_from(d, hint),
+                SupportKind::LinearScan => LinearScan::new(map.polytope()).support(d),
+                SupportKind::HillClimb => HillClimb::new(map.polytope()).support_from(d, hint),
+            },
             _ => self.support(d),
         }
     }

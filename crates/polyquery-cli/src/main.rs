@@ -13,15 +13,13 @@ mod cli;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput, SupportKind};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use cli::terminal::{checked_threads, print, progress_bar};
 use polyquery::input::{self, ReadLimits};
 use polyquery::pose::{QuatOrder, parse_pose_with};
 use polyquery::{Point, Pose, Vector};
 use polyquery_cli::batch;
 use polyquery_synth::Shape;
-use serde::Serialize;
-use std::fmt::Display;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -683,23 +681,6 @@ fn run_batch(
     Ok(())
 }
 
-/// Worker threads allowed per available core.
-const THREADS_PER_CORE: usize = 4;
-
-/// `--threads N` checked against [`THREADS_PER_CORE`] × the available cores: more threads
-/// than that only cost memory and switching, and a huge N would exhaust the process's
-/// thread limit.
-fn checked_threads(n: u64) -> Result<usize, CliError> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let most = THREADS_PER_CORE * cores;
-    match usize::try_from(n) {
-        Ok(n) if n <= most => Ok(n),
-        _ => Err(CliError::Usage(format!(
-            "--threads {n} is too many: at most {most} ({THREADS_PER_CORE} per available core, {cores} cores)"
-        ))),
-    }
-}
-
 /// `polyquery preprocess`: plans, runs in parallel with a progress bar, prints the report of
 /// the files written and every failure.
 fn preprocess(
@@ -734,37 +715,4 @@ fn preprocess(
         .map(CliError::exit_code)
         .max()
         .map_or(Ok(()), |c| Err(CliError::Reported(c)))
-}
-
-/// A progress bar on stderr with `template`, hidden with `--quiet` or when stderr is not a
-/// terminal.
-fn progress_bar(len: Option<u64>, template: &str, quiet: bool) -> ProgressBar {
-    let target = if quiet || !std::io::stderr().is_terminal() {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    };
-    let bar = ProgressBar::with_draw_target(len, target);
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        bar.set_style(style);
-    }
-    bar
-}
-
-/// Prints `report` to stdout as text or as one JSON object; numbers in their shortest
-/// round-trip form, never `-0`. A report holding a NaN or an infinity is an internal error
-/// and nothing is printed. A closed stdout (e.g. piped into `head`) is not an error worth
-/// reporting.
-fn print<R: Serialize + Display>(report: &R, json: bool) -> Result<(), CliError> {
-    polyquery_cli::json::check_finite(report).map_err(CliError::NonFinite)?;
-    let text = if json {
-        let mut s = polyquery_cli::json::to_string_pretty(report)
-            .map_err(|e| CliError::Internal(format!("cannot serialise the report: {e}")))?;
-        s.push('\n');
-        s
-    } else {
-        report.to_string()
-    };
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
-    Ok(())
 }

@@ -14,7 +14,6 @@
 //! whole run's output, byte for byte. Round robin (rather than contiguous ranges) so that a
 //! file sorted by difficulty still splits evenly.
 
-use rayon::prelude::*;
 use std::fmt::{self, Display, Formatter};
 use std::ops::Range;
 use std::str::FromStr;
@@ -147,82 +146,4 @@ impl Display for ShardSummary {
             self.k, self.n, self.of
         )
     }
-}
-
-/// Runs this shard's blocks of a run of `len` items in parallel (rayon, on the current
-/// pool), `work(range)` giving one answer per item of the range (in order), and calls
-/// `progress(m)` after each block of `m` items (from any thread). Returns the answers with
-/// their global indices, in index order; on failure, the error of the first failing block:
-/// `run_blocks(len, s, w, p)` = `[(i, w(block ∋ i)[i − block.start]) for i in 0..len if s.contains(i)]`.
-///
-/// ```
-/// use polyquery_cli::shard::{run_blocks, Shard};
-///
-/// let squares = |r: std::ops::Range<usize>| Ok::<_, ()>(r.map(|i| i * i).collect());
-/// let got = run_blocks(130, Shard::new(3, 3).unwrap(), &squares, &|_| {}).unwrap();
-/// assert_eq!(got, vec![(128, 128 * 128), (129, 129 * 129)]);
-/// ```
-pub fn run_blocks<T: Send, E: Send>(
-    len: usize,
-    shard: Shard,
-    work: &(dyn Fn(Range<usize>) -> Result<Vec<T>, E> + Sync),
-    progress: &(dyn Fn(usize) + Sync),
-) -> Result<Vec<(usize, T)>, E> {
-    let blocks = shard.blocks(len);
-    let answers: Vec<_> = blocks
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|range| {
-            let answer = work(range.clone());
-            progress(range.len());
-            (range, answer)
-        })
-        .collect();
-    let mut out = Vec::with_capacity(answers.iter().map(|(r, _)| r.len()).sum());
-    for (range, answer) in answers {
-        out.extend(range.zip(answer?));
-    }
-    Ok(out)
-}
-
-/// Runs items already split by shard (`(global index, item)` in index order, whole blocks of
-/// [`BLOCK`] as [`Shard::blocks`] gives them) group by group in parallel, a group being the
-/// items of one block (`⌊index / BLOCK⌋` equal), `work(group)` giving one answer per item;
-/// calls `progress(m)` after each group of `m` items (from any thread). Returns the answers
-/// with their indices, in order; on failure, the error of the first failing group:
-/// `run_groups(items, w, p)` = `[(i, w(group ∋ i)[position of i])]`.
-///
-/// ```
-/// use polyquery_cli::shard::run_groups;
-///
-/// let items: Vec<(usize, u32)> = vec![(0, 1), (1, 2), (64, 3)];
-/// let group_sizes = |g: &[(usize, u32)]| Ok::<_, ()>(g.iter().map(|_| g.len()).collect());
-/// assert_eq!(run_groups(&items, &group_sizes, &|_| {}).unwrap(), vec![(0, 2), (1, 2), (64, 1)]);
-/// ```
-pub fn run_groups<I, T, E, W>(
-    items: &[(usize, I)],
-    work: &W,
-    progress: &(dyn Fn(usize) + Sync),
-) -> Result<Vec<(usize, T)>, E>
-where
-    I: Sync,
-    T: Send,
-    E: Send,
-    W: Fn(&[(usize, I)]) -> Result<Vec<T>, E> + Sync,
-{
-    let groups: Vec<&[(usize, I)]> = items.chunk_by(|a, b| a.0 / BLOCK == b.0 / BLOCK).collect();
-    let answers: Vec<_> = groups
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|group| {
-            let answer = work(group);
-            progress(group.len());
-            (group, answer)
-        })
-        .collect();
-    let mut out = Vec::with_capacity(items.len());
-    for (group, answer) in answers {
-        out.extend(group.iter().map(|(i, _)| *i).zip(answer?));
-    }
-    Ok(out)
 }

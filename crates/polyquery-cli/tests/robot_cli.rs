@@ -10,7 +10,10 @@ use common::binary::{exits_with, polyquery, s, stderr, stdout_json_lines, succee
 use serde_json::Value;
 use std::path::Path;
 
-use common::panda::{dir as panda_dir, file as panda};
+use common::panda::{
+    configs, dir as panda_dir, fails_without_output, file as panda, summary, with_bad_fifth_line,
+    write,
+};
 
 /// `robot check` on the Panda with its SRDF and the table-and-shelf scene, without a cache,
 /// plus `extra`.
@@ -29,16 +32,6 @@ fn expected() -> Vec<(bool, f64)> {
             (collides, f[2].parse::<f64>().unwrap().max(0.0))
         })
         .collect()
-}
-
-/// The summary object: the last line of stderr (warnings may come first).
-fn summary(out: &std::process::Output) -> Value {
-    let text = stderr(out);
-    let last = text
-        .lines()
-        .last()
-        .unwrap_or_else(|| panic!("empty stderr"));
-    serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
 /// (1) The 1,000 bundled configurations: the verdicts equal pinocchio + coal's (collides =
@@ -189,49 +182,25 @@ fn panda_copy() -> tempfile::TempDir {
 /// old content (it must keep it); exit status 2 and stderr containing every one of `needles`
 /// both times. Returns stderr.
 fn fails_cleanly(args: &[String], needles: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.jsonl");
-    let mut with_out = args.to_vec();
-    with_out.extend(["--out".to_string(), s(&out)]);
-    let run = exits_with(&with_out, 2);
-    let message = stderr(&run);
+    let failed = fails_without_output(args, needles);
+    let message = failed.message;
     assert!(message.starts_with("error: "), "{message}");
-    for needle in needles {
-        assert!(message.contains(needle), "{needle:?} not in: {message}");
-    }
-    assert!(!out.exists(), "--out written although the run failed");
-    assert!(run.stdout.is_empty());
-    std::fs::write(&out, "old\n").unwrap();
-    let again = exits_with(&with_out, 2);
+    std::fs::write(&failed.out, "old\n").unwrap();
+    let again = exits_with(&failed.args, 2);
     assert_eq!(stderr(&again), message);
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old\n");
+    assert_eq!(std::fs::read_to_string(&failed.out).unwrap(), "old\n");
     assert_eq!(
-        common::binary::files_in(dir.path()),
+        common::binary::files_in(failed.dir.path()),
         ["out.jsonl"],
         "a temporary file was left"
     );
     message
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    s(&path)
-}
-
 /// The first three bundled configurations, then `bad` as line 5 (line 4 a comment), then
 /// 900 good lines: nothing is checked or written.
 fn configs_with(dir: &Path, bad: &str) -> String {
-    let good: Vec<String> = std::fs::read_to_string(panda_dir().join("configs_1000.txt"))
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect();
-    let mut text = good[..3].join("\n");
-    text.push_str("\n# a comment\n");
-    text.push_str(bad);
-    text.push('\n');
-    text.push_str(&good[3..903].join("\n"));
+    let text = with_bad_fifth_line(&configs()[..903], bad);
     write(dir, "configs.txt", &text)
 }
 

@@ -6,13 +6,15 @@
 
 use crate::common;
 
-use common::binary::{exits_with, polyquery, s, stderr, stdout, stdout_json_lines, succeeds};
+use common::binary::{polyquery, s, stderr, stdout, stdout_json_lines, succeeds};
 use polyquery::robot::{LimitCheck, MotionOptions};
 use polyquery_cli::robot::{LoadedRobot, RobotSources, load, parse_motions};
 use serde_json::Value;
 use std::path::Path;
 
-use common::panda::dir as panda_dir;
+use common::panda::{
+    configs, dir as panda_dir, fails_without_output, summary, with_bad_fifth_line, write,
+};
 
 /// `robot motion` on the Panda with its SRDF and the table-and-shelf scene, without a cache,
 /// plus `extra`.
@@ -29,31 +31,6 @@ fn panda_checker() -> LoadedRobot {
         ..RobotSources::default()
     })
     .unwrap()
-}
-
-/// The summary object: the last line of stderr (warnings may come first).
-fn summary(out: &std::process::Output) -> Value {
-    let text = stderr(out);
-    let last = text
-        .lines()
-        .last()
-        .unwrap_or_else(|| panic!("empty stderr"));
-    serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    s(&path)
-}
-
-/// The bundled configurations' lines (8 values each).
-fn configs() -> Vec<String> {
-    std::fs::read_to_string(panda_dir().join("configs_1000.txt"))
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect()
 }
 
 /// (1) 30 motions between consecutive bundled configurations (a comment, a blank line and
@@ -313,19 +290,12 @@ fn shards_merge_into_the_whole_run() {
 /// Runs `args` plus `--out F` and expects exit status 2, stderr containing every one of
 /// `needles`, and F never written. Returns stderr.
 fn fails_cleanly(args: &[String], needles: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.jsonl");
-    let mut with_out = args.to_vec();
-    with_out.extend(["--out".to_string(), s(&out)]);
-    let run = exits_with(&with_out, 2);
-    let message = stderr(&run);
-    for needle in needles {
-        assert!(message.contains(needle), "{needle:?} not in: {message}");
-    }
-    assert!(!out.exists(), "--out written although the run failed");
-    assert!(run.stdout.is_empty());
-    assert_eq!(common::binary::files_in(dir.path()), Vec::<String>::new());
-    message
+    let failed = fails_without_output(args, needles);
+    assert_eq!(
+        common::binary::files_in(failed.dir.path()),
+        Vec::<String>::new()
+    );
+    failed.message
 }
 
 /// Three good motions, then `bad` as line 5 (line 4 a comment), then 100 good lines.
@@ -334,12 +304,7 @@ fn motions_with(dir: &Path, bad: &str) -> String {
     let good: Vec<String> = (0..103)
         .map(|k| format!("{} ; {}", c[k], c[k + 1]))
         .collect();
-    let mut text = good[..3].join("\n");
-    text.push_str("\n# a comment\n");
-    text.push_str(bad);
-    text.push('\n');
-    text.push_str(&good[3..].join("\n"));
-    write(dir, "motions.txt", &text)
+    write(dir, "motions.txt", &with_bad_fifth_line(&good, bad))
 }
 
 /// (7) Bad motions: no `;`, two `;`, the wrong count on either side (naming the side and

@@ -112,7 +112,7 @@ pub const GLOSSARY: &[(&str, &str)] = &[
     ),
     (
         "plain GJK checker",
-        "polyquery's robot checker with every hull answering support queries by scanning its vertices (HullSupport::LinearScan): the same broad phase and GJK, without the normal vector map.",
+        "polyquery's robot checker with every hull answering support queries by scanning its vertices: the same broad phase and GJK, without the normal vector map.",
     ),
     (
         "certified motion check",

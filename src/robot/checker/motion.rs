@@ -1,6 +1,5 @@
 //! Motion checks: is the straight joint-space segment `q(s) = q0 + s·(q1 − q0)`, `s ∈ [0, 1]`,
-//! free? Certified by conservative advancement (DESIGN §10), or sampled at a resolution for
-//! comparison.
+//! free? Certified by conservative advancement, or sampled at a resolution for comparison.
 //!
 //! Where it sits: on top of the [`Checker`]'s pair queries. Per active pair `(A, B)`:
 //!
@@ -42,10 +41,14 @@
 //! GJK runs are warm-started per shape pair along the segment, and stop at a relative
 //! tolerance of 1e-3 (a step needs a good lower bound, not the last digits).
 
-use super::{Body, CheckCounts, CheckWorkspace, Checker, Frame, sphere_plane};
-use crate::SupportMap;
+use super::core::Checker;
+use super::pairs::ShapePair;
+use super::results::{Body, CheckCounts};
+use super::workspace::{CheckWorkspace, Gap};
 use crate::query::gjk;
-use crate::robot::{JointKind, Robot, RobotError};
+use crate::robot::RobotError;
+use crate::{SupportMap, Vector};
+use std::ops::ControlFlow;
 
 /// How motion checks run: `MotionOptions::default()` = contact tolerance 1e-6 m, at most
 /// 100,000 steps per motion.
@@ -99,40 +102,46 @@ pub struct MotionResult {
     pub steps: u32,
 }
 
-/// One joint in a pair's motion bound: joint `joint` moves link `link` (one body of the
-/// pair) relative to the other, and `position` is its place in `link`'s chain (0 = the joint
-/// nearest the link).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct BoundTerm {
-    link: usize,
-    joint: usize,
-    position: usize,
-    variable: usize,
-    /// `|multiplier|` of a mimic joint, 1 otherwise.
-    scale: f64,
-    prismatic: bool,
+impl MotionResult {
+    /// A motion before any work: free so far, no contact, no queries, no steps.
+    const UNCHECKED: MotionResult = MotionResult {
+        free: true,
+        s: None,
+        pair: None,
+        distance_queries: 0,
+        steps: 0,
+    };
 }
 
-/// A term's rates over one motion (per unit of `s`): `speed = |Δq_j|` (times a mimic's
-/// multiplier); `below` = how fast the joints below `j` move the link relative to `j`
-/// (`Σ |Δq_u| · arm_u`); `above` = how fast the unshared revolute joints above `j` turn its
-/// axis (`Σ |Δq_u|`); `arm` = the static bound on the distance from `j`'s axis to the link.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct TermRates {
-    speed: f64,
-    below: f64,
-    above: f64,
-    arm: f64,
+/// A straight joint-space segment: `q(s) = q0 + s·(q1 − q0)`, `s ∈ [0, 1]`.
+#[derive(Clone, Copy, Debug)]
+struct Segment<'a> {
+    q0: &'a [f64],
+    q1: &'a [f64],
 }
 
-/// A part `[lo, hi]` of the segment where pair `pair` is not yet certified, to be measured
-/// at `at ∈ [lo, hi]`.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Gap {
-    at: f64,
-    pair: usize,
-    lo: f64,
-    hi: f64,
+impl Segment<'_> {
+    /// The configuration at `s` into `q`: `q[v] = q0[v] + s·(q1[v] − q0[v])`.
+    fn point(&self, s: f64, q: &mut Vec<f64>) {
+        q.clear();
+        q.extend(self.q0.iter().zip(self.q1).map(|(a, b)| a + s * (b - a)));
+    }
+}
+
+impl MotionOptions {
+    /// Counts one more placement of the robot into `result`, or fails with
+    /// [`RobotError::MotionSteps`] once `max_steps` are taken (`s` = how far the segment is
+    /// certified free): `result.steps ≤ max_steps`.
+    fn take_step(&self, result: &mut MotionResult, s: f64) -> Result<(), RobotError> {
+        if result.steps >= self.max_steps {
+            return Err(RobotError::MotionSteps {
+                steps: self.max_steps,
+                s,
+            });
+        }
+        result.steps += 1;
+        Ok(())
+    }
 }
 
 /// The coarsest dyadic rational `k / 2^j` in the middle half of `[lo, hi]` (its midpoint
@@ -151,76 +160,6 @@ fn dyadic_middle(lo: f64, hi: f64) -> f64 {
     0.5 * (lo + hi)
 }
 
-/// Per link, the joints that move it with their arm lengths `r_ij` (or 1 for prismatic):
-/// `(joint index, coefficient)`, from the link up to the root.
-pub(super) fn link_chains(robot: &Robot, reach: &[f64]) -> Vec<Vec<(usize, f64)>> {
-    (0..robot.links().len())
-        .map(|i| {
-            let mut chain = Vec::new();
-            let mut arm = reach[i];
-            let mut link = i;
-            while let Some(j) = robot.parent_joint(link) {
-                let joint = &robot.joints()[j];
-                let travel = match joint.kind {
-                    JointKind::Revolute | JointKind::Continuous => {
-                        chain.push((j, arm));
-                        0.0
-                    }
-                    JointKind::Prismatic => {
-                        chain.push((j, 1.0));
-                        joint
-                            .limits
-                            .map_or(f64::INFINITY, |l| l.lower.abs().max(l.upper.abs()))
-                    }
-                    JointKind::Fixed => 0.0,
-                };
-                arm += joint.origin.translation.vector.norm() + travel;
-                link = joint.parent;
-            }
-            chain
-        })
-        .collect()
-}
-
-/// The joints in a pair's motion bound (`b = None`: a link against the fixed world): both
-/// chains, joints shared by them dropped (they move both bodies rigidly together), mimic
-/// joints mapped to their variable.
-pub(super) fn pair_terms(
-    robot: &Robot,
-    chains: &[Vec<(usize, f64)>],
-    a: usize,
-    b: Option<usize>,
-) -> Vec<BoundTerm> {
-    let empty = Vec::new();
-    let chain_b = b.map_or(&empty, |b| &chains[b]);
-    let shared = |j: usize, other: &Vec<(usize, f64)>| other.iter().any(|&(k, _)| k == j);
-    let mut terms = Vec::new();
-    let sides = [
-        (a, &chains[a], chain_b),
-        (b.unwrap_or(a), chain_b, &chains[a]),
-    ];
-    for (link, chain, other) in sides {
-        for (position, &(j, _)) in chain.iter().enumerate() {
-            if shared(j, other) {
-                continue;
-            }
-            let joint = &robot.joints()[j];
-            let Some((variable, scale)) = joint_variable(joint) else {
-                continue;
-            };
-            terms.push(BoundTerm {
-                link,
-                joint: j,
-                position,
-                variable,
-                scale,
-                prismatic: joint.kind == JointKind::Prismatic,
-            });
-        }
-    }
-    terms
-}
-
 /// GJK's relative tolerance in motion checks: the certified lower bound is then within 0.1 %
 /// of the distance (`d − lower ≤ 1e-3 · d`).
 const MOTION_GJK_TOLERANCE: f64 = 1e-3;
@@ -229,103 +168,7 @@ const MOTION_GJK_TOLERANCE: f64 = 1e-3;
 /// cover skips GJK (the rest is covered in a later round).
 const AXIS_ENOUGH: f64 = 0.25;
 
-/// The configuration variable moving `joint` and how much: `Some((v, |multiplier|))` for a
-/// mimic joint following variable `v`, `Some((v, 1))` for a variable joint, `None` for fixed.
-fn joint_variable(joint: &crate::robot::Joint) -> Option<(usize, f64)> {
-    match (joint.variable, joint.mimic) {
-        (Some(v), _) => Some((v, 1.0)),
-        (None, Some(m)) => Some((m.variable, m.multiplier.abs())),
-        (None, None) => None,
-    }
-}
-
-/// The relative precision added to every motion bound `M` (rounding of the bound itself and of
-/// forward kinematics).
-const BOUND_SLACK: f64 = 1e-9;
-
 impl Checker {
-    /// Per pair and term, the motion's rates (see [`TermRates`]), into `rates` (flattened,
-    /// pair `p`'s terms at `self.term_offsets[p]..self.term_offsets[p + 1]`).
-    fn term_rates(&self, dq: &[f64], rates: &mut Vec<TermRates>) {
-        rates.clear();
-        for terms in &self.motion_terms {
-            let speed = |t: &BoundTerm| t.scale * dq[t.variable];
-            for t in terms {
-                let chain = &self.chains[t.link];
-                // Joints below `t` on its link's chain: none is shared with the other body.
-                let below: f64 = chain[..t.position]
-                    .iter()
-                    .map(|&(j, arm)| {
-                        joint_variable(&self.robot.joints()[j]).map_or(0.0, |(v, k)| k * dq[v])
-                            * arm
-                    })
-                    .sum();
-                // Unshared revolute joints above `t` turn its axis.
-                let above: f64 = terms
-                    .iter()
-                    .filter(|u| u.link == t.link && u.position > t.position && !u.prismatic)
-                    .map(speed)
-                    .sum();
-                rates.push(TermRates {
-                    speed: speed(t),
-                    below,
-                    above,
-                    arm: chain[t.position].1,
-                });
-            }
-        }
-    }
-
-    /// The pair's motion bound at the placed configuration (see the module notes): over
-    /// `[s, s + Δs]` the gap of a separating plane with unit normal `n` (fixed in the frame of
-    /// the link both bodies hang from) falls by at most `A·Δs + B·Δs²/2`, with
-    /// `A = Σ_j |Δq_j| · |n × a_j| · r_j` (`a_j` the joint's axis, `r_j` the distance from it to
-    /// the link's bounding sphere plus its radius; `|a_j · n|` for a prismatic joint) and
-    /// `B = Σ_j |Δq_j| · (|n × a_j| · below_j + above_j · arm_j)`. Without `n` the bound holds for
-    /// every direction (`|n × a_j|` taken as 1). Returns `(A, B)`, padded by a relative 1e-9.
-    fn motion_bound(
-        &self,
-        ws: &CheckWorkspace,
-        pair: usize,
-        n: Option<&crate::Vector>,
-    ) -> (f64, f64) {
-        let (mut a, mut b) = (0.0, 0.0);
-        let rates = &ws.term_rates[self.term_offsets[pair]..self.term_offsets[pair + 1]];
-        for (t, r) in self.motion_terms[pair].iter().zip(rates) {
-            if r.speed == 0.0 {
-                continue;
-            }
-            let (origin, axis) = &ws.joint_axes[t.joint];
-            if t.prismatic {
-                match n {
-                    Some(n) => {
-                        a += r.speed * axis.dot(n).abs();
-                        b += r.speed * r.above;
-                    }
-                    None => a += r.speed,
-                }
-                continue;
-            }
-            let Some((_, radius)) = self.link_spheres[t.link] else {
-                continue;
-            };
-            let centre = ws.link_centers[t.link];
-            let arm = (centre.coords - origin).cross(axis).norm() + radius;
-            match n {
-                Some(n) => {
-                    let sine = n.cross(axis).norm();
-                    a += r.speed * sine * arm;
-                    b += r.speed * (sine * r.below + r.above * r.arm);
-                }
-                None => {
-                    a += r.speed * arm;
-                    b += r.speed * r.below;
-                }
-            }
-        }
-        (a * (1.0 + BOUND_SLACK), b * (1.0 + BOUND_SLACK))
-    }
-
     /// Certifies the segment `q0 → q1` (see the module notes):
     /// `check_motion(q0, q1) = check_motion_with(&mut workspace(), q0, q1, &MotionOptions::default())`.
     pub fn check_motion(&self, q0: &[f64], q1: &[f64]) -> Result<MotionResult, RobotError> {
@@ -346,21 +189,14 @@ impl Checker {
         let mut dq = std::mem::take(&mut ws.dq);
         dq.clear();
         dq.extend(q0.iter().zip(q1).map(|(a, b)| (b - a).abs()));
-        let mut rates = std::mem::take(&mut ws.term_rates);
-        self.term_rates(&dq, &mut rates);
-        ws.term_rates = rates;
+        self.motion.rates(&self.robot, &dq, &mut ws.term_rates);
         ws.dq = dq;
-        let mut result = MotionResult {
-            free: true,
-            s: None,
-            pair: None,
-            distance_queries: 0,
-            steps: 0,
-        };
-        if self.cover_segment(ws, q0, q1, options, &mut result)? {
+        let mut result = MotionResult::UNCHECKED;
+        let segment = Segment { q0, q1 };
+        if self.cover_segment(ws, segment, options, &mut result)? {
             return Ok(result);
         }
-        self.first_contact(ws, q0, q1, options, &mut result)?;
+        self.first_contact(ws, segment, options, &mut result)?;
         Ok(result)
     }
 
@@ -373,12 +209,11 @@ impl Checker {
     fn cover_segment(
         &self,
         ws: &mut CheckWorkspace,
-        q0: &[f64],
-        q1: &[f64],
+        segment: Segment<'_>,
         options: &MotionOptions,
         result: &mut MotionResult,
     ) -> Result<bool, RobotError> {
-        let n_pairs = self.scene_pairs.len() + self.self_pairs.len();
+        let n_pairs = self.pair_count();
         let eps = options.contact_tolerance;
         let mut q = std::mem::take(&mut ws.q);
         let mut pending = std::mem::take(&mut ws.gaps);
@@ -397,16 +232,11 @@ impl Checker {
             next.clear();
             for gap in &pending {
                 if gap.at != placed_at {
-                    if result.steps >= options.max_steps {
-                        outcome = Err(RobotError::MotionSteps {
-                            steps: options.max_steps,
-                            s: 0.0,
-                        });
+                    if let Err(e) = options.take_step(result, 0.0) {
+                        outcome = Err(e);
                         break 'rounds;
                     }
-                    result.steps += 1;
-                    q.clear();
-                    q.extend(q0.iter().zip(q1).map(|(a, b)| a + gap.at * (b - a)));
+                    segment.point(gap.at, &mut q);
                     if let Err(e) = self.place_valid_links(ws, &q) {
                         outcome = Err(e);
                         break 'rounds;
@@ -454,33 +284,24 @@ impl Checker {
     fn first_contact(
         &self,
         ws: &mut CheckWorkspace,
-        q0: &[f64],
-        q1: &[f64],
+        segment: Segment<'_>,
         options: &MotionOptions,
         result: &mut MotionResult,
     ) -> Result<(), RobotError> {
-        let n_pairs = self.scene_pairs.len() + self.self_pairs.len();
+        let n_pairs = self.pair_count();
         let mut safe = std::mem::take(&mut ws.safe_until);
         safe.clear();
         safe.resize(n_pairs, 0.0);
         let mut q = std::mem::take(&mut ws.q);
-        q.clear();
-        q.extend_from_slice(q0);
         let eps = options.contact_tolerance;
         let mut s = 0.0f64;
         let outcome = loop {
-            if result.steps >= options.max_steps {
-                break Err(RobotError::MotionSteps {
-                    steps: options.max_steps,
-                    s,
-                });
+            if let Err(e) = options.take_step(result, s) {
+                break Err(e);
             }
-            result.steps += 1;
-            for (v, x) in q.iter_mut().enumerate() {
-                *x = q0[v] + s * (q1[v] - q0[v]);
-            }
+            segment.point(s, &mut q);
             if s == 1.0 {
-                q.copy_from_slice(q1);
+                q.copy_from_slice(segment.q1);
             }
             if let Err(e) = self.place_valid_links(ws, &q) {
                 break Err(e);
@@ -548,12 +369,15 @@ impl Checker {
     /// How far `s` may advance before pair `p` could touch, from a separating plane with gap
     /// `d` (`n = None`: a bound valid for every direction): the `Δs` solving
     /// `A·Δs + B·Δs²/2 = d − slack` (in the form without cancellation).
-    fn step_for(&self, ws: &CheckWorkspace, p: usize, d: f64, n: Option<&crate::Vector>) -> f64 {
-        let d = d - self.slack;
+    fn step_for(&self, ws: &CheckWorkspace, p: usize, d: f64, n: Option<&Vector>) -> f64 {
+        let d = d - self.motion.slack();
         if d <= 0.0 {
             return 0.0;
         }
-        let (a, b) = self.motion_bound(ws, p, n);
+        let links = |l: usize| self.link_spheres[l].map(|(_, r)| (ws.link_centers[l], r));
+        let (a, b) = self
+            .motion
+            .bound((&ws.term_rates, p), &ws.joint_axes, links, n);
         let step = 2.0 * d / (a + (a * a + 2.0 * b * d).sqrt());
         if step.is_nan() { f64::INFINITY } else { step }
     }
@@ -569,26 +393,13 @@ impl Checker {
         eps: f64,
         counts: &mut CheckCounts,
     ) -> Result<Option<f64>, RobotError> {
-        let n_scene = self.scene_pairs.len();
         // The link-level certificate: bounding spheres (and the obstacle's box).
-        let (link_d, link_n) = if p < n_scene {
-            let pair = self.scene_pairs[p];
-            let r = self.link_radius(pair.link);
-            let o = &self.obstacles[pair.obstacle];
-            o.plane(&ws.link_centers[pair.link], r)
-        } else {
-            let pair = self.self_pairs[p - n_scene];
-            let (ca, ra) = (ws.link_centers[pair.a], self.link_radius(pair.a));
-            let (cb, rb) = (ws.link_centers[pair.b], self.link_radius(pair.b));
-            sphere_plane(&ca, ra, &cb, rb)
-        };
+        let (link_d, link_n) = self.pair_near(ws, p).plane();
         let mut link_step = 0.0;
-        if link_d > eps + self.slack {
+        if link_d > eps + self.motion.slack() {
             // Cheapest first: the static arms (no axis placed) may already cover the rest.
-            let rates = &ws.term_rates[self.term_offsets[p]..self.term_offsets[p + 1]];
-            let sweep: f64 =
-                rates.iter().map(|r| r.speed * r.arm).sum::<f64>() * (1.0 + BOUND_SLACK);
-            if link_d - self.slack >= sweep * rest {
+            let sweep = self.motion.sweep(&ws.term_rates, p);
+            if link_d - self.motion.slack() >= sweep * rest {
                 return Ok(Some(rest));
             }
             link_step = self.step_for(ws, p, link_d, None);
@@ -601,86 +412,43 @@ impl Checker {
         }
         // Shape pairs: their own spheres, then GJK's certified lower bound and axis.
         let mut shape_step = f64::INFINITY;
-        if p < n_scene {
-            let pair = self.scene_pairs[p];
-            self.place_shapes(ws, pair.link);
-            let first = ws.shape_offsets[pair.link];
-            let o = &self.obstacles[pair.obstacle];
-            for (i, ls) in self.link_shapes[pair.link].iter().enumerate() {
-                let c = ws.link_frames[pair.link].apply(&ls.center);
-                let (d, n) = o.plane(&c, ls.radius);
-                let mut step = if d > eps + self.slack {
+        let contact = self.for_each_shape_pair(
+            ws,
+            p,
+            #[inline(always)]
+            |ws, shapes| {
+                let (d, n) = shapes.near.plane();
+                let mut step = if d > eps + self.motion.slack() {
                     self.step_for(ws, p, d, n.as_ref())
                 } else {
                     0.0
                 };
-                let frame = ws.shape_frames[first + i];
                 if step < rest.min(shape_step) {
-                    let a = (&self.shapes[ls.shape], &frame);
-                    let b = (&self.shapes[o.shape], &o.frame);
-                    let axis = ws.guesses[pair.slot + i];
-                    let d = self.axis_gap(a, b, &axis);
-                    if d > eps + self.slack {
+                    let axis = ws.guesses[shapes.slot];
+                    let d = self.axis_gap(shapes, &axis);
+                    if d > eps + self.motion.slack() {
                         step = step.max(self.step_for(ws, p, d, Some(&axis)));
                     }
                 }
                 if step < AXIS_ENOUGH * rest.min(shape_step) {
-                    let (d, n) = self.shape_gap(
-                        (&self.shapes[ls.shape], &frame),
-                        (&self.shapes[o.shape], &o.frame),
-                        &mut ws.guesses[pair.slot + i],
-                        counts,
-                        (Body::Link(pair.link), Body::Obstacle(pair.obstacle)),
-                    )?;
-                    if d <= eps + self.slack {
-                        return Ok(None);
+                    let guess = &mut ws.guesses[shapes.slot];
+                    let (d, n) = match self.shape_gap(shapes, guess, counts) {
+                        Ok(gap) => gap,
+                        Err(e) => return ControlFlow::Break(Err(e)),
+                    };
+                    if d <= eps + self.motion.slack() {
+                        return ControlFlow::Break(Ok(()));
                     }
                     step = step.max(self.step_for(ws, p, d, n.as_ref()));
                 }
                 shape_step = shape_step.min(step);
-            }
-        } else {
-            let pair = self.self_pairs[p - n_scene];
-            self.place_shapes(ws, pair.a);
-            self.place_shapes(ws, pair.b);
-            let (fa, fb) = (ws.shape_offsets[pair.a], ws.shape_offsets[pair.b]);
-            let nb = self.link_shapes[pair.b].len();
-            for (i, sa) in self.link_shapes[pair.a].iter().enumerate() {
-                let ca = ws.link_frames[pair.a].apply(&sa.center);
-                for (j, sb) in self.link_shapes[pair.b].iter().enumerate() {
-                    let cb = ws.link_frames[pair.b].apply(&sb.center);
-                    let (d, n) = sphere_plane(&ca, sa.radius, &cb, sb.radius);
-                    let mut step = if d > eps + self.slack {
-                        self.step_for(ws, p, d, n.as_ref())
-                    } else {
-                        0.0
-                    };
-                    let (frame_a, frame_b) = (ws.shape_frames[fa + i], ws.shape_frames[fb + j]);
-                    if step < rest.min(shape_step) {
-                        let a = (&self.shapes[sa.shape], &frame_a);
-                        let b = (&self.shapes[sb.shape], &frame_b);
-                        let axis = ws.guesses[pair.slot + i * nb + j];
-                        let d = self.axis_gap(a, b, &axis);
-                        if d > eps + self.slack {
-                            step = step.max(self.step_for(ws, p, d, Some(&axis)));
-                        }
-                    }
-                    if step < AXIS_ENOUGH * rest.min(shape_step) {
-                        let (d, n) = self.shape_gap(
-                            (&self.shapes[sa.shape], &frame_a),
-                            (&self.shapes[sb.shape], &frame_b),
-                            &mut ws.guesses[pair.slot + i * nb + j],
-                            counts,
-                            (Body::Link(pair.a), Body::Link(pair.b)),
-                        )?;
-                        if d <= eps + self.slack {
-                            return Ok(None);
-                        }
-                        step = step.max(self.step_for(ws, p, d, n.as_ref()));
-                    }
-                    shape_step = shape_step.min(step);
-                }
-            }
+                ControlFlow::Continue(())
+            },
+        );
+        match contact {
+            ControlFlow::Continue(()) => {}
+            ControlFlow::Break(Ok(())) => return Ok(None),
+            ControlFlow::Break(Err(e)) => return Err(e),
         }
         Ok(Some(link_step.max(shape_step)))
     }
@@ -708,18 +476,11 @@ impl Checker {
             .fold(0.0, f64::max);
         let n = ((longest / resolution).ceil() as u64).clamp(1, u32::MAX as u64 - 1) as u32;
         let mut q = std::mem::take(&mut ws.q);
-        let mut result = MotionResult {
-            free: true,
-            s: None,
-            pair: None,
-            distance_queries: 0,
-            steps: 0,
-        };
+        let mut result = MotionResult::UNCHECKED;
         let mut outcome = Ok(());
         for k in 0..=n {
             let s = k as f64 / n as f64;
-            q.clear();
-            q.extend(q0.iter().zip(q1).map(|(a, b)| a + s * (b - a)));
+            Segment { q0, q1 }.point(s, &mut q);
             if k == n {
                 q.copy_from_slice(q1);
             }
@@ -743,71 +504,26 @@ impl Checker {
         outcome.map(|()| result)
     }
 
-    /// Certifies many motions in parallel (rayon), results in input order:
-    /// `check_motions(ms)[i] = check_motion(ms[i].0, ms[i].1)` with `options`.
-    pub fn check_motions<Q: AsRef<[f64]> + Sync>(
-        &self,
-        motions: &[(Q, Q)],
-        options: &MotionOptions,
-    ) -> Vec<Result<MotionResult, RobotError>> {
-        self.par_map(motions, 16, |ws, (a, b)| {
-            self.check_motion_with(ws, a.as_ref(), b.as_ref(), options)
-        })
-    }
-
-    /// [`Checker::check_motion_sampled`] for many motions in parallel, in input order:
-    /// `check_motions_sampled(ms, r)[i] = check_motion_sampled(ms[i].0, ms[i].1, r)`.
-    pub fn check_motions_sampled<Q: AsRef<[f64]> + Sync>(
-        &self,
-        motions: &[(Q, Q)],
-        resolution: f64,
-    ) -> Vec<Result<MotionResult, RobotError>> {
-        self.par_map(motions, 16, |ws, (a, b)| {
-            self.check_motion_sampled(ws, a.as_ref(), b.as_ref(), resolution)
-        })
-    }
-
-    /// The bodies of pair `p` (scene pairs first, then self pairs).
-    fn pair_bodies(&self, p: usize) -> (Body, Body) {
-        let n_scene = self.scene_pairs.len();
-        if p < n_scene {
-            let pair = &self.scene_pairs[p];
-            (Body::Link(pair.link), Body::Obstacle(pair.obstacle))
-        } else {
-            let pair = &self.self_pairs[p - n_scene];
-            (Body::Link(pair.a), Body::Link(pair.b))
-        }
-    }
-
     /// The gap between two placed shapes along the unit `axis` (from A towards B), margins
     /// subtracted: `min_{b∈B} axis·b − max_{a∈A} axis·a`, two support queries. Any axis gives
     /// a certified lower bound on the distance; the pair's last GJK axis usually gives a good one.
-    fn axis_gap(
-        &self,
-        (a, frame_a): (&super::ConvexShape, &Frame),
-        (b, frame_b): (&super::ConvexShape, &Frame),
-        axis: &crate::Vector,
-    ) -> f64 {
-        let pa = self.placed(a, frame_a);
-        let pb = self.placed(b, frame_b);
+    fn axis_gap(&self, shapes: &ShapePair<'_>, axis: &Vector) -> f64 {
+        let (pa, pb) = self.placed_pair(shapes);
         let top_a = pa.support(axis).point.coords.dot(axis);
         let bottom_b = pb.support(&-axis).point.coords.dot(axis);
-        bottom_b - top_a - a.margin() - b.margin()
+        bottom_b - top_a - shapes.a.margin() - shapes.b.margin()
     }
 
     /// GJK's certified gap between two placed shapes (margins subtracted; 0 when they
     /// intersect) and the unit axis it was measured along.
     fn shape_gap(
         &self,
-        (a, frame_a): (&super::ConvexShape, &Frame),
-        (b, frame_b): (&super::ConvexShape, &Frame),
-        guess: &mut crate::Vector,
+        shapes: &ShapePair<'_>,
+        guess: &mut Vector,
         counts: &mut CheckCounts,
-        pair: (Body, Body),
-    ) -> Result<(f64, Option<crate::Vector>), RobotError> {
-        let pa = self.placed(a, frame_a);
-        let pb = self.placed(b, frame_b);
-        let margins = a.margin() + b.margin();
+    ) -> Result<(f64, Option<Vector>), RobotError> {
+        let (pa, pb) = self.placed_pair(shapes);
+        let margins = shapes.a.margin() + shapes.b.margin();
         counts.gjk_runs += 1;
         // A lower bound within 0.1 % of the distance is all advancement needs (the step is
         // about `d / A`); near contact that is still far below the contact tolerance.
@@ -820,7 +536,7 @@ impl Checker {
             ..self.options.gjk
         };
         let r = gjk::distance_from(&pa, &pb, &settings, guess, f64::INFINITY)
-            .map_err(|source| self.query_error(pair, source))?;
+            .map_err(|source| self.query_error(shapes.bodies, source))?;
         counts.support_calls += r.support_calls;
         if let Some(n) = r.normal {
             *guess = n;
@@ -829,14 +545,5 @@ impl Checker {
             return Ok((0.0, None));
         }
         Ok(((r.lower_bound - margins).max(0.0), r.normal))
-    }
-
-    /// [`Checker::check_with`] without validating `q` (a point of a checked segment).
-    fn check_valid(
-        &self,
-        ws: &mut CheckWorkspace,
-        q: &[f64],
-    ) -> Result<super::CheckResult, RobotError> {
-        self.check_placed(ws, q, false).map(|(r, _)| r)
     }
 }

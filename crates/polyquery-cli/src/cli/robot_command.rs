@@ -5,6 +5,7 @@
 //! robot::check_motions_all → write`.
 
 use super::commands::{CliError, check_output};
+use super::terminal::{checked_threads, print, progress_bar};
 use clap::{ArgGroup, Args, Subcommand};
 use polyquery::input::ReadLimits;
 use polyquery::robot::{LimitCheck, MotionOptions};
@@ -227,27 +228,9 @@ pub struct CheckArgs {
     /// `distance = min dist(A, B)`.
     #[arg(long)]
     pub distance: bool,
-    /// Check configurations outside the joint limits instead of refusing them (they must still
-    /// be finite numbers): `allow_outside_limits` ⟹ `LimitCheck::Allow`.
-    #[arg(long)]
-    pub allow_outside_limits: bool,
-    /// Worker threads (default: one per core): `threads = None` ⟹ rayon's default.
-    #[arg(long, value_name = "N")]
-    pub threads: Option<u64>,
-    /// Write the result lines here (all or nothing) instead of standard output:
-    /// `out = None` ⟹ stdout.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Print the summary on stderr as one JSON object: `json` ⟹ `{"configurations", "colliding", …}`.
-    #[arg(long)]
-    pub json: bool,
-    /// No progress bar and no summary on stderr: `quiet` ⟹ nothing on stderr but errors and warnings.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
-    /// Check only shard K of N (1 ≤ K ≤ N): configuration i (0-based) belongs to shard
-    /// ⌊i/64⌋ mod N + 1; lines keep their global index: `shard = None` ⟹ everything.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<Shard>,
+    /// Limits, threads, output, summary and shard: `run` ↦ how the run goes.
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// `text` as a positive finite number, for clap: `positive("0.01") = Ok(0.01)`.
@@ -297,8 +280,18 @@ pub struct MotionArgs {
     /// certified distance falls to ε is in contact: `collides ⟸ d ≤ ε`.
     #[arg(long, value_name = "M", value_parser = positive, conflicts_with = "resolution")]
     pub contact_tolerance: Option<f64>,
-    /// Check motions whose ends are outside the joint limits instead of refusing them (they
-    /// must still be finite numbers): `allow_outside_limits` ⟹ `LimitCheck::Allow`.
+    /// Limits, threads, output, summary and shard: `run` ↦ how the run goes.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The flags `robot check` and `robot motion` share, after their inputs: the joint limits,
+/// the threads, where the lines go, the summary and the shard (`RunArgs` ↦ how a run goes).
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Check configurations (motions: their ends) outside the joint limits instead of
+    /// refusing them (they must still be finite numbers): `allow_outside_limits` ⟹
+    /// `LimitCheck::Allow`.
     #[arg(long)]
     pub allow_outside_limits: bool,
     /// Worker threads (default: one per core): `threads = None` ⟹ rayon's default.
@@ -308,14 +301,15 @@ pub struct MotionArgs {
     /// `out = None` ⟹ stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Print the summary on stderr as one JSON object: `json` ⟹ `{"motions", "colliding", …}`.
+    /// Print the summary on stderr as one JSON object: `json` ⟹ `{"configurations" or
+    /// "motions", "colliding", …}`.
     #[arg(long)]
     pub json: bool,
     /// No progress bar and no summary on stderr: `quiet` ⟹ nothing on stderr but errors and warnings.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Check only shard K of N (1 ≤ K ≤ N): motion i (0-based) belongs to shard
-    /// ⌊i/64⌋ mod N + 1; lines keep their global index: `shard = None` ⟹ everything.
+    /// Check only shard K of N (1 ≤ K ≤ N): configuration or motion i (0-based) belongs to
+    /// shard ⌊i/64⌋ mod N + 1; lines keep their global index: `shard = None` ⟹ everything.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
 }
@@ -353,22 +347,89 @@ fn warn_cache(loaded: &LoadedRobot) {
     }
 }
 
-/// The thread pool of `--threads` (rayon's default without it).
-fn thread_pool(threads: Option<u64>) -> Result<rayon::ThreadPool, CliError> {
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = threads {
-        pool = pool.num_threads(crate::checked_threads(n)?);
-    }
-    pool.build()
-        .map_err(|e| CliError::Usage(format!("cannot start {threads:?} threads: {e}")))
+/// A started `robot check` or `robot motion`: its thread pool, how it treats joint limits,
+/// and the loaded robot.
+struct Started {
+    pool: rayon::ThreadPool,
+    limits: LimitCheck,
+    loaded: LoadedRobot,
 }
 
-/// `--allow-outside-limits` as a [`LimitCheck`].
-fn limit_check(allow_outside_limits: bool) -> LimitCheck {
-    if allow_outside_limits {
-        LimitCheck::Allow
-    } else {
-        LimitCheck::Enforce
+impl RunArgs {
+    /// Checks that the output files (`--out` and `outputs`) can be written, starts the thread
+    /// pool of `--threads` (rayon's default without it) and loads the robot on it.
+    fn start(
+        &self,
+        source: &RobotSourceArgs,
+        outputs: &[&Option<PathBuf>],
+    ) -> Result<Started, CliError> {
+        for out in [&self.out].iter().chain(outputs).copied().flatten() {
+            check_output(out)?;
+        }
+        let mut pool = rayon::ThreadPoolBuilder::new();
+        if let Some(n) = self.threads {
+            pool = pool.num_threads(checked_threads(n)?);
+        }
+        let pool = pool.build().map_err(|e| {
+            CliError::Usage(format!("cannot start {:?} threads: {e}", self.threads))
+        })?;
+        let limits = if self.allow_outside_limits {
+            LimitCheck::Allow
+        } else {
+            LimitCheck::Enforce
+        };
+        let loaded = pool.install(|| robot::load(&source.sources(limits)))?;
+        warn_cache(&loaded);
+        Ok(Started {
+            pool,
+            limits,
+            loaded,
+        })
+    }
+
+    /// Runs `work` on the pool, timed, with a progress bar of `count` items named `what`
+    /// (none with `--quiet` or below `long_run` items): `(work's answer, seconds, threads)`.
+    fn timed<R: Send>(
+        &self,
+        pool: &rayon::ThreadPool,
+        (count, what, long_run): (usize, &str, usize),
+        work: impl FnOnce(&(dyn Fn(usize) + Sync)) -> R + Send,
+    ) -> (R, f64, usize) {
+        let bar = progress_bar(
+            Some(count as u64),
+            &format!("{{bar:40}} {{pos}}/{{len}} {what}, {{elapsed}}"),
+            self.quiet || count < long_run,
+        );
+        let started = Instant::now();
+        let (answer, threads) = pool.install(|| {
+            let answer = work(&|done| bar.inc(done as u64));
+            (answer, rayon::current_num_threads())
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        bar.finish_and_clear();
+        (answer, seconds, threads)
+    }
+
+    /// Writes the result lines to `--out` (all or nothing) or to stdout, then the summary
+    /// (unless `--quiet`) on stderr: one JSON object with `--json`, else its text.
+    fn finish<S: serde::Serialize + std::fmt::Display>(
+        &self,
+        write: &dyn Fn(&mut dyn Write) -> std::io::Result<()>,
+        summary: impl FnOnce() -> S,
+    ) -> Result<(), CliError> {
+        write_lines(self.out.as_ref(), write)?;
+        if self.quiet {
+            return Ok(());
+        }
+        let summary = summary();
+        if self.json {
+            let text = polyquery_cli::json::to_string(&summary)
+                .map_err(|e| CliError::Internal(format!("cannot serialise the summary: {e}")))?;
+            eprintln!("{text}");
+        } else {
+            eprint!("{summary}");
+        }
+        Ok(())
     }
 }
 
@@ -392,46 +453,18 @@ fn write_lines(
     }
 }
 
-/// Prints a summary on stderr: one JSON object with `--json`, else its text.
-fn print_summary<S: serde::Serialize + std::fmt::Display>(
-    summary: &S,
-    json: bool,
-) -> Result<(), CliError> {
-    if json {
-        let text = polyquery_cli::json::to_string(summary)
-            .map_err(|e| CliError::Internal(format!("cannot serialise the summary: {e}")))?;
-        eprintln!("{text}");
-    } else {
-        eprint!("{summary}");
-    }
-    Ok(())
-}
-
-/// What the shape cache did while loading, for summaries.
-fn cache_summary(loaded: &LoadedRobot) -> CacheSummary {
-    let stats = loaded.cache.stats();
-    CacheSummary {
-        dir: loaded.cache.dir().map(|d| d.display().to_string()),
-        hits: stats.hits,
-        built: stats.built,
-        write_error: stats.write_error,
-    }
-}
-
 fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
     if args.seed.is_some() && args.random.is_none() {
         return Err(CliError::Usage(
             "--seed is for --random: configurations from --configs are checked as given".into(),
         ));
     }
-    if let Some(out) = &args.out {
-        check_output(out)?;
-    }
-    let pool = thread_pool(args.threads)?;
-    let limits = limit_check(args.allow_outside_limits);
-    let sources = args.source.sources(limits);
-    let loaded = pool.install(|| robot::load(&sources))?;
-    warn_cache(&loaded);
+    let run = &args.run;
+    let Started {
+        pool,
+        limits,
+        loaded,
+    } = run.start(&args.source, &[])?;
     let configurations = match (&args.configs, args.random) {
         (Some(file), _) => robot::read_configurations(file, &loaded.robot, limits, read_limits)?,
         (None, Some(n)) => robot::random_configurations(&loaded.robot, n, args.seed.unwrap_or(0))?,
@@ -441,56 +474,45 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
             ));
         }
     };
-    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let shard = run.shard.unwrap_or(Shard::WHOLE);
     let count = shard.count(configurations.len());
-    let bar = crate::progress_bar(
-        Some(count as u64),
-        "{bar:40} {pos}/{len} configurations, {elapsed}",
-        args.quiet || count < LONG_RUN,
-    );
-    let started = Instant::now();
-    let (verdicts, threads) = pool.install(|| {
-        let verdicts = robot::check_all(
-            &loaded.checker,
-            &configurations,
-            args.distance,
-            shard,
-            &|done| bar.inc(done as u64),
-        );
-        (verdicts, rayon::current_num_threads())
-    });
-    let seconds = started.elapsed().as_secs_f64();
-    bar.finish_and_clear();
+    let (verdicts, seconds, threads) =
+        run.timed(&pool, (count, "configurations", LONG_RUN), |progress| {
+            robot::check_all(
+                &loaded.checker,
+                &configurations,
+                args.distance,
+                shard,
+                progress,
+            )
+        });
     let verdicts = verdicts?;
-    write_lines(args.out.as_ref(), &|w| {
-        robot::write_jsonl(&loaded.checker, &verdicts, w)
-    })?;
-    if !args.quiet {
-        let mut summary = CheckSummary::new(
-            verdicts.len(),
-            verdicts.iter().filter(|(_, v)| v.collides).count(),
-            seconds,
-            threads,
-            loaded.load_seconds,
-            cache_summary(&loaded),
-        );
-        summary.shard = args
-            .shard
-            .map(|s| ShardSummary::new(s, configurations.len()));
-        print_summary(&summary, args.json)?;
-    }
-    Ok(())
+    run.finish(
+        &|w| robot::write_jsonl(&loaded.checker, &verdicts, w),
+        || {
+            let mut summary = CheckSummary::new(
+                verdicts.len(),
+                verdicts.iter().filter(|(_, v)| v.collides).count(),
+                seconds,
+                threads,
+                loaded.load_seconds,
+                CacheSummary::of(&loaded),
+            );
+            summary.shard = run
+                .shard
+                .map(|s| ShardSummary::new(s, configurations.len()));
+            summary
+        },
+    )
 }
 
 fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
-    for out in [&args.out, &args.save_motions].into_iter().flatten() {
-        check_output(out)?;
-    }
-    let pool = thread_pool(args.threads)?;
-    let limits = limit_check(args.allow_outside_limits);
-    let sources = args.source.sources(limits);
-    let loaded = pool.install(|| robot::load(&sources))?;
-    warn_cache(&loaded);
+    let run = &args.run;
+    let Started {
+        pool,
+        limits,
+        loaded,
+    } = run.start(&args.source, &[&args.save_motions])?;
     let mode = match args.resolution {
         Some(resolution) => MotionMode::Sampled { resolution },
         None => MotionMode::Certified(MotionOptions {
@@ -500,7 +522,7 @@ fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
             ..MotionOptions::default()
         }),
     };
-    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let shard = run.shard.unwrap_or(Shard::WHOLE);
     let drawing = Instant::now();
     let (total, motions) = match (&args.motions, args.random, args.max_step) {
         (Some(file), _, _) => {
@@ -527,48 +549,38 @@ fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
     if let Some(file) = &args.save_motions {
         write_lines(Some(file), &|w| robot::write_motions(&motions, w))?;
     }
-    let bar = crate::progress_bar(
-        Some(motions.len() as u64),
-        "{bar:40} {pos}/{len} motions, {elapsed}",
-        args.quiet || motions.len() < MOTION_LONG_RUN,
+    let (results, seconds, threads) = run.timed(
+        &pool,
+        (motions.len(), "motions", MOTION_LONG_RUN),
+        |progress| robot::check_motions_all(&loaded.checker, &motions, mode, progress),
     );
-    let started = Instant::now();
-    let (results, threads) = pool.install(|| {
-        let results = robot::check_motions_all(&loaded.checker, &motions, mode, &|done| {
-            bar.inc(done as u64)
-        });
-        (results, rayon::current_num_threads())
-    });
-    let seconds = started.elapsed().as_secs_f64();
-    bar.finish_and_clear();
     let results = results?;
-    write_lines(args.out.as_ref(), &|w| {
-        robot::write_motion_jsonl(&loaded.checker, &results, w)
-    })?;
-    if !args.quiet {
-        let mut summary = MotionSummary::new(
-            results.len(),
-            results.iter().filter(|(_, r)| !r.free).count(),
-            seconds,
-            mode,
-            threads,
-            results
-                .iter()
-                .map(|(_, r)| u64::from(r.distance_queries))
-                .sum(),
-            loaded.load_seconds,
-            cache_summary(&loaded),
-        );
-        summary.random_seconds = random_seconds;
-        summary.shard = args.shard.map(|s| ShardSummary::new(s, total));
-        print_summary(&summary, args.json)?;
-    }
-    Ok(())
+    run.finish(
+        &|w| robot::write_motion_jsonl(&loaded.checker, &results, w),
+        || {
+            let mut summary = MotionSummary::new(
+                results.len(),
+                results.iter().filter(|(_, r)| !r.free).count(),
+                seconds,
+                mode,
+                threads,
+                results
+                    .iter()
+                    .map(|(_, r)| u64::from(r.distance_queries))
+                    .sum(),
+                loaded.load_seconds,
+                CacheSummary::of(&loaded),
+            );
+            summary.random_seconds = random_seconds;
+            summary.shard = run.shard.map(|s| ShardSummary::new(s, total));
+            summary
+        },
+    )
 }
 
 fn info(args: &InfoArgs) -> Result<(), CliError> {
     let loaded = robot::load(&args.source.sources(LimitCheck::Enforce))?;
     warn_cache(&loaded);
     let report = InfoReport::build(&loaded)?;
-    crate::print(&report, args.json)
+    print(&report, args.json)
 }

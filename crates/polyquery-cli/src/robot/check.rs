@@ -2,24 +2,20 @@
 //! one JSON line each, and the run's summary.
 //!
 //! Where it sits: after the configurations are read and validated, on the loaded
-//! [`Checker`](polyquery::robot::Checker). Blocks of [`BLOCK`](crate::robot::check::BLOCK)
-//! consecutive configurations run in parallel (rayon, on the pool the caller installs; see
-//! [`run_blocks`](crate::shard::run_blocks)), each block on one fresh workspace (warm starts carry along the block),
-//! and the progress advances block by block. The blocks do not depend on the number of
-//! threads, on scheduling or on `--shard` (a shard runs whole blocks of the whole run), so
-//! the output is the same for any `--threads`, and the shards' outputs merge into the whole
-//! run's.
+//! [`Checker`]. The library runs them in parallel ([`Checker::map_many`], on the pool the
+//! caller installs) in chunks of [`Checker::CHUNK`] consecutive configurations, each chunk on
+//! a workspace without warm starts, and the progress advances chunk by chunk. A chunk is a
+//! `--shard` block ([`BLOCK`](crate::shard::BLOCK)): a shard runs whole blocks of the whole
+//! run, so the output is the same for any `--threads`, and the shards' outputs merge into the
+//! whole run's.
 
-use super::{RobotCliError, pair_names};
-use crate::shard::{Shard, ShardSummary, run_blocks};
-use polyquery::robot::{Body, Checker};
+use super::summary::{CacheSummary, LoadLine, fraction, per_second};
+use super::{RobotCliError, map_indexed, pair_names, write_json_lines};
+use crate::shard::{Shard, ShardSummary};
+use polyquery::robot::{Body, CheckWorkspace, Checker, RobotError};
 use serde::Serialize;
 use std::fmt::{self, Display, Formatter};
 use std::io::{self, Write};
-
-/// Consecutive configurations sharing one workspace (one parallel task), and dealt to one
-/// `--shard` together: `BLOCK = shard::BLOCK = 64`.
-pub const BLOCK: usize = crate::shard::BLOCK;
 
 /// The answer for one configuration: `collides ⟺ some active pair intersects`.
 ///
@@ -53,9 +49,11 @@ struct Line<'a> {
 }
 
 /// Checks the configurations (already validated) of `shard` (all of them with
-/// [`Shard::WHOLE`]) in blocks of [`BLOCK`], calling `progress(m)` after each block of `m`
-/// (from any thread): `check_all(c, qs, …)` = `[(i, verdict of qs[i])]` for the shard's `i`, in
-/// order (`Checker::check`, or `Checker::distance` when `distance`).
+/// [`Shard::WHOLE`]) in parallel, in the library's chunks of [`Checker::CHUNK`] (one
+/// `--shard` block each), calling `progress(m)` after each chunk of `m` (from any thread):
+/// `check_all(c, qs, …)` = `[(i, verdict of qs[i])]` for the shard's `i`, in order
+/// (`Checker::check`, or `Checker::distance` when `distance`); on failure, the error of the
+/// first configuration that failed.
 ///
 /// ```
 /// use polyquery_cli::robot::{check_all, load, RobotSources};
@@ -81,34 +79,50 @@ pub fn check_all(
     shard: Shard,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<(usize, Verdict)>, RobotCliError> {
-    let work = |block: std::ops::Range<usize>| -> Result<Vec<Verdict>, RobotCliError> {
-        let mut ws = checker.workspace();
-        block
-            .map(|index| {
-                let q = &configurations[index];
-                let failed = |source| RobotCliError::Check {
+    let indices: Vec<usize> = shard
+        .blocks(configurations.len())
+        .into_iter()
+        .flatten()
+        .collect();
+    map_indexed(
+        checker,
+        &indices,
+        |&index| index,
+        |ws, &index| {
+            verdict(checker, ws, &configurations[index], distance).map_err(|source| {
+                RobotCliError::Check {
                     index,
                     source: Box::new(source),
-                };
-                if distance {
-                    let d = checker.distance_with(&mut ws, q).map_err(failed)?;
-                    Ok(Verdict {
-                        collides: d.distance <= 0.0,
-                        pair: d.pair,
-                        distance: Some(d.distance.max(0.0)),
-                    })
-                } else {
-                    let r = checker.check_with(&mut ws, q).map_err(failed)?;
-                    Ok(Verdict {
-                        collides: r.collides,
-                        pair: r.pair,
-                        distance: None,
-                    })
                 }
             })
-            .collect()
-    };
-    run_blocks(configurations.len(), shard, &work, progress)
+        },
+        progress,
+    )
+}
+
+/// The verdict of one configuration: [`Checker::check_with`], or [`Checker::distance_with`]
+/// when `distance` (`collides ⟺ distance ≤ 0`).
+fn verdict(
+    checker: &Checker,
+    ws: &mut CheckWorkspace,
+    q: &[f64],
+    distance: bool,
+) -> Result<Verdict, RobotError> {
+    if distance {
+        let d = checker.distance_with(ws, q)?;
+        Ok(Verdict {
+            collides: d.distance <= 0.0,
+            pair: d.pair,
+            distance: Some(d.distance.max(0.0)),
+        })
+    } else {
+        let r = checker.check_with(ws, q)?;
+        Ok(Verdict {
+            collides: r.collides,
+            pair: r.pair,
+            distance: None,
+        })
+    }
 }
 
 /// Writes one JSON line per verdict, in the order given, pairs named by the checker:
@@ -139,30 +153,12 @@ pub fn write_jsonl(
     verdicts: &[(usize, Verdict)],
     w: &mut dyn Write,
 ) -> io::Result<()> {
-    for &(index, ref v) in verdicts {
-        let line = Line {
-            index,
-            collides: v.collides,
-            pair: v.pair.map(|p| pair_names(checker, p)),
-            distance: v.distance.filter(|d| d.is_finite()),
-        };
-        crate::json::to_writer(&mut *w, &line)?;
-        w.write_all(b"\n")?;
-    }
-    Ok(())
-}
-
-/// What the shape cache did during loading: `hits + built` = meshes loaded.
-#[derive(Clone, Debug, Serialize)]
-pub struct CacheSummary {
-    /// `dir` = the cache folder (`None` with `--no-cache`).
-    pub dir: Option<String>,
-    /// `hits` = meshes whose hull came from the cache.
-    pub hits: usize,
-    /// `built` = meshes whose hull and map were built in this run.
-    pub built: usize,
-    /// `write_error = Some(message)` when a cache file could not be written (a warning only).
-    pub write_error: Option<String>,
+    write_json_lines(verdicts, w, |index, v| Line {
+        index,
+        collides: v.collides,
+        pair: v.pair.map(|p| pair_names(checker, p)),
+        distance: v.distance.filter(|d| d.is_finite()),
+    })
 }
 
 /// The summary of a `robot check` run (stderr; one JSON object with `--json`):
@@ -210,22 +206,12 @@ impl CheckSummary {
         load_seconds: f64,
         cache: CacheSummary,
     ) -> CheckSummary {
-        let fraction = if configurations == 0 {
-            0.0
-        } else {
-            colliding as f64 / configurations as f64
-        };
-        let rate = if seconds > 0.0 {
-            configurations as f64 / seconds
-        } else {
-            0.0
-        };
         CheckSummary {
             configurations,
             colliding,
-            colliding_fraction: fraction,
+            colliding_fraction: fraction(colliding, configurations),
             seconds,
-            configurations_per_second: rate,
+            configurations_per_second: per_second(configurations, seconds),
             threads,
             load_seconds,
             cache,
@@ -249,17 +235,10 @@ impl Display for CheckSummary {
             self.configurations_per_second,
             self.threads
         )?;
-        let cache = match &self.cache.dir {
-            Some(dir) => format!(
-                "shape cache {dir}: {} hits, {} built",
-                self.cache.hits, self.cache.built
-            ),
-            None => format!("no shape cache: {} built", self.cache.built),
+        let load = LoadLine {
+            seconds: self.load_seconds,
+            cache: &self.cache,
         };
-        writeln!(
-            f,
-            "robot, scene and shapes loaded in {:.3} s ({cache})",
-            self.load_seconds
-        )
+        write!(f, "{load}")
     }
 }

@@ -10,7 +10,7 @@
 //! URDF + SRDF + scene ──load──▶ LoadedRobot (Checker, shape cache stats, load time)
 //! configurations file ──configs::parse_configurations──▶ validated q's (all, before any output)
 //! --random N --seed S ──configs::random_configurations──▶ q's uniform within the limits
-//! q's ──check::check_all (blocks of 64 in parallel, a --shard's blocks only)──▶ Verdict per q ──write_jsonl──▶ one JSON line each
+//! q's ──check::check_all (the library's chunks of 64 in parallel, a --shard's blocks only)──▶ Verdict per q ──write_jsonl──▶ one JSON line each
 //! motions file (q0 ; q1) or --random N --max-step R ──motion──▶ (q0, q1)'s
 //! (q0, q1)'s ──motion::check_motions_all (certified or sampled)──▶ MotionResult each ──▶ one JSON line each
 //! LoadedRobot ──info::InfoReport::build──▶ joints, limits, shapes and hull fit, active pairs
@@ -25,6 +25,7 @@
 //! * [`motion`]: the motions of `robot motion` (a file of `q0 ; q1` lines, or random ones),
 //!   checked certified or sampled, deterministically, and the run's summary.
 //! * [`info`]: the report of `robot info`.
+//! * [`summary`]: what the two runs' summaries share (the shape cache's work, the rates).
 
 /// Checking many configurations: `check_all(c, qs)[i]` = the verdict of `qs[i]`.
 pub mod check;
@@ -37,8 +38,11 @@ pub mod load;
 /// Motions `q0 ; q1` from a file or at random, checked certified or sampled:
 /// `check_motions_all(c, ms, mode, p)[k].1 = c.check_motion_with(ms[k].1 …)`.
 pub mod motion;
+/// What the summaries of `robot check` and `robot motion` share:
+/// `CacheSummary::of(&loaded).hits + built = meshes loaded`.
+pub mod summary;
 
-pub use check::{CacheSummary, CheckSummary, Verdict, check_all, write_jsonl};
+pub use check::{CheckSummary, Verdict, check_all, write_jsonl};
 pub use configs::{parse_configurations, random_configurations, read_configurations};
 pub use info::InfoReport;
 pub use load::{LoadedRobot, RobotSources, default_cache_dir, load, parse_package_dir};
@@ -46,10 +50,15 @@ pub use motion::{
     Motion, MotionMode, MotionSummary, check_motions_all, of_shard, parse_motions, random_motions,
     read_motions, write_motion_jsonl, write_motions,
 };
+pub use summary::CacheSummary;
 
 use polyquery::input::ReadError;
-use polyquery::robot::{Checker, RobotError, ShapeError};
+use polyquery::robot::{CheckWorkspace, Checker, RobotError, ShapeError};
 use std::path::PathBuf;
+
+// A parallel chunk of the library is a `--shard` block: a shard then runs the whole run's
+// chunks, and the shards' outputs merge into the whole run's.
+const _: () = assert!(crate::shard::BLOCK == Checker::CHUNK);
 
 /// Why a robot command failed: `exit status = 2` when [`RobotCliError::is_bad_input`], else 1.
 ///
@@ -163,4 +172,37 @@ pub fn pair_names(
     pair: (polyquery::robot::Body, polyquery::robot::Body),
 ) -> [&str; 2] {
     [checker.name(pair.0), checker.name(pair.1)]
+}
+
+/// `work(ws, item)` over `items` in the library's parallel chunks ([`Checker::map_many`]),
+/// with each item's global index `index_of(item)`, in order, or the first error:
+/// `map_indexed(c, xs, i, w, p) = Ok([(i(x), w(ws, x)) for x in xs])` when no item fails.
+fn map_indexed<T: Sync, R: Send>(
+    checker: &Checker,
+    items: &[T],
+    index_of: impl Fn(&T) -> usize,
+    work: impl Fn(&mut CheckWorkspace, &T) -> Result<R, RobotCliError> + Sync + Send,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<(usize, R)>, RobotCliError> {
+    let answers = checker.map_many(items, work, progress);
+    items
+        .iter()
+        .map(index_of)
+        .zip(answers)
+        .map(|(index, answer)| answer.map(|a| (index, a)))
+        .collect()
+}
+
+/// Writes one JSON line per answer, in the order given: `to_line(i, answer)` for each
+/// `(i, answer)`, then a newline.
+fn write_json_lines<T, L: serde::Serialize>(
+    answers: &[(usize, T)],
+    w: &mut dyn std::io::Write,
+    to_line: impl Fn(usize, &T) -> L,
+) -> std::io::Result<()> {
+    for (index, answer) in answers {
+        crate::json::to_writer(&mut *w, &to_line(*index, answer))?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
 }

@@ -9,18 +9,22 @@
 //! ```text
 //! motions file ──parse_motions (every line validated first)──▶ [(index, (q0, q1))] of the shard
 //! --random N --max-step R --seed S ──random_motions (motion i from ChaCha8 stream i)──▶ the same
-//! motions ──check_motions_all (blocks of 64 on fresh workspaces, in parallel)──▶ MotionResult each
+//! motions ──check_motions_all (the library's chunks of 64, in parallel)──▶ MotionResult each
 //!         ──write_motion_jsonl──▶ {"index", "free", "s", "pair", "distance_queries"} per line
 //! ```
 //!
-//! As in `robot check`, a block of [`BLOCK`](crate::shard::BLOCK) consecutive motions runs on one fresh workspace,
-//! so the output does not depend on `--threads` or `--shard`.
+//! As in `robot check`, the library runs a chunk of [`Checker::CHUNK`] consecutive motions (a
+//! `--shard` block) on one workspace without warm starts ([`Checker::map_many`]), so the
+//! output does not depend on `--threads` or `--shard`.
 
 use super::configs::{finite_limits, parse_values};
-use super::{RobotCliError, pair_names};
-use crate::shard::{Shard, ShardSummary, run_blocks, run_groups};
+use super::summary::{CacheSummary, LoadLine, fraction, per_second};
+use super::{RobotCliError, map_indexed, pair_names, write_json_lines};
+use crate::shard::{Shard, ShardSummary};
 use polyquery::input::{ReadLimits, read_bounded};
-use polyquery::robot::{Body, Checker, LimitCheck, MotionOptions, MotionResult, Robot};
+use polyquery::robot::{
+    Body, CheckWorkspace, Checker, LimitCheck, MotionOptions, MotionResult, Robot,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -168,61 +172,58 @@ pub fn random_motions(
         )));
     }
     let limits = finite_limits(checker.robot(), "--motions")?;
-    let draw = |block: std::ops::Range<usize>| -> Result<Vec<Motion>, RobotCliError> {
-        let mut ws = checker.workspace();
-        let mut free = |index: usize, q: &[f64]| -> Result<bool, RobotCliError> {
+    let draw = |ws: &mut CheckWorkspace, &index: &usize| -> Result<Motion, RobotCliError> {
+        let mut free = |q: &[f64]| -> Result<bool, RobotCliError> {
             let r = checker
-                .check_with(&mut ws, q)
+                .check_with(ws, q)
                 .map_err(|source| RobotCliError::Motion {
                     index,
                     source: Box::new(source),
                 })?;
             Ok(!r.collides)
         };
-        let mut out = Vec::with_capacity(block.len());
-        'motions: for index in block {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            rng.set_stream(index as u64);
-            for _ in 0..Q0_DRAWS {
-                let q0: Vec<f64> = limits
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(index as u64);
+        for _ in 0..Q0_DRAWS {
+            let q0: Vec<f64> = limits
+                .iter()
+                .map(|l| {
+                    let u: f64 = rng.random();
+                    (l.lower + (l.upper - l.lower) * u).clamp(l.lower, l.upper)
+                })
+                .collect();
+            if !free(&q0)? {
+                continue;
+            }
+            for _ in 0..Q1_DRAWS {
+                let q1: Vec<f64> = q0
                     .iter()
-                    .map(|l| {
+                    .zip(&limits)
+                    .map(|(&a, l)| {
                         let u: f64 = rng.random();
-                        (l.lower + (l.upper - l.lower) * u).clamp(l.lower, l.upper)
+                        (a + max_step * (2.0 * u - 1.0)).clamp(l.lower, l.upper)
                     })
                     .collect();
-                if !free(index, &q0)? {
-                    continue;
-                }
-                for _ in 0..Q1_DRAWS {
-                    let q1: Vec<f64> = q0
-                        .iter()
-                        .zip(&limits)
-                        .map(|(&a, l)| {
-                            let u: f64 = rng.random();
-                            (a + max_step * (2.0 * u - 1.0)).clamp(l.lower, l.upper)
-                        })
-                        .collect();
-                    if free(index, &q1)? {
-                        out.push((q0, q1));
-                        continue 'motions;
-                    }
+                if free(&q1)? {
+                    return Ok((q0, q1));
                 }
             }
-            return Err(RobotCliError::Usage(format!(
-                "--random: no free motion found for motion {index} in {Q0_DRAWS} draws of q0 \
-                 ({Q1_DRAWS} of q1 each): is the robot in collision everywhere?"
-            )));
         }
-        Ok(out)
+        Err(RobotCliError::Usage(format!(
+            "--random: no free motion found for motion {index} in {Q0_DRAWS} draws of q0 \
+             ({Q1_DRAWS} of q1 each): is the robot in collision everywhere?"
+        )))
     };
-    run_blocks(n, shard, &draw, &|_| {})
+    let indices: Vec<usize> = shard.blocks(n).into_iter().flatten().collect();
+    map_indexed(checker, &indices, |&index| index, draw, &|_| {})
 }
 
 /// Checks `motions` (already validated, with their global indices, in index order, whole
-/// blocks of [`BLOCK`](crate::shard::BLOCK) as [`Shard::blocks`] gives them), each block on one fresh workspace,
-/// blocks in parallel, calling `progress(m)` after each block of `m` (from any thread):
-/// `check_motions_all(c, ms, mode, …)` = `[(i, check of ms[i])]` in order.
+/// blocks of [`BLOCK`](crate::shard::BLOCK) as [`Shard::blocks`] gives them) in parallel, in
+/// the library's chunks of [`Checker::CHUNK`] (one block each, on a workspace without warm
+/// starts), calling `progress(m)` after each chunk of `m` (from any thread):
+/// `check_motions_all(c, ms, mode, …)` = `[(i, check of ms[i])]` in order; on failure, the
+/// error of the first motion that failed.
 ///
 /// ```
 /// use polyquery::robot::MotionOptions;
@@ -250,27 +251,24 @@ pub fn check_motions_all(
     mode: MotionMode,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<(usize, MotionResult)>, RobotCliError> {
-    let work = |block: &[(usize, Motion)]| -> Result<Vec<MotionResult>, RobotCliError> {
-        let mut ws = checker.workspace();
-        block
-            .iter()
-            .map(|(index, (q0, q1))| {
-                match mode {
-                    MotionMode::Certified(options) => {
-                        checker.check_motion_with(&mut ws, q0, q1, &options)
-                    }
-                    MotionMode::Sampled { resolution } => {
-                        checker.check_motion_sampled(&mut ws, q0, q1, resolution)
-                    }
+    map_indexed(
+        checker,
+        motions,
+        |(index, _)| *index,
+        |ws, (index, (q0, q1))| {
+            match mode {
+                MotionMode::Certified(options) => checker.check_motion_with(ws, q0, q1, &options),
+                MotionMode::Sampled { resolution } => {
+                    checker.check_motion_sampled(ws, q0, q1, resolution)
                 }
-                .map_err(|source| RobotCliError::Motion {
-                    index: *index,
-                    source: Box::new(source),
-                })
+            }
+            .map_err(|source| RobotCliError::Motion {
+                index: *index,
+                source: Box::new(source),
             })
-            .collect()
-    };
-    run_groups(motions, &work, progress)
+        },
+        progress,
+    )
 }
 
 /// One output line: `{"index", "free", "s": x | null, "pair": [a, b] | null, "distance_queries"}`.
@@ -305,18 +303,13 @@ pub fn write_motion_jsonl(
     results: &[(usize, MotionResult)],
     w: &mut dyn Write,
 ) -> io::Result<()> {
-    for &(index, ref r) in results {
-        let line = Line {
-            index,
-            free: r.free,
-            s: r.s,
-            pair: r.pair.map(|p: (Body, Body)| pair_names(checker, p)),
-            distance_queries: r.distance_queries,
-        };
-        crate::json::to_writer(&mut *w, &line)?;
-        w.write_all(b"\n")?;
-    }
-    Ok(())
+    write_json_lines(results, w, |index, r| Line {
+        index,
+        free: r.free,
+        s: r.s,
+        pair: r.pair.map(|p: (Body, Body)| pair_names(checker, p)),
+        distance_queries: r.distance_queries,
+    })
 }
 
 /// Writes motions as a motions file (`q0 ; q1 # index` per line, every value in its shortest
@@ -388,7 +381,7 @@ pub struct MotionSummary {
     /// `load_seconds` = wall time to load the robot, the scene and the shapes.
     pub load_seconds: f64,
     /// `cache` = what the shape cache did.
-    pub cache: super::CacheSummary,
+    pub cache: CacheSummary,
     /// `shard = Some(K/N of the whole run's count)` with `--shard`, `None` for a whole run.
     pub shard: Option<ShardSummary>,
 }
@@ -406,18 +399,8 @@ impl MotionSummary {
         threads: usize,
         distance_queries: u64,
         load_seconds: f64,
-        cache: super::CacheSummary,
+        cache: CacheSummary,
     ) -> MotionSummary {
-        let fraction = if motions == 0 {
-            0.0
-        } else {
-            colliding as f64 / motions as f64
-        };
-        let rate = if seconds > 0.0 {
-            motions as f64 / seconds
-        } else {
-            0.0
-        };
         let (resolution, contact_tolerance) = match mode {
             MotionMode::Certified(o) => (None, Some(o.contact_tolerance)),
             MotionMode::Sampled { resolution } => (Some(resolution), None),
@@ -425,9 +408,9 @@ impl MotionSummary {
         MotionSummary {
             motions,
             colliding,
-            colliding_fraction: fraction,
+            colliding_fraction: fraction(colliding, motions),
             seconds,
-            motions_per_second: rate,
+            motions_per_second: per_second(motions, seconds),
             mode: mode.name(),
             resolution,
             contact_tolerance,
@@ -472,18 +455,11 @@ impl Display for MotionSummary {
         if self.random_seconds > 0.0 {
             writeln!(f, "random motions drawn in {:.3} s", self.random_seconds)?;
         }
-        let cache = match &self.cache.dir {
-            Some(dir) => format!(
-                "shape cache {dir}: {} hits, {} built",
-                self.cache.hits, self.cache.built
-            ),
-            None => format!("no shape cache: {} built", self.cache.built),
+        let load = LoadLine {
+            seconds: self.load_seconds,
+            cache: &self.cache,
         };
-        writeln!(
-            f,
-            "robot, scene and shapes loaded in {:.3} s ({cache})",
-            self.load_seconds
-        )
+        write!(f, "{load}")
     }
 }
 

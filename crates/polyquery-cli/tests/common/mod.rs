@@ -136,7 +136,8 @@ pub mod files;
 pub mod panda {
     //! The bundled Franka Panda (`data/robots/panda/`) as command-line arguments.
 
-    use super::binary::s;
+    use super::binary::{exits_with, s, stderr};
+    use serde_json::Value;
     use std::path::{Path, PathBuf};
 
     /// `data/robots/panda` of this repository.
@@ -164,5 +165,73 @@ pub mod panda {
         ];
         args.extend(extra.iter().map(|a| a.to_string()));
         args
+    }
+
+    /// The bundled configurations' lines (`configs_1000.txt`, 8 values each).
+    pub fn configs() -> Vec<String> {
+        std::fs::read_to_string(dir().join("configs_1000.txt"))
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    /// The first three of `good`, then a comment (line 4), `bad` (line 5) and the rest of
+    /// `good`, as one text.
+    pub fn with_bad_fifth_line(good: &[String], bad: &str) -> String {
+        let mut text = good[..3].join("\n");
+        text.push_str("\n# a comment\n");
+        text.push_str(bad);
+        text.push('\n');
+        text.push_str(&good[3..].join("\n"));
+        text
+    }
+
+    /// Writes `text` as `dir/name` and returns the path as an argument.
+    pub fn write(dir: &Path, name: &str, text: &str) -> String {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        s(&path)
+    }
+
+    /// A robot command's summary object: the last line of stderr (warnings may come first).
+    pub fn summary(out: &std::process::Output) -> Value {
+        let text = stderr(out);
+        let last = text
+            .lines()
+            .last()
+            .unwrap_or_else(|| panic!("empty stderr"));
+        serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {text}"))
+    }
+
+    /// A failed run of a robot command: its stderr, the arguments it ran with (`--out F`
+    /// added), `F`, and the folder holding `F` (removed when dropped).
+    pub struct Failed {
+        pub message: String,
+        pub args: Vec<String>,
+        pub out: PathBuf,
+        pub dir: tempfile::TempDir,
+    }
+
+    /// Runs `args` plus `--out F` (F in a fresh folder) and expects exit status 2, stderr
+    /// containing every one of `needles`, nothing on stdout and F never written.
+    pub fn fails_without_output(args: &[String], needles: &[&str]) -> Failed {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.jsonl");
+        let mut with_out = args.to_vec();
+        with_out.extend(["--out".to_string(), s(&out)]);
+        let run = exits_with(&with_out, 2);
+        let message = stderr(&run);
+        for needle in needles {
+            assert!(message.contains(needle), "{needle:?} not in: {message}");
+        }
+        assert!(!out.exists(), "--out written although the run failed");
+        assert!(run.stdout.is_empty());
+        Failed {
+            message,
+            args: with_out,
+            out,
+            dir,
+        }
     }
 }

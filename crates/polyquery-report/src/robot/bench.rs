@@ -24,9 +24,10 @@ use crate::measure::{SampleCap, Timing, cell_timing, checking_pass, quantile};
 use crate::peers;
 use crate::progress::Progress;
 use crate::status::Status;
+use polyquery::kinds::SupportKind;
 use polyquery::robot::{
-    AllowedCollisions, CheckWorkspace, Checker, CheckerOptions, HullSupport, LinkPoses,
-    MotionOptions, MotionResult, PackageDirs, Robot, RobotError, Scene, ShapeCache,
+    AllowedCollisions, CheckWorkspace, Checker, CheckerOptions, LinkPoses, MotionOptions,
+    MotionResult, PackageDirs, Robot, RobotError, Scene, ShapeCache,
 };
 use polyquery_synth::robot_scenes::{
     Motion, build_scene, random_configurations, random_motions, random_obstacles, scanned_obstacle,
@@ -40,8 +41,8 @@ use std::time::{Duration, Instant};
 /// `checker_options(PlainGjk).hull_support = LinearScan`.
 fn checker_options(method: RobotMethod) -> CheckerOptions {
     let hull_support = match method {
-        PlainGjk => HullSupport::LinearScan,
-        Nvm | Parry | Certified | Sampled => HullSupport::NormalVectorMap,
+        PlainGjk => SupportKind::LinearScan,
+        Nvm | Parry | Certified | Sampled => SupportKind::NormalVectorMap,
     };
     CheckerOptions {
         hull_support,

@@ -1,0 +1,59 @@
+//! What the command line's subcommands share on the terminal: `--threads` checked against
+//! the machine (`threads ≤ 4 × cores`), progress bars on stderr, and reports printed to
+//! stdout. A leaf: `main.rs` and the subcommands' modules use it, it uses neither.
+
+use super::commands::CliError;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use std::fmt::Display;
+use std::io::{IsTerminal, Write};
+
+/// Worker threads allowed per available core.
+const THREADS_PER_CORE: usize = 4;
+
+/// `--threads N` checked against [`THREADS_PER_CORE`] × the available cores: more threads
+/// than that only cost memory and switching, and a huge N would exhaust the process's
+/// thread limit.
+pub(crate) fn checked_threads(n: u64) -> Result<usize, CliError> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let most = THREADS_PER_CORE * cores;
+    match usize::try_from(n) {
+        Ok(n) if n <= most => Ok(n),
+        _ => Err(CliError::Usage(format!(
+            "--threads {n} is too many: at most {most} ({THREADS_PER_CORE} per available core, {cores} cores)"
+        ))),
+    }
+}
+
+/// A progress bar on stderr with `template`, hidden with `--quiet` or when stderr is not a
+/// terminal.
+pub(crate) fn progress_bar(len: Option<u64>, template: &str, quiet: bool) -> ProgressBar {
+    let target = if quiet || !std::io::stderr().is_terminal() {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let bar = ProgressBar::with_draw_target(len, target);
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Prints `report` to stdout as text or as one JSON object; numbers in their shortest
+/// round-trip form, never `-0`. A report holding a NaN or an infinity is an internal error
+/// and nothing is printed. A closed stdout (e.g. piped into `head`) is not an error worth
+/// reporting.
+pub(crate) fn print<R: Serialize + Display>(report: &R, json: bool) -> Result<(), CliError> {
+    polyquery_cli::json::check_finite(report).map_err(CliError::NonFinite)?;
+    let text = if json {
+        let mut s = polyquery_cli::json::to_string_pretty(report)
+            .map_err(|e| CliError::Internal(format!("cannot serialise the report: {e}")))?;
+        s.push('\n');
+        s
+    } else {
+        report.to_string()
+    };
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    Ok(())
+}

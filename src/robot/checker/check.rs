@@ -1,0 +1,293 @@
+//! Configuration queries: does `q` collide ([`Checker::check`]), and how far is it from
+//! colliding ([`Checker::distance`])? Both run the one pair loop of the `pairs` module with
+//! their own work per pair:
+//!
+//! * **check** visits the scene pairs (through the obstacle tree when there are many
+//!   obstacles), then the self pairs, skips a pair or shape pair whose bounding volumes are
+//!   apart, and exits at the first shape pair GJK finds intersecting (touching included);
+//! * **distance** sorts the pairs by the lower bound of their bounding volumes and visits them
+//!   in that order until the next bound is no better than the best distance found, every GJK
+//!   run cut short once it is certified farther than that.
+
+use super::core::{Checker, NO_PAIR};
+use super::pairs::ShapePair;
+use super::results::{Body, CheckCounts, CheckResult, DistanceResult};
+use super::workspace::CheckWorkspace;
+use crate::query::gjk;
+use crate::robot::RobotError;
+use crate::{Point, Vector};
+use std::ops::ControlFlow;
+
+/// Why the boolean check stopped early: this pair collides, or a pair query failed.
+type Stop = Result<(Body, Body), RobotError>;
+
+impl Checker {
+    /// Whether configuration `q` collides, with the first colliding pair found:
+    /// `check(q) = check_with(&mut workspace(), q)`.
+    pub fn check(&self, q: &[f64]) -> Result<CheckResult, RobotError> {
+        self.check_with(&mut self.workspace(), q)
+    }
+
+    /// [`Checker::check`] in a reused workspace (faster, warm-started).
+    /// `collides ⟺ ∃ active pair (A, B) with A ∩ B ≠ ∅ at q`.
+    pub fn check_with(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<CheckResult, RobotError> {
+        self.check_counted(ws, q).map(|(r, _)| r)
+    }
+
+    /// [`Checker::check_with`] with the work it did: `check_counted(ws, q).0 = check_with(ws, q)`.
+    pub fn check_counted(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<(CheckResult, CheckCounts), RobotError> {
+        self.place_links(ws, q)?;
+        let (found, counts) = self.check_placed(ws);
+        Ok((check_result(found?), counts))
+    }
+
+    /// [`Checker::check_with`] without validating `q` (a point of a checked segment).
+    pub(super) fn check_valid(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<CheckResult, RobotError> {
+        self.place_valid_links(ws, q)?;
+        self.check_placed(ws).0.map(check_result)
+    }
+
+    /// The boolean check at the placed configuration: the first colliding pair (`None`: none
+    /// collides), and the work done.
+    fn check_placed(
+        &self,
+        ws: &mut CheckWorkspace,
+    ) -> (Result<Option<(Body, Body)>, RobotError>, CheckCounts) {
+        let mut counts = CheckCounts::default();
+        let found = self.for_each_pair_to_check(
+            ws,
+            #[inline(always)]
+            |ws, p| {
+                if self.pair_near(ws, p).apart(false) {
+                    return ControlFlow::Continue(());
+                }
+                counts.candidate_pairs += 1;
+                self.for_each_shape_pair(
+                    ws,
+                    p,
+                    #[inline(always)]
+                    |ws, shapes| {
+                        if shapes.near.apart(true) {
+                            return ControlFlow::Continue(());
+                        }
+                        match self.collide(shapes, &mut ws.guesses[shapes.slot], &mut counts) {
+                            Ok(false) => ControlFlow::Continue(()),
+                            Ok(true) => ControlFlow::Break(Ok(shapes.bodies)),
+                            Err(e) => ControlFlow::Break(Err(e)),
+                        }
+                    },
+                )
+            },
+        );
+        let found = match found {
+            ControlFlow::Continue(()) => Ok(None),
+            ControlFlow::Break(stop) => stop.map(Some),
+        };
+        (found, counts)
+    }
+
+    /// Calls `visit(ws, p)` on the active pairs in the boolean check's order until it breaks:
+    /// the scene pairs (with many obstacles, only those whose obstacle's box the link's ball
+    /// meets, found through the obstacle tree, link by link), then the self pairs.
+    fn for_each_pair_to_check(
+        &self,
+        ws: &mut CheckWorkspace,
+        mut visit: impl FnMut(&mut CheckWorkspace, usize) -> ControlFlow<Stop>,
+    ) -> ControlFlow<Stop> {
+        let n_scene = self.scene_pairs.len();
+        match &self.obstacle_tree {
+            None => (0..n_scene).try_for_each(|p| visit(ws, p))?,
+            Some(tree) => {
+                let mut stack = std::mem::take(&mut ws.stack);
+                let n = self.obstacles.len();
+                let mut found = Ok(());
+                for (link, sphere) in self.link_spheres.iter().enumerate() {
+                    let Some((_, r)) = sphere else { continue };
+                    let centre = ws.link_centers[link];
+                    found = tree.for_each_near(&centre, *r, &mut stack, |o| {
+                        match self.scene_index[link * n + o] {
+                            NO_PAIR => Ok(()),
+                            k => match visit(ws, k as usize) {
+                                ControlFlow::Continue(()) => Ok(()),
+                                ControlFlow::Break(stop) => Err(stop),
+                            },
+                        }
+                    });
+                    if found.is_err() {
+                        break;
+                    }
+                }
+                ws.stack = stack;
+                if let Err(stop) = found {
+                    return ControlFlow::Break(stop);
+                }
+            }
+        }
+        (n_scene..self.pair_count()).try_for_each(|p| visit(ws, p))
+    }
+
+    /// The minimum distance over the active pairs at `q`, the pair and its witness points:
+    /// `distance(q) = distance_with(&mut workspace(), q)`.
+    pub fn distance(&self, q: &[f64]) -> Result<DistanceResult, RobotError> {
+        self.distance_with(&mut self.workspace(), q)
+    }
+
+    /// [`Checker::distance`] in a reused workspace: `distance = min_{active (A, B)} dist(A, B)`
+    /// (0 and a colliding pair when some pair collides).
+    pub fn distance_with(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<DistanceResult, RobotError> {
+        self.distance_counted(ws, q).map(|(r, _)| r)
+    }
+
+    /// [`Checker::distance_with`] with the work it did: `distance_counted(ws, q).0 = distance_with(ws, q)`.
+    pub fn distance_counted(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<(DistanceResult, CheckCounts), RobotError> {
+        self.place_links(ws, q)?;
+        let mut counts = CheckCounts::default();
+        // Lower bounds of every active pair from the bounding volumes, nearest first.
+        let mut candidates = std::mem::take(&mut ws.candidates);
+        candidates.clear();
+        candidates.extend((0..self.pair_count()).map(|p| (self.pair_near(ws, p).gap(), p)));
+        candidates.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        let mut best = DistanceResult {
+            distance: f64::INFINITY,
+            pair: None,
+            point_a: Point::origin(),
+            point_b: Point::origin(),
+        };
+        let mut outcome = Ok(());
+        for &(bound, p) in &candidates {
+            if bound >= best.distance {
+                break;
+            }
+            counts.candidate_pairs += 1;
+            let step = self.for_each_shape_pair(
+                ws,
+                p,
+                #[inline(always)]
+                |ws, shapes| {
+                    if shapes.near.gap() >= best.distance {
+                        return ControlFlow::Continue(());
+                    }
+                    let guess = &mut ws.guesses[shapes.slot];
+                    if let Err(e) = self.shape_distance(shapes, guess, &mut best, &mut counts) {
+                        return ControlFlow::Break(Err(e));
+                    }
+                    if best.distance == 0.0 {
+                        return ControlFlow::Break(Ok(()));
+                    }
+                    ControlFlow::Continue(())
+                },
+            );
+            if let ControlFlow::Break(Err(e)) = step {
+                outcome = Err(e);
+                break;
+            }
+            if best.distance == 0.0 {
+                break;
+            }
+        }
+        ws.candidates = candidates;
+        outcome.map(|()| (best, counts))
+    }
+
+    /// Whether two placed shapes intersect (touching included), updating the pair's warm start.
+    fn collide(
+        &self,
+        shapes: &ShapePair<'_>,
+        guess: &mut Vector,
+        counts: &mut CheckCounts,
+    ) -> Result<bool, RobotError> {
+        let (pa, pb) = self.placed_pair(shapes);
+        let margin = shapes.a.margin() + shapes.b.margin();
+        counts.gjk_runs += 1;
+        let failed = |source| self.query_error(shapes.bodies, source);
+        if margin == 0.0 {
+            let r = gjk::intersects_from(&pa, &pb, &self.options.gjk, guess).map_err(failed)?;
+            counts.support_calls += r.support_calls;
+            if let Some(axis) = r.separating_axis {
+                *guess = axis;
+            }
+            Ok(r.intersecting)
+        } else {
+            let r =
+                gjk::distance_from(&pa, &pb, &self.options.gjk, guess, margin).map_err(failed)?;
+            counts.support_calls += r.support_calls;
+            if let Some(n) = r.normal {
+                *guess = n;
+            }
+            Ok(r.intersecting || r.distance <= margin)
+        }
+    }
+
+    /// The distance between two placed shapes if below `best.distance`, margins included,
+    /// recorded into `best` with the shapes' bodies.
+    fn shape_distance(
+        &self,
+        shapes: &ShapePair<'_>,
+        guess: &mut Vector,
+        best: &mut DistanceResult,
+        counts: &mut CheckCounts,
+    ) -> Result<(), RobotError> {
+        let (pa, pb) = self.placed_pair(shapes);
+        let (ma, mb) = (shapes.a.margin(), shapes.b.margin());
+        counts.gjk_runs += 1;
+        let cutoff = best.distance + ma + mb;
+        let r = gjk::distance_from(&pa, &pb, &self.options.gjk, guess, cutoff)
+            .map_err(|source| self.query_error(shapes.bodies, source))?;
+        counts.support_calls += r.support_calls;
+        if let Some(n) = r.normal {
+            *guess = n;
+        }
+        if r.lower_bound > cutoff {
+            return Ok(());
+        }
+        let gap = r.distance - ma - mb;
+        if r.intersecting || gap <= 0.0 {
+            // The point of A nearest B (at most the margin into B's core's ball).
+            let n = r.normal.unwrap_or_else(Vector::zeros);
+            let point_a = r.point_a + n * ma.min(r.distance);
+            *best = DistanceResult {
+                distance: 0.0,
+                pair: Some(shapes.bodies),
+                point_a,
+                point_b: point_a,
+            };
+        } else if gap < best.distance {
+            let n = r.normal.unwrap_or_else(Vector::zeros);
+            *best = DistanceResult {
+                distance: gap,
+                pair: Some(shapes.bodies),
+                point_a: r.point_a + n * ma,
+                point_b: r.point_b - n * mb,
+            };
+        }
+        Ok(())
+    }
+}
+
+/// The check's answer from its first colliding pair: `collides = pair.is_some()`.
+fn check_result(pair: Option<(Body, Body)>) -> CheckResult {
+    CheckResult {
+        collides: pair.is_some(),
+        pair,
+    }
+}
