@@ -4,8 +4,8 @@
 mod common;
 
 use common::files::{ascii_stl, binary_stl};
-use polyquery::input::ReadLimits;
 use polyquery::mesh::{Mesh, MeshError, MeshFormat, write_obj, write_points_obj};
+use polyquery::read::{ReadError, ReadLimits};
 use polyquery::{Point, Polytope};
 use proptest::prelude::*;
 use std::io::BufReader;
@@ -34,7 +34,7 @@ fn missing_file_is_an_io_error_naming_the_file() {
     let path = dir.path().join("does_not_exist.obj");
     let err = Mesh::load(&path).unwrap_err();
     assert!(
-        matches!(err, MeshError::Io { path: ref p, .. } if p == &path),
+        matches!(err, MeshError::Read(ReadError::Io { path: ref p, .. }) if p == &path),
         "{err:?}"
     );
     assert!(err.to_string().contains("does_not_exist.obj"), "{err}");
@@ -44,7 +44,10 @@ fn missing_file_is_an_io_error_naming_the_file() {
 fn a_folder_is_an_io_error() {
     let dir = tempfile::tempdir().unwrap();
     let err = Mesh::load(dir.path()).unwrap_err();
-    assert!(matches!(err, MeshError::Io { .. }), "{err:?}");
+    assert!(
+        matches!(err, MeshError::Read(ReadError::Io { .. })),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -579,7 +582,7 @@ fn mesh_reads_are_bounded() {
     );
     let err = Mesh::load_with(&path, &ReadLimits::new(n - 1)).unwrap_err();
     assert!(
-        matches!(err, MeshError::TooLarge { limit, .. } if limit == n - 1),
+        matches!(err, MeshError::Read(ReadError::TooLarge { limit, .. }) if limit == n - 1),
         "{err:?}"
     );
     assert!(err.to_string().contains("m.obj"), "{err}");

@@ -8,7 +8,7 @@
 //! `face_corners: [u32]` · `face_first: [u32]` · `face_normals: count, then x y z f64 each` ·
 //! `face_plane_offsets: [f64]`.
 
-use super::codec::{
+use crate::codec::{
     ByteReader, ByteWriter, DecodeError, check_finite, check_indices, check_offsets,
 };
 use crate::polytope::PolytopeRawParts;

@@ -73,7 +73,7 @@
 //! error past it. Indices are checked before use, arithmetic on counts is checked, and
 //! recursion is bounded by [`MAX_DEPTH`].
 
-use super::{Mesh, MeshError};
+use super::types::{Mesh, MeshError};
 use crate::Point;
 use crate::magnitude::{MagnitudeError, SUPPORTED_RANGE};
 use nalgebra::{Matrix3, Rotation3, Unit, Vector3};

@@ -20,7 +20,7 @@
 use super::chart::NUM_CHARTS;
 use super::{NormalVectorMap, RecordEntry};
 use crate::Polytope;
-use crate::format::codec::{ByteReader, ByteWriter, DecodeError, Element};
+use crate::codec::{ByteReader, ByteWriter, DecodeError, Element};
 use crate::pointloc::PointLocator;
 use std::io::Read;
 

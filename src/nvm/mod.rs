@@ -30,7 +30,7 @@
 pub mod chart;
 mod encode;
 
-use crate::pointloc::memory_hints::advise_huge_pages;
+use crate::memory_hints::advise_huge_pages;
 use crate::pointloc::{
     LocateStats, NoTally, Persistence, PointLocError, PointLocator, Segment, Tally,
 };

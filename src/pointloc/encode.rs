@@ -24,11 +24,10 @@
 //! node line finite; every payload (node `upper`/`lower`, slab owner) accepted by the
 //! caller, owners also `NO_OWNER`.
 
-use super::{
-    Cell, Grid, MAX_CELLS_PER_SIDE, NIL, NO_OWNER, NO_SPARE, Node, Persistence, PointLocator,
-    RIGHT_BIT, Slab,
-};
-use crate::format::codec::{ByteReader, ByteWriter, DecodeError, Element};
+use super::grid::{Grid, MAX_CELLS_PER_SIDE};
+use super::locator::PointLocator;
+use super::types::{Cell, NIL, NO_OWNER, NO_SPARE, Node, Persistence, RIGHT_BIT, Slab};
+use crate::codec::{ByteReader, ByteWriter, DecodeError, Element};
 use std::io::Read;
 
 impl Element for Cell {

@@ -1,10 +1,10 @@
 //! Little-endian byte encoding of numbers and arrays, with streamed reads that check every
 //! length against the bytes left **before** allocating and read arrays straight into place.
 //!
-//! Where it sits: the leaf of [`crate::format`]. The section encoders
-//! ([`crate::format`]'s polytope section, `nvm::encode`, `pointloc::encode`) write and read
-//! their arrays through [`ByteWriter`] and [`ByteReader`]; this module knows nothing of what
-//! the arrays mean.
+//! Where it sits: a leaf below [`crate::format`], [`crate::nvm`] and [`crate::pointloc`]
+//! (it uses only [`crate::memory_hints`]). The section encoders ([`crate::format`]'s polytope
+//! section, `nvm::encode`, `pointloc::encode`) write and read their arrays through
+//! [`ByteWriter`] and [`ByteReader`]; this module knows nothing of what the arrays mean.
 //!
 //! An array is stored as its element count (`u64`) followed by the elements
 //! (`bytes = 8 + count × element bytes`), each in
@@ -14,7 +14,7 @@
 //! memory and [`ByteReader::array`] reads them from the stream straight into the final
 //! `Vec` (on a big-endian machine each element's fields are then byte-swapped in place).
 
-use crate::pointloc::memory_hints::advise_huge_pages;
+use crate::memory_hints::advise_huge_pages;
 use std::io::{self, Read};
 use thiserror::Error;
 use zerocopy::{FromBytes, FromZeros, Immutable, IntoBytes, KnownLayout};
@@ -22,7 +22,7 @@ use zerocopy::{FromBytes, FromZeros, Immutable, IntoBytes, KnownLayout};
 /// Why bytes could not be decoded (the loader adds the file's name).
 ///
 /// ```
-/// use polyquery::format::codec::{ByteReader, DecodeError};
+/// use polyquery::codec::{ByteReader, DecodeError};
 ///
 /// let mut r = ByteReader::new(&[1u8, 2][..], 2);
 /// let err = r.u32("a count").unwrap_err();
@@ -70,7 +70,7 @@ impl DecodeError {
 /// Appends little-endian numbers and length-prefixed arrays to a byte buffer.
 ///
 /// ```
-/// use polyquery::format::codec::{ByteReader, ByteWriter};
+/// use polyquery::codec::{ByteReader, ByteWriter};
 ///
 /// let mut w = ByteWriter::new();
 /// w.put_u32(7);
