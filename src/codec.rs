@@ -2,7 +2,7 @@
 //! length against the bytes left **before** allocating and read arrays straight into place.
 //!
 //! Where it sits: a leaf below [`crate::format`], [`crate::nvm`] and [`crate::pointloc`]
-//! (it uses only [`crate::memory_hints`]). The section encoders ([`crate::format`]'s polytope
+//! (it uses only `memory_hints`). The section encoders ([`crate::format`]'s polytope
 //! section, `nvm::encode`, `pointloc::encode`) write and read their arrays through
 //! [`ByteWriter`] and [`ByteReader`]; this module knows nothing of what the arrays mean.
 //!

@@ -1,4 +1,4 @@
-//! Exact 3D convex hull of a point set → [`Polytope`].
+//! Exact 3D convex hull of a point set → [`Polytope`](crate::Polytope).
 //!
 //! Where it sits: `mesh` (points) → **hull** → `Polytope` → support maps and queries.
 //!
@@ -14,7 +14,7 @@
 //!    the faces that see it are removed and replaced by a cone to the horizon.
 //! 3. `facets`: merge adjacent triangles that are exactly coplanar into convex polygons,
 //!    drop corners exactly collinear with their neighbours and vertices interior to a
-//!    merged face, renumber the extreme vertices and build the [`Polytope`].
+//!    merged face, renumber the extreme vertices and build the [`Polytope`](crate::Polytope).
 
 mod error;
 mod facets;

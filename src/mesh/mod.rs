@@ -13,7 +13,7 @@
 //! visual scene places, each by its nodes' transforms and then the `<unit>` scale
 //! (`p = meter · (T · v)`), merged into one mesh; see `src/mesh/collada.rs` for exactly what
 //! it reads (and what it ignores, such as `<up_axis>`).
-//! Files are read whole, up to [`ReadLimits::max_input_bytes`] ([`crate::read`]).
+//! Files are read whole, up to [`ReadLimits::max_input_bytes`](crate::read::ReadLimits::max_input_bytes) ([`crate::read`]).
 //!
 //! The reader is our own rather than a general OBJ crate because it must read positions as
 //! `f64` (rounding to `f32` moves near-coplanar points and changes the hull's topology), name

@@ -96,7 +96,7 @@ pub struct LocateStats {
 }
 
 /// Where a location's counted work goes: into [`LocateStats`], or nowhere on the hot path
-/// ([`PointLocator::locate`] compiles without the counting).
+/// ([`PointLocator::locate`](crate::pointloc::PointLocator::locate) compiles without the counting).
 pub(crate) trait Tally {
     /// One slab (or grid directory) read.
     fn probe(&mut self);
@@ -125,7 +125,7 @@ impl Tally for NoTally {
     fn node(&mut self) {}
 }
 
-/// The answer of [`PointLocator::locate`]: the slab and the segments just below and above.
+/// The answer of [`PointLocator::locate`](crate::pointloc::PointLocator::locate): the slab and the segments just below and above.
 ///
 /// `below` = the region just above the highest segment under `(u, v)`, `above` = the region just below the lowest segment over it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -136,7 +136,7 @@ pub struct Location {
     pub below: Option<u32>,
     /// `above = lower` payload of the lowest segment of the cell's slab above the point (`None` if there is none).
     pub above: Option<u32>,
-    /// The payload the caller set for the slab ([`PointLocator::set_owner`]) when no segment
+    /// The payload the caller set for the slab ([`PointLocator::set_owner`](crate::pointloc::PointLocator::set_owner)) when no segment
     /// crosses it: `owner = Some(payload)` after `set_owner(slab, payload)`, else `None`.
     pub owner: Option<u32>,
 }
@@ -202,7 +202,7 @@ pub(crate) struct Slab {
     pub(super) end: f64,
     /// The root of the slab's tree version, `NIL` when no segment crosses the slab.
     pub(super) root: u32,
-    /// For a slab crossed by no segment: the payload set by [`PointLocator::set_owner`].
+    /// For a slab crossed by no segment: the payload set by [`PointLocator::set_owner`](crate::pointloc::PointLocator::set_owner).
     pub(super) owner: u32,
 }
 

@@ -75,7 +75,7 @@ pub use raycast::{RayHit, raycast};
 pub use toi::{Impact, time_of_impact};
 
 /// Tolerances and bounds of the portal family: Nio's [`directional_penetration`] and
-/// [`intersects`], [`time_of_impact`] and [`raycast`] (one struct: they run one loop).
+/// [`intersects`], [`time_of_impact`] and [`raycast`](fn@raycast) (one struct: they run one loop).
 ///
 /// A query stops refining when the new support point `p4` is within `ε · size` of the
 /// current triangle's plane, where `ε` = `relative_tolerance` and `size` = the largest `‖p‖`

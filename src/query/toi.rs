@@ -2,7 +2,7 @@
 //! `D = A ⊖ B` (seed 001's swept test in 3D), on any pair of support maps.
 //!
 //! Where it sits: [`super::minkowski_support`] → `portal` → **toi**; also the core
-//! of [`super::raycast`] (a ray against A is the motion of a point B).
+//! of [`super::raycast`](fn@super::raycast) (a ray against A is the motion of a point B).
 //!
 //! The method is the line clipping of Nio's directional penetration run at the other end
 //! of the line: the portal search finds a triangle of `D` crossed by `L = {s·v̂}`; if its
