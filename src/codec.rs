@@ -139,22 +139,32 @@ impl ByteWriter {
         self.put_u64(n as u64);
     }
 
-    /// `[u32]`: count, then the elements; `len() += 8 + 4 · xs.len()`.
-    pub fn put_u32s(&mut self, xs: &[u32]) {
+    /// An array of elements (numbers or `#[repr(C)]` records of them): count, then each
+    /// element's bytes, little-endian, as [`ByteReader::array`] reads them back;
+    /// `len() += 8 + size_of::<T>() · xs.len()`.
+    pub fn put_array<T: Element>(&mut self, xs: &[T]) {
         self.put_len(xs.len());
-        self.bytes.reserve(xs.len() * 4);
-        for &x in xs {
-            self.put_u32(x);
+        if cfg!(target_endian = "big") {
+            // Swapping is its own inverse: from this machine's order into little-endian.
+            self.bytes.reserve(std::mem::size_of_val(xs));
+            for &x in xs {
+                let mut x = x;
+                x.swap_from_le();
+                self.bytes.extend_from_slice(x.as_bytes());
+            }
+        } else {
+            self.bytes.extend_from_slice(xs.as_bytes());
         }
     }
 
-    /// `[f64]`: count, then the elements; `len() += 8 + 8 · xs.len()`.
+    /// `[u32]`: count, then the elements: `put_u32s(xs) = put_array(xs)`, `len() += 8 + 4 · xs.len()`.
+    pub fn put_u32s(&mut self, xs: &[u32]) {
+        self.put_array(xs);
+    }
+
+    /// `[f64]`: count, then the elements: `put_f64s(xs) = put_array(xs)`, `len() += 8 + 8 · xs.len()`.
     pub fn put_f64s(&mut self, xs: &[f64]) {
-        self.put_len(xs.len());
-        self.bytes.reserve(xs.len() * 8);
-        for &x in xs {
-            self.put_f64(x);
-        }
+        self.put_array(xs);
     }
 
     /// Overwrites 8 bytes at `at` with `x` (for a length known only after its content):
@@ -196,6 +206,35 @@ impl<T: Element, const N: usize> Element for [T; N] {
         self.iter_mut().for_each(Element::swap_from_le);
     }
 }
+
+/// Declares a record of a frozen array, stored as its bytes (an [`Element`] once it
+/// implements `swap_from_le`): the struct as written, with
+/// `#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, KnownLayout, Immutable)]` and
+/// `#[repr(C)]` (`zerocopy` then checks at compile time that it has no padding).
+macro_rules! record {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $($(#[$field_meta:meta])* $field_vis:vis $field:ident : $ty:ty),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(
+            Clone,
+            Copy,
+            Debug,
+            zerocopy::FromBytes,
+            zerocopy::IntoBytes,
+            zerocopy::KnownLayout,
+            zerocopy::Immutable,
+        )]
+        #[repr(C)]
+        $vis struct $name {
+            $($(#[$field_meta])* $field_vis $field: $ty),+
+        }
+    };
+}
+pub(crate) use record;
 
 /// Bytes a read fills at a time: each piece is hashed right after it arrives, while it is
 /// still in cache.

@@ -5,6 +5,7 @@
 //! Where it sits: the leaf of [`crate::pointloc`]; the grid, the sweep, the frozen locator and
 //! its codec all build on it.
 
+use crate::codec::record;
 use thiserror::Error;
 
 /// Which persistence technique the built locators use (shown by the benchmarks).
@@ -140,29 +141,21 @@ pub struct Location {
     /// crosses it: `owner = Some(payload)` after `set_owner(slab, payload)`, else `None`.
     pub owner: Option<u32>,
 }
-/// One stored tree node (40 bytes): the segment's line `v = a·u + b`, the payloads of the
-/// regions above and below it, two children and one spare child slot (node copying).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct Node {
-    pub(super) a: f64,
-    pub(super) b: f64,
-    pub(super) upper: u32,
-    pub(super) lower: u32,
-    pub(super) left: u32,
-    pub(super) right: u32,
-    /// The spare child, valid for versions `≥ spare_stamp & !RIGHT_BIT`.
-    pub(super) spare: u32,
-    /// `NO_SPARE`, or the version the spare was set in, with `RIGHT_BIT` for a right child.
-    pub(super) spare_stamp: u32,
+record! {
+    /// One stored tree node (40 bytes): the segment's line `v = a·u + b`, the payloads of the
+    /// regions above and below it, two children and one spare child slot (node copying).
+    pub(crate) struct Node {
+        pub(super) a: f64,
+        pub(super) b: f64,
+        pub(super) upper: u32,
+        pub(super) lower: u32,
+        pub(super) left: u32,
+        pub(super) right: u32,
+        /// The spare child, valid for versions `≥ spare_stamp & !RIGHT_BIT`.
+        pub(super) spare: u32,
+        /// `NO_SPARE`, or the version the spare was set in, with `RIGHT_BIT` for a right child.
+        pub(super) spare_stamp: u32,
+    }
 }
 
 impl Node {
@@ -186,38 +179,22 @@ impl Node {
 /// The payload slot of a slab that no one has set.
 pub(crate) const NO_OWNER: u32 = u32::MAX;
 
-/// One slab of one grid cell (16 bytes): where it ends and what answers in it.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct Slab {
-    /// The slab's right boundary `u_k`; `+∞` for the cell's last slab.
-    pub(super) end: f64,
-    /// The root of the slab's tree version, `NIL` when no segment crosses the slab.
-    pub(super) root: u32,
-    /// For a slab crossed by no segment: the payload set by [`PointLocator::set_owner`](crate::pointloc::PointLocator::set_owner).
-    pub(super) owner: u32,
+record! {
+    /// One slab of one grid cell (16 bytes): where it ends and what answers in it.
+    pub(crate) struct Slab {
+        /// The slab's right boundary `u_k`; `+∞` for the cell's last slab.
+        pub(super) end: f64,
+        /// The root of the slab's tree version, `NIL` when no segment crosses the slab.
+        pub(super) root: u32,
+        /// For a slab crossed by no segment: the payload set by [`PointLocator::set_owner`](crate::pointloc::PointLocator::set_owner).
+        pub(super) owner: u32,
+    }
 }
 
-/// Where one grid cell's slabs and tree nodes start (8 bytes).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-pub(crate) struct Cell {
-    pub(super) first_slab: u32,
-    pub(super) first_node: u32,
+record! {
+    /// Where one grid cell's slabs and tree nodes start (8 bytes).
+    pub(crate) struct Cell {
+        pub(super) first_slab: u32,
+        pub(super) first_node: u32,
+    }
 }

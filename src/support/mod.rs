@@ -69,33 +69,27 @@ pub trait SupportMap {
     fn vertex(&self, v: VertexId) -> Option<Point>;
 }
 
-impl<S: SupportMap + ?Sized> SupportMap for &S {
-    fn support(&self, d: &Vector) -> Support {
-        (**self).support(d)
-    }
+/// A reference to a support map, and a box holding one, are support maps: every method
+/// forwards to the map they point to.
+macro_rules! forward_support_map {
+    ($($pointer:ty),+) => {$(
+        impl<S: SupportMap + ?Sized> SupportMap for $pointer {
+            fn support(&self, d: &Vector) -> Support {
+                (**self).support(d)
+            }
 
-    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
-        (**self).support_from(d, hint)
-    }
+            fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
+                (**self).support_from(d, hint)
+            }
 
-    fn vertex(&self, v: VertexId) -> Option<Point> {
-        (**self).vertex(v)
-    }
+            fn vertex(&self, v: VertexId) -> Option<Point> {
+                (**self).vertex(v)
+            }
+        }
+    )+};
 }
 
-impl<S: SupportMap + ?Sized> SupportMap for Box<S> {
-    fn support(&self, d: &Vector) -> Support {
-        (**self).support(d)
-    }
-
-    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
-        (**self).support_from(d, hint)
-    }
-
-    fn vertex(&self, v: VertexId) -> Option<Point> {
-        (**self).vertex(v)
-    }
-}
+forward_support_map!(&S, Box<S>);
 
 /// A support map placed in the world by a rigid pose: `S(R·P + t, d) = R · S(P, Rᵀ d) + t`.
 ///
