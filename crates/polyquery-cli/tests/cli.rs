@@ -667,6 +667,18 @@ fn query_penetration_depth_toi_and_raycast() {
         "-1,0,0",
     ]);
     assert!(text.contains("time of impact 4"), "{text}");
+    // The canonical name and the older spelling run the same query.
+    let canonical = ok([
+        "query",
+        "time_of_impact",
+        &cube,
+        &cube,
+        "--pose-b",
+        "5,0,0",
+        "--velocity",
+        "-1,0,0",
+    ]);
+    assert!(canonical.contains("time of impact 4"), "{canonical}");
 
     let err = fails(["query", "penetration", &cube, &cube], 2);
     assert!(err.contains("--dir"), "{err}");
