@@ -390,7 +390,15 @@ proptest! {
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
-        let _ = Mesh::parse(&bytes[..], Path::new("random.obj"));
+        match Mesh::parse(&bytes[..], Path::new("random.obj")) {
+            // A mesh read: finite points, every face index one of them.
+            Ok(mesh) => {
+                prop_assert!(mesh.points.iter().all(|p| p.iter().all(|c| c.is_finite())));
+                prop_assert!(mesh.faces.iter().flatten().all(|&i| (i as usize) < mesh.points.len()));
+            }
+            // An error names the source.
+            Err(e) => prop_assert!(e.to_string().contains("random.obj"), "{}", e),
+        }
     }
 
     #[test]
