@@ -18,7 +18,9 @@ pub(super) const MAX_CELLS_PER_SIDE: usize = 2048;
 /// A uniform grid of `k × k` cells over a rectangle.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Grid {
+    /// The lower-left corner of the grid's rectangle: `u`, …
     pub(super) u_lo: f64,
+    /// … and `v`.
     pub(super) v_lo: f64,
     /// Cells per unit of `u` and of `v`.
     pub(super) u_scale: f64,
@@ -180,15 +182,19 @@ pub(super) fn line_of(u0: f64, v0: f64, u1: f64, v1: f64) -> (f64, f64) {
 /// A piece of a segment clipped to one grid cell, normalised for the sweep: `u0 < u1`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SweepSegment {
+    /// The piece's left end `(u0, v0)`, …
     pub(super) u0: f64,
     pub(super) v0: f64,
+    /// … and its right end `(u1, v1)`, `u0 < u1`.
     pub(super) u1: f64,
     pub(super) v1: f64,
     /// The line `v = a·u + b` of the whole (unclipped) segment.
     pub(super) a: f64,
     pub(super) b: f64,
+    /// The payloads of the regions above and below the segment.
     pub(super) upper: u32,
     pub(super) lower: u32,
+    /// The indices of the slab boundaries where the piece starts and ends.
     pub(super) start: u32,
     pub(super) end: u32,
 }

@@ -180,16 +180,12 @@ impl<S: SupportMap> SupportMap for Posed<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Polytope;
+    use crate::polytope::unit_cube;
     use nalgebra::{Translation3, UnitQuaternion};
-
-    fn cube() -> Polytope {
-        Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap()
-    }
 
     #[test]
     fn posed_support_is_rotated_and_translated() {
-        let p = cube();
+        let p = unit_cube();
         let rot = UnitQuaternion::from_euler_angles(0.3, -1.1, 2.0);
         let pose = Pose::from_parts(Translation3::new(5.0, -2.0, 1.0), rot);
         let posed = Posed::new(LinearScan::new(&p), pose);

@@ -345,6 +345,28 @@ fn nothing(iterations: u32, support_calls: u32) -> Answer {
     }
 }
 
+/// A contact found (directional penetration, penetration depth): they overlap, B moved by
+/// `depth · normal`-like motion touches A at `point_a` (`point_b` on B before the move);
+/// the counts are filled in by [`from_outcome`]: `value = Some(depth)`.
+fn contact(
+    depth: f64,
+    normal: &Vector,
+    point_a: &Point,
+    point_b: &Point,
+    certificate: Option<Proof>,
+) -> Answer {
+    Answer {
+        intersects: true,
+        value: Some(depth),
+        normal: Some(varr(normal)),
+        point_a: Some(arr(point_a)),
+        point_b: Some(arr(point_b)),
+        iterations: 0,
+        support_calls: 0,
+        certificate,
+    }
+}
+
 /// The answer of one of the `Outcome` queries: `found` dresses an answer, `None` gives
 /// [`nothing`]; the counts come from the outcome either way.
 fn from_outcome<T>(outcome: Outcome<T>, found: impl FnOnce(T) -> Answer) -> Answer {
@@ -439,18 +461,13 @@ fn answer_query(
         Query::DirectionalPenetration { direction } => {
             let outcome =
                 nio::directional_penetration(a, b, direction, &PortalSettings::default())?;
-            from_outcome(outcome, |p| Answer {
-                intersects: true,
-                value: Some(p.depth),
-                normal: Some(varr(&p.normal)),
-                point_a: Some(arr(&p.point_a)),
-                point_b: Some(arr(&p.point_b)),
-                iterations: 0,
-                support_calls: 0,
-                certificate: Some(Proof::Triangle(SupportTriangle {
+            from_outcome(outcome, |p| {
+                let triangle = SupportTriangle {
                     kind: "support_triangle",
                     points: p.triangle,
-                })),
+                };
+                let proof = Some(Proof::Triangle(triangle));
+                contact(p.depth, &p.normal, &p.point_a, &p.point_b, proof)
             })
         }
         Query::Distance => {
@@ -474,15 +491,8 @@ fn answer_query(
         }
         Query::PenetrationDepth => {
             let outcome = penetration_depth(a, b, &EpaSettings::default())?;
-            from_outcome(outcome, |c| Answer {
-                intersects: true,
-                value: Some(c.depth),
-                normal: Some(varr(&c.normal)),
-                point_a: Some(arr(&c.point_a)),
-                point_b: Some(arr(&c.point_b)),
-                iterations: 0,
-                support_calls: 0,
-                certificate: None,
+            from_outcome(outcome, |c| {
+                contact(c.depth, &c.normal, &c.point_a, &c.point_b, None)
             })
         }
         Query::TimeOfImpact { velocity } => {
