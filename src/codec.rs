@@ -470,12 +470,23 @@ impl<R: Read> ByteReader<R> {
 /// Checks that every number in `xs` is finite (for arrays of triples, pass
 /// `xs.as_flattened()`): `Ok` iff `∀ x ∈ xs: x.is_finite()`.
 pub fn check_finite(xs: &[f64], what: &str) -> Result<(), DecodeError> {
-    match xs.iter().position(|x| !x.is_finite()) {
+    check_each(
+        xs,
+        |x| x.is_finite(),
+        |i, x| format!("{what}: number {i} is not finite ({x})"),
+    )
+}
+
+/// `Ok` iff `good(x)` for every `x` in `xs`; else `Corrupt` with `message(i, xs[i])` for
+/// the first `i` that is not.
+fn check_each<T: Copy>(
+    xs: &[T],
+    good: impl Fn(T) -> bool,
+    message: impl FnOnce(usize, T) -> String,
+) -> Result<(), DecodeError> {
+    match xs.iter().position(|&x| !good(x)) {
         None => Ok(()),
-        Some(i) => Err(DecodeError::corrupt(format!(
-            "{what}: number {i} is not finite ({})",
-            xs[i]
-        ))),
+        Some(i) => Err(DecodeError::corrupt(message(i, xs[i]))),
     }
 }
 
@@ -487,13 +498,11 @@ pub fn check_indices(
     sentinel: Option<u32>,
     what: &str,
 ) -> Result<(), DecodeError> {
-    match xs.iter().position(|&x| x >= bound && Some(x) != sentinel) {
-        None => Ok(()),
-        Some(i) => Err(DecodeError::corrupt(format!(
-            "{what}: element {i} is {}, out of range (< {bound})",
-            xs[i]
-        ))),
-    }
+    check_each(
+        xs,
+        |x| x < bound || Some(x) == sentinel,
+        |i, x| format!("{what}: element {i} is {x}, out of range (< {bound})"),
+    )
 }
 
 /// Checks a CSR offset array: `offsets.len() = len`, `offsets[0] = 0`,
