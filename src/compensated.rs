@@ -113,14 +113,19 @@ const SIN2_TRUSTED: f64 = 1e-4;
 /// does not suffer the cancellation between two long, nearly parallel edges.
 #[inline]
 pub fn triangle_normal(a: &Vector, b: &Vector, c: &Vector) -> Vector {
-    let e1 = b - a;
-    let e2 = c - a;
-    let n = e1.cross(&e2);
-    let nn = n.norm_squared();
-    if nn >= SIN2_TRUSTED * e1.norm_squared() * e2.norm_squared() {
+    cross_or_accurate(&(b - a), &(c - a), || accurate_triangle_normal(a, b, c))
+}
+
+/// The rounded `u × v` when the angle between `u` and `v` is not too small to trust it
+/// (`|u × v|² ≥ SIN2_TRUSTED · |u|² · |v|²`), else `accurate()` (the same vector evaluated
+/// with compensated sums) when it is finite, else the rounded `u × v`.
+#[inline(always)]
+fn cross_or_accurate(u: &Vector, v: &Vector, accurate: impl FnOnce() -> Vector) -> Vector {
+    let n = u.cross(v);
+    if n.norm_squared() >= SIN2_TRUSTED * u.norm_squared() * v.norm_squared() {
         return n;
     }
-    let accurate = accurate_triangle_normal(a, b, c);
+    let accurate = accurate();
     if accurate.iter().all(|x| x.is_finite()) {
         accurate
     } else {
@@ -128,19 +133,25 @@ pub fn triangle_normal(a: &Vector, b: &Vector, c: &Vector) -> Vector {
     }
 }
 
+/// The cross-product-shaped vector whose component `k` is `component(i, j)` for the cyclic
+/// `(k, i, j)`: `(component(1, 2), component(2, 0), component(0, 1))`.
+#[inline(always)]
+fn by_components(component: impl Fn(usize, usize) -> f64) -> Vector {
+    Vector::new(component(1, 2), component(2, 0), component(0, 1))
+}
+
 /// [`triangle_normal`]'s accurate path: each component of `a × b + b × c + c × a` as one
 /// [`Dot2`] sum of six products.
 #[cold]
 #[inline(never)]
 fn accurate_triangle_normal(a: &Vector, b: &Vector, c: &Vector) -> Vector {
-    let component = |i: usize, j: usize| {
+    by_components(|i, j| {
         let mut s = Dot2::new();
         for (p, q) in [(a, b), (b, c), (c, a)] {
             s.add(p[i], q[j]).sub(p[j], q[i]);
         }
         s.value()
-    };
-    Vector::new(component(1, 2), component(2, 0), component(0, 1))
+    })
 }
 
 /// Twice the vector area of the planar polygon `corners` (counter-clockwise seen from
@@ -148,15 +159,14 @@ fn accurate_triangle_normal(a: &Vector, b: &Vector, c: &Vector) -> Vector {
 /// to a few ulps whatever the polygon's aspect (the exact oracle's face planes).
 pub fn polygon_normal(corners: &[Vector]) -> Vector {
     let k = corners.len();
-    let component = |i: usize, j: usize| {
+    by_components(|i, j| {
         let mut s = Dot2::new();
         for m in 0..k {
             let (p, q) = (&corners[m], &corners[(m + 1) % k]);
             s.add(p[i], q[j]).sub(p[j], q[i]);
         }
         s.value()
-    };
-    Vector::new(component(1, 2), component(2, 0), component(0, 1))
+    })
 }
 
 /// The value of the triple product `d · (p × q)` (the determinant of the rows `d, p, q`),
@@ -193,32 +203,21 @@ pub fn triple_value(d: &Vector, p: &Vector, q: &Vector) -> f64 {
 /// parallel to `d` (then evaluated as `q × d − p × d` with [`Dot2`] sums).
 #[inline]
 pub fn edge_cross(p: &Vector, q: &Vector, d: &Vector) -> Vector {
-    let e = q - p;
-    let m = e.cross(d);
-    if m.norm_squared() >= SIN2_TRUSTED * e.norm_squared() * d.norm_squared() {
-        return m;
-    }
-    let accurate = accurate_edge_cross(p, q, d);
-    if accurate.iter().all(|x| x.is_finite()) {
-        accurate
-    } else {
-        m
-    }
+    cross_or_accurate(&(q - p), d, || accurate_edge_cross(p, q, d))
 }
 
 /// [`edge_cross`]'s accurate path.
 #[cold]
 #[inline(never)]
 fn accurate_edge_cross(p: &Vector, q: &Vector, d: &Vector) -> Vector {
-    let component = |i: usize, j: usize| {
+    by_components(|i, j| {
         let mut s = Dot2::new();
         s.add(q[i], d[j])
             .sub(q[j], d[i])
             .sub(p[i], d[j])
             .add(p[j], d[i]);
         s.value()
-    };
-    Vector::new(component(1, 2), component(2, 0), component(0, 1))
+    })
 }
 
 #[cfg(test)]

@@ -35,9 +35,10 @@
 #[cfg(feature = "robot")]
 use crate::robot::RobotError;
 use crate::{
-    format::{FormatError, codec::DecodeError},
+    codec::DecodeError,
+    format::FormatError,
     hull::HullError,
-    input::{InputError, ReadError},
+    input::InputError,
     magnitude::MagnitudeError,
     mesh::MeshError,
     nvm::NvmError,
@@ -45,6 +46,7 @@ use crate::{
     polytope::PolytopeError,
     pose::PoseError,
     query::{CertificateError, QueryError},
+    read::ReadError,
 };
 
 /// Any error polyquery's library functions return (see the module notes for an example):
@@ -146,9 +148,9 @@ mod tests {
             via(crate::hull::convex_hull(&flat).unwrap_err()),
             via(crate::magnitude::check_coordinates(&[1e300]).unwrap_err()),
             via(crate::pose::parse_pose("1,2").unwrap_err()),
-            via(crate::input::read_bounded(
+            via(crate::read::read_bounded(
                 std::path::Path::new("/nonexistent/polyquery.obj"),
-                &crate::input::ReadLimits::default(),
+                &crate::read::ReadLimits::default(),
             )
             .unwrap_err()),
             via(

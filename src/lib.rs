@@ -12,8 +12,8 @@
 //!   query (SupportMap A, pose) × (SupportMap B, pose) ──▶ GJK / Nio / EPA / TOI ──▶ answer + counts
 //! ```
 //!
-//! * [`input`] reads input files once and bounded in size, and tells a `.nvm` file from a
-//!   mesh.
+//! * [`read`] reads input files bounded in size (the leaf every loader shares); [`input`]
+//!   reads a file once and tells a `.nvm` file from a mesh.
 //! * [`mesh`] loads and validates meshes: Wavefront OBJ and STL (binary and ASCII).
 //! * [`hull`] builds the exact convex hull of a point set (quickhull with exact orientation
 //!   predicates) and returns a [`Polytope`].
@@ -87,6 +87,7 @@
 
 #![warn(missing_docs)]
 
+pub mod codec;
 pub(crate) mod compensated;
 pub mod error;
 pub mod format;
@@ -94,6 +95,7 @@ pub mod hull;
 pub mod input;
 pub mod kinds;
 pub mod magnitude;
+pub(crate) mod memory_hints;
 pub mod mesh;
 pub mod nvm;
 pub mod output;
@@ -101,6 +103,7 @@ pub mod pointloc;
 pub mod polytope;
 pub mod pose;
 pub mod query;
+pub mod read;
 #[cfg(feature = "robot")]
 pub mod robot;
 pub mod support;

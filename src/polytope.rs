@@ -754,17 +754,19 @@ fn newell_normal(points: &[Point], poly: &[u32]) -> (Vector, Point) {
     (area, Point::from(c))
 }
 
+/// The unit cube `[0, 1]³`, the small polytope the unit tests of several modules use.
+#[cfg(test)]
+pub(crate) fn unit_cube() -> Polytope {
+    Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn cube() -> Polytope {
-        Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap()
-    }
-
     #[test]
     fn cube_counts_normals_volume() {
-        let p = cube();
+        let p = unit_cube();
         assert_eq!((p.num_vertices(), p.num_edges(), p.num_faces()), (8, 12, 6));
         assert!((p.volume() - 1.0).abs() < 1e-15);
         for f in p.face_ids() {
@@ -782,7 +784,7 @@ mod tests {
 
     #[test]
     fn neighbours_are_in_cyclic_order() {
-        let p = cube();
+        let p = unit_cube();
         // Around each vertex, consecutive neighbours share a face with it.
         for v in p.vertex_ids() {
             let nb = p.neighbors(v);
@@ -803,7 +805,7 @@ mod tests {
 
     #[test]
     fn half_edge_invariants() {
-        let p = cube();
+        let p = unit_cube();
         for h in 0..(2 * p.num_edges()) as u32 {
             let h = HalfEdgeId(h);
             assert_eq!(p.twin(p.twin(h)), h);

@@ -164,7 +164,8 @@ fn file_bytes_per_vertex_stay_flat() {
         .map(|&n| {
             let map = map_of(&synth::generate(Shape::Sphere, n, 9).unwrap());
             let bytes = format::encode(&map, &metadata());
-            decode(&bytes).unwrap();
+            let loaded = decode(&bytes).unwrap();
+            assert_eq!(loaded.map.polytope().points(), map.polytope().points());
             bytes.len() as f64 / map.polytope().num_vertices() as f64
         })
         .collect();
@@ -522,14 +523,27 @@ fn any_crafted_word_loads_safely_or_fails_cleanly() {
             if let Ok(saved) = decode(&b) {
                 loaded_ok += 1;
                 let q = saved.map.polytope();
-                let _ = (q.volume(), q.bounding_box(), q.adjacency_graph());
+                let (lo, hi) = q.bounding_box();
+                assert!(q.points().iter().all(|p| lo <= *p && *p <= hi));
+                assert!(!q.volume().is_nan());
+                assert_eq!(q.adjacency_graph().node_count(), q.num_vertices());
                 for f in q.face_ids() {
-                    let _ = q.face_vertices(f);
+                    assert!(q.face_vertices(f).len() >= 3);
                 }
                 let scan = LinearScan::new(q);
                 for d in &dirs {
-                    let _ = saved.map.support(d);
-                    let _ = scan.support(d);
+                    // The scan is the maximum; the map answers a vertex at its position,
+                    // never beyond that maximum.
+                    let best = scan.support(d);
+                    let got = saved.map.support(d);
+                    assert!(
+                        q.points()
+                            .iter()
+                            .all(|p| d.dot(&p.coords) <= d.dot(&best.point.coords))
+                    );
+                    assert_eq!(*q.point(best.vertex), best.point);
+                    assert_eq!(*q.point(got.vertex), got.point);
+                    assert!(d.dot(&got.point.coords) <= d.dot(&best.point.coords));
                 }
             }
         }

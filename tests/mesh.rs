@@ -4,8 +4,8 @@
 use crate::common;
 
 use common::files::{ascii_stl, binary_stl};
-use polyquery::input::ReadLimits;
 use polyquery::mesh::{Mesh, MeshError, MeshFormat, write_obj, write_points_obj};
+use polyquery::read::{ReadError, ReadLimits};
 use polyquery::{Point, Polytope};
 use proptest::prelude::*;
 use std::io::BufReader;
@@ -34,7 +34,7 @@ fn missing_file_is_an_io_error_naming_the_file() {
     let path = dir.path().join("does_not_exist.obj");
     let err = Mesh::load(&path).unwrap_err();
     assert!(
-        matches!(err, MeshError::Io { path: ref p, .. } if p == &path),
+        matches!(err, MeshError::Read(ReadError::Io { path: ref p, .. }) if p == &path),
         "{err:?}"
     );
     assert!(err.to_string().contains("does_not_exist.obj"), "{err}");
@@ -44,7 +44,10 @@ fn missing_file_is_an_io_error_naming_the_file() {
 fn a_folder_is_an_io_error() {
     let dir = tempfile::tempdir().unwrap();
     let err = Mesh::load(dir.path()).unwrap_err();
-    assert!(matches!(err, MeshError::Io { .. }), "{err:?}");
+    assert!(
+        matches!(err, MeshError::Read(ReadError::Io { .. })),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -387,7 +390,15 @@ proptest! {
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
-        let _ = Mesh::parse(&bytes[..], Path::new("random.obj"));
+        match Mesh::parse(&bytes[..], Path::new("random.obj")) {
+            // A mesh read: finite points, every face index one of them.
+            Ok(mesh) => {
+                prop_assert!(mesh.points.iter().all(|p| p.iter().all(|c| c.is_finite())));
+                prop_assert!(mesh.faces.iter().flatten().all(|&i| (i as usize) < mesh.points.len()));
+            }
+            // An error names the source.
+            Err(e) => prop_assert!(e.to_string().contains("random.obj"), "{}", e),
+        }
     }
 
     #[test]
@@ -579,7 +590,7 @@ fn mesh_reads_are_bounded() {
     );
     let err = Mesh::load_with(&path, &ReadLimits::new(n - 1)).unwrap_err();
     assert!(
-        matches!(err, MeshError::TooLarge { limit, .. } if limit == n - 1),
+        matches!(err, MeshError::Read(ReadError::TooLarge { limit, .. }) if limit == n - 1),
         "{err:?}"
     );
     assert!(err.to_string().contains("m.obj"), "{err}");

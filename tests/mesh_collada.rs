@@ -14,6 +14,7 @@
 use polyquery::Point;
 use polyquery::hull::convex_hull;
 use polyquery::mesh::{Mesh, MeshError, MeshFormat};
+use polyquery::read::ReadError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
@@ -596,7 +597,9 @@ fn errors_name_the_file() {
     assert!(err.to_string().starts_with("bad.dae: COLLADA: "), "{err}");
     // A missing file is an I/O error naming it, as for every format.
     let err = Mesh::load(Path::new("/nonexistent/arm.dae")).unwrap_err();
-    assert!(matches!(err, MeshError::Io { .. }) && err.to_string().contains("arm.dae"));
+    assert!(
+        matches!(err, MeshError::Read(ReadError::Io { .. })) && err.to_string().contains("arm.dae")
+    );
 }
 
 /// Malformed content: each error names the line of the element (or token) at fault and

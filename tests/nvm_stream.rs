@@ -5,7 +5,8 @@
 
 use polyquery::format::{self, FormatError, Metadata};
 use polyquery::hull::convex_hull;
-use polyquery::input::{self, Input, ReadLimits};
+use polyquery::input::{self, Input};
+use polyquery::read::{ReadError, ReadLimits};
 use polyquery::{NormalVectorMap, Vector};
 use polyquery_synth::{self as synth, Shape};
 use rand::{Rng, SeedableRng};
@@ -140,7 +141,7 @@ fn a_damaged_stream_is_refused_like_a_damaged_file() {
     // A header declaring more than the cap is refused before the body is read.
     let cap = bytes.len() as u64 - 1;
     match stream(&bytes, 2, cap) {
-        Err(FormatError::TooLarge { limit, .. }) => assert_eq!(limit, cap),
+        Err(FormatError::Read(ReadError::TooLarge { limit, .. })) => assert_eq!(limit, cap),
         other => panic!("{:?}", other.map(|_| ())),
     }
     assert!(stream(&bytes, 3, bytes.len() as u64).is_ok());
@@ -183,7 +184,10 @@ fn a_pipe_is_streamed_under_the_cap() {
     assert!(fifo_with(&pipe, bytes.clone()));
     let small = ReadLimits::new(bytes.len() as u64 / 2);
     let err = format::load_with(&pipe, &small).unwrap_err();
-    assert!(matches!(err, FormatError::TooLarge { .. }), "{err}");
+    assert!(
+        matches!(err, FormatError::Read(ReadError::TooLarge { .. })),
+        "{err}"
+    );
     assert!(err.to_string().contains("capped.nvm"), "{err}");
     // /dev/zero is no .nvm file, found at its first byte.
     let zero = Path::new("/dev/zero");

@@ -135,7 +135,13 @@ fn check_pair(
         match inter.certificate {
             Certificate::SeparatingPlane { normal, offset } => {
                 assert!(!inter.intersecting);
-                let (_, max_b) = extent(q, pose_q, &normal);
+                let (_, max_a) = extent(p, pose_p, &normal);
+                let (min_b, max_b) = extent(q, pose_q, &normal);
+                // The plane separates: A on its lower side, B on its upper side.
+                assert!(
+                    max_a <= offset + 1e-9 * size && offset <= min_b + 1e-9 * size,
+                    "plane {offset:e} between A's max {max_a:e} and B's min {min_b:e}: {ctx}"
+                );
                 let moved = Certificate::SeparatingPlane {
                     normal,
                     offset: max_b + 0.1 * size,
@@ -147,7 +153,6 @@ fn check_pair(
                     ),
                     "{ctx}"
                 );
-                let _ = offset;
             }
             Certificate::Tetrahedron { points } => {
                 assert!(inter.intersecting);

@@ -1,7 +1,8 @@
 //! The `META` section's text: [`Metadata`] as one flat JSON object, written and read here
 //! without a JSON library.
 //!
-//! Where it sits: inside [`crate::format`], between the file header and the `POLY` section.
+//! Where it sits: a leaf of [`crate::format`] (which re-exports [`Metadata`]), between the
+//! file header and the `POLY` section.
 //! The object has exactly the fields of [`Metadata`], in its field order:
 //! `{"polyquery_version":"0.1.0","source_file":"bunny.obj","input_points":1839,
 //! "hull_ms":1.25,"nvm_build_ms":3.5,"persistence":"node-copying","created_unix_s":1700000000}`
@@ -16,8 +17,54 @@
 //! duplicate or missing field, a wrong type, trailing text, or invalid UTF-8 is an error
 //! naming what is wrong. No recursion: a crafted section cannot exhaust the stack.
 
-use super::Metadata;
 use std::fmt::Write as _;
+
+/// What a saved file says about how it was made (the `META` section, JSON).
+///
+/// ```
+/// use polyquery::format::Metadata;
+///
+/// let meta = Metadata::new("cube.obj", 8, 0.1, 0.2);
+/// assert_eq!(meta.polyquery_version, env!("CARGO_PKG_VERSION"));
+/// assert_eq!((meta.source_file.as_str(), meta.input_points), ("cube.obj", 8));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Metadata {
+    /// `polyquery_version` = the writing build's `CARGO_PKG_VERSION` (e.g. `"0.1.0"`).
+    pub polyquery_version: String,
+    /// `source_file` = the mesh file it was made from, its name as given.
+    pub source_file: String,
+    /// `input_points` = the number of points read from the mesh (before the hull).
+    pub input_points: u64,
+    /// `hull_ms` = wall time to build the hull, in milliseconds.
+    pub hull_ms: f64,
+    /// `nvm_build_ms` = wall time to build the normal vector map, in milliseconds.
+    pub nvm_build_ms: f64,
+    /// `persistence = pointloc::PERSISTENCE`, the point locators' persistence technique.
+    pub persistence: String,
+    /// `created_unix_s` = when the file was made, in seconds since 1970-01-01 UTC.
+    pub created_unix_s: u64,
+}
+
+impl Metadata {
+    /// Metadata for a map made now by this build from `source_file`: the arguments as given,
+    /// `polyquery_version = CARGO_PKG_VERSION`, `created_unix_s = now`.
+    pub fn new(source_file: &str, input_points: usize, hull_ms: f64, nvm_build_ms: f64) -> Self {
+        Metadata {
+            polyquery_version: env!("CARGO_PKG_VERSION").to_string(),
+            source_file: source_file.to_string(),
+            input_points: input_points as u64,
+            hull_ms,
+            nvm_build_ms,
+            persistence: crate::pointloc::PERSISTENCE.to_string(),
+            created_unix_s: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+        }
+    }
+}
 
 /// `metadata` as the `META` section's bytes (see the module notes).
 pub(super) fn encode(metadata: &Metadata) -> Vec<u8> {

@@ -47,13 +47,13 @@
 //!
 //! The file is not memory-mapped: a mapping would skip the copy and the page zeroing, but
 //! the queries would then read the map through file-backed 4 KiB pages, where the built map
-//! has transparent huge pages (see `pointloc::memory_hints`; they pay on million-vertex maps,
+//! has transparent huge pages (see `memory_hints`; they pay on million-vertex maps,
 //! whose queries are random reads across hundreds of megabytes), the file would have to
 //! stay unchanged for as long as the map lives (a change by another process would be
 //! undefined behaviour), and the mapping would need `unsafe`. A streamed load keeps the
 //! loaded map the same as a built one, in its own memory.
 //!
-//! **The input cap** ([`crate::input::ReadLimits`], `--max-input-bytes`) applies to the file
+//! **The input cap** ([`crate::read::ReadLimits`], `--max-input-bytes`) applies to the file
 //! size: the loaded map takes about as much memory as its file, so the cap bounds the memory a
 //! load takes. A regular file over the cap is refused before anything is read; a pipe or
 //! device is refused as soon as its header declares more than the cap (and `/dev/zero` at its
@@ -76,12 +76,14 @@
 //! index checks handle crafted files); a 64-bit non-cryptographic hash (xxhash) would be no
 //! stronger for damage detection at these sizes.
 
-pub mod codec;
 mod meta;
 mod polytope_section;
 
+pub use meta::Metadata;
+
 use crate::NormalVectorMap;
-use codec::{ByteReader, ByteWriter, DecodeError};
+use crate::codec::{ByteReader, ByteWriter, DecodeError};
+use crate::read::ReadError;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -110,23 +112,16 @@ const SECTION_TAGS: [[u8; 4]; 3] = [*b"META", *b"POLY", *b"NVMS"];
 /// ```
 #[derive(Debug, Error)]
 pub enum FormatError {
-    /// The file holds more than the input cap (or never ends): `file bytes > limit`.
-    #[error(
-        "{}: input is larger than the limit of {limit} bytes (the input size cap; raise it with --max-input-bytes)",
-        path.display()
-    )]
-    TooLarge {
-        /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
-        path: PathBuf,
-        /// `limit = ReadLimits::max_input_bytes`, the cap in bytes.
-        limit: u64,
-    },
-    /// The file could not be read or written: `source` = the operating system's error.
+    /// The file could not be opened or read, or holds more than the input cap (or never
+    /// ends): `Read(e) = FormatError::from(e)`, with the message of `e`.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The file could not be written ([`save`]): `source` = the operating system's error.
     #[error("{}: {source}", path.display())]
     Io {
-        /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
+        /// `path` = the file, as given to [`save`].
         path: PathBuf,
-        /// `source` = the [`io::Error`] the read or write returned.
+        /// `source` = the [`io::Error`] the write returned.
         source: io::Error,
     },
     /// The file does not start with [`MAGIC`]: `bytes[0..8] ≠ MAGIC`.
@@ -197,57 +192,10 @@ impl FormatError {
                 what,
                 kind,
                 message,
-            } => FormatError::Io {
+            } => FormatError::Read(ReadError::Io {
                 path,
                 source: io::Error::new(kind, format!("{what}: {message}")),
-            },
-        }
-    }
-}
-
-/// What a saved file says about how it was made (the `META` section, JSON).
-///
-/// ```
-/// use polyquery::format::Metadata;
-///
-/// let meta = Metadata::new("cube.obj", 8, 0.1, 0.2);
-/// assert_eq!(meta.polyquery_version, env!("CARGO_PKG_VERSION"));
-/// assert_eq!((meta.source_file.as_str(), meta.input_points), ("cube.obj", 8));
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Metadata {
-    /// `polyquery_version` = the writing build's `CARGO_PKG_VERSION` (e.g. `"0.1.0"`).
-    pub polyquery_version: String,
-    /// `source_file` = the mesh file it was made from, its name as given.
-    pub source_file: String,
-    /// `input_points` = the number of points read from the mesh (before the hull).
-    pub input_points: u64,
-    /// `hull_ms` = wall time to build the hull, in milliseconds.
-    pub hull_ms: f64,
-    /// `nvm_build_ms` = wall time to build the normal vector map, in milliseconds.
-    pub nvm_build_ms: f64,
-    /// `persistence = pointloc::PERSISTENCE`, the point locators' persistence technique.
-    pub persistence: String,
-    /// `created_unix_s` = when the file was made, in seconds since 1970-01-01 UTC.
-    pub created_unix_s: u64,
-}
-
-impl Metadata {
-    /// Metadata for a map made now by this build from `source_file`: the arguments as given,
-    /// `polyquery_version = CARGO_PKG_VERSION`, `created_unix_s = now`.
-    pub fn new(source_file: &str, input_points: usize, hull_ms: f64, nvm_build_ms: f64) -> Self {
-        Metadata {
-            polyquery_version: env!("CARGO_PKG_VERSION").to_string(),
-            source_file: source_file.to_string(),
-            input_points: input_points as u64,
-            hull_ms,
-            nvm_build_ms,
-            persistence: crate::pointloc::PERSISTENCE.to_string(),
-            created_unix_s: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0),
+            }),
         }
     }
 }
@@ -340,16 +288,6 @@ pub fn encode(map: &NormalVectorMap, metadata: &Metadata) -> Vec<u8> {
     bytes
 }
 
-impl From<crate::input::ReadError> for FormatError {
-    fn from(e: crate::input::ReadError) -> Self {
-        use crate::input::ReadError;
-        match e {
-            ReadError::Io { path, source } => FormatError::Io { path, source },
-            ReadError::TooLarge { path, limit } => FormatError::TooLarge { path, limit },
-        }
-    }
-}
-
 /// Writes `map` to `path` atomically: the bytes go to a new temporary file beside `path`
 /// (`.NAME.PID.N.tmp`), which is synced and then renamed over `path` — the file appears
 /// complete, or not at all (an existing file is replaced only on success; on an error the
@@ -395,9 +333,9 @@ pub fn save(path: &Path, map: &NormalVectorMap, metadata: &Metadata) -> Result<u
 /// Loads a `.nvm` file: O(file size), nothing rebuilt, everything checked, streamed straight
 /// into the map (see the module notes): `load(path) = load_with(path, &ReadLimits::default())`.
 /// Files larger than the default input cap
-/// ([`crate::input::DEFAULT_MAX_INPUT_BYTES`]) are refused; [`load_with`] sets another.
+/// ([`crate::read::DEFAULT_MAX_INPUT_BYTES`]) are refused; [`load_with`] sets another.
 pub fn load(path: &Path) -> Result<SavedMap, FormatError> {
-    load_with(path, &crate::input::ReadLimits::default())
+    load_with(path, &crate::read::ReadLimits::default())
 }
 
 /// [`load`] with the input cap of `limits`: a regular file with
@@ -405,8 +343,8 @@ pub fn load(path: &Path) -> Result<SavedMap, FormatError> {
 /// device) is streamed, and refused once its header declares more than the cap. The file
 /// is read once, front to back ([`decode_reader`]), straight into the map's arrays: it is
 /// never held in memory beside the map.
-pub fn load_with(path: &Path, limits: &crate::input::ReadLimits) -> Result<SavedMap, FormatError> {
-    let (file, len) = crate::input::open_bounded(path, limits)?;
+pub fn load_with(path: &Path, limits: &crate::read::ReadLimits) -> Result<SavedMap, FormatError> {
+    let (file, len) = crate::read::open_bounded(path, limits)?;
     let input = io::BufReader::with_capacity(STREAM_BUFFER_BYTES, file);
     decode_reader(input, len, limits.max_input_bytes, path)
 }
@@ -479,7 +417,7 @@ fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 /// `known_len` is the stream's length when it is known (a slice, a regular file): a header
 /// that declares another length is then refused before anything else is read. For a stream
 /// of unknown length (a pipe) the declared length may not exceed `max_bytes` (else
-/// [`FormatError::TooLarge`]), a stream that ends early is [`FormatError::Truncated`], and
+/// [`ReadError::TooLarge`]), a stream that ends early is [`FormatError::Truncated`], and
 /// one byte past the declared end is read to refuse trailing bytes. At most
 /// `max(declared length, 32) + 1` bytes are read.
 ///
@@ -492,9 +430,11 @@ pub fn decode_reader<R: Read>(
     max_bytes: u64,
     path: &Path,
 ) -> Result<SavedMap, FormatError> {
-    let io_error = |source| FormatError::Io {
-        path: path.to_path_buf(),
-        source,
+    let io_error = |source| {
+        FormatError::Read(ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
     };
     let truncated = |what: &str, needed: u64, available: u64| FormatError::Truncated {
         path: path.to_path_buf(),
@@ -547,10 +487,10 @@ pub fn decode_reader<R: Read>(
         }
         Some(_) => {}
         None if declared > max_bytes => {
-            return Err(FormatError::TooLarge {
+            return Err(FormatError::Read(ReadError::TooLarge {
                 path: path.to_path_buf(),
                 limit: max_bytes,
-            });
+            }));
         }
         None if declared < smallest => {
             return Err(corrupt(format!(

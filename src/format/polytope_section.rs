@@ -8,7 +8,7 @@
 //! `face_corners: [u32]` · `face_first: [u32]` · `face_normals: count, then x y z f64 each` ·
 //! `face_plane_offsets: [f64]`.
 
-use super::codec::{
+use crate::codec::{
     ByteReader, ByteWriter, DecodeError, check_finite, check_indices, check_offsets,
 };
 use crate::polytope::PolytopeRawParts;
@@ -18,31 +18,24 @@ use std::io::Read;
 /// Appends `polytope`'s arrays to `w`.
 pub(crate) fn encode_polytope(polytope: &Polytope, w: &mut ByteWriter) {
     let parts = polytope.to_raw_parts();
-    w.put_len(parts.points.len());
-    for p in &parts.points {
-        w.put_f64(p.x);
-        w.put_f64(p.y);
-        w.put_f64(p.z);
-    }
-    w.put_len(parts.half_edges.len());
-    for h in &parts.half_edges {
-        for &x in h {
-            w.put_u32(x);
-        }
-    }
+    w.put_array(&triples(&parts.points));
+    w.put_array(&parts.half_edges);
     w.put_u32s(&parts.vertex_out);
     w.put_u32s(&parts.neighbor_offsets);
     w.put_u32s(&parts.neighbors);
     w.put_u32s(&parts.face_offsets);
     w.put_u32s(&parts.face_corners);
     w.put_u32s(&parts.face_first);
-    w.put_len(parts.face_normals.len());
-    for n in &parts.face_normals {
-        w.put_f64(n.x);
-        w.put_f64(n.y);
-        w.put_f64(n.z);
-    }
+    w.put_array(&triples(&parts.face_normals));
     w.put_f64s(&parts.face_plane_offsets);
+}
+
+/// Points or vectors as the `[x, y, z]` triples the section stores.
+fn triples<T>(xs: &[T]) -> Vec<[f64; 3]>
+where
+    T: std::ops::Index<usize, Output = f64>,
+{
+    xs.iter().map(|p| [p[0], p[1], p[2]]).collect()
 }
 
 /// Fails with "`what`: n entries, expected m" unless `n == m`.

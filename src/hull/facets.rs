@@ -13,7 +13,7 @@
 //! 4. Faces are listed breadth-first over the triangle adjacency and the surviving vertices
 //!    numbered `0..V` by first appearance, so neighbours sit close together in memory.
 
-use super::InternalError;
+use super::error::InternalError;
 use super::predicates::{collinear, coplanar};
 use super::quickhull::{NONE, Triangle, TriangleHull};
 use crate::Point;

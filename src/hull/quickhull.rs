@@ -18,7 +18,7 @@
 //! through memory) that keeps its capacity when the slot is reused; scratch arrays are
 //! reused across iterations, so the hot loop allocates almost nothing once warmed up.
 
-use super::InternalError;
+use super::error::InternalError;
 use super::predicates::strictly_above;
 use crate::{Point, Vector};
 

@@ -6,8 +6,8 @@
 //! decided with exact predicates; the float distances reported (thickness) and used to pick
 //! well-spread seed points are measurements only.
 
+use super::error::{HullError, MAX_POINTS};
 use super::predicates::{collinear, coplanar, strictly_above};
-use super::{HullError, MAX_POINTS};
 use crate::magnitude::{MagnitudeError, check_coordinates, check_extent};
 use crate::{Point, Vector};
 

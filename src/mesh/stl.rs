@@ -10,10 +10,11 @@
 //! A binary header may itself start with `solid`: such a file is read as ASCII first, and
 //! as binary when that fails and its size fits the binary layout.
 
-use super::{Mesh, MeshError, parse_number, quote};
+use super::obj::{parse_number, quote};
+use super::types::{Mesh, MeshError};
 use crate::Point;
-use crate::input::strip_bom;
 use crate::magnitude::MagnitudeError;
+use crate::read::strip_bom;
 use std::path::Path;
 
 const HEADER_BYTES: usize = 80;

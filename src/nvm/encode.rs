@@ -20,7 +20,7 @@
 use super::chart::NUM_CHARTS;
 use super::{NormalVectorMap, RecordEntry};
 use crate::Polytope;
-use crate::format::codec::{ByteReader, ByteWriter, DecodeError, Element};
+use crate::codec::{ByteReader, ByteWriter, DecodeError, Element};
 use crate::pointloc::PointLocator;
 use std::io::Read;
 
@@ -37,14 +37,7 @@ impl NormalVectorMap {
     pub(crate) fn encode_search(&self, w: &mut ByteWriter) {
         w.put_len(self.num_segments);
         w.put_u8(u8::from(self.linear));
-        w.put_len(self.records.len());
-        for e in &self.records {
-            for x in e.point {
-                w.put_f64(x);
-            }
-            w.put_u32(e.vertex);
-            w.put_u32(e.link);
-        }
+        w.put_array(&self.records);
         w.put_u32(self.charts.len() as u32);
         for chart in &self.charts {
             chart.encode(w);
@@ -169,28 +162,10 @@ fn decode_records<R: Read>(
 }
 
 /// `e` with `what` prefixed by `context`.
-fn prefix(e: DecodeError, context: &str) -> DecodeError {
-    match e {
-        DecodeError::Truncated {
-            what,
-            needed,
-            available,
-        } => DecodeError::Truncated {
-            what: format!("{context}{what}"),
-            needed,
-            available,
-        },
-        DecodeError::Corrupt { what } => DecodeError::Corrupt {
-            what: format!("{context}{what}"),
-        },
-        DecodeError::Io {
-            what,
-            kind,
-            message,
-        } => DecodeError::Io {
-            what: format!("{context}{what}"),
-            kind,
-            message,
-        },
-    }
+fn prefix(mut e: DecodeError, context: &str) -> DecodeError {
+    let (DecodeError::Truncated { what, .. }
+    | DecodeError::Corrupt { what }
+    | DecodeError::Io { what, .. }) = &mut e;
+    what.insert_str(0, context);
+    e
 }

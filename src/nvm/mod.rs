@@ -30,7 +30,8 @@
 pub mod chart;
 mod encode;
 
-use crate::pointloc::memory_hints::advise_huge_pages;
+use crate::codec::record;
+use crate::memory_hints::advise_huge_pages;
 use crate::pointloc::{
     LocateStats, NoTally, Persistence, PointLocError, PointLocator, Segment, Tally,
 };
@@ -107,24 +108,16 @@ pub struct NormalVectorMap {
     num_segments: usize,
 }
 
-/// One entry of a polish record (32 bytes). A record is `1 + degree` consecutive entries:
-/// the head `{ point of w, w, degree }`, then per neighbour `q` `{ point of q, q, record of q }`.
-/// A polish that does not move reads one record, a few consecutive cache lines.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-)]
-#[repr(C)]
-struct RecordEntry {
-    point: [f64; 3],
-    vertex: u32,
-    /// Head: the degree; neighbour entry: the neighbour's record start.
-    link: u32,
+record! {
+    /// One entry of a polish record (32 bytes). A record is `1 + degree` consecutive entries:
+    /// the head `{ point of w, w, degree }`, then per neighbour `q` `{ point of q, q, record of q }`.
+    /// A polish that does not move reads one record, a few consecutive cache lines.
+    struct RecordEntry {
+        point: [f64; 3],
+        vertex: u32,
+        /// Head: the degree; neighbour entry: the neighbour's record start.
+        link: u32,
+    }
 }
 
 /// Below this many hull vertices [`NormalVectorMap::build`] makes the map answer by a linear

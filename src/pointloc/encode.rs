@@ -24,11 +24,10 @@
 //! node line finite; every payload (node `upper`/`lower`, slab owner) accepted by the
 //! caller, owners also `NO_OWNER`.
 
-use super::{
-    Cell, Grid, MAX_CELLS_PER_SIDE, NIL, NO_OWNER, NO_SPARE, Node, Persistence, PointLocator,
-    RIGHT_BIT, Slab,
-};
-use crate::format::codec::{ByteReader, ByteWriter, DecodeError, Element};
+use super::grid::{Grid, MAX_CELLS_PER_SIDE};
+use super::locator::PointLocator;
+use super::types::{Cell, NIL, NO_OWNER, NO_SPARE, Node, Persistence, RIGHT_BIT, Slab};
+use crate::codec::{ByteReader, ByteWriter, DecodeError, Element};
 use std::io::Read;
 
 impl Element for Cell {
@@ -76,28 +75,9 @@ impl PointLocator {
         w.put_f64(self.grid.u_scale);
         w.put_f64(self.grid.v_scale);
         w.put_len(self.grid.k);
-        w.put_len(self.cells.len());
-        for c in &self.cells {
-            w.put_u32(c.first_slab);
-            w.put_u32(c.first_node);
-        }
-        w.put_len(self.slabs.len());
-        for s in &self.slabs {
-            w.put_f64(s.end);
-            w.put_u32(s.root);
-            w.put_u32(s.owner);
-        }
-        w.put_len(self.nodes.len());
-        for n in &self.nodes {
-            w.put_f64(n.a);
-            w.put_f64(n.b);
-            w.put_u32(n.upper);
-            w.put_u32(n.lower);
-            w.put_u32(n.left);
-            w.put_u32(n.right);
-            w.put_u32(n.spare);
-            w.put_u32(n.spare_stamp);
-        }
+        w.put_array(&self.cells);
+        w.put_array(&self.slabs);
+        w.put_array(&self.nodes);
     }
 
     /// Reads a locator written by [`PointLocator::encode`], checking every length before

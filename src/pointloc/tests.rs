@@ -1,7 +1,8 @@
 //! The locator against a brute-force scan of the segments, on random non-crossing
 //! subdivisions, with both persistence techniques.
 
-use super::*;
+use super::locator::*;
+use super::types::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -3,7 +3,7 @@
 //!
 //! Where it sits: beside the `.nvm` format ([`crate::format`]), whose conventions it keeps —
 //! magic bytes, a version, little-endian numbers written and read through
-//! [`crate::format::codec`], a CRC-32 of every byte, typed errors naming what is wrong.
+//! [`crate::codec`], a CRC-32 of every byte, typed errors naming what is wrong.
 //!
 //! * [`Robot::to_bytes`] holds the model: links with their collision geometries as written
 //!   (a mesh is its URI, resolved path and scale, not its content), joints (kind, parent,
@@ -43,7 +43,7 @@ use super::{
     AllowedCollisions, Checker, CheckerOptions, Collision, ConvexShape, Geometry, Joint, JointKind,
     JointLimits, LimitCheck, Link, Mimic, Obstacle, Robot, RobotError, Scene,
 };
-use crate::format::codec::{ByteReader, ByteWriter, DecodeError};
+use crate::codec::{ByteReader, ByteWriter, DecodeError};
 use crate::format::{self, FormatError, Metadata};
 use crate::kinds::SupportKind;
 use crate::query::gjk::GjkSettings;

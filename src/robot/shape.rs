@@ -484,12 +484,8 @@ impl ShapeCache {
             path: path.to_path_buf(),
             source,
         };
-        let bytes = read_bounded(path, &ReadLimits::default()).map_err(|e| {
-            mesh_error(match e {
-                ReadError::Io { path, source } => MeshError::Io { path, source },
-                ReadError::TooLarge { path, limit } => MeshError::TooLarge { path, limit },
-            })
-        })?;
+        let bytes = read_bounded(path, &ReadLimits::default())
+            .map_err(|e| mesh_error(MeshError::from(e)))?;
         let cache_file = self.file_for(&bytes, scale);
         let mut corrupt = false;
         if let Some(file) = &cache_file {
@@ -498,7 +494,7 @@ impl ShapeCache {
                     self.record(|s| s.hits += 1);
                     return Ok(saved.map);
                 }
-                Err(FormatError::Io { source, .. })
+                Err(FormatError::Read(ReadError::Io { source, .. }))
                     if source.kind() == std::io::ErrorKind::NotFound => {}
                 Err(_) => corrupt = true,
             }

@@ -69,33 +69,27 @@ pub trait SupportMap {
     fn vertex(&self, v: VertexId) -> Option<Point>;
 }
 
-impl<S: SupportMap + ?Sized> SupportMap for &S {
-    fn support(&self, d: &Vector) -> Support {
-        (**self).support(d)
-    }
+/// A reference to a support map, and a box holding one, are support maps: every method
+/// forwards to the map they point to.
+macro_rules! forward_support_map {
+    ($($pointer:ty),+) => {$(
+        impl<S: SupportMap + ?Sized> SupportMap for $pointer {
+            fn support(&self, d: &Vector) -> Support {
+                (**self).support(d)
+            }
 
-    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
-        (**self).support_from(d, hint)
-    }
+            fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
+                (**self).support_from(d, hint)
+            }
 
-    fn vertex(&self, v: VertexId) -> Option<Point> {
-        (**self).vertex(v)
-    }
+            fn vertex(&self, v: VertexId) -> Option<Point> {
+                (**self).vertex(v)
+            }
+        }
+    )+};
 }
 
-impl<S: SupportMap + ?Sized> SupportMap for Box<S> {
-    fn support(&self, d: &Vector) -> Support {
-        (**self).support(d)
-    }
-
-    fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
-        (**self).support_from(d, hint)
-    }
-
-    fn vertex(&self, v: VertexId) -> Option<Point> {
-        (**self).vertex(v)
-    }
-}
+forward_support_map!(&S, Box<S>);
 
 /// A support map placed in the world by a rigid pose: `S(R·P + t, d) = R · S(P, Rᵀ d) + t`.
 ///
@@ -186,16 +180,12 @@ impl<S: SupportMap> SupportMap for Posed<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Polytope;
+    use crate::polytope::unit_cube;
     use nalgebra::{Translation3, UnitQuaternion};
-
-    fn cube() -> Polytope {
-        Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap()
-    }
 
     #[test]
     fn posed_support_is_rotated_and_translated() {
-        let p = cube();
+        let p = unit_cube();
         let rot = UnitQuaternion::from_euler_angles(0.3, -1.1, 2.0);
         let pose = Pose::from_parts(Translation3::new(5.0, -2.0, 1.0), rot);
         let posed = Posed::new(LinearScan::new(&p), pose);

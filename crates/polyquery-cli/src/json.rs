@@ -189,27 +189,24 @@ impl ser::SerializeMap for &mut FiniteCheck {
     }
 }
 
-impl ser::SerializeStruct for &mut FiniteCheck {
-    type Ok = ();
-    type Error = NonFinite;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Check {
-        in_field(key, v.serialize(&mut **self))
-    }
-    fn end(self) -> Check {
-        Ok(())
-    }
+/// The named-field serializers (structs and struct variants): each field is checked, and
+/// a non-finite value found in it is named by the field.
+macro_rules! fields {
+    ($($trait:ident),* $(,)?) => {
+        $(impl ser::$trait for &mut FiniteCheck {
+            type Ok = ();
+            type Error = NonFinite;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Check {
+                in_field(key, v.serialize(&mut **self))
+            }
+            fn end(self) -> Check {
+                Ok(())
+            }
+        })*
+    };
 }
 
-impl ser::SerializeStructVariant for &mut FiniteCheck {
-    type Ok = ();
-    type Error = NonFinite;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Check {
-        in_field(key, v.serialize(&mut **self))
-    }
-    fn end(self) -> Check {
-        Ok(())
-    }
-}
+fields!(SerializeStruct, SerializeStructVariant);
 
 /// A `serde_json` formatter that writes floats in their shortest round-trip form with zero
 /// always as `0.0` (never `-0.0`), and otherwise behaves as the formatter it wraps

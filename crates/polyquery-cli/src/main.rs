@@ -11,17 +11,23 @@
 
 mod cli;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand, ValueEnum};
-use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput, SupportKind};
+use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput};
 use cli::terminal::{checked_threads, print, progress_bar};
 use polyquery::input::{self, ReadLimits};
+use polyquery::kinds::{Algorithm, QueryKind, SupportKind};
 use polyquery::pose::{QuatOrder, parse_pose_with};
 use polyquery::{Point, Pose, Vector};
 use polyquery_cli::batch;
 use polyquery_synth::Shape;
+use std::ffi::OsStr;
 use std::io::Write;
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::str::FromStr;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -161,31 +167,33 @@ enum Command {
             (O(log n) point location in the normal vector map, the default), `linear` (scan \
             every vertex, the baseline) or `hill` (climb the vertex adjacency graph).\n\n\
             Operations (algorithm in brackets, the first the default):\n  \
-            intersect A B             whether they overlap [nio, gjk]; Nio's answer carries a \
+            intersects A B            whether they overlap [nio, gjk]; Nio's answer carries a \
             certificate (separating plane or tetrahedron of A ⊖ B holding the origin)\n  \
-            penetration A B --dir D   δ_d: how far B must move along D to stop overlapping [nio]\n  \
+            directional_penetration A B --dir D   δ_d: how far B must move along D to stop \
+            overlapping [nio]\n  \
             distance A B              distance and closest points [gjk]\n  \
-            depth A B                 minimum penetration depth and normal [epa]\n  \
-            toi A B --velocity V      when B moving by t·V first touches A [nio]\n  \
-            raycast A --origin O --dir D   where the ray O + s·D/|D| enters A [nio]\n\n\
+            penetration_depth A B     minimum penetration depth and normal [epa]\n  \
+            time_of_impact A B --velocity V   when B moving by t·V first touches A [nio]\n  \
+            raycast A --origin O --dir D   where the ray O + s·D/|D| enters A [nio]\n\
+            The older spellings intersect, penetration, depth and toi are still accepted.\n\n\
             The --json object has the fields of a `polyquery batch` result line (intersects, \
             value, normal, point_a, point_b, iterations, support_calls, certificate) plus the \
             algorithm, support map, bodies and query time. `value` is null where there is \
             none (no overlap, no impact, a miss).",
         after_help = "Examples:\n  \
-            polyquery query intersect a.obj b.obj --pose-b 0.5,0,0\n  \
-            polyquery query intersect a.obj b.obj --pose-b 0.5,0,0 --algorithm gjk --support linear\n  \
-            polyquery query penetration a.nvm b.nvm --pose-b 0.5,0,0 --dir 1,0,0\n  \
+            polyquery query intersects a.obj b.obj --pose-b 0.5,0,0\n  \
+            polyquery query intersects a.obj b.obj --pose-b 0.5,0,0 --algorithm gjk --support linear\n  \
+            polyquery query directional_penetration a.nvm b.nvm --pose-b 0.5,0,0 --dir 1,0,0\n  \
             polyquery query distance a.obj b.obj --pose-a 0,0,0,0.70710678,0,0,0.70710678 --json\n  \
             polyquery query distance a.obj b.obj --pose-b 3,0,0,0,0,0.70710678,0.70710678 --quat-order xyzw\n  \
-            polyquery query depth a.obj b.obj --pose-b 0.9,0.2,0\n  \
-            polyquery query toi a.obj b.obj --pose-b 5,0,0 --velocity -1,0,0\n  \
+            polyquery query penetration_depth a.obj b.obj --pose-b 0.9,0.2,0\n  \
+            polyquery query time_of_impact a.obj b.obj --pose-b 5,0,0 --velocity -1,0,0\n  \
             polyquery query raycast a.obj --origin -5,0.5,0.5 --dir 1,0,0"
     )]
     Query {
         /// What to compute.
-        #[arg(value_enum, value_name = "OPERATION")]
-        operation: OperationArg,
+        #[arg(value_name = "OPERATION", value_parser = KindParser::<QueryKind>::new(QueryKind::NAMES))]
+        operation: QueryKind,
         /// Mesh (or .nvm file) of body A.
         #[arg(value_name = "A")]
         a: PathBuf,
@@ -205,21 +213,21 @@ enum Command {
         /// SciPy).
         #[arg(long, value_name = "ORDER", value_enum, default_value_t = QuatOrderArg::Wxyz)]
         quat_order: QuatOrderArg,
-        /// Direction `x,y,z` (penetration, raycast).
+        /// Direction `x,y,z` (directional_penetration, raycast).
         #[arg(long, value_name = "X,Y,Z", value_parser = parse_vector, allow_hyphen_values = true)]
         dir: Option<Vector>,
-        /// Velocity of B `x,y,z` (toi).
+        /// Velocity of B `x,y,z` (time_of_impact).
         #[arg(long, value_name = "X,Y,Z", value_parser = parse_vector, allow_hyphen_values = true)]
         velocity: Option<Vector>,
         /// The ray's origin `x,y,z` (raycast).
         #[arg(long, value_name = "X,Y,Z", value_parser = parse_position, allow_hyphen_values = true)]
         origin: Option<Vector>,
         /// The support map the algorithm runs on.
-        #[arg(long, value_enum, default_value_t = SupportArg::Nvm)]
-        support: SupportArg,
-        /// The algorithm (intersect: nio or gjk; the other operations have one).
-        #[arg(long, value_enum)]
-        algorithm: Option<AlgorithmArg>,
+        #[arg(long, value_parser = KindParser::<SupportKind>::new(SupportKind::NAMES), default_value_t = SupportKind::NormalVectorMap)]
+        support: SupportKind,
+        /// The algorithm (intersects: nio or gjk; the other operations have one).
+        #[arg(long, value_parser = KindParser::<Algorithm>::new(Algorithm::NAMES))]
+        algorithm: Option<Algorithm>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -228,7 +236,7 @@ enum Command {
     #[command(
         long_about = "Run a file of queries (JSON lines) in parallel; one result line per query.\n\n\
             Each non-blank line of QUERIES.jsonl is one JSON object:\n  \
-            {\"id\": any, \"op\": \"intersect\"|\"penetration\"|\"distance\"|\"depth\"|\"toi\"|\"raycast\",\n   \
+            {\"id\": any, \"op\": \"intersects\"|\"directional_penetration\"|\"distance\"|\"penetration_depth\"|\"time_of_impact\"|\"raycast\",\n   \
             \"a\": PATH, \"b\": PATH, \"pose_a\": POSE, \"pose_b\": POSE, \"direction\": [x,y,z],\n   \
             \"velocity\": [x,y,z], \"origin\": [x,y,z], \"support\": \"nvm\"|\"linear\"|\"hill\",\n   \
             \"algorithm\": \"nio\"|\"gjk\"|\"epa\"}\n\
@@ -239,7 +247,8 @@ enum Command {
             `rotation` is the older name of `rotation_wxyz`; at most one rotation; the \
             quaternion must have a norm within 1e-6 of 1, and is then normalised). `b` and \
             `pose_b` are absent for raycast (which uses `origin` and `direction`); `direction` \
-            is for penetration and raycast, `velocity` for toi; `support` defaults to nvm, \
+            is for directional_penetration and raycast, `velocity` for time_of_impact (the \
+            older op spellings intersect, penetration, depth and toi are still read); `support` defaults to nvm, \
             `algorithm` to the operation's first (see `polyquery query --help`). Unknown or \
             inapplicable fields are errors.\n\n\
             Each distinct file is loaded (and preprocessed) once, the files in parallel; the \
@@ -381,8 +390,8 @@ enum Command {
         dirs: PathBuf,
         /// The support map that answers (as `query --support`; `--method` is an alias kept
         /// for existing scripts).
-        #[arg(long, visible_alias = "method", value_enum, default_value_t = SupportArg::Nvm)]
-        support: SupportArg,
+        #[arg(long, visible_alias = "method", value_parser = KindParser::<SupportKind>::new(SupportKind::NAMES), default_value_t = SupportKind::NormalVectorMap)]
+        support: SupportKind,
         /// One JSON object per line instead of text.
         #[arg(long)]
         json: bool,
@@ -392,83 +401,53 @@ enum Command {
     },
 }
 
-/// `query`'s operations, as typed on the command line.
-#[derive(ValueEnum, Clone, Copy, Debug)]
-enum OperationArg {
-    /// Whether the bodies intersect.
-    Intersect,
-    /// Nio's directional penetration distance along --dir.
-    Penetration,
-    /// The distance and the closest points.
-    Distance,
-    /// The minimum penetration depth.
-    Depth,
-    /// The time of impact of B moving by --velocity.
-    Toi,
-    /// A ray (--origin, --dir) against A.
-    Raycast,
+/// A clap value parser for one of the library's kinds ([`QueryKind`], [`Algorithm`],
+/// [`SupportKind`]): it reads a value with the kind's `FromStr` (canonical names and the older
+/// spellings) and offers the canonical `names` (`T::NAMES`) as the help's possible values, so
+/// the command line keeps no mirror of the kinds: `parse(text) = text.parse::<T>()`.
+#[derive(Clone)]
+struct KindParser<T> {
+    names: &'static [&'static str],
+    kind: PhantomData<fn() -> T>,
 }
 
-impl OperationArg {
-    fn operation(self) -> batch::Operation {
-        match self {
-            OperationArg::Intersect => batch::Operation::Intersect,
-            OperationArg::Penetration => batch::Operation::Penetration,
-            OperationArg::Distance => batch::Operation::Distance,
-            OperationArg::Depth => batch::Operation::Depth,
-            OperationArg::Toi => batch::Operation::Toi,
-            OperationArg::Raycast => batch::Operation::Raycast,
+impl<T> KindParser<T> {
+    fn new(names: &'static [&'static str]) -> Self {
+        KindParser {
+            names,
+            kind: PhantomData,
         }
     }
 }
 
-/// The algorithms, as typed on the command line.
-#[derive(ValueEnum, Clone, Copy, Debug)]
-enum AlgorithmArg {
-    /// Nio's portal search and refinement.
-    Nio,
-    /// GJK.
-    Gjk,
-    /// The expanding polytope algorithm.
-    Epa,
-}
+impl<T> TypedValueParser for KindParser<T>
+where
+    T: FromStr + Clone + Send + Sync + 'static,
+{
+    type Value = T;
 
-impl AlgorithmArg {
-    fn algorithm(self) -> batch::Algorithm {
-        match self {
-            AlgorithmArg::Nio => batch::Algorithm::Nio,
-            AlgorithmArg::Gjk => batch::Algorithm::Gjk,
-            AlgorithmArg::Epa => batch::Algorithm::Epa,
-        }
-    }
-}
-
-/// The support maps, as typed on the command line.
-#[derive(ValueEnum, Clone, Copy, Debug)]
-enum SupportArg {
-    /// Scan every vertex: O(n) per support query.
-    Linear,
-    /// Hill-climb the vertex adjacency graph.
-    Hill,
-    /// Locate the direction in the normal vector map: O(log n).
-    Nvm,
-}
-
-impl SupportArg {
-    fn batch_kind(self) -> batch::SupportKind {
-        match self {
-            SupportArg::Linear => batch::SupportKind::Linear,
-            SupportArg::Hill => batch::SupportKind::Hill,
-            SupportArg::Nvm => batch::SupportKind::Nvm,
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        match value.to_str().map(str::parse) {
+            Some(Ok(kind)) => Ok(kind),
+            // Not a name nor an older spelling: clap's own "invalid value" error, listing
+            // the canonical names.
+            _ => PossibleValuesParser::new(self.names)
+                .parse_ref(cmd, arg, value)
+                .and_then(|name| {
+                    name.parse().map_err(|_| {
+                        clap::Error::raw(ErrorKind::InvalidValue, "invalid value").with_cmd(cmd)
+                    })
+                }),
         }
     }
 
-    fn kind(self) -> SupportKind {
-        match self {
-            SupportArg::Linear => SupportKind::Linear,
-            SupportArg::Hill => SupportKind::Hill,
-            SupportArg::Nvm => SupportKind::Nvm,
-        }
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.names.iter().map(PossibleValue::new)))
     }
 }
 
@@ -570,18 +549,18 @@ fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
                 }
             };
             let input = QueryInput {
-                op: operation.operation(),
+                op: operation,
                 a: &a,
                 b: b.as_deref(),
                 pose_a: pose(pose_a)?,
                 pose_b: pose(pose_b)?,
                 params: batch::Parameters {
-                    algorithm: algorithm.map(AlgorithmArg::algorithm),
+                    algorithm,
                     direction: dir,
                     velocity,
                     origin: origin.map(Point::from),
                 },
-                support: support.batch_kind(),
+                support,
                 limits: *limits,
             };
             print(&commands::query(&input)?, json)?;
@@ -620,7 +599,7 @@ fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
             quiet,
         } => {
             let directions = commands::read_directions(&dirs, limits)?;
-            let outcome = commands::support(&input, &directions, support.kind(), json, limits)?;
+            let outcome = commands::support(&input, &directions, support, json, limits)?;
             let _ = std::io::stdout()
                 .lock()
                 .write_all(outcome.output.as_bytes());

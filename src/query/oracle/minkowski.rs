@@ -249,10 +249,7 @@ fn closest_on_segment(a: Vector, b: Vector) -> Vector {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn unit_cube() -> Polytope {
-        Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap()
-    }
+    use crate::polytope::unit_cube;
 
     #[test]
     fn cube_minus_cube() {

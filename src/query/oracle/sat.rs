@@ -92,15 +92,12 @@ pub fn max_separation(p: &Polytope, pose_p: &Pose, q: &Polytope, pose_q: &Pose) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::polytope::unit_cube;
     use nalgebra::{Translation3, UnitQuaternion};
-
-    fn cube() -> Polytope {
-        Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap()
-    }
 
     #[test]
     fn face_gap_touching_and_overlap() {
-        let c = cube();
+        let c = unit_cube();
         let id = Pose::identity();
         let r = max_separation(&c, &id, &c, &Pose::translation(3.0, 0.1, 0.2));
         assert_eq!(r.separation, 2.0);
@@ -117,7 +114,7 @@ mod tests {
     fn edge_edge_axis_is_needed() {
         // Two cubes turned 45° about different axes, edges crossing: only an edge-edge
         // axis separates them.
-        let c = cube();
+        let c = unit_cube();
         let centre = Translation3::new(-0.5, -0.5, -0.5);
         let rot_a = UnitQuaternion::from_euler_angles(0.0, 0.0, std::f64::consts::FRAC_PI_4);
         let rot_b = UnitQuaternion::from_euler_angles(std::f64::consts::FRAC_PI_4, 0.0, 0.0);

@@ -5,19 +5,25 @@
 //! Where it sits: [`super::body`] (bodies) + a [`Query`] ──**dispatch**──▶ the algorithms of
 //! [`polyquery::query`] ──▶ [`Answer`] (serialises to the common fields of a result line).
 //!
+//! The operations, algorithms and support maps are the library's
+//! [`polyquery::kinds::QueryKind`], [`polyquery::kinds::Algorithm`] and
+//! [`polyquery::kinds::SupportKind`] (canonical names below; the older spellings
+//! `intersect`, `penetration`, `depth`, `toi` are still read).
+//!
 //! | op | algorithms | `value` | `intersects` | `certificate` |
 //! |---|---|---|---|---|
-//! | intersect | `nio` (default), `gjk` | null | overlap | Nio: plane or tetrahedron; GJK: null |
-//! | penetration | `nio` | `δ_d` (null: no overlap) | overlap | the final triangle of `D` |
+//! | intersects | `nio` (default), `gjk` | null | overlap | Nio: plane or tetrahedron; GJK: null |
+//! | directional_penetration | `nio` | `δ_d` (null: no overlap) | overlap | the final triangle of `D` |
 //! | distance | `gjk` | distance | overlap | separating plane when distance > 0 |
-//! | depth | `epa` | depth (null: no overlap) | overlap | null |
-//! | toi | `nio` | time, in units of `velocity` (null: never) | they meet | null |
+//! | penetration_depth | `epa` | depth (null: no overlap) | overlap | null |
+//! | time_of_impact | `nio` | time, in units of `velocity` (null: never) | they meet | null |
 //! | raycast | `nio` | distance along the unit direction (null: miss) | the ray hits | null |
 //!
 //! `iterations` and `support_calls` are always numbers: every algorithm counts its work
 //! whether or not it finds an answer ([`polyquery::query::Outcome`]).
 
 use super::body::Body;
+use polyquery::kinds::{Algorithm, QueryKind, SupportKind};
 use polyquery::query::PortalSettings;
 use polyquery::query::certificate::Certificate;
 use polyquery::query::epa::{EpaSettings, penetration_depth};
@@ -29,161 +35,41 @@ use polyquery::query::toi::time_of_impact;
 use polyquery::query::{Outcome, QueryError};
 use polyquery::support::{HillClimb, LinearScan, Posed, SupportMap};
 use polyquery::{Point, Pose, Vector};
-use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// The six query operations.
-///
-/// JSON / CLI spelling = [`Operation::name`]: `intersect`, `penetration`, `distance`, `depth`, `toi`, `raycast`.
-///
-/// ```
-/// use polyquery_cli::batch::{Algorithm, Operation};
-///
-/// assert_eq!(Operation::Depth.name(), "depth");
-/// assert_eq!(Operation::Intersect.algorithms(), &[Algorithm::Nio, Algorithm::Gjk]);
-/// assert!(!Operation::Raycast.has_b());
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Operation {
-    /// Whether A and B intersect: `intersects ⟺ A ∩ B ≠ ∅`.
-    Intersect,
-    /// Nio's directional penetration distance `δ_d = inf { t ≥ 0 : A ∩ (B + t·d) = ∅ }`.
-    Penetration,
-    /// The Euclidean distance with witness points: `value = min ‖a − b‖` over `a ∈ A, b ∈ B`.
-    Distance,
-    /// The minimum penetration depth (EPA): `value = min over unit n of δ_n`.
-    Depth,
-    /// The time of impact of B moving by `t·v`: `value = min { t ≥ 0 : A ∩ (B + t·v) ≠ ∅ }`.
-    Toi,
-    /// A ray against A: `value = min { s ≥ 0 : origin + s·d̂ ∈ A }`.
-    Raycast,
-}
-
-impl Operation {
-    /// The name used in JSON and on the command line: `Operation::Penetration.name() = "penetration"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Operation::Intersect => "intersect",
-            Operation::Penetration => "penetration",
-            Operation::Distance => "distance",
-            Operation::Depth => "depth",
-            Operation::Toi => "toi",
-            Operation::Raycast => "raycast",
-        }
-    }
-
-    /// The algorithms that can answer this operation; the first is the default: `algorithms()[0]` = the default.
-    pub fn algorithms(self) -> &'static [Algorithm] {
-        match self {
-            Operation::Intersect => &[Algorithm::Nio, Algorithm::Gjk],
-            Operation::Penetration | Operation::Toi | Operation::Raycast => &[Algorithm::Nio],
-            Operation::Distance => &[Algorithm::Gjk],
-            Operation::Depth => &[Algorithm::Epa],
-        }
-    }
-
-    /// Whether the operation has a second body B: `has_b() = (self ≠ Raycast)`.
-    pub fn has_b(self) -> bool {
-        self != Operation::Raycast
-    }
-}
-
-impl fmt::Display for Operation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The algorithms, by name.
-///
-/// JSON / CLI spelling = [`Algorithm::name`]: `nio`, `gjk`, `epa`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Algorithm {
-    /// Nio's portal search and refinement (intersection, `δ_d`, ray entry): `name() = "nio"`.
-    Nio,
-    /// GJK (boolean intersection, distance): `name() = "gjk"`.
-    Gjk,
-    /// The expanding polytope algorithm (minimum penetration depth): `name() = "epa"`.
-    Epa,
-}
-
-impl Algorithm {
-    /// The name used in JSON and on the command line: `Algorithm::Gjk.name() = "gjk"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Nio => "nio",
-            Algorithm::Gjk => "gjk",
-            Algorithm::Epa => "epa",
-        }
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Which support map the algorithms run on.
-///
-/// JSON / CLI spelling = [`SupportKind::name`]: `nvm`, `linear`, `hill` (the JSON field and flag are both `support`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SupportKind {
-    /// The normal vector map: O(log n) per support query (the default): `name() = "nvm"`.
-    #[default]
-    Nvm,
-    /// A scan of every vertex: O(n), the baseline: `name() = "linear"`.
-    Linear,
-    /// A hill climb on the vertex adjacency graph, warm-started by the previous answer: `name() = "hill"`.
-    Hill,
-}
-
-impl SupportKind {
-    /// The name used in JSON and on the command line: `SupportKind::Linear.name() = "linear"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            SupportKind::Nvm => "nvm",
-            SupportKind::Linear => "linear",
-            SupportKind::Hill => "hill",
-        }
-    }
-}
+use serde::Serialize;
 
 /// What to compute, with the parameters of the operation (validated: directions finite and
 /// non-zero, the algorithm one the operation has).
 ///
-/// one variant per [`Operation`]: `Query::operation()` names it.
+/// one variant per [`QueryKind`]: `Query::operation()` names it.
 ///
 /// ```
+/// use polyquery::kinds::{Algorithm, QueryKind};
 /// use polyquery::Vector;
-/// use polyquery_cli::batch::{Algorithm, Operation, Parameters, Query};
+/// use polyquery_cli::batch::{Parameters, Query};
 ///
 /// let params = Parameters { direction: Some(Vector::new(0.0, 0.0, 2.0)), ..Parameters::default() };
-/// let q = Query::new(Operation::Penetration, &params).unwrap();
-/// assert_eq!((q.operation(), q.algorithm()), (Operation::Penetration, Algorithm::Nio));
-/// assert!(Query::new(Operation::Distance, &params).is_err()); // direction not applicable
+/// let q = Query::new(QueryKind::DirectionalPenetration, &params).unwrap();
+/// assert_eq!((q.operation(), q.algorithm()), (QueryKind::DirectionalPenetration, Algorithm::Nio));
+/// assert!(Query::new(QueryKind::Distance, &params).is_err()); // direction not applicable
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Query {
     /// Whether A and B intersect, with Nio's test or GJK: `intersects ⟺ A ∩ B ≠ ∅`.
-    Intersect {
+    Intersects {
         /// `algorithm` ∈ {[`Algorithm::Nio`], [`Algorithm::Gjk`]}.
         algorithm: Algorithm,
     },
     /// `value = δ_d(A, B)`: how far B must move along `direction` to stop overlapping.
-    Penetration {
+    DirectionalPenetration {
         /// `direction = d` (any length; normalised by the algorithm).
         direction: Vector,
     },
     /// The distance between A and B: `min ‖a − b‖`.
     Distance,
     /// The minimum penetration depth of A and B: `depth = min over unit n of δ_n`.
-    Depth,
+    PenetrationDepth,
     /// When B, moving by `t·velocity`, first touches A.
-    Toi {
+    TimeOfImpact {
         /// `velocity = v`, B's motion per unit time.
         velocity: Vector,
     },
@@ -205,7 +91,7 @@ pub enum ParameterError {
         /// `field` = the field's name (e.g. `"direction"`).
         field: &'static str,
         /// `op` = the operation.
-        op: Operation,
+        op: QueryKind,
     },
     /// A parameter the operation does not use is present: `params.field = Some(_)`.
     #[error("field `{field}` does not apply to op {op}")]
@@ -213,7 +99,7 @@ pub enum ParameterError {
         /// `field` = the field's name (e.g. `"velocity"`).
         field: &'static str,
         /// `op` = the operation.
-        op: Operation,
+        op: QueryKind,
     },
     /// A direction or velocity that is zero, or a vector with a non-finite component: `‖v‖ = 0` or non-finite.
     #[error("field `{field}` must be finite{}", if *.must_be_nonzero { " and non-zero" } else { "" })]
@@ -227,7 +113,7 @@ pub enum ParameterError {
     #[error("field `algorithm`: op {op} has no algorithm `{algorithm}` (it has: {allowed})")]
     Algorithm {
         /// `op` = the operation.
-        op: Operation,
+        op: QueryKind,
         /// `algorithm` = the algorithm asked for.
         algorithm: Algorithm,
         /// `allowed = op.algorithms()` by name, comma separated.
@@ -263,7 +149,7 @@ fn check_vector(v: &Vector, field: &'static str) -> Result<Vector, ParameterErro
 impl Query {
     /// Validates `params` for `op`: required parameters present, others absent, directions
     /// and velocities finite and non-zero, the algorithm one `op` has: `Query::new(op, p)?.operation() = op` (example: [`Query`]).
-    pub fn new(op: Operation, params: &Parameters) -> Result<Query, ParameterError> {
+    pub fn new(op: QueryKind, params: &Parameters) -> Result<Query, ParameterError> {
         let allowed = op.algorithms();
         let algorithm = match params.algorithm {
             None => allowed[0],
@@ -283,9 +169,11 @@ impl Query {
         let uses = |field: &'static str| {
             matches!(
                 (op, field),
-                (Operation::Penetration | Operation::Raycast, "direction")
-                    | (Operation::Toi, "velocity")
-                    | (Operation::Raycast, "origin")
+                (
+                    QueryKind::DirectionalPenetration | QueryKind::Raycast,
+                    "direction"
+                ) | (QueryKind::TimeOfImpact, "velocity")
+                    | (QueryKind::Raycast, "origin")
             )
         };
         let given = [
@@ -306,16 +194,16 @@ impl Query {
             None => Err(ParameterError::Missing { field, op }),
         };
         Ok(match op {
-            Operation::Intersect => Query::Intersect { algorithm },
-            Operation::Penetration => Query::Penetration {
+            QueryKind::Intersects => Query::Intersects { algorithm },
+            QueryKind::DirectionalPenetration => Query::DirectionalPenetration {
                 direction: need(params.direction, "direction")?,
             },
-            Operation::Distance => Query::Distance,
-            Operation::Depth => Query::Depth,
-            Operation::Toi => Query::Toi {
+            QueryKind::Distance => Query::Distance,
+            QueryKind::PenetrationDepth => Query::PenetrationDepth,
+            QueryKind::TimeOfImpact => Query::TimeOfImpact {
                 velocity: need(params.velocity, "velocity")?,
             },
-            Operation::Raycast => {
+            QueryKind::Raycast => {
                 let origin = params.origin.ok_or(ParameterError::Missing {
                     field: "origin",
                     op,
@@ -335,24 +223,26 @@ impl Query {
     }
 
     /// `operation()` = the operation this query answers (`Query::new(op, _)?.operation() = op`).
-    pub fn operation(&self) -> Operation {
+    pub fn operation(&self) -> QueryKind {
         match self {
-            Query::Intersect { .. } => Operation::Intersect,
-            Query::Penetration { .. } => Operation::Penetration,
-            Query::Distance => Operation::Distance,
-            Query::Depth => Operation::Depth,
-            Query::Toi { .. } => Operation::Toi,
-            Query::Raycast { .. } => Operation::Raycast,
+            Query::Intersects { .. } => QueryKind::Intersects,
+            Query::DirectionalPenetration { .. } => QueryKind::DirectionalPenetration,
+            Query::Distance => QueryKind::Distance,
+            Query::PenetrationDepth => QueryKind::PenetrationDepth,
+            Query::TimeOfImpact { .. } => QueryKind::TimeOfImpact,
+            Query::Raycast { .. } => QueryKind::Raycast,
         }
     }
 
     /// `algorithm()` = the algorithm that answers it (the chosen one, else `operation().algorithms()[0]`).
     pub fn algorithm(&self) -> Algorithm {
         match self {
-            Query::Intersect { algorithm } => *algorithm,
+            Query::Intersects { algorithm } => *algorithm,
             Query::Distance => Algorithm::Gjk,
-            Query::Depth => Algorithm::Epa,
-            Query::Penetration { .. } | Query::Toi { .. } | Query::Raycast { .. } => Algorithm::Nio,
+            Query::PenetrationDepth => Algorithm::Epa,
+            Query::DirectionalPenetration { .. }
+            | Query::TimeOfImpact { .. }
+            | Query::Raycast { .. } => Algorithm::Nio,
         }
     }
 }
@@ -414,7 +304,7 @@ pub enum RunError {
     #[error("op {op} {}", if op.has_b() { "needs a body b" } else { "takes no body b" })]
     Operands {
         /// `op` = the operation.
-        op: Operation,
+        op: QueryKind,
     },
     /// The answer holds a NaN or an infinity (an internal error: finite input never gives
     /// one); it is never written out: `NonFinite(e) = RunError::from(e)`.
@@ -427,9 +317,9 @@ pub enum RunError {
 /// `placed(body, pose, kind) = Box::new(Posed::new(map_of(kind, body), pose))`, usable directly as a query body (`Box<dyn SupportMap>` is a [`SupportMap`]).
 pub fn placed<'b>(body: &'b Body, pose: Pose, support: SupportKind) -> Box<dyn SupportMap + 'b> {
     match support {
-        SupportKind::Nvm => Box::new(Posed::new(body.nvm(), pose)),
-        SupportKind::Linear => Box::new(Posed::new(LinearScan::new(body.polytope()), pose)),
-        SupportKind::Hill => Box::new(Posed::new(HillClimb::new(body.polytope()), pose)),
+        SupportKind::NormalVectorMap => Box::new(Posed::new(body.nvm(), pose)),
+        SupportKind::LinearScan => Box::new(Posed::new(LinearScan::new(body.polytope()), pose)),
+        SupportKind::HillClimb => Box::new(Posed::new(HillClimb::new(body.polytope()), pose)),
     }
 }
 
@@ -452,6 +342,28 @@ fn nothing(iterations: u32, support_calls: u32) -> Answer {
         iterations,
         support_calls,
         certificate: None,
+    }
+}
+
+/// A contact found (directional penetration, penetration depth): they overlap, B moved by
+/// `depth · normal`-like motion touches A at `point_a` (`point_b` on B before the move);
+/// the counts are filled in by [`from_outcome`]: `value = Some(depth)`.
+fn contact(
+    depth: f64,
+    normal: &Vector,
+    point_a: &Point,
+    point_b: &Point,
+    certificate: Option<Proof>,
+) -> Answer {
+    Answer {
+        intersects: true,
+        value: Some(depth),
+        normal: Some(varr(normal)),
+        point_a: Some(arr(point_a)),
+        point_b: Some(arr(point_b)),
+        iterations: 0,
+        support_calls: 0,
+        certificate,
     }
 }
 
@@ -514,7 +426,7 @@ fn answer_query(
     let shape_b = placed(b.0, b.1, support);
     let b = shape_b.as_ref();
     Ok(match query {
-        Query::Intersect {
+        Query::Intersects {
             algorithm: Algorithm::Gjk,
         } => {
             let r = gjk::intersects(&a, &b, &GjkSettings::default())?;
@@ -529,7 +441,7 @@ fn answer_query(
                 certificate: None,
             }
         }
-        Query::Intersect { .. } => {
+        Query::Intersects { .. } => {
             let r = nio::intersects(a, b, &PortalSettings::default())?;
             let normal = match &r.certificate {
                 Certificate::SeparatingPlane { normal, .. } => Some(varr(normal)),
@@ -546,21 +458,16 @@ fn answer_query(
                 certificate: Some(Proof::Verdict(r.certificate)),
             }
         }
-        Query::Penetration { direction } => {
+        Query::DirectionalPenetration { direction } => {
             let outcome =
                 nio::directional_penetration(a, b, direction, &PortalSettings::default())?;
-            from_outcome(outcome, |p| Answer {
-                intersects: true,
-                value: Some(p.depth),
-                normal: Some(varr(&p.normal)),
-                point_a: Some(arr(&p.point_a)),
-                point_b: Some(arr(&p.point_b)),
-                iterations: 0,
-                support_calls: 0,
-                certificate: Some(Proof::Triangle(SupportTriangle {
+            from_outcome(outcome, |p| {
+                let triangle = SupportTriangle {
                     kind: "support_triangle",
                     points: p.triangle,
-                })),
+                };
+                let proof = Some(Proof::Triangle(triangle));
+                contact(p.depth, &p.normal, &p.point_a, &p.point_b, proof)
             })
         }
         Query::Distance => {
@@ -582,20 +489,13 @@ fn answer_query(
                 certificate,
             }
         }
-        Query::Depth => {
+        Query::PenetrationDepth => {
             let outcome = penetration_depth(a, b, &EpaSettings::default())?;
-            from_outcome(outcome, |c| Answer {
-                intersects: true,
-                value: Some(c.depth),
-                normal: Some(varr(&c.normal)),
-                point_a: Some(arr(&c.point_a)),
-                point_b: Some(arr(&c.point_b)),
-                iterations: 0,
-                support_calls: 0,
-                certificate: None,
+            from_outcome(outcome, |c| {
+                contact(c.depth, &c.normal, &c.point_a, &c.point_b, None)
             })
         }
-        Query::Toi { velocity } => {
+        Query::TimeOfImpact { velocity } => {
             let outcome = time_of_impact(a, b, velocity, &PortalSettings::default())?;
             from_outcome(outcome, |i| Answer {
                 intersects: true,

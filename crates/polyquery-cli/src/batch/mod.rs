@@ -25,11 +25,11 @@ pub mod request;
 
 pub use body::{Body, BodyCache, BodyError, cache_key};
 pub use dispatch::{
-    Algorithm, Answer, Operation, ParameterError, Parameters, Proof, Query, RunError, SupportKind,
-    SupportTriangle, run_query,
+    Answer, ParameterError, Parameters, Proof, Query, RunError, SupportTriangle, run_query,
 };
 pub use request::{BatchQuery, Id, LineError, PoseSpec, Request, parse_request};
 
+use polyquery::kinds::QueryKind;
 use rayon::prelude::*;
 use serde::{Serialize, Serializer};
 use std::io::{self, Write};
@@ -53,7 +53,7 @@ pub struct Success {
     /// `id` = the line's `id`, as written.
     pub id: Id,
     /// `op` = the line's operation.
-    pub op: Operation,
+    pub op: QueryKind,
     /// `ok = true`, always (serialised as `"ok": true`).
     #[serde(serialize_with = "serialize_true")]
     pub ok: (),
@@ -118,7 +118,7 @@ type Entry = (usize, Result<Request, (usize, LineError)>);
 /// assert!(outcome.all_ok() && outcome.results.len() == 2);
 /// let mut out = Vec::new();
 /// outcome.write_jsonl(&mut out).unwrap();
-/// assert!(String::from_utf8(out).unwrap().starts_with(r#"{"index":0,"id":1,"op":"intersect","ok":true"#));
+/// assert!(String::from_utf8(out).unwrap().starts_with(r#"{"index":0,"id":1,"op":"intersects","ok":true"#));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Batch {

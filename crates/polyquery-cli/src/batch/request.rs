@@ -7,9 +7,9 @@
 //! either order,
 //! paths resolved against the batch file's folder. Every error names the field at fault.
 
-use super::dispatch::Algorithm;
-use super::dispatch::{Operation, ParameterError, Parameters, Query, SupportKind};
+use super::dispatch::{ParameterError, Parameters, Query};
 use nalgebra::{Translation3, UnitQuaternion};
+use polyquery::kinds::{Algorithm, QueryKind, SupportKind};
 use polyquery::pose::{QuatOrder, unit_quaternion};
 use polyquery::{Point, Pose, Vector};
 use serde::{Deserialize, Serialize};
@@ -81,7 +81,7 @@ pub struct BatchQuery {
     /// `id` = any JSON value, echoed in the result.
     pub id: Option<Value>,
     /// `op` = the operation (required).
-    pub op: Option<Operation>,
+    pub op: Option<QueryKind>,
     /// `a` = body A: a mesh or `.nvm` file (required).
     pub a: Option<PathBuf>,
     /// `b` = body B (required for all but `raycast`, which has none).

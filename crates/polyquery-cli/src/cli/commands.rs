@@ -10,15 +10,14 @@ use super::report::{
 use polyquery::format::{self, Metadata};
 use polyquery::hull::{HullError, convex_hull};
 use polyquery::input::{self, Input, ReadLimits};
+use polyquery::kinds::{QueryKind, SupportKind};
 use polyquery::mesh::{MeshFormat, write_obj, write_points_obj};
 use polyquery::nvm::{NvmError, QueryStats};
 use polyquery::{
     HillClimb, LinearScan, NormalVectorMap, Polytope, Pose, Support, SupportMap, Vector,
 };
 use polyquery_cli::atomic_file::{check_target, is_refused_target, write_atomically};
-use polyquery_cli::batch::{
-    self, Batch, BodyError, Operation, ParameterError, Parameters, Query, RunError,
-};
+use polyquery_cli::batch::{self, Batch, BodyError, ParameterError, Parameters, Query, RunError};
 use polyquery_synth::{self as synth, Shape};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -358,33 +357,10 @@ pub fn generate(shape: Shape, n: usize, seed: u64, out: &Path) -> Result<GenRepo
     })
 }
 
-/// The support maps a query can run on: `--support = name()`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SupportKind {
-    /// [`LinearScan`]: O(n) per query, the baseline: `name() = "linear"`.
-    Linear,
-    /// [`HillClimb`]: a walk on the vertex adjacency graph, warm-started by GJK's hints: `name() = "hill"`.
-    Hill,
-    /// [`NormalVectorMap`]: O(log n) point location (built now for a mesh, loaded from a
-    /// `.nvm` file as it is): `name() = "nvm"`.
-    Nvm,
-}
-
-impl SupportKind {
-    /// The name used on the command line and in reports: `SupportKind::Linear.name() = "linear"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            SupportKind::Linear => "linear",
-            SupportKind::Hill => "hill",
-            SupportKind::Nvm => "nvm",
-        }
-    }
-}
-
 /// The operands and parameters of `polyquery query`: `query(input)` = one [`batch::run_query`] call.
 pub struct QueryInput<'a> {
     /// `op` = the operation.
-    pub op: Operation,
+    pub op: QueryKind,
     /// `a` = body A (a mesh or a `.nvm` file).
     pub a: &'a Path,
     /// `b` = body B (`None` for `raycast`).
@@ -396,7 +372,7 @@ pub struct QueryInput<'a> {
     /// `params` = `--algorithm`, `--dir`, `--velocity`, `--origin`.
     pub params: Parameters,
     /// `support` = the support map (`--support`, `nvm` by default).
-    pub support: batch::SupportKind,
+    pub support: SupportKind,
     /// `limits.max_input_bytes` = the input size cap (`--max-input-bytes`).
     pub limits: ReadLimits,
 }
@@ -826,7 +802,7 @@ pub fn support(
     limits: &ReadLimits,
 ) -> Result<SupportOutcome, CliError> {
     let mut loaded = load_and_hull(input, limits)?;
-    if kind == SupportKind::Nvm {
+    if kind == SupportKind::NormalVectorMap {
         loaded = loaded.with_map(input)?;
     }
     let p = loaded.polytope();
@@ -842,14 +818,14 @@ pub fn support(
     let directions_given = directions;
     let directions = &units;
     let answers: Vec<(Support, Option<QueryStats>)> = match (kind, loaded.map()) {
-        (SupportKind::Nvm, Some(map)) => directions
+        (SupportKind::NormalVectorMap, Some(map)) => directions
             .iter()
             .map(|d| {
                 let (s, stats) = map.support_with_stats(d);
                 (s, Some(stats))
             })
             .collect(),
-        (SupportKind::Hill, _) => {
+        (SupportKind::HillClimb, _) => {
             let climber = HillClimb::new(p);
             directions
                 .iter()

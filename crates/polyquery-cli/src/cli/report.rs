@@ -150,9 +150,9 @@ pub struct QueryBodyReport {
 /// with the algorithm, the support map, the bodies and the query time: `answer = run_query(...)?`.
 #[derive(Clone, Debug, Serialize)]
 pub struct QueryReport {
-    /// `op = Operation::name()`, the operation.
+    /// `op = QueryKind::name()`, the operation.
     pub op: String,
-    /// `algorithm = Algorithm::name()`, the algorithm that answered.
+    /// `algorithm = Algorithm::name()` (`polyquery::kinds`), the algorithm that answered.
     pub algorithm: String,
     /// `support` ∈ {`nvm`, `linear`, `hill`}: the support map used.
     pub support: String,
@@ -184,11 +184,11 @@ impl Display for QueryReport {
         }
         let a = &self.answer;
         let (verdict, value) = match self.op.as_str() {
-            "intersect" => ("intersecting  ", None),
-            "penetration" => ("overlapping   ", Some("δ_d           ")),
+            "intersects" => ("intersecting  ", None),
+            "directional_penetration" => ("overlapping   ", Some("δ_d           ")),
             "distance" => ("intersecting  ", Some("distance      ")),
-            "depth" => ("overlapping   ", Some("depth         ")),
-            "toi" => ("they meet     ", Some("time of impact")),
+            "penetration_depth" => ("overlapping   ", Some("depth         ")),
+            "time_of_impact" => ("they meet     ", Some("time of impact")),
             _ => ("ray hits      ", Some("ray distance  ")),
         };
         writeln!(f, "{verdict} {}", yes_no(a.intersects))?;

@@ -1,10 +1,10 @@
 //! Little-endian byte encoding of numbers and arrays, with streamed reads that check every
 //! length against the bytes left **before** allocating and read arrays straight into place.
 //!
-//! Where it sits: the leaf of [`crate::format`]. The section encoders
-//! ([`crate::format`]'s polytope section, `nvm::encode`, `pointloc::encode`) write and read
-//! their arrays through [`ByteWriter`] and [`ByteReader`]; this module knows nothing of what
-//! the arrays mean.
+//! Where it sits: a leaf below [`crate::format`], [`crate::nvm`] and [`crate::pointloc`]
+//! (it uses only `memory_hints`). The section encoders ([`crate::format`]'s polytope
+//! section, `nvm::encode`, `pointloc::encode`) write and read their arrays through
+//! [`ByteWriter`] and [`ByteReader`]; this module knows nothing of what the arrays mean.
 //!
 //! An array is stored as its element count (`u64`) followed by the elements
 //! (`bytes = 8 + count × element bytes`), each in
@@ -14,7 +14,7 @@
 //! memory and [`ByteReader::array`] reads them from the stream straight into the final
 //! `Vec` (on a big-endian machine each element's fields are then byte-swapped in place).
 
-use crate::pointloc::memory_hints::advise_huge_pages;
+use crate::memory_hints::advise_huge_pages;
 use std::io::{self, Read};
 use thiserror::Error;
 use zerocopy::{FromBytes, FromZeros, Immutable, IntoBytes, KnownLayout};
@@ -22,7 +22,7 @@ use zerocopy::{FromBytes, FromZeros, Immutable, IntoBytes, KnownLayout};
 /// Why bytes could not be decoded (the loader adds the file's name).
 ///
 /// ```
-/// use polyquery::format::codec::{ByteReader, DecodeError};
+/// use polyquery::codec::{ByteReader, DecodeError};
 ///
 /// let mut r = ByteReader::new(&[1u8, 2][..], 2);
 /// let err = r.u32("a count").unwrap_err();
@@ -70,7 +70,7 @@ impl DecodeError {
 /// Appends little-endian numbers and length-prefixed arrays to a byte buffer.
 ///
 /// ```
-/// use polyquery::format::codec::{ByteReader, ByteWriter};
+/// use polyquery::codec::{ByteReader, ByteWriter};
 ///
 /// let mut w = ByteWriter::new();
 /// w.put_u32(7);
@@ -139,22 +139,32 @@ impl ByteWriter {
         self.put_u64(n as u64);
     }
 
-    /// `[u32]`: count, then the elements; `len() += 8 + 4 · xs.len()`.
-    pub fn put_u32s(&mut self, xs: &[u32]) {
+    /// An array of elements (numbers or `#[repr(C)]` records of them): count, then each
+    /// element's bytes, little-endian, as [`ByteReader::array`] reads them back;
+    /// `len() += 8 + size_of::<T>() · xs.len()`.
+    pub fn put_array<T: Element>(&mut self, xs: &[T]) {
         self.put_len(xs.len());
-        self.bytes.reserve(xs.len() * 4);
-        for &x in xs {
-            self.put_u32(x);
+        if cfg!(target_endian = "big") {
+            // Swapping is its own inverse: from this machine's order into little-endian.
+            self.bytes.reserve(std::mem::size_of_val(xs));
+            for &x in xs {
+                let mut x = x;
+                x.swap_from_le();
+                self.bytes.extend_from_slice(x.as_bytes());
+            }
+        } else {
+            self.bytes.extend_from_slice(xs.as_bytes());
         }
     }
 
-    /// `[f64]`: count, then the elements; `len() += 8 + 8 · xs.len()`.
+    /// `[u32]`: count, then the elements: `put_u32s(xs) = put_array(xs)`, `len() += 8 + 4 · xs.len()`.
+    pub fn put_u32s(&mut self, xs: &[u32]) {
+        self.put_array(xs);
+    }
+
+    /// `[f64]`: count, then the elements: `put_f64s(xs) = put_array(xs)`, `len() += 8 + 8 · xs.len()`.
     pub fn put_f64s(&mut self, xs: &[f64]) {
-        self.put_len(xs.len());
-        self.bytes.reserve(xs.len() * 8);
-        for &x in xs {
-            self.put_f64(x);
-        }
+        self.put_array(xs);
     }
 
     /// Overwrites 8 bytes at `at` with `x` (for a length known only after its content):
@@ -196,6 +206,35 @@ impl<T: Element, const N: usize> Element for [T; N] {
         self.iter_mut().for_each(Element::swap_from_le);
     }
 }
+
+/// Declares a record of a frozen array, stored as its bytes (an [`Element`] once it
+/// implements `swap_from_le`): the struct as written, with
+/// `#[derive(Clone, Copy, Debug, FromBytes, IntoBytes, KnownLayout, Immutable)]` and
+/// `#[repr(C)]` (`zerocopy` then checks at compile time that it has no padding).
+macro_rules! record {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $($(#[$field_meta:meta])* $field_vis:vis $field:ident : $ty:ty),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(
+            Clone,
+            Copy,
+            Debug,
+            zerocopy::FromBytes,
+            zerocopy::IntoBytes,
+            zerocopy::KnownLayout,
+            zerocopy::Immutable,
+        )]
+        #[repr(C)]
+        $vis struct $name {
+            $($(#[$field_meta])* $field_vis $field: $ty),+
+        }
+    };
+}
+pub(crate) use record;
 
 /// Bytes a read fills at a time: each piece is hashed right after it arrives, while it is
 /// still in cache.
@@ -431,12 +470,23 @@ impl<R: Read> ByteReader<R> {
 /// Checks that every number in `xs` is finite (for arrays of triples, pass
 /// `xs.as_flattened()`): `Ok` iff `∀ x ∈ xs: x.is_finite()`.
 pub fn check_finite(xs: &[f64], what: &str) -> Result<(), DecodeError> {
-    match xs.iter().position(|x| !x.is_finite()) {
+    check_each(
+        xs,
+        |x| x.is_finite(),
+        |i, x| format!("{what}: number {i} is not finite ({x})"),
+    )
+}
+
+/// `Ok` iff `good(x)` for every `x` in `xs`; else `Corrupt` with `message(i, xs[i])` for
+/// the first `i` that is not.
+fn check_each<T: Copy>(
+    xs: &[T],
+    good: impl Fn(T) -> bool,
+    message: impl FnOnce(usize, T) -> String,
+) -> Result<(), DecodeError> {
+    match xs.iter().position(|&x| !good(x)) {
         None => Ok(()),
-        Some(i) => Err(DecodeError::corrupt(format!(
-            "{what}: number {i} is not finite ({})",
-            xs[i]
-        ))),
+        Some(i) => Err(DecodeError::corrupt(message(i, xs[i]))),
     }
 }
 
@@ -448,13 +498,11 @@ pub fn check_indices(
     sentinel: Option<u32>,
     what: &str,
 ) -> Result<(), DecodeError> {
-    match xs.iter().position(|&x| x >= bound && Some(x) != sentinel) {
-        None => Ok(()),
-        Some(i) => Err(DecodeError::corrupt(format!(
-            "{what}: element {i} is {}, out of range (< {bound})",
-            xs[i]
-        ))),
-    }
+    check_each(
+        xs,
+        |x| x < bound || Some(x) == sentinel,
+        |i, x| format!("{what}: element {i} is {x}, out of range (< {bound})"),
+    )
 }
 
 /// Checks a CSR offset array: `offsets.len() = len`, `offsets[0] = 0`,

@@ -1,0 +1,200 @@
+//! The point locator's vocabulary: its public types ([`Segment`], [`Location`],
+//! [`LocateStats`], [`Persistence`], [`PointLocError`]) and the records of its frozen arrays
+//! (tree nodes, slabs, cells) with their sentinel values.
+//!
+//! Where it sits: the leaf of [`crate::pointloc`]; the grid, the sweep, the frozen locator and
+//! its codec all build on it.
+
+use crate::codec::record;
+use thiserror::Error;
+
+/// Which persistence technique the built locators use (shown by the benchmarks).
+///
+/// `= Persistence::NodeCopying.name()`.
+pub const PERSISTENCE: &str = "node-copying";
+
+/// The "no node / no child" index.
+pub(crate) const NIL: u32 = u32::MAX;
+/// A spare slot stamp meaning "empty".
+pub(crate) const NO_SPARE: u32 = u32::MAX;
+/// The bit of a spare stamp that says which child (set: right) the spare replaces.
+pub(crate) const RIGHT_BIT: u32 = 1 << 31;
+/// A version newer than any real one: reads a node's newest children.
+pub(crate) const NEWEST: u32 = RIGHT_BIT - 1;
+
+/// How versions of the sweep tree share structure.
+///
+/// Nodes stored: O(n log n) with path copying, O(n) with node copying: `nodes(PathCopying) = O(n log n)`, `nodes(NodeCopying) = O(n)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Persistence {
+    /// Copy every node on the path from a change to the root: `nodes per update = O(log n)`.
+    PathCopying,
+    /// Sarnak–Tarjan node copying with one spare pointer per node: O(1) amortised nodes per
+    /// update: `nodes per update = O(1)` amortised.
+    NodeCopying,
+}
+
+impl Persistence {
+    /// A short name for reports.
+    ///
+    /// ```
+    /// use polyquery::pointloc::Persistence;
+    ///
+    /// assert_eq!(Persistence::NodeCopying.name(), "node-copying");
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Persistence::PathCopying => "path-copying",
+            Persistence::NodeCopying => "node-copying",
+        }
+    }
+}
+
+/// A segment of the subdivision, `(u0, v0)–(u1, v1)`, with the caller's payloads of the
+/// regions on its two sides: `segment = {(u0, v0) + t (u1 − u0, v1 − v0) : 0 ≤ t ≤ 1}`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Segment {
+    /// `u0` = the first end's `u`.
+    pub u0: f64,
+    /// `v0` = the first end's `v`.
+    pub v0: f64,
+    /// `u1` = the second end's `u`.
+    pub u1: f64,
+    /// `v1` = the second end's `v`.
+    pub v1: f64,
+    /// Reported as [`Location::below`] when this is the highest segment not above the point
+    /// (`upper` = the payload of the region just above the segment).
+    pub upper: u32,
+    /// Reported as [`Location::above`] when this is the lowest segment above the point (the
+    /// payload of the region just below the segment): `lower` = that payload.
+    pub lower: u32,
+}
+
+/// Why a locator could not be built.
+///
+/// `PointLocator::build(s) = Err(_)` only for more than `2³¹` segments or nodes, or a broken invariant.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PointLocError {
+    /// More segments or tree nodes than 31-bit indices can name: `TooLarge(n)` with `n ≥ 2^31`.
+    #[error("the subdivision is too large: {0} segments or nodes exceed the 31-bit index range")]
+    TooLarge(usize),
+    /// A treap operation exceeded its step bound (a bug; the input is reported): `StepBound(i)` with `i` = the slab boundary.
+    #[error("internal error: a sweep-tree operation exceeded its step bound at boundary {0}")]
+    StepBound(usize),
+}
+
+/// Counted work of one query.
+///
+/// `slab_probes = O(1 + log(slabs per cell))`, `nodes_visited = O(log n)` per query.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LocateStats {
+    /// Reads while finding the slab: one for the grid cell's directory entry, one per slab
+    /// boundary compared: `slab_probes = 1 + boundaries compared`.
+    pub slab_probes: u32,
+    /// `nodes_visited` = the tree nodes visited in the slab's version.
+    pub nodes_visited: u32,
+}
+
+/// Where a location's counted work goes: into [`LocateStats`], or nowhere on the hot path
+/// ([`PointLocator::locate`](crate::pointloc::PointLocator::locate) compiles without the counting).
+pub(crate) trait Tally {
+    /// One slab (or grid directory) read.
+    fn probe(&mut self);
+    /// One tree node visited.
+    fn node(&mut self);
+}
+
+impl Tally for LocateStats {
+    #[inline(always)]
+    fn probe(&mut self) {
+        self.slab_probes += 1;
+    }
+    #[inline(always)]
+    fn node(&mut self) {
+        self.nodes_visited += 1;
+    }
+}
+
+/// Counts nothing.
+pub(crate) struct NoTally;
+
+impl Tally for NoTally {
+    #[inline(always)]
+    fn probe(&mut self) {}
+    #[inline(always)]
+    fn node(&mut self) {}
+}
+
+/// The answer of [`PointLocator::locate`](crate::pointloc::PointLocator::locate): the slab and the segments just below and above.
+///
+/// `below` = the region just above the highest segment under `(u, v)`, `above` = the region just below the lowest segment over it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Location {
+    /// The global slab index (slabs of all grid cells numbered together, `slab < num_slabs()`).
+    pub slab: u32,
+    /// `below = upper` payload of the highest segment of the cell's slab not above the point (`None` if there is none).
+    pub below: Option<u32>,
+    /// `above = lower` payload of the lowest segment of the cell's slab above the point (`None` if there is none).
+    pub above: Option<u32>,
+    /// The payload the caller set for the slab ([`PointLocator::set_owner`](crate::pointloc::PointLocator::set_owner)) when no segment
+    /// crosses it: `owner = Some(payload)` after `set_owner(slab, payload)`, else `None`.
+    pub owner: Option<u32>,
+}
+record! {
+    /// One stored tree node (40 bytes): the segment's line `v = a·u + b`, the payloads of the
+    /// regions above and below it, two children and one spare child slot (node copying).
+    pub(crate) struct Node {
+        pub(super) a: f64,
+        pub(super) b: f64,
+        pub(super) upper: u32,
+        pub(super) lower: u32,
+        pub(super) left: u32,
+        pub(super) right: u32,
+        /// The spare child, valid for versions `≥ spare_stamp & !RIGHT_BIT`.
+        pub(super) spare: u32,
+        /// `NO_SPARE`, or the version the spare was set in, with `RIGHT_BIT` for a right child.
+        pub(super) spare_stamp: u32,
+    }
+}
+
+impl Node {
+    /// The child on `right`'s side as seen by version `version`.
+    #[inline(always)]
+    pub(crate) fn child(&self, right: bool, version: u32) -> u32 {
+        let stamp = self.spare_stamp;
+        if stamp != NO_SPARE
+            && ((stamp & RIGHT_BIT) != 0) == right
+            && (stamp & !RIGHT_BIT) <= version
+        {
+            self.spare
+        } else if right {
+            self.right
+        } else {
+            self.left
+        }
+    }
+}
+
+/// The payload slot of a slab that no one has set.
+pub(crate) const NO_OWNER: u32 = u32::MAX;
+
+record! {
+    /// One slab of one grid cell (16 bytes): where it ends and what answers in it.
+    pub(crate) struct Slab {
+        /// The slab's right boundary `u_k`; `+∞` for the cell's last slab.
+        pub(super) end: f64,
+        /// The root of the slab's tree version, `NIL` when no segment crosses the slab.
+        pub(super) root: u32,
+        /// For a slab crossed by no segment: the payload set by [`PointLocator::set_owner`](crate::pointloc::PointLocator::set_owner).
+        pub(super) owner: u32,
+    }
+}
+
+record! {
+    /// Where one grid cell's slabs and tree nodes start (8 bytes).
+    pub(crate) struct Cell {
+        pub(super) first_slab: u32,
+        pub(super) first_node: u32,
+    }
+}
