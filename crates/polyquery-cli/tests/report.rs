@@ -211,26 +211,32 @@ fn quick_report_writes_every_file_well_formed() {
         .filter(|r| r.query.name() != "preprocess")
     {
         if r.query.name() == "support" {
-            assert_eq!(r.poses_drawn, config.directions, "{r:?}");
+            assert_eq!(r.timing.inputs_drawn, config.directions, "{r:?}");
         } else if matches!(r.query.name(), "intersects" | "distance") {
-            assert_eq!(r.poses_drawn, config.queries, "{r:?}");
+            assert_eq!(r.timing.inputs_drawn, config.queries, "{r:?}");
         }
         if r.method.name().ends_with("NVM") {
-            assert_eq!(r.poses, r.poses_drawn, "ours on every input: {r:?}");
+            assert_eq!(
+                r.timing.inputs, r.timing.inputs_drawn,
+                "ours on every input: {r:?}"
+            );
         }
-        if r.poses < r.poses_drawn {
+        if r.timing.inputs < r.timing.inputs_drawn {
             assert!(
-                r.note.contains(&format!("timed on {} of", r.poses)),
+                r.note.contains(&format!("timed on {} of", r.timing.inputs)),
                 "{r:?}"
             );
             let cell = format!(
                 "({} of {})",
-                polyquery_report::format::group(r.poses),
-                polyquery_report::format::group(r.poses_drawn)
+                polyquery_report::format::group(r.timing.inputs),
+                polyquery_report::format::group(r.timing.inputs_drawn)
             );
             assert!(html.contains(&cell), "{cell} not in the tables");
         }
-        assert!(r.passes >= 1 && r.repetitions >= r.poses, "{r:?}");
+        assert!(
+            r.timing.batches >= 1 && r.timing.repetitions >= r.timing.inputs,
+            "{r:?}"
+        );
     }
     // The first screen: the conclusion, then the glossary, before any table.
     let summary = html.find("id=\"summary\"").expect("a summary");
@@ -295,10 +301,16 @@ fn check_robot_section(out: &Path, report: &polyquery_report::Report) {
                     .row(scene, query, method, t)
                     .unwrap_or_else(|| panic!("no row {scene} / {query} / {method} / {t}"));
                 assert_eq!(row.status, Status::Ok, "{row:?}");
-                assert!(row.per_second.is_some_and(|p| p > 0.0), "{row:?}");
-                assert!(row.inputs >= 1 && row.inputs <= row.inputs_drawn, "{row:?}");
+                assert!(row.timing.per_second().is_some_and(|p| p > 0.0), "{row:?}");
+                assert!(
+                    row.timing.inputs >= 1 && row.timing.inputs <= row.timing.inputs_drawn,
+                    "{row:?}"
+                );
                 if method == Nvm {
-                    assert_eq!(row.inputs, section.configurations, "ours on every one");
+                    assert_eq!(
+                        row.timing.inputs, section.configurations,
+                        "ours on every one"
+                    );
                 }
             }
         }

@@ -7,7 +7,9 @@
 //! hand a closure that answers the same inputs once ("one pass"); this module decides how many
 //! passes make a batch and how many batches fit the cell's time budget ([`cell_timing`]).
 
-use serde::Serialize;
+use crate::format::group;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 use std::time::{Duration, Instant};
 
 /// How long to spend on one cell: `batches ∈ [min_batches, max_batches]`, each `≥ min_batch`, about `per_cell` in all.
@@ -60,6 +62,140 @@ impl Timing {
             batches: 1,
             queries_per_batch: 1,
         }
+    }
+}
+
+/// A measured cell's timing as its row states it, shared by the pair-query rows and the
+/// robot rows: the median time per input over the timing batches, their spread, and how
+/// many inputs were timed of those drawn (`inputs ≤ inputs_drawn`). The rows name its
+/// figures in their own words in the CSV and JSON ([`TimingKeys`]).
+///
+/// ```
+/// use polyquery_report::measure::{CellTiming, Timing};
+///
+/// let mut t = CellTiming { inputs: 3, inputs_drawn: 4, ..CellTiming::default() };
+/// t.record(&Timing { median_ns: 250.0, spread_ns: 50.0, batches: 5, queries_per_batch: 6 });
+/// assert_eq!((t.median_ns, t.repetitions, t.per_second()), (Some(250.0), 30, Some(4e6)));
+/// assert_eq!(t.decorate("250 ns", false), "250 ns ±10% (3 of 4)");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CellTiming {
+    /// `median_ns` = median over the batches of (batch time / inputs in the batch), ns per
+    /// input; `None` when not timed (it failed everywhere, or was skipped).
+    pub median_ns: Option<f64>,
+    /// `spread_ns = Q3 − Q1` of the batches' times per input, ns (0 for one batch).
+    pub spread_ns: Option<f64>,
+    /// `batches` = the timing batches (of passes over the inputs) the median is over.
+    pub batches: usize,
+    /// `repetitions = batches × inputs per batch`: the timed repetitions in all.
+    pub repetitions: usize,
+    /// `inputs` = the inputs timed: all those drawn, or a prefix of them for a slow (capped)
+    /// method.
+    pub inputs: usize,
+    /// `inputs_drawn` = the inputs drawn for the cell: `inputs ≤ inputs_drawn`.
+    pub inputs_drawn: usize,
+}
+
+/// One figure of a [`CellTiming`], as a row's column names it ([`TimingKeys`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimingFigure {
+    /// [`CellTiming::median_ns`].
+    Median,
+    /// [`CellTiming::spread_ns`].
+    Spread,
+    /// [`CellTiming::per_second`]: `1e9 / median_ns`.
+    PerSecond,
+    /// [`CellTiming::batches`].
+    Batches,
+    /// [`CellTiming::repetitions`].
+    Repetitions,
+    /// [`CellTiming::inputs`].
+    Inputs,
+    /// [`CellTiming::inputs_drawn`].
+    InputsDrawn,
+}
+
+/// The value of one figure: a time or a rate (`None` when not timed), or a count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FigureValue {
+    /// `median_ns`, `spread_ns` or `per_second`.
+    Number(Option<f64>),
+    /// `batches`, `repetitions`, `inputs` or `inputs_drawn`.
+    Count(usize),
+}
+
+impl Serialize for FigureValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            FigureValue::Number(x) => x.serialize(serializer),
+            FigureValue::Count(n) => n.serialize(serializer),
+        }
+    }
+}
+
+/// The columns a kind of row gives its timing, in order: `keys[i] = (column name, figure)`.
+pub type TimingKeys = [(&'static str, TimingFigure); 6];
+
+impl CellTiming {
+    /// Takes a measured timing's figures (the inputs stay): `median_ns = Some(t.median_ns)`,
+    /// `repetitions = t.repetitions()`.
+    pub fn record(&mut self, t: &Timing) {
+        self.median_ns = Some(t.median_ns);
+        self.spread_ns = Some(t.spread_ns);
+        self.batches = t.batches;
+        self.repetitions = t.repetitions();
+    }
+
+    /// Inputs per second: `per_second() = 1e9 / median_ns`.
+    pub fn per_second(&self) -> Option<f64> {
+        self.median_ns.map(|m| 1e9 / m)
+    }
+
+    /// The value of `figure`: `value(Median) = Number(median_ns)`.
+    pub fn value(&self, figure: TimingFigure) -> FigureValue {
+        match figure {
+            TimingFigure::Median => FigureValue::Number(self.median_ns),
+            TimingFigure::Spread => FigureValue::Number(self.spread_ns),
+            TimingFigure::PerSecond => FigureValue::Number(self.per_second()),
+            TimingFigure::Batches => FigureValue::Count(self.batches),
+            TimingFigure::Repetitions => FigureValue::Count(self.repetitions),
+            TimingFigure::Inputs => FigureValue::Count(self.inputs),
+            TimingFigure::InputsDrawn => FigureValue::Count(self.inputs_drawn),
+        }
+    }
+
+    /// Serialises the figures as the entries `keys` names, in order, into the row that
+    /// flattens it (`#[serde(flatten, serialize_with = …)]`): `{keys[i].0: value(keys[i].1)}`.
+    pub fn serialize_as<S: Serializer>(
+        &self,
+        keys: &TimingKeys,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(keys.len()))?;
+        for &(key, figure) in keys {
+            map.serialize_entry(key, &self.value(figure))?;
+        }
+        map.end()
+    }
+
+    /// A table cell of the timing: `value` (the time or the rate), then the spread over the
+    /// batches as a percentage of the median when there were several, `(k of n)` when timed
+    /// on a prefix of the inputs, and ` ⚠` when the answers disagree:
+    /// `"{value} ±{50 · spread / median}%{ (k of n)}{ ⚠}"`.
+    pub fn decorate(&self, value: &str, disagrees: bool) -> String {
+        let spread = match (self.median_ns, self.spread_ns) {
+            (Some(m), Some(s)) if self.batches > 1 && m > 0.0 => {
+                format!(" ±{:.0}%", 50.0 * s / m)
+            }
+            _ => String::new(),
+        };
+        let sample = if self.inputs < self.inputs_drawn {
+            format!(" ({} of {})", group(self.inputs), group(self.inputs_drawn))
+        } else {
+            String::new()
+        };
+        let mark = if disagrees { " ⚠" } else { "" };
+        format!("{value}{spread}{sample}{mark}")
     }
 }
 

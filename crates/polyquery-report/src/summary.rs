@@ -173,7 +173,7 @@ fn sibling<'a>(
 /// A row's usable mean time.
 fn time(r: Option<&ResultRow>) -> Option<f64> {
     r.filter(|r| !r.status.is_unusable())
-        .and_then(|r| r.mean_ns)
+        .and_then(|r| r.timing.median_ns)
         .filter(|t| t.is_finite() && *t > 0.0)
 }
 

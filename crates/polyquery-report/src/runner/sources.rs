@@ -11,7 +11,7 @@ use super::inputs::{Answer, Case, Prepared, QuerySettings, draw_cases, draw_dire
 use super::methods::{
     AnswerFn, Sampling, disagreement, methods, oracle_answer, support_inconsistency,
 };
-use crate::measure::{SampleCap, Timing, TimingBudget, cell_timing, checking_pass};
+use crate::measure::{CellTiming, SampleCap, Timing, TimingBudget, cell_timing, checking_pass};
 use crate::peers;
 use crate::progress::Progress;
 use crate::results::{AGREEMENT_TOLERANCE, Family, Method, ORACLE_LIMIT, ResultRow};
@@ -261,12 +261,7 @@ impl RowBase {
             method,
             status: Status::Ok,
             note: String::new(),
-            mean_ns: None,
-            spread_ns: None,
-            passes: 0,
-            repetitions: 0,
-            poses: 0,
-            poses_drawn: 0,
+            timing: CellTiming::default(),
             support_calls: None,
             iterations: None,
             max_disagreement: None,
@@ -288,13 +283,12 @@ impl RowBase {
         row.note = note.to_string();
         match time {
             Ok(t) => {
-                let timing = Timing::single(t);
-                row.mean_ns = Some(timing.median_ns);
-                row.spread_ns = Some(0.0);
-                row.passes = 1;
-                row.repetitions = 1;
-                row.poses = 1;
-                row.poses_drawn = 1;
+                row.timing = CellTiming {
+                    inputs: 1,
+                    inputs_drawn: 1,
+                    ..CellTiming::default()
+                };
+                row.timing.record(&Timing::single(t));
             }
             Err((status, reason)) => {
                 row.status = status;
@@ -379,7 +373,7 @@ fn run_family(
             name
         ));
         let mut row = base.row(family, name);
-        row.poses_drawn = total;
+        row.timing.inputs_drawn = total;
         // Checking pass (also the first timing pass). A capped method stops once it has
         // spent its sample budget (after at least `min_samples` inputs).
         let cap = (sampling == Sampling::Capped).then_some(SampleCap {
@@ -397,7 +391,7 @@ fn run_family(
             |_| false,
         );
         let k = answers.len();
-        row.poses = k;
+        row.timing.inputs = k;
         if k < total {
             row.note = format!(
                 "timed on {k} of {total} {} (a slow baseline: the first {k} of the shuffled set)",
@@ -474,10 +468,7 @@ fn run_family(
             let timing = cell_timing(first_pass, k, &plan.budget, || {
                 pass(answer, p, &cases, directions, k)
             });
-            row.mean_ns = Some(timing.median_ns);
-            row.spread_ns = Some(timing.spread_ns);
-            row.passes = timing.batches;
-            row.repetitions = timing.repetitions();
+            row.timing.record(&timing);
         }
         rows.push(row);
         progress.advance(1);
