@@ -96,31 +96,33 @@ pub struct CellTiming {
     pub inputs_drawn: usize,
 }
 
-/// One figure of a [`CellTiming`], as a row's column names it ([`TimingKeys`]).
+/// One figure of a [`CellTiming`], as a row's column names it ([`TimingKeys`]):
+/// `value = timing.value(figure)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimingFigure {
-    /// [`CellTiming::median_ns`].
+    /// `value(Median) = Number(median_ns)`.
     Median,
-    /// [`CellTiming::spread_ns`].
+    /// `value(Spread) = Number(spread_ns)`.
     Spread,
-    /// [`CellTiming::per_second`]: `1e9 / median_ns`.
+    /// `value(PerSecond) = Number(1e9 / median_ns)` ([`CellTiming::per_second`]).
     PerSecond,
-    /// [`CellTiming::batches`].
+    /// `value(Batches) = Count(batches)`.
     Batches,
-    /// [`CellTiming::repetitions`].
+    /// `value(Repetitions) = Count(repetitions)`.
     Repetitions,
-    /// [`CellTiming::inputs`].
+    /// `value(Inputs) = Count(inputs)`.
     Inputs,
-    /// [`CellTiming::inputs_drawn`].
+    /// `value(InputsDrawn) = Count(inputs_drawn)`.
     InputsDrawn,
 }
 
-/// The value of one figure: a time or a rate (`None` when not timed), or a count.
+/// The value of one figure: a time or a rate (`None` when not timed), or a count
+/// (`value(Batches) = Count(batches)`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FigureValue {
-    /// `median_ns`, `spread_ns` or `per_second`.
+    /// A time or rate, serialised as the number: `Number(Some(x)) ↦ x`, `Number(None) ↦ null`.
     Number(Option<f64>),
-    /// `batches`, `repetitions`, `inputs` or `inputs_drawn`.
+    /// A count, serialised as the number: `Count(n) ↦ n`.
     Count(usize),
 }
 

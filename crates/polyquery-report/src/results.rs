@@ -243,7 +243,7 @@ pub struct ResultRow {
 }
 
 /// The columns of a row's timing in `results.csv` and `results.json`, in order:
-/// `mean_ns, spread_ns, passes, repetitions, poses, poses_drawn`.
+/// `TIMING_KEYS = [mean_ns, spread_ns, passes, repetitions, poses, poses_drawn]`.
 pub const TIMING_KEYS: TimingKeys = [
     ("mean_ns", TimingFigure::Median),
     ("spread_ns", TimingFigure::Spread),

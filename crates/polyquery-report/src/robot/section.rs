@@ -96,7 +96,7 @@ pub struct RobotRow {
 }
 
 /// The columns of a robot row's timing in `results.json`, in order:
-/// `median_ns, spread_ns, per_second, batches, inputs, inputs_drawn`.
+/// `TIMING_KEYS = [median_ns, spread_ns, per_second, batches, inputs, inputs_drawn]`.
 pub const TIMING_KEYS: TimingKeys = [
     ("median_ns", TimingFigure::Median),
     ("spread_ns", TimingFigure::Spread),
