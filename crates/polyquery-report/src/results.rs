@@ -260,63 +260,33 @@ fn serialize_timing<S: serde::Serializer>(t: &CellTiming, s: S) -> Result<S::Ok,
 
 /// The speed-ups the report shows against plain GJK: `speed-up = time(baseline) / time(ours)`
 /// for each `(family, baseline method, our method)`.
-pub const SPEEDUPS_VS_PLAIN_GJK: &[(Family, Method, Method)] = &[
-    (
-        Family::Query(QueryKind::Intersects),
-        Method::GjkLinearScan,
-        Method::GjkNvm,
-    ),
-    (
-        Family::Query(QueryKind::Intersects),
-        Method::GjkLinearScan,
-        Method::NioNvm,
-    ),
-    (
-        Family::Query(QueryKind::Distance),
-        Method::GjkLinearScan,
-        Method::GjkNvm,
-    ),
-    (
-        Family::Query(QueryKind::DirectionalPenetration),
-        Method::NioLinearScan,
-        Method::NioNvm,
-    ),
-];
+pub const SPEEDUPS_VS_PLAIN_GJK: &[(Family, Method, Method)] = {
+    use Family::Query;
+    use Method::*;
+    use QueryKind::*;
+    &[
+        (Query(Intersects), GjkLinearScan, GjkNvm),
+        (Query(Intersects), GjkLinearScan, NioNvm),
+        (Query(Distance), GjkLinearScan, GjkNvm),
+        (Query(DirectionalPenetration), NioLinearScan, NioNvm),
+    ]
+};
 
 /// The speed-ups the report shows against the peer library: `speed-up = time(peer) / time(ours)`
 /// for each `(family, peer method, our method)`.
-pub const SPEEDUPS_VS_PEER: &[(Family, Method, Method)] = &[
-    (
-        Family::Query(QueryKind::Intersects),
-        Method::ParryIntersection,
-        Method::NioNvm,
-    ),
-    (
-        Family::Query(QueryKind::Intersects),
-        Method::ParryIntersection,
-        Method::GjkNvm,
-    ),
-    (
-        Family::Query(QueryKind::DirectionalPenetration),
-        Method::ParryRayCast,
-        Method::NioNvm,
-    ),
-    (
-        Family::Query(QueryKind::Distance),
-        Method::ParryDistance,
-        Method::GjkNvm,
-    ),
-    (
-        Family::Query(QueryKind::TimeOfImpact),
-        Method::ParryCastShapes,
-        Method::OursNvm,
-    ),
-    (
-        Family::Query(QueryKind::PenetrationDepth),
-        Method::ParryContact,
-        Method::EpaNvm,
-    ),
-];
+pub const SPEEDUPS_VS_PEER: &[(Family, Method, Method)] = {
+    use Family::Query;
+    use Method::*;
+    use QueryKind::*;
+    &[
+        (Query(Intersects), ParryIntersection, NioNvm),
+        (Query(Intersects), ParryIntersection, GjkNvm),
+        (Query(DirectionalPenetration), ParryRayCast, NioNvm),
+        (Query(Distance), ParryDistance, GjkNvm),
+        (Query(TimeOfImpact), ParryCastShapes, OursNvm),
+        (Query(PenetrationDepth), ParryContact, EpaNvm),
+    ]
+};
 
 /// The row of `method` for `family` on the synthetic sphere hull of `n` vertices:
 /// `sphere_row(rows, f, m, n)?.vertices = n`.
@@ -345,39 +315,34 @@ pub fn sphere_mean_ns(rows: &[ResultRow], family: Family, method: Method, n: usi
 
 /// The comparisons the conclusion states, per query family: `HEADLINES[i] = (family, ours, plain GJK, peer)`,
 /// plain GJK being the same algorithm on linear-scan support.
-pub const HEADLINES: &[(Family, Method, Option<Method>, Option<Method>)] = &[
-    (Family::Support, Method::Nvm, Some(Method::LinearScan), None),
-    (
-        Family::Query(QueryKind::Intersects),
-        Method::NioNvm,
-        Some(Method::GjkLinearScan),
-        Some(Method::ParryIntersection),
-    ),
-    (
-        Family::Query(QueryKind::DirectionalPenetration),
-        Method::NioNvm,
-        Some(Method::NioLinearScan),
-        Some(Method::ParryRayCast),
-    ),
-    (
-        Family::Query(QueryKind::Distance),
-        Method::GjkNvm,
-        Some(Method::GjkLinearScan),
-        Some(Method::ParryDistance),
-    ),
-    (
-        Family::Query(QueryKind::TimeOfImpact),
-        Method::OursNvm,
-        None,
-        Some(Method::ParryCastShapes),
-    ),
-    (
-        Family::Query(QueryKind::PenetrationDepth),
-        Method::EpaNvm,
-        None,
-        Some(Method::ParryContact),
-    ),
-];
+pub const HEADLINES: &[(Family, Method, Option<Method>, Option<Method>)] = {
+    use Family::{Query, Support};
+    use Method::*;
+    use QueryKind::*;
+    &[
+        (Support, Nvm, Some(LinearScan), None),
+        (
+            Query(Intersects),
+            NioNvm,
+            Some(GjkLinearScan),
+            Some(ParryIntersection),
+        ),
+        (
+            Query(DirectionalPenetration),
+            NioNvm,
+            Some(NioLinearScan),
+            Some(ParryRayCast),
+        ),
+        (
+            Query(Distance),
+            GjkNvm,
+            Some(GjkLinearScan),
+            Some(ParryDistance),
+        ),
+        (Query(TimeOfImpact), OursNvm, None, Some(ParryCastShapes)),
+        (Query(PenetrationDepth), EpaNvm, None, Some(ParryContact)),
+    ]
+};
 
 #[cfg(test)]
 mod tests {
