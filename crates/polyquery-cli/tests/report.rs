@@ -36,14 +36,25 @@ fn count(text: &str, needle: &str) -> usize {
     text.matches(needle).count()
 }
 
+/// The checkout's root (the bundled `data/`, `Cargo.lock`, `target/`).
+fn checkout() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+/// The settings of `polyquery report --quick` on the bundled meshes, writing into `out`.
+fn quick_config(out: &Path) -> ReportConfig {
+    let mut config = ReportConfig::defaults(true);
+    config.meshes = Some(checkout().join("data"));
+    config.out = out.to_path_buf();
+    config.command = "polyquery report --quick".into();
+    config
+}
+
 #[test]
 fn quick_report_writes_every_file_well_formed() {
     let dir = tempfile::tempdir().expect("temporary folder");
     let out = dir.path().join("report");
-    let mut config = ReportConfig::defaults(true);
-    config.meshes = Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data"));
-    config.out = out.clone();
-    config.command = "polyquery report --quick".into();
+    let mut config = quick_config(&out);
     // A pinocchio result as benches/robot_pinocchio.py writes it (made-up numbers).
     let pin = dir.path().join("pin.json");
     std::fs::write(
@@ -158,7 +169,7 @@ fn quick_report_writes_every_file_well_formed() {
     let commit = machine["git_commit"].as_str().expect("git_commit");
     let git_status = std::process::Command::new("git")
         .args(["status", "--porcelain"])
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .current_dir(checkout())
         .output()
         .ok()
         .filter(|o| o.status.success());
@@ -395,10 +406,7 @@ fn check_robot_section(out: &Path, report: &polyquery_report::Report) {
 /// The version the report prints is the one Cargo.lock pins.
 #[test]
 fn parry_version_matches_the_lock_file() {
-    let lock = std::fs::read_to_string(
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("Cargo.lock"),
-    )
-    .expect("Cargo.lock");
+    let lock = std::fs::read_to_string(checkout().join("Cargo.lock")).expect("Cargo.lock");
     let needle = "name = \"parry3d-f64\"\nversion = \"";
     let at = lock.find(needle).expect("parry3d-f64 in Cargo.lock") + needle.len();
     let version = &lock[at..at + lock[at..].find('"').expect("closing quote")];
@@ -413,12 +421,10 @@ fn parry_version_matches_the_lock_file() {
 fn full_default_report() {
     let quick = std::env::var("POLYQUERY_REPORT_QUICK").is_ok_and(|v| v == "1");
     let mut config = ReportConfig::defaults(quick);
-    config.meshes = Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data"));
+    config.meshes = Some(checkout().join("data"));
     config.out = std::env::var("POLYQUERY_REPORT_OUT")
         .map(Into::into)
-        .unwrap_or_else(|_| {
-            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("target/report-full")
-        });
+        .unwrap_or_else(|_| checkout().join("target/report-full"));
     config.command = "polyquery report".into();
     config.progress = true;
     let output = report::run(&config).expect("the default report runs");
@@ -489,11 +495,7 @@ fn quick_report_fits_a_1280_px_browser_window() {
     );
     let dir = tempfile::tempdir().expect("temporary folder");
     let out = dir.path().join("report-quick");
-    let mut config = ReportConfig::defaults(true);
-    config.meshes = Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data"));
-    config.out = out.clone();
-    config.command = "polyquery report --quick".into();
-    report::run(&config).expect("the quick report runs");
+    report::run(&quick_config(&out)).expect("the quick report runs");
     let index = out.join("index.html");
     let profile = dir.path().join("profile");
 
@@ -589,10 +591,8 @@ fn report_finds_the_bundled_meshes_from_any_directory() {
     assert!(!dir.path().join("report").exists(), "--quick wrote report/");
     let csv = std::fs::read_to_string(dir.path().join("report-quick/results.csv"))
         .expect("report-quick/results.csv");
-    let manifest = std::fs::read_to_string(
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data/MANIFEST.tsv"),
-    )
-    .expect("data/MANIFEST.tsv");
+    let manifest =
+        std::fs::read_to_string(checkout().join("data/MANIFEST.tsv")).expect("data/MANIFEST.tsv");
     let listed: Vec<&str> = manifest
         .lines()
         .skip(1)
