@@ -201,12 +201,16 @@ fn quick_report_writes_every_file_well_formed() {
         ("time_of_impact", "ours, NVM"),
         ("penetration_depth", "EPA, NVM"),
     ] {
-        assert_eq!(has(query, method), config.sizes.len(), "{query} / {method}");
+        assert_eq!(
+            has(query, method),
+            config.workload.sizes.len(),
+            "{query} / {method}"
+        );
     }
     if polyquery_report::peers::AVAILABLE {
         assert_eq!(
             has("intersects", "parry3d intersection_test"),
-            config.sizes.len()
+            config.workload.sizes.len()
         );
         assert!(html.contains(polyquery_report::peers::PARRY_VERSION));
     }
@@ -214,7 +218,7 @@ fn quick_report_writes_every_file_well_formed() {
     // pair queries of ours on every pose pair of their kind; a row timed on fewer (a slow
     // baseline or the peer) says so in its note and its cell.
     let defaults = ReportConfig::defaults(false);
-    assert!(defaults.directions >= 100_000 && defaults.queries / 2 >= 1_000);
+    assert!(defaults.workload.directions >= 100_000 && defaults.workload.queries / 2 >= 1_000);
     for r in output
         .report
         .rows
@@ -222,9 +226,9 @@ fn quick_report_writes_every_file_well_formed() {
         .filter(|r| r.query.name() != "preprocess")
     {
         if r.query.name() == "support" {
-            assert_eq!(r.timing.inputs_drawn, config.directions, "{r:?}");
+            assert_eq!(r.timing.inputs_drawn, config.workload.directions, "{r:?}");
         } else if matches!(r.query.name(), "intersects" | "distance") {
-            assert_eq!(r.timing.inputs_drawn, config.queries, "{r:?}");
+            assert_eq!(r.timing.inputs_drawn, config.workload.queries, "{r:?}");
         }
         if r.method.name().ends_with("NVM") {
             assert_eq!(

@@ -133,8 +133,8 @@ pub fn tables(report: &Report) -> Vec<Table> {
             title: format!("{shape} hulls: mean time per query"),
             caption: format!(
                 "Both bodies are the same {shape} hull (n vertices each). Pair queries: {} random pose pairs per size (half overlapping, half disjoint); support: {} distinct random directions. ± is half the interquartile range over the timing passes; (k of N): timed on the first k of the N shuffled inputs (a slow baseline or the peer); ⚠: the answers disagree beyond {AGREEMENT_TOLERANCE:e} of the size of D (see the summary).",
-                group(report.queries),
-                group(report.directions)
+                group(report.workload.queries),
+                group(report.workload.directions)
             ),
             header,
             rows: body,

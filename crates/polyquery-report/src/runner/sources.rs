@@ -16,6 +16,7 @@ use crate::peers;
 use crate::progress::Progress;
 use crate::results::{AGREEMENT_TOLERANCE, Family, Method, ORACLE_LIMIT, ResultRow};
 use crate::status::Status;
+use crate::workload::Workload;
 use polyquery::NormalVectorMap;
 use polyquery::hull::convex_hull;
 use polyquery::kinds::QueryKind;
@@ -24,17 +25,13 @@ use polyquery::{Point, Vector};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// What one run measures: `rows = sources × families × methods`, sources = `2 × sizes.len() + meshes.len()`.
+/// What one run measures: `rows = sources × families × methods`, sources = `2 × workload.sizes.len() + meshes.len()`.
 #[derive(Clone, Debug)]
 pub struct RunPlan {
-    /// `sizes` = hull sizes (points generated; spheres and ellipsoids keep all as hull vertices).
-    pub sizes: Vec<usize>,
+    /// `workload` = the synthetic hull sizes and the pose pairs and directions per source.
+    pub workload: Workload,
     /// `meshes[i] = (name, points)`: the real meshes.
     pub meshes: Vec<(String, Vec<Point>)>,
-    /// `queries` = pose pairs per source (half overlapping, half disjoint).
-    pub queries: usize,
-    /// `directions` = distinct random unit directions per source for the support queries.
-    pub directions: usize,
     /// `budget` = the timing budget per cell.
     pub budget: TimingBudget,
     /// How long a capped method (a slow baseline or the peer) may spend on its
@@ -58,7 +55,7 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
     let mut last_peer_hull: Option<(usize, Duration)> = None;
     let mut sources: Vec<(String, &'static str, Option<usize>)> = Vec::new();
     for shape in ["sphere", "ellipsoid"] {
-        for &n in &plan.sizes {
+        for &n in &plan.workload.sizes {
             sources.push((shape.to_string(), "synthetic", Some(n)));
         }
     }
@@ -173,8 +170,8 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
             peer,
             settings: QuerySettings::default(),
         };
-        let cases = draw_cases(&prepared, plan.queries, seed_of(&name, n));
-        let directions = draw_directions(plan.directions, seed_of(&name, n) ^ 0xD1EC);
+        let cases = draw_cases(&prepared, plan.workload.queries, seed_of(&name, n));
+        let directions = draw_directions(plan.workload.directions, seed_of(&name, n) ^ 0xD1EC);
         let overlapping = cases.iter().filter(|c| c.overlapping).count();
         if overlapping == 0 || overlapping == cases.len() {
             notes.push(format!(
