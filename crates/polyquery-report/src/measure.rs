@@ -68,7 +68,7 @@ impl Timing {
 /// A measured cell's timing as its row states it, shared by the pair-query rows and the
 /// robot rows: the median time per input over the timing batches, their spread, and how
 /// many inputs were timed of those drawn (`inputs ≤ inputs_drawn`). The rows name its
-/// figures in their own words in the CSV and JSON ([`TimingKeys`]).
+/// figures in their own words in the CSV and JSON ([`TIMING_COLUMNS`]).
 ///
 /// ```
 /// use polyquery_report::measure::{CellTiming, Timing};
@@ -96,7 +96,7 @@ pub struct CellTiming {
     pub inputs_drawn: usize,
 }
 
-/// One figure of a [`CellTiming`], as a row's column names it ([`TimingKeys`]):
+/// One figure of a [`CellTiming`], as a row's column names it ([`TIMING_COLUMNS`]):
 /// `value = timing.value(figure)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimingFigure {
@@ -135,8 +135,51 @@ impl Serialize for FigureValue {
     }
 }
 
-/// The columns a kind of row gives its timing, in order: `keys[i] = (column name, figure)`.
-pub type TimingKeys = [(&'static str, TimingFigure); 6];
+/// The kind of row a timing belongs to, which names its columns ([`TIMING_COLUMNS`]):
+/// `Pair` = a pair-query row of `results.csv` / `results.json`, `Robot` = a robot row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimingRow {
+    /// A pair-query row: `columns = mean_ns, spread_ns, passes, repetitions, poses, poses_drawn`.
+    Pair,
+    /// A robot row: `columns = median_ns, spread_ns, per_second, batches, inputs, inputs_drawn`.
+    Robot,
+}
+
+/// The timing's columns in order, as each kind of row names them (`None`: that row does
+/// not show the figure): `TIMING_COLUMNS[i] = (figure, pair-query column, robot column)`.
+pub const TIMING_COLUMNS: [(TimingFigure, Option<&str>, Option<&str>); 7] = {
+    use TimingFigure::*;
+    [
+        (Median, Some("mean_ns"), Some("median_ns")),
+        (Spread, Some("spread_ns"), Some("spread_ns")),
+        (PerSecond, None, Some("per_second")),
+        (Batches, Some("passes"), Some("batches")),
+        (Repetitions, Some("repetitions"), None),
+        (Inputs, Some("poses"), Some("inputs")),
+        (InputsDrawn, Some("poses_drawn"), Some("inputs_drawn")),
+    ]
+};
+
+/// The columns `row` shows, in order: `(name, figure)` for each of [`TIMING_COLUMNS`] it names.
+///
+/// ```
+/// use polyquery_report::measure::{TimingFigure, TimingRow, timing_columns};
+///
+/// let robot: Vec<_> = timing_columns(TimingRow::Robot).collect();
+/// assert_eq!(robot[2], ("per_second", TimingFigure::PerSecond));
+/// assert_eq!(timing_columns(TimingRow::Pair).count(), 6);
+/// ```
+pub fn timing_columns(row: TimingRow) -> impl Iterator<Item = (&'static str, TimingFigure)> {
+    TIMING_COLUMNS
+        .iter()
+        .filter_map(move |&(figure, pair, robot)| {
+            let name = match row {
+                TimingRow::Pair => pair,
+                TimingRow::Robot => robot,
+            };
+            name.map(|n| (n, figure))
+        })
+}
 
 impl CellTiming {
     /// Takes a measured timing's figures (the inputs stay): `median_ns = Some(t.median_ns)`,
@@ -166,16 +209,17 @@ impl CellTiming {
         }
     }
 
-    /// Serialises the figures as the entries `keys` names, in order, into the row that
-    /// flattens it (`#[serde(flatten, serialize_with = …)]`): `{keys[i].0: value(keys[i].1)}`.
+    /// Serialises the figures under the columns of `row`, in order, into the row that
+    /// flattens it (`#[serde(flatten, serialize_with = …)]`): `{name: value(figure)}` for
+    /// each `(name, figure)` of [`timing_columns`]`(row)`.
     pub fn serialize_as<S: Serializer>(
         &self,
-        keys: &TimingKeys,
+        row: TimingRow,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(keys.len()))?;
-        for &(key, figure) in keys {
-            map.serialize_entry(key, &self.value(figure))?;
+        let mut map = serializer.serialize_map(None)?;
+        for (name, figure) in timing_columns(row) {
+            map.serialize_entry(name, &self.value(figure))?;
         }
         map.end()
     }

@@ -6,7 +6,7 @@
 //! Where it sits: a leaf. The runner fills the rows; the plots, the writers and the first
 //! screen read them.
 
-use crate::measure::{CellTiming, TimingFigure, TimingKeys};
+use crate::measure::{CellTiming, TimingRow};
 use crate::named::named_enum;
 use crate::status::Status;
 use polyquery::kinds::{QueryKind, SupportKind};
@@ -217,7 +217,7 @@ pub struct ResultRow {
     /// `note` = why it failed, or what else to know (`""` when nothing).
     pub note: String,
     /// The timing over the family's inputs (pose pairs, or directions for support queries),
-    /// with the columns [`TIMING_KEYS`]: each timing pass answers every timed input once, and
+    /// with the columns of [`TimingRow::Pair`]: each timing pass answers every timed input once, and
     /// `mean_ns` is the median over the `passes` passes (or batches of passes) of pass time /
     /// `poses`, ns per query (absent when it failed everywhere). A slow baseline or the peer
     /// may time a prefix of the family's set (`poses < poses_drawn`); the set is the distinct
@@ -242,20 +242,9 @@ pub struct ResultRow {
     pub bytes_per_vertex: Option<f64>,
 }
 
-/// The columns of a row's timing in `results.csv` and `results.json`, in order:
-/// `TIMING_KEYS = [mean_ns, spread_ns, passes, repetitions, poses, poses_drawn]`.
-pub const TIMING_KEYS: TimingKeys = [
-    ("mean_ns", TimingFigure::Median),
-    ("spread_ns", TimingFigure::Spread),
-    ("passes", TimingFigure::Batches),
-    ("repetitions", TimingFigure::Repetitions),
-    ("poses", TimingFigure::Inputs),
-    ("poses_drawn", TimingFigure::InputsDrawn),
-];
-
-/// A row's timing under [`TIMING_KEYS`].
+/// A row's timing under the pair-query columns ([`TimingRow::Pair`]).
 fn serialize_timing<S: serde::Serializer>(t: &CellTiming, s: S) -> Result<S::Ok, S::Error> {
-    t.serialize_as(&TIMING_KEYS, s)
+    t.serialize_as(TimingRow::Pair, s)
 }
 
 /// The speed-ups the report shows against plain GJK: `speed-up = time(baseline) / time(ours)`

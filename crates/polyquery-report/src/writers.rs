@@ -10,11 +10,11 @@
 
 use crate::config::{Report, ReportError};
 use crate::format::{distinct, escape_html, escape_md, format_time, group, optional, quote, ratio};
-use crate::measure::FigureValue;
+use crate::measure::{FigureValue, TimingRow, timing_columns};
 use crate::plots::{self, Plot};
 use crate::results::{
     AGREEMENT_TOLERANCE, Family, HEADLINES, Method, ResultRow, SPEEDUPS_VS_PEER,
-    SPEEDUPS_VS_PLAIN_GJK, TIMING_KEYS, sphere_mean_ns,
+    SPEEDUPS_VS_PLAIN_GJK, sphere_mean_ns,
 };
 use crate::status::Status;
 use crate::summary::{self, GLOSSARY};
@@ -433,7 +433,7 @@ enum Figure {
     Bytes,
 }
 
-/// A row's cells in [`CSV_COLUMNS`] order, unescaped (the timing's under [`TIMING_KEYS`]);
+/// A row's cells in [`CSV_COLUMNS`] order, unescaped (the timing's under the columns of [`TimingRow::Pair`]);
 /// its optional numbers written by `number(what it measures, value)`.
 fn row_cells(r: &ResultRow, number: impl Fn(Figure, Option<f64>) -> String) -> Vec<String> {
     let identity = [
@@ -445,12 +445,10 @@ fn row_cells(r: &ResultRow, number: impl Fn(Figure, Option<f64>) -> String) -> V
         r.status.to_string(),
         r.note.clone(),
     ];
-    let timing = TIMING_KEYS
-        .iter()
-        .map(|&(_, figure)| match r.timing.value(figure) {
-            FigureValue::Number(x) => number(Figure::Time, x),
-            FigureValue::Count(n) => n.to_string(),
-        });
+    let timing = timing_columns(TimingRow::Pair).map(|(_, figure)| match r.timing.value(figure) {
+        FigureValue::Number(x) => number(Figure::Time, x),
+        FigureValue::Count(n) => n.to_string(),
+    });
     let figures = [
         number(Figure::Count, r.support_calls),
         number(Figure::Count, r.iterations),
@@ -734,4 +732,16 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     }
     s.push_str("</tbody>\n</table></div>\n</details>\n</body>\n</html>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The CSV header names the timing's columns where the cells put them.
+    #[test]
+    fn the_csv_header_holds_the_timing_columns() {
+        let timing: Vec<&str> = timing_columns(TimingRow::Pair).map(|(n, _)| n).collect();
+        assert_eq!(CSV_COLUMNS[7..13], timing[..]);
+    }
 }

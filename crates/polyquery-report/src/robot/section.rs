@@ -7,7 +7,7 @@
 //! tables and summary lines read it, `results.json` serialises it (key `robot`).
 
 use super::plan::{CONFIGURATIONS_FILE, MOTIONS_FILE};
-use crate::measure::{CellTiming, TimingFigure, TimingKeys};
+use crate::measure::{CellTiming, TimingRow};
 use crate::named::named_enum;
 use crate::status::Status;
 use polyquery_synth::robot_scenes::{Motion, configurations_text, motions_text};
@@ -88,27 +88,16 @@ pub struct RobotRow {
     pub status: Status,
     /// `note` = why it failed or disagrees, or `""`.
     pub note: String,
-    /// The timing over the configurations (motions), with the columns [`TIMING_KEYS`]:
+    /// The timing over the configurations (motions), with the columns of [`TimingRow::Robot`]:
     /// `per_second = 1e9 / median_ns` configurations (or motions) per second; a capped method
     /// times a prefix of those drawn (`inputs < inputs_drawn`).
     #[serde(flatten, serialize_with = "serialize_timing")]
     pub timing: CellTiming,
 }
 
-/// The columns of a robot row's timing in `results.json`, in order:
-/// `TIMING_KEYS = [median_ns, spread_ns, per_second, batches, inputs, inputs_drawn]`.
-pub const TIMING_KEYS: TimingKeys = [
-    ("median_ns", TimingFigure::Median),
-    ("spread_ns", TimingFigure::Spread),
-    ("per_second", TimingFigure::PerSecond),
-    ("batches", TimingFigure::Batches),
-    ("inputs", TimingFigure::Inputs),
-    ("inputs_drawn", TimingFigure::InputsDrawn),
-];
-
-/// A robot row's timing under [`TIMING_KEYS`].
+/// A robot row's timing under the robot columns ([`TimingRow::Robot`]).
 fn serialize_timing<S: serde::Serializer>(t: &CellTiming, s: S) -> Result<S::Ok, S::Error> {
-    t.serialize_as(&TIMING_KEYS, s)
+    t.serialize_as(TimingRow::Robot, s)
 }
 
 /// Two checkers' verdicts on the same configurations: `disagreements ≤ compared`.
