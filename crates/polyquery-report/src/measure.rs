@@ -2,10 +2,12 @@
 //! long enough (≥ ~1 ms) for `Instant` to resolve it; the cell is the median time per query
 //! over the batches with the interquartile range as its spread.
 //!
-//! Where it sits: a leaf. The report's runner ([`crate::runner`]) and robot section
+//! Where it sits: a leaf (numbers printed by [`crate::format`]). The report's runner ([`crate::runner`]) and robot section
 //! ([`crate::robot`]) run a checking pass ([`checking_pass`]) whose answers they compare, then
 //! hand a closure that answers the same inputs once ("one pass"); this module decides how many
 //! passes make a batch and how many batches fit the cell's time budget ([`cell_timing`]).
+//! Both kinds of row carry the result as a [`CellTiming`], which also writes their table
+//! cells and their CSV/JSON columns (each kind of row names them: [`TIMING_COLUMNS`]).
 
 use crate::format::group;
 use serde::ser::SerializeMap;
