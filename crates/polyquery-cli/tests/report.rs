@@ -36,14 +36,25 @@ fn count(text: &str, needle: &str) -> usize {
     text.matches(needle).count()
 }
 
+/// The checkout's root (the bundled `data/`, `Cargo.lock`, `target/`).
+fn checkout() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+/// The settings of `polyquery report --quick` on the bundled meshes, writing into `out`.
+fn quick_config(out: &Path) -> ReportConfig {
+    let mut config = ReportConfig::defaults(true);
+    config.meshes = Some(checkout().join("data"));
+    config.out = out.to_path_buf();
+    config.command = "polyquery report --quick".into();
+    config
+}
+
 #[test]
 fn quick_report_writes_every_file_well_formed() {
     let dir = tempfile::tempdir().expect("temporary folder");
     let out = dir.path().join("report");
-    let mut config = ReportConfig::defaults(true);
-    config.meshes = Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data"));
-    config.out = out.clone();
-    config.command = "polyquery report --quick".into();
+    let mut config = quick_config(&out);
     // A pinocchio result as benches/robot_pinocchio.py writes it (made-up numbers).
     let pin = dir.path().join("pin.json");
     std::fs::write(
@@ -158,7 +169,7 @@ fn quick_report_writes_every_file_well_formed() {
     let commit = machine["git_commit"].as_str().expect("git_commit");
     let git_status = std::process::Command::new("git")
         .args(["status", "--porcelain"])
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .current_dir(checkout())
         .output()
         .ok()
         .filter(|o| o.status.success());
@@ -190,12 +201,16 @@ fn quick_report_writes_every_file_well_formed() {
         ("time_of_impact", "ours, NVM"),
         ("penetration_depth", "EPA, NVM"),
     ] {
-        assert_eq!(has(query, method), config.sizes.len(), "{query} / {method}");
+        assert_eq!(
+            has(query, method),
+            config.workload.sizes.len(),
+            "{query} / {method}"
+        );
     }
     if polyquery_report::peers::AVAILABLE {
         assert_eq!(
             has("intersects", "parry3d intersection_test"),
-            config.sizes.len()
+            config.workload.sizes.len()
         );
         assert!(html.contains(polyquery_report::peers::PARRY_VERSION));
     }
@@ -203,7 +218,7 @@ fn quick_report_writes_every_file_well_formed() {
     // pair queries of ours on every pose pair of their kind; a row timed on fewer (a slow
     // baseline or the peer) says so in its note and its cell.
     let defaults = ReportConfig::defaults(false);
-    assert!(defaults.directions >= 100_000 && defaults.queries / 2 >= 1_000);
+    assert!(defaults.workload.directions >= 100_000 && defaults.workload.queries / 2 >= 1_000);
     for r in output
         .report
         .rows
@@ -211,26 +226,32 @@ fn quick_report_writes_every_file_well_formed() {
         .filter(|r| r.query.name() != "preprocess")
     {
         if r.query.name() == "support" {
-            assert_eq!(r.poses_drawn, config.directions, "{r:?}");
+            assert_eq!(r.timing.inputs_drawn, config.workload.directions, "{r:?}");
         } else if matches!(r.query.name(), "intersects" | "distance") {
-            assert_eq!(r.poses_drawn, config.queries, "{r:?}");
+            assert_eq!(r.timing.inputs_drawn, config.workload.queries, "{r:?}");
         }
         if r.method.name().ends_with("NVM") {
-            assert_eq!(r.poses, r.poses_drawn, "ours on every input: {r:?}");
+            assert_eq!(
+                r.timing.inputs, r.timing.inputs_drawn,
+                "ours on every input: {r:?}"
+            );
         }
-        if r.poses < r.poses_drawn {
+        if r.timing.inputs < r.timing.inputs_drawn {
             assert!(
-                r.note.contains(&format!("timed on {} of", r.poses)),
+                r.note.contains(&format!("timed on {} of", r.timing.inputs)),
                 "{r:?}"
             );
             let cell = format!(
                 "({} of {})",
-                polyquery_report::format::group(r.poses),
-                polyquery_report::format::group(r.poses_drawn)
+                polyquery_report::format::group(r.timing.inputs),
+                polyquery_report::format::group(r.timing.inputs_drawn)
             );
             assert!(html.contains(&cell), "{cell} not in the tables");
         }
-        assert!(r.passes >= 1 && r.repetitions >= r.poses, "{r:?}");
+        assert!(
+            r.timing.batches >= 1 && r.timing.repetitions >= r.timing.inputs,
+            "{r:?}"
+        );
     }
     // The first screen: the conclusion, then the glossary, before any table.
     let summary = html.find("id=\"summary\"").expect("a summary");
@@ -295,10 +316,16 @@ fn check_robot_section(out: &Path, report: &polyquery_report::Report) {
                     .row(scene, query, method, t)
                     .unwrap_or_else(|| panic!("no row {scene} / {query} / {method} / {t}"));
                 assert_eq!(row.status, Status::Ok, "{row:?}");
-                assert!(row.per_second.is_some_and(|p| p > 0.0), "{row:?}");
-                assert!(row.inputs >= 1 && row.inputs <= row.inputs_drawn, "{row:?}");
+                assert!(row.timing.per_second().is_some_and(|p| p > 0.0), "{row:?}");
+                assert!(
+                    row.timing.inputs >= 1 && row.timing.inputs <= row.timing.inputs_drawn,
+                    "{row:?}"
+                );
                 if method == Nvm {
-                    assert_eq!(row.inputs, section.configurations, "ours on every one");
+                    assert_eq!(
+                        row.timing.inputs, section.configurations,
+                        "ours on every one"
+                    );
                 }
             }
         }
@@ -383,10 +410,7 @@ fn check_robot_section(out: &Path, report: &polyquery_report::Report) {
 /// The version the report prints is the one Cargo.lock pins.
 #[test]
 fn parry_version_matches_the_lock_file() {
-    let lock = std::fs::read_to_string(
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("Cargo.lock"),
-    )
-    .expect("Cargo.lock");
+    let lock = std::fs::read_to_string(checkout().join("Cargo.lock")).expect("Cargo.lock");
     let needle = "name = \"parry3d-f64\"\nversion = \"";
     let at = lock.find(needle).expect("parry3d-f64 in Cargo.lock") + needle.len();
     let version = &lock[at..at + lock[at..].find('"').expect("closing quote")];
@@ -401,12 +425,10 @@ fn parry_version_matches_the_lock_file() {
 fn full_default_report() {
     let quick = std::env::var("POLYQUERY_REPORT_QUICK").is_ok_and(|v| v == "1");
     let mut config = ReportConfig::defaults(quick);
-    config.meshes = Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data"));
+    config.meshes = Some(checkout().join("data"));
     config.out = std::env::var("POLYQUERY_REPORT_OUT")
         .map(Into::into)
-        .unwrap_or_else(|_| {
-            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("target/report-full")
-        });
+        .unwrap_or_else(|_| checkout().join("target/report-full"));
     config.command = "polyquery report".into();
     config.progress = true;
     let output = report::run(&config).expect("the default report runs");
@@ -477,11 +499,7 @@ fn quick_report_fits_a_1280_px_browser_window() {
     );
     let dir = tempfile::tempdir().expect("temporary folder");
     let out = dir.path().join("report-quick");
-    let mut config = ReportConfig::defaults(true);
-    config.meshes = Some(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data"));
-    config.out = out.clone();
-    config.command = "polyquery report --quick".into();
-    report::run(&config).expect("the quick report runs");
+    report::run(&quick_config(&out)).expect("the quick report runs");
     let index = out.join("index.html");
     let profile = dir.path().join("profile");
 
@@ -577,10 +595,8 @@ fn report_finds_the_bundled_meshes_from_any_directory() {
     assert!(!dir.path().join("report").exists(), "--quick wrote report/");
     let csv = std::fs::read_to_string(dir.path().join("report-quick/results.csv"))
         .expect("report-quick/results.csv");
-    let manifest = std::fs::read_to_string(
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("data/MANIFEST.tsv"),
-    )
-    .expect("data/MANIFEST.tsv");
+    let manifest =
+        std::fs::read_to_string(checkout().join("data/MANIFEST.tsv")).expect("data/MANIFEST.tsv");
     let listed: Vec<&str> = manifest
         .lines()
         .skip(1)

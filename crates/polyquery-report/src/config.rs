@@ -7,24 +7,11 @@
 use crate::machine::MachineInfo;
 use crate::results::ResultRow;
 use crate::robot::RobotSection;
+use crate::workload::Workload;
 use polyquery::mesh::Mesh;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-/// The default hull sizes: 64 … 1,048,576 vertices, `sizes[i] = 64 × 8^i`.
-pub const DEFAULT_SIZES: [usize; 6] = [64, 512, 4_096, 32_768, 262_144, 1_048_576];
-/// The `--quick` sizes: `QUICK_SIZES = [64, 512, 4_096]`.
-pub const QUICK_SIZES: [usize; 3] = [64, 512, 4_096];
-/// Pose pairs per source by default: 1,000 overlapping and 1,000 disjoint, so every pair
-/// query family is timed on at least 1,000 (penetration and EPA on the overlapping ones, time
-/// of impact on the disjoint ones, intersection and distance on all): `DEFAULT_QUERIES = 2_000`.
-pub const DEFAULT_QUERIES: usize = 2_000;
-/// Pose pairs per source with `--quick`: `QUICK_QUERIES = 200`.
-pub const QUICK_QUERIES: usize = 200;
-/// Distinct random unit directions per source for the support queries by default: `DEFAULT_DIRECTIONS = 100_000`.
-pub const DEFAULT_DIRECTIONS: usize = 100_000;
-/// Directions per source with `--quick`: `QUICK_DIRECTIONS = 10_000`.
-pub const QUICK_DIRECTIONS: usize = 10_000;
 /// The output folder of a full report: `DEFAULT_OUT = "report"`.
 pub const DEFAULT_OUT: &str = "report";
 /// The output folder of a `--quick` report (never the full report's): `QUICK_OUT = "report-quick"`.
@@ -36,9 +23,9 @@ pub const QUICK_OUT: &str = "report-quick";
 /// use polyquery_report::{ReportConfig, QUICK_OUT, QUICK_SIZES};
 ///
 /// let quick = ReportConfig::defaults(true);
-/// assert_eq!(quick.sizes, QUICK_SIZES);
+/// assert_eq!(quick.workload.sizes, QUICK_SIZES);
 /// assert_eq!(quick.out, std::path::Path::new(QUICK_OUT));
-/// assert!(quick.quick && quick.queries < ReportConfig::defaults(false).queries);
+/// assert!(quick.quick && quick.workload.queries < ReportConfig::defaults(false).workload.queries);
 /// ```
 #[derive(Clone, Debug)]
 pub struct ReportConfig {
@@ -46,12 +33,8 @@ pub struct ReportConfig {
     /// has a `MANIFEST.tsv` (as the bundled `data/` does) every file the manifest lists must
     /// be there: a missing or unreadable mesh is an error, never a shorter report (`meshes = bundled_data_dir()` by default).
     pub meshes: Option<PathBuf>,
-    /// `sizes` = the hull sizes of the synthetic sphere and ellipsoid (`DEFAULT_SIZES` by default).
-    pub sizes: Vec<usize>,
-    /// `queries` = pose pairs per source, `queries / 2` overlapping and `queries / 2` disjoint.
-    pub queries: usize,
-    /// `directions` = distinct random unit directions per source for the support queries.
-    pub directions: usize,
+    /// `workload` = the hull sizes and the inputs per source (`Workload::defaults(quick)` by default).
+    pub workload: Workload,
     /// `quick = true` ⟹ short timing budgets (and the quick defaults the CLI picks).
     pub quick: bool,
     /// `out` = the output folder (created if missing).
@@ -75,21 +58,7 @@ impl ReportConfig {
     pub fn defaults(quick: bool) -> ReportConfig {
         ReportConfig {
             meshes: bundled_data_dir(),
-            sizes: if quick {
-                QUICK_SIZES.to_vec()
-            } else {
-                DEFAULT_SIZES.to_vec()
-            },
-            queries: if quick {
-                QUICK_QUERIES
-            } else {
-                DEFAULT_QUERIES
-            },
-            directions: if quick {
-                QUICK_DIRECTIONS
-            } else {
-                DEFAULT_DIRECTIONS
-            },
+            workload: Workload::defaults(quick),
             quick,
             out: PathBuf::from(if quick { QUICK_OUT } else { DEFAULT_OUT }),
             command: "polyquery report".into(),
@@ -157,12 +126,11 @@ pub struct Report {
     pub machine: MachineInfo,
     /// `command = ReportConfig::command`, the command line.
     pub command: String,
-    /// `sizes = ReportConfig::sizes`, the hull sizes asked for.
-    pub sizes: Vec<usize>,
-    /// `queries = ReportConfig::queries`: pose pairs drawn per source (half overlapping, half disjoint).
-    pub queries: usize,
-    /// `directions = ReportConfig::directions`: distinct random directions per source for the support queries.
-    pub directions: usize,
+    /// `workload = ReportConfig::workload`: the hull sizes asked for, the pose pairs drawn per
+    /// source (half overlapping, half disjoint) and the distinct random directions per source
+    /// for the support queries (keys `sizes`, `queries`, `directions`).
+    #[serde(flatten)]
+    pub workload: Workload,
     /// `sample_budget_seconds` = seconds a slow baseline or the peer may spend on one cell before it stops sampling.
     pub sample_budget_seconds: f64,
     /// `min_samples` = the fewest inputs a slow baseline or the peer is timed on (`16`, `8` with `--quick`).

@@ -12,7 +12,8 @@
 //! the robot section's input files), which the program that runs the report writes.
 //! Progress goes through the [`progress::Progress`] trait; nothing here prints.
 //!
-//! * [`config`]: the settings, the errors, the [`Report`] itself.
+//! * [`config`]: the settings, the errors, the [`Report`] itself; [`workload`]: the sizes and
+//!   inputs per source it measures.
 //! * [`run`]: [`measure()`], one report run.
 //! * [`results`]: query families, result rows, the comparisons the tables state.
 //! * [`measure`](mod@measure): checking passes, batches, medians and interquartile ranges.
@@ -46,13 +47,15 @@ pub mod runner;
 pub mod status;
 pub mod summary;
 pub mod table;
+pub mod workload;
 pub mod writers;
 
-pub use config::{
-    DEFAULT_DIRECTIONS, DEFAULT_OUT, DEFAULT_QUERIES, DEFAULT_SIZES, QUICK_DIRECTIONS, QUICK_OUT,
-    QUICK_QUERIES, QUICK_SIZES, Report, ReportConfig, ReportError, bundled_data_dir,
-};
+pub use config::{DEFAULT_OUT, QUICK_OUT, Report, ReportConfig, ReportError, bundled_data_dir};
 pub use machine::MachineInfo;
 pub use results::{Family, ResultRow};
 pub use run::measure;
+pub use workload::{
+    DEFAULT_DIRECTIONS, DEFAULT_QUERIES, DEFAULT_SIZES, QUICK_DIRECTIONS, QUICK_QUERIES,
+    QUICK_SIZES, Workload,
+};
 pub use writers::{Document, documents};

@@ -2,12 +2,16 @@
 //! long enough (≥ ~1 ms) for `Instant` to resolve it; the cell is the median time per query
 //! over the batches with the interquartile range as its spread.
 //!
-//! Where it sits: a leaf. The report's runner ([`crate::runner`]) and robot section
+//! Where it sits: a leaf (numbers printed by [`crate::format`]). The report's runner ([`crate::runner`]) and robot section
 //! ([`crate::robot`]) run a checking pass ([`checking_pass`]) whose answers they compare, then
 //! hand a closure that answers the same inputs once ("one pass"); this module decides how many
 //! passes make a batch and how many batches fit the cell's time budget ([`cell_timing`]).
+//! Both kinds of row carry the result as a [`CellTiming`], which also writes their table
+//! cells and their CSV/JSON columns (each kind of row names them: [`TIMING_COLUMNS`]).
 
-use serde::Serialize;
+use crate::format::group;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 use std::time::{Duration, Instant};
 
 /// How long to spend on one cell: `batches ∈ [min_batches, max_batches]`, each `≥ min_batch`, about `per_cell` in all.
@@ -60,6 +64,186 @@ impl Timing {
             batches: 1,
             queries_per_batch: 1,
         }
+    }
+}
+
+/// A measured cell's timing as its row states it, shared by the pair-query rows and the
+/// robot rows: the median time per input over the timing batches, their spread, and how
+/// many inputs were timed of those drawn (`inputs ≤ inputs_drawn`). The rows name its
+/// figures in their own words in the CSV and JSON ([`TIMING_COLUMNS`]).
+///
+/// ```
+/// use polyquery_report::measure::{CellTiming, Timing};
+///
+/// let mut t = CellTiming { inputs: 3, inputs_drawn: 4, ..CellTiming::default() };
+/// t.record(&Timing { median_ns: 250.0, spread_ns: 50.0, batches: 5, queries_per_batch: 6 });
+/// assert_eq!((t.median_ns, t.repetitions, t.per_second()), (Some(250.0), 30, Some(4e6)));
+/// assert_eq!(t.decorate("250 ns", false), "250 ns ±10% (3 of 4)");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CellTiming {
+    /// `median_ns` = median over the batches of (batch time / inputs in the batch), ns per
+    /// input; `None` when not timed (it failed everywhere, or was skipped).
+    pub median_ns: Option<f64>,
+    /// `spread_ns = Q3 − Q1` of the batches' times per input, ns (0 for one batch).
+    pub spread_ns: Option<f64>,
+    /// `batches` = the timing batches (of passes over the inputs) the median is over.
+    pub batches: usize,
+    /// `repetitions = batches × inputs per batch`: the timed repetitions in all.
+    pub repetitions: usize,
+    /// `inputs` = the inputs timed: all those drawn, or a prefix of them for a slow (capped)
+    /// method.
+    pub inputs: usize,
+    /// `inputs_drawn` = the inputs drawn for the cell: `inputs ≤ inputs_drawn`.
+    pub inputs_drawn: usize,
+}
+
+/// One figure of a [`CellTiming`], as a row's column names it ([`TIMING_COLUMNS`]):
+/// `value = timing.value(figure)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimingFigure {
+    /// `value(Median) = Number(median_ns)`.
+    Median,
+    /// `value(Spread) = Number(spread_ns)`.
+    Spread,
+    /// `value(PerSecond) = Number(1e9 / median_ns)` ([`CellTiming::per_second`]).
+    PerSecond,
+    /// `value(Batches) = Count(batches)`.
+    Batches,
+    /// `value(Repetitions) = Count(repetitions)`.
+    Repetitions,
+    /// `value(Inputs) = Count(inputs)`.
+    Inputs,
+    /// `value(InputsDrawn) = Count(inputs_drawn)`.
+    InputsDrawn,
+}
+
+/// The value of one figure: a time or a rate (`None` when not timed), or a count
+/// (`value(Batches) = Count(batches)`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FigureValue {
+    /// A time or rate, serialised as the number: `Number(Some(x)) ↦ x`, `Number(None) ↦ null`.
+    Number(Option<f64>),
+    /// A count, serialised as the number: `Count(n) ↦ n`.
+    Count(usize),
+}
+
+impl Serialize for FigureValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            FigureValue::Number(x) => x.serialize(serializer),
+            FigureValue::Count(n) => n.serialize(serializer),
+        }
+    }
+}
+
+/// The kind of row a timing belongs to, which names its columns ([`TIMING_COLUMNS`]):
+/// `Pair` = a pair-query row of `results.csv` / `results.json`, `Robot` = a robot row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimingRow {
+    /// A pair-query row: `columns = mean_ns, spread_ns, passes, repetitions, poses, poses_drawn`.
+    Pair,
+    /// A robot row: `columns = median_ns, spread_ns, per_second, batches, inputs, inputs_drawn`.
+    Robot,
+}
+
+/// The timing's columns in order, as each kind of row names them (`None`: that row does
+/// not show the figure): `TIMING_COLUMNS[i] = (figure, pair-query column, robot column)`.
+pub const TIMING_COLUMNS: [(TimingFigure, Option<&str>, Option<&str>); 7] = {
+    use TimingFigure::*;
+    [
+        (Median, Some("mean_ns"), Some("median_ns")),
+        (Spread, Some("spread_ns"), Some("spread_ns")),
+        (PerSecond, None, Some("per_second")),
+        (Batches, Some("passes"), Some("batches")),
+        (Repetitions, Some("repetitions"), None),
+        (Inputs, Some("poses"), Some("inputs")),
+        (InputsDrawn, Some("poses_drawn"), Some("inputs_drawn")),
+    ]
+};
+
+/// The columns `row` shows, in order: `(name, figure)` for each of [`TIMING_COLUMNS`] it names.
+///
+/// ```
+/// use polyquery_report::measure::{TimingFigure, TimingRow, timing_columns};
+///
+/// let robot: Vec<_> = timing_columns(TimingRow::Robot).collect();
+/// assert_eq!(robot[2], ("per_second", TimingFigure::PerSecond));
+/// assert_eq!(timing_columns(TimingRow::Pair).count(), 6);
+/// ```
+pub fn timing_columns(row: TimingRow) -> impl Iterator<Item = (&'static str, TimingFigure)> {
+    TIMING_COLUMNS
+        .iter()
+        .filter_map(move |&(figure, pair, robot)| {
+            let name = match row {
+                TimingRow::Pair => pair,
+                TimingRow::Robot => robot,
+            };
+            name.map(|n| (n, figure))
+        })
+}
+
+impl CellTiming {
+    /// Takes a measured timing's figures (the inputs stay): `median_ns = Some(t.median_ns)`,
+    /// `repetitions = t.repetitions()`.
+    pub fn record(&mut self, t: &Timing) {
+        self.median_ns = Some(t.median_ns);
+        self.spread_ns = Some(t.spread_ns);
+        self.batches = t.batches;
+        self.repetitions = t.repetitions();
+    }
+
+    /// Inputs per second: `per_second() = 1e9 / median_ns`.
+    pub fn per_second(&self) -> Option<f64> {
+        self.median_ns.map(|m| 1e9 / m)
+    }
+
+    /// The value of `figure`: `value(Median) = Number(median_ns)`.
+    pub fn value(&self, figure: TimingFigure) -> FigureValue {
+        match figure {
+            TimingFigure::Median => FigureValue::Number(self.median_ns),
+            TimingFigure::Spread => FigureValue::Number(self.spread_ns),
+            TimingFigure::PerSecond => FigureValue::Number(self.per_second()),
+            TimingFigure::Batches => FigureValue::Count(self.batches),
+            TimingFigure::Repetitions => FigureValue::Count(self.repetitions),
+            TimingFigure::Inputs => FigureValue::Count(self.inputs),
+            TimingFigure::InputsDrawn => FigureValue::Count(self.inputs_drawn),
+        }
+    }
+
+    /// Serialises the figures under the columns of `row`, in order, into the row that
+    /// flattens it (`#[serde(flatten, serialize_with = …)]`): `{name: value(figure)}` for
+    /// each `(name, figure)` of [`timing_columns`]`(row)`.
+    pub fn serialize_as<S: Serializer>(
+        &self,
+        row: TimingRow,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for (name, figure) in timing_columns(row) {
+            map.serialize_entry(name, &self.value(figure))?;
+        }
+        map.end()
+    }
+
+    /// A table cell of the timing: `value` (the time or the rate), then the spread over the
+    /// batches as a percentage of the median when there were several, `(k of n)` when timed
+    /// on a prefix of the inputs, and ` ⚠` when the answers disagree:
+    /// `"{value} ±{50 · spread / median}%{ (k of n)}{ ⚠}"`.
+    pub fn decorate(&self, value: &str, disagrees: bool) -> String {
+        let spread = match (self.median_ns, self.spread_ns) {
+            (Some(m), Some(s)) if self.batches > 1 && m > 0.0 => {
+                format!(" ±{:.0}%", 50.0 * s / m)
+            }
+            _ => String::new(),
+        };
+        let sample = if self.inputs < self.inputs_drawn {
+            format!(" ({} of {})", group(self.inputs), group(self.inputs_drawn))
+        } else {
+            String::new()
+        };
+        let mark = if disagrees { " ⚠" } else { "" };
+        format!("{value}{spread}{sample}{mark}")
     }
 }
 

@@ -192,48 +192,29 @@ mod parry_impl {
         Err(MISSING.into())
     }
 
-    /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
-    pub fn intersects(a: &PeerShape, _: &Pose, _: &PeerShape, _: &Pose) -> Result<bool, String> {
-        match *a {}
+    /// Declares the pair queries, each unreachable without the peer library (no shape
+    /// exists to pass): `name(a, pa, b, pb, extra…) = match *a {}`.
+    macro_rules! unreachable_queries {
+        ($($name:ident($($extra:ty),*) -> $answer:ty;)*) => {$(
+            /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
+            pub fn $name(
+                a: &PeerShape,
+                _: &Pose,
+                _: &PeerShape,
+                _: &Pose,
+                $(_: $extra,)*
+            ) -> Result<$answer, String> {
+                match *a {}
+            }
+        )*};
     }
 
-    /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
-    pub fn distance(a: &PeerShape, _: &Pose, _: &PeerShape, _: &Pose) -> Result<f64, String> {
-        match *a {}
-    }
-
-    /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
-    pub fn contact_depth(
-        a: &PeerShape,
-        _: &Pose,
-        _: &PeerShape,
-        _: &Pose,
-    ) -> Result<Option<(f64, Vector)>, String> {
-        match *a {}
-    }
-
-    /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
-    pub fn time_of_impact(
-        a: &PeerShape,
-        _: &Pose,
-        _: &PeerShape,
-        _: &Pose,
-        _: &Vector,
-        _: f64,
-    ) -> Result<Option<f64>, String> {
-        match *a {}
-    }
-
-    /// Unreachable without the peer library (no shape exists): `match *a {}` ⟹ never returns.
-    pub fn directional_penetration(
-        a: &PeerShape,
-        _: &Pose,
-        _: &PeerShape,
-        _: &Pose,
-        _: &Vector,
-        _: f64,
-    ) -> Result<Option<f64>, String> {
-        match *a {}
+    unreachable_queries! {
+        intersects() -> bool;
+        distance() -> f64;
+        contact_depth() -> Option<(f64, Vector)>;
+        time_of_impact(&Vector, f64) -> Option<f64>;
+        directional_penetration(&Vector, f64) -> Option<f64>;
     }
 }
 

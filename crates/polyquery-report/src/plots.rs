@@ -223,7 +223,7 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
         ),
         (
             false,
-            |r| r.mean_ns,
+            |r| r.timing.median_ns,
             "Preprocessing time against n",
             "preprocess_time.svg",
             ("build time", Quantity::Time),
@@ -252,7 +252,7 @@ fn method_series(rows: &[ResultRow], shape: &str, family: Family) -> Vec<Series>
         .iter()
         .filter(|r| r.kind == "synthetic" && r.source == shape && r.query == family)
     {
-        let Some(ns) = r.mean_ns.filter(|v| v.is_finite() && *v > 0.0) else {
+        let Some(ns) = r.timing.median_ns.filter(|v| v.is_finite() && *v > 0.0) else {
             continue;
         };
         let point = (r.vertices as f64, ns);
@@ -378,7 +378,7 @@ fn mesh_bars(
                 .map(|method| {
                     mine.iter()
                         .find(|r| label(r) == *m && r.method == *method)
-                        .and_then(|r| r.mean_ns)
+                        .and_then(|r| r.timing.median_ns)
                         .filter(|v| v.is_finite() && *v > 0.0)
                 })
                 .collect()

@@ -6,6 +6,7 @@
 //! Where it sits: a leaf. The runner fills the rows; the plots, the writers and the first
 //! screen read them.
 
+use crate::measure::{CellTiming, TimingRow};
 use crate::named::named_enum;
 use crate::status::Status;
 use polyquery::kinds::{QueryKind, SupportKind};
@@ -215,23 +216,15 @@ pub struct ResultRow {
     pub status: Status,
     /// `note` = why it failed, or what else to know (`""` when nothing).
     pub note: String,
-    /// Mean time per query in ns over the `poses` inputs timed: each timing pass answers
-    /// every one of them once, and this is the median over the `passes` passes of
-    /// (pass time / `poses`). `None` when it failed everywhere: `mean_ns = median over passes of pass time / poses`.
-    pub mean_ns: Option<f64>,
-    /// `spread_ns = Q3 − Q1` of the passes' times per query, ns (0 for one pass).
-    pub spread_ns: Option<f64>,
-    /// `passes` = the timing passes (or batches of passes, for very short passes) the median is over.
-    pub passes: usize,
-    /// `repetitions = passes × inputs per pass`: the timed repetitions in all.
-    pub repetitions: usize,
-    /// Inputs timed: pose pairs, or directions for support queries (a slow baseline or the
-    /// peer may time a prefix of the family's set: then `poses < poses_drawn`).
-    pub poses: usize,
-    /// Inputs in the family's set: distinct random directions (support), or the pose pairs of
-    /// the family's kind (all, overlapping ones for penetration and EPA, disjoint ones for
-    /// time of impact): `poses_drawn ≥ poses`.
-    pub poses_drawn: usize,
+    /// The timing over the family's inputs (pose pairs, or directions for support queries),
+    /// with the columns of [`TimingRow::Pair`]: each timing pass answers every timed input once, and
+    /// `mean_ns` is the median over the `passes` passes (or batches of passes) of pass time /
+    /// `poses`, ns per query (absent when it failed everywhere). A slow baseline or the peer
+    /// may time a prefix of the family's set (`poses < poses_drawn`); the set is the distinct
+    /// random directions (support), or the pose pairs of the family's kind (all, overlapping
+    /// ones for penetration and EPA, disjoint ones for time of impact).
+    #[serde(flatten, serialize_with = "serialize_timing")]
+    pub timing: CellTiming,
     /// `support_calls` = mean support calls per query (ours only; the peer does not count them).
     pub support_calls: Option<f64>,
     /// `iterations` = mean iterations per query (ours only).
@@ -249,65 +242,40 @@ pub struct ResultRow {
     pub bytes_per_vertex: Option<f64>,
 }
 
+/// A row's timing under the pair-query columns ([`TimingRow::Pair`]).
+fn serialize_timing<S: serde::Serializer>(t: &CellTiming, s: S) -> Result<S::Ok, S::Error> {
+    t.serialize_as(TimingRow::Pair, s)
+}
+
 /// The speed-ups the report shows against plain GJK: `speed-up = time(baseline) / time(ours)`
 /// for each `(family, baseline method, our method)`.
-pub const SPEEDUPS_VS_PLAIN_GJK: &[(Family, Method, Method)] = &[
-    (
-        Family::Query(QueryKind::Intersects),
-        Method::GjkLinearScan,
-        Method::GjkNvm,
-    ),
-    (
-        Family::Query(QueryKind::Intersects),
-        Method::GjkLinearScan,
-        Method::NioNvm,
-    ),
-    (
-        Family::Query(QueryKind::Distance),
-        Method::GjkLinearScan,
-        Method::GjkNvm,
-    ),
-    (
-        Family::Query(QueryKind::DirectionalPenetration),
-        Method::NioLinearScan,
-        Method::NioNvm,
-    ),
-];
+pub const SPEEDUPS_VS_PLAIN_GJK: &[(Family, Method, Method)] = {
+    use Family::Query;
+    use Method::*;
+    use QueryKind::*;
+    &[
+        (Query(Intersects), GjkLinearScan, GjkNvm),
+        (Query(Intersects), GjkLinearScan, NioNvm),
+        (Query(Distance), GjkLinearScan, GjkNvm),
+        (Query(DirectionalPenetration), NioLinearScan, NioNvm),
+    ]
+};
 
 /// The speed-ups the report shows against the peer library: `speed-up = time(peer) / time(ours)`
 /// for each `(family, peer method, our method)`.
-pub const SPEEDUPS_VS_PEER: &[(Family, Method, Method)] = &[
-    (
-        Family::Query(QueryKind::Intersects),
-        Method::ParryIntersection,
-        Method::NioNvm,
-    ),
-    (
-        Family::Query(QueryKind::Intersects),
-        Method::ParryIntersection,
-        Method::GjkNvm,
-    ),
-    (
-        Family::Query(QueryKind::DirectionalPenetration),
-        Method::ParryRayCast,
-        Method::NioNvm,
-    ),
-    (
-        Family::Query(QueryKind::Distance),
-        Method::ParryDistance,
-        Method::GjkNvm,
-    ),
-    (
-        Family::Query(QueryKind::TimeOfImpact),
-        Method::ParryCastShapes,
-        Method::OursNvm,
-    ),
-    (
-        Family::Query(QueryKind::PenetrationDepth),
-        Method::ParryContact,
-        Method::EpaNvm,
-    ),
-];
+pub const SPEEDUPS_VS_PEER: &[(Family, Method, Method)] = {
+    use Family::Query;
+    use Method::*;
+    use QueryKind::*;
+    &[
+        (Query(Intersects), ParryIntersection, NioNvm),
+        (Query(Intersects), ParryIntersection, GjkNvm),
+        (Query(DirectionalPenetration), ParryRayCast, NioNvm),
+        (Query(Distance), ParryDistance, GjkNvm),
+        (Query(TimeOfImpact), ParryCastShapes, OursNvm),
+        (Query(PenetrationDepth), ParryContact, EpaNvm),
+    ]
+};
 
 /// The row of `method` for `family` on the synthetic sphere hull of `n` vertices:
 /// `sphere_row(rows, f, m, n)?.vertices = n`.
@@ -327,45 +295,86 @@ pub fn sphere_row(
 }
 
 /// The positive mean time per query (ns) of `method` for `family` on the synthetic sphere hull of
-/// `n` vertices, when it was measured: `sphere_mean_ns(rows, f, m, n) = row.mean_ns > 0`.
+/// `n` vertices, when it was measured: `sphere_mean_ns(rows, f, m, n) = row.timing.median_ns > 0`.
 pub fn sphere_mean_ns(rows: &[ResultRow], family: Family, method: Method, n: usize) -> Option<f64> {
     sphere_row(rows, family, method, n)
-        .and_then(|r| r.mean_ns)
+        .and_then(|r| r.timing.median_ns)
         .filter(|v| v.is_finite() && *v > 0.0)
 }
 
 /// The comparisons the conclusion states, per query family: `HEADLINES[i] = (family, ours, plain GJK, peer)`,
 /// plain GJK being the same algorithm on linear-scan support.
-pub const HEADLINES: &[(Family, Method, Option<Method>, Option<Method>)] = &[
-    (Family::Support, Method::Nvm, Some(Method::LinearScan), None),
-    (
-        Family::Query(QueryKind::Intersects),
-        Method::NioNvm,
-        Some(Method::GjkLinearScan),
-        Some(Method::ParryIntersection),
-    ),
-    (
-        Family::Query(QueryKind::DirectionalPenetration),
-        Method::NioNvm,
-        Some(Method::NioLinearScan),
-        Some(Method::ParryRayCast),
-    ),
-    (
-        Family::Query(QueryKind::Distance),
-        Method::GjkNvm,
-        Some(Method::GjkLinearScan),
-        Some(Method::ParryDistance),
-    ),
-    (
-        Family::Query(QueryKind::TimeOfImpact),
-        Method::OursNvm,
-        None,
-        Some(Method::ParryCastShapes),
-    ),
-    (
-        Family::Query(QueryKind::PenetrationDepth),
-        Method::EpaNvm,
-        None,
-        Some(Method::ParryContact),
-    ),
-];
+pub const HEADLINES: &[(Family, Method, Option<Method>, Option<Method>)] = {
+    use Family::{Query, Support};
+    use Method::*;
+    use QueryKind::*;
+    &[
+        (Support, Nvm, Some(LinearScan), None),
+        (
+            Query(Intersects),
+            NioNvm,
+            Some(GjkLinearScan),
+            Some(ParryIntersection),
+        ),
+        (
+            Query(DirectionalPenetration),
+            NioNvm,
+            Some(NioLinearScan),
+            Some(ParryRayCast),
+        ),
+        (
+            Query(Distance),
+            GjkNvm,
+            Some(GjkLinearScan),
+            Some(ParryDistance),
+        ),
+        (Query(TimeOfImpact), OursNvm, None, Some(ParryCastShapes)),
+        (Query(PenetrationDepth), EpaNvm, None, Some(ParryContact)),
+    ]
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::Timing;
+
+    /// `results.json` keeps a row's keys, in order, with the timing flattened into it.
+    #[test]
+    fn a_row_serialises_with_its_columns_in_order() {
+        let mut row = ResultRow {
+            source: "sphere".into(),
+            kind: "synthetic".into(),
+            vertices: 64,
+            query: Family::Query(QueryKind::Distance),
+            method: Method::GjkNvm,
+            status: Status::Ok,
+            note: String::new(),
+            timing: CellTiming {
+                inputs: 3,
+                inputs_drawn: 4,
+                ..CellTiming::default()
+            },
+            support_calls: Some(7.5),
+            iterations: None,
+            max_disagreement: Some(0.0),
+            oracle_error: None,
+            normal_gap: None,
+            bytes_per_vertex: None,
+        };
+        row.timing.record(&Timing {
+            median_ns: 250.0,
+            spread_ns: 50.0,
+            batches: 5,
+            queries_per_batch: 6,
+        });
+        assert_eq!(
+            serde_json::to_string(&row).unwrap(),
+            "{\"source\":\"sphere\",\"kind\":\"synthetic\",\"vertices\":64,\
+             \"query\":\"distance\",\"method\":\"GJK, NVM\",\"status\":\"ok\",\"note\":\"\",\
+             \"mean_ns\":250.0,\"spread_ns\":50.0,\"passes\":5,\"repetitions\":30,\
+             \"poses\":3,\"poses_drawn\":4,\"support_calls\":7.5,\"iterations\":null,\
+             \"max_disagreement\":0.0,\"oracle_error\":null,\"normal_gap\":null,\
+             \"bytes_per_vertex\":null}"
+        );
+    }
+}

@@ -18,12 +18,12 @@ use std::time::{Duration, Instant};
 /// `measure(config, progress)?.rows` = every measured cell. Nothing is written: the
 /// documents are [`crate::writers::documents`] of the result.
 pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report, ReportError> {
-    if config.queries < 2 {
+    if config.workload.queries < 2 {
         return Err(ReportError::Invalid(
             "--queries must be at least 2 (half overlapping, half disjoint)".into(),
         ));
     }
-    if config.directions == 0 {
+    if config.workload.directions == 0 {
         return Err(ReportError::Invalid(
             "--directions must be at least 1".into(),
         ));
@@ -31,7 +31,7 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
     if config.quick {
         refuse_to_overwrite_full(&config.out)?;
     }
-    if let Some(bad) = config.sizes.iter().find(|&&n| n < 4) {
+    if let Some(bad) = config.workload.sizes.iter().find(|&&n| n < 4) {
         return Err(ReportError::Invalid(format!(
             "size {bad} is below 4, the fewest points of a 3D hull"
         )));
@@ -41,7 +41,7 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
         Some(dir) => load_meshes(dir)?,
         None => Vec::new(),
     };
-    if config.sizes.is_empty() && meshes.is_empty() {
+    if config.workload.sizes.is_empty() && meshes.is_empty() {
         return Err(ReportError::Invalid(
             "no sizes and no meshes to measure".into(),
         ));
@@ -54,10 +54,8 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
     };
     let min_samples = if config.quick { 8 } else { 16 };
     let plan = runner::RunPlan {
-        sizes: config.sizes.clone(),
+        workload: config.workload.clone(),
         meshes,
-        queries: config.queries,
-        directions: config.directions,
         sample_budget,
         min_samples,
         budget: if config.quick {
@@ -86,7 +84,7 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
             Duration::from_secs(4)
         },
     };
-    let sources = 2 * plan.sizes.len() + plan.meshes.len();
+    let sources = 2 * plan.workload.sizes.len() + plan.meshes.len();
     let robot_plan = if config.robot {
         match bundled_data_dir() {
             Some(data) => {
@@ -129,9 +127,7 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
     let report = Report {
         machine,
         command: config.command.clone(),
-        sizes: config.sizes.clone(),
-        queries: config.queries,
-        directions: config.directions,
+        workload: config.workload.clone(),
         sample_budget_seconds: sample_budget.as_secs_f64(),
         min_samples,
         quick: config.quick,

@@ -173,7 +173,7 @@ fn sibling<'a>(
 /// A row's usable mean time.
 fn time(r: Option<&ResultRow>) -> Option<f64> {
     r.filter(|r| !r.status.is_unusable())
-        .and_then(|r| r.mean_ns)
+        .and_then(|r| r.timing.median_ns)
         .filter(|t| t.is_finite() && *t > 0.0)
 }
 
@@ -343,10 +343,10 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
     // 4. How it was measured.
     let mut how = vec![format!(
         "Times are means per query over {} random pose pairs per hull ({} overlapping ones for penetration and EPA, {} disjoint ones for time of impact) and {} distinct random directions per hull for support, so the queries of the big hulls do not stay in cache; every figure of ours uses all of them. Slow baselines and parry3d stop after about {} ms per table cell (at least {} inputs), and their cells say how many they were timed on (\"k of N\").",
-        group(report.queries),
-        group(report.queries / 2),
-        group(report.queries - report.queries / 2),
-        group(report.directions),
+        group(report.workload.queries),
+        group(report.workload.queries / 2),
+        group(report.workload.queries - report.workload.queries / 2),
+        group(report.workload.directions),
         (report.sample_budget_seconds * 1e3).round(),
         report.min_samples
     )];

@@ -10,6 +10,7 @@
 
 use crate::config::{Report, ReportError};
 use crate::format::{distinct, escape_html, escape_md, format_time, group, optional, quote, ratio};
+use crate::measure::{FigureValue, TimingRow, timing_columns};
 use crate::plots::{self, Plot};
 use crate::results::{
     AGREEMENT_TOLERANCE, Family, HEADLINES, Method, ResultRow, SPEEDUPS_VS_PEER,
@@ -90,29 +91,10 @@ pub fn documents(report: &Report) -> Result<Vec<Document<'_>>, ReportError> {
 /// A timing cell: the mean time per query, its spread over the passes as a percentage,
 /// how many inputs it was timed on when fewer than the family's set, or why there is none.
 fn time_cell(r: &ResultRow) -> String {
-    match r.mean_ns {
-        Some(m) if !r.status.is_unusable() => {
-            let spread = r.spread_ns.unwrap_or(0.0);
-            let mark = if r.status == Status::Disagrees {
-                " ⚠"
-            } else {
-                ""
-            };
-            let sample = if r.poses < r.poses_drawn {
-                format!(" ({} of {})", group(r.poses), group(r.poses_drawn))
-            } else {
-                String::new()
-            };
-            if r.passes > 1 && m > 0.0 {
-                format!(
-                    "{} ±{:.0}%{sample}{mark}",
-                    format_time(m),
-                    50.0 * spread / m
-                )
-            } else {
-                format!("{}{sample}{mark}", format_time(m))
-            }
-        }
+    match r.timing.median_ns {
+        Some(m) if !r.status.is_unusable() => r
+            .timing
+            .decorate(&format_time(m), r.status == Status::Disagrees),
         Some(m) => format!("{} ({})", format_time(m), r.status),
         None => r.status.to_string(),
     }
@@ -151,8 +133,8 @@ pub fn tables(report: &Report) -> Vec<Table> {
             title: format!("{shape} hulls: mean time per query"),
             caption: format!(
                 "Both bodies are the same {shape} hull (n vertices each). Pair queries: {} random pose pairs per size (half overlapping, half disjoint); support: {} distinct random directions. ± is half the interquartile range over the timing passes; (k of N): timed on the first k of the N shuffled inputs (a slow baseline or the peer); ⚠: the answers disagree beyond {AGREEMENT_TOLERANCE:e} of the size of D (see the summary).",
-                group(report.queries),
-                group(report.directions)
+                group(report.workload.queries),
+                group(report.workload.directions)
             ),
             header,
             rows: body,
@@ -259,7 +241,9 @@ pub fn tables(report: &Report) -> Vec<Table> {
                 };
                 for m in &methods {
                     cells.push(match find(*m) {
-                        Some(r) if r.status == Status::Ok => optional(r.mean_ns, format_time),
+                        Some(r) if r.status == Status::Ok => {
+                            optional(r.timing.median_ns, format_time)
+                        }
                         Some(r) if r.status == Status::Skipped => r.note.clone(),
                         Some(r) => format!("{}: {}", r.status, r.note),
                         None => "—".into(),
@@ -354,7 +338,7 @@ fn mesh_speedups(rows: &[ResultRow]) -> Option<Table> {
     };
     let usable = |r: Option<&ResultRow>| {
         r.filter(|r| !r.status.is_unusable())
-            .and_then(|r| r.mean_ns)
+            .and_then(|r| r.timing.median_ns)
             .filter(|t| *t > 0.0)
     };
     // Columns that have data somewhere.
@@ -429,7 +413,8 @@ pub fn csv(rows: &[ResultRow]) -> String {
         let cells = row_cells(r, |_, v| {
             optional(v, |x| polyquery::output::Shortest(x).to_string())
         });
-        s.push_str(&cells.map(|c| quote(&c)).join(","));
+        let quoted: Vec<String> = cells.iter().map(|c| quote(c)).collect();
+        s.push_str(&quoted.join(","));
         s.push('\n');
     }
     s
@@ -438,7 +423,7 @@ pub fn csv(rows: &[ResultRow]) -> String {
 /// What a number of a [`ResultRow`] measures, for its format in the HTML table.
 #[derive(Clone, Copy)]
 enum Figure {
-    /// `mean_ns`, `spread_ns`.
+    /// The timing's times (`mean_ns`, `spread_ns`).
     Time,
     /// `support_calls`, `iterations`: means per query.
     Count,
@@ -448,10 +433,10 @@ enum Figure {
     Bytes,
 }
 
-/// A row's cells in [`CSV_COLUMNS`] order, unescaped; its optional numbers written by
-/// `number(what it measures, value)`.
-fn row_cells(r: &ResultRow, number: impl Fn(Figure, Option<f64>) -> String) -> [String; 19] {
-    [
+/// A row's cells in [`CSV_COLUMNS`] order, unescaped (the timing's under the columns of [`TimingRow::Pair`]);
+/// its optional numbers written by `number(what it measures, value)`.
+fn row_cells(r: &ResultRow, number: impl Fn(Figure, Option<f64>) -> String) -> Vec<String> {
+    let identity = [
         r.source.clone(),
         r.kind.clone(),
         r.vertices.to_string(),
@@ -459,19 +444,20 @@ fn row_cells(r: &ResultRow, number: impl Fn(Figure, Option<f64>) -> String) -> [
         r.method.to_string(),
         r.status.to_string(),
         r.note.clone(),
-        number(Figure::Time, r.mean_ns),
-        number(Figure::Time, r.spread_ns),
-        r.passes.to_string(),
-        r.repetitions.to_string(),
-        r.poses.to_string(),
-        r.poses_drawn.to_string(),
+    ];
+    let timing = timing_columns(TimingRow::Pair).map(|(_, figure)| match r.timing.value(figure) {
+        FigureValue::Number(x) => number(Figure::Time, x),
+        FigureValue::Count(n) => n.to_string(),
+    });
+    let figures = [
         number(Figure::Count, r.support_calls),
         number(Figure::Count, r.iterations),
         number(Figure::Error, r.max_disagreement),
         number(Figure::Error, r.oracle_error),
         number(Figure::Error, r.normal_gap),
         number(Figure::Bytes, r.bytes_per_vertex),
-    ]
+    ];
+    identity.into_iter().chain(timing).chain(figures).collect()
 }
 
 /// The machine, command, date and commit as (label, value) pairs.
@@ -746,4 +732,16 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     }
     s.push_str("</tbody>\n</table></div>\n</details>\n</body>\n</html>\n");
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The CSV header names the timing's columns where the cells put them.
+    #[test]
+    fn the_csv_header_holds_the_timing_columns() {
+        let timing: Vec<&str> = timing_columns(TimingRow::Pair).map(|(n, _)| n).collect();
+        assert_eq!(CSV_COLUMNS[7..13], timing[..]);
+    }
 }

@@ -63,26 +63,26 @@ pub struct HullReport {
 
 impl Display for HullReport {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        writeln!(f, "mesh           {} ({})", self.mesh, self.input_format)?;
-        writeln!(f, "input points   {}", self.input_points)?;
-        writeln!(f, "hull vertices  {}", self.vertices)?;
-        writeln!(f, "hull edges     {}", self.edges)?;
-        writeln!(
-            f,
-            "hull faces     {} ({} triangles)",
-            self.faces, self.triangles
+        let mut out = Labelled { f, width: 15 };
+        out.line(
+            "mesh",
+            format_args!("{} ({})", self.mesh, self.input_format),
         )?;
-        writeln!(
-            f,
-            "bounding box   {} .. {}",
-            show(&self.bounding_box.min),
-            show(&self.bounding_box.max)
+        out.line("input points", self.input_points)?;
+        out.line("hull vertices", self.vertices)?;
+        out.line("hull edges", self.edges)?;
+        let faces = format_args!("{} ({} triangles)", self.faces, self.triangles);
+        out.line("hull faces", faces)?;
+        let (min, max) = (&self.bounding_box.min, &self.bounding_box.max);
+        out.line(
+            "bounding box",
+            format_args!("{} .. {}", show(min), show(max)),
         )?;
-        writeln!(f, "volume         {}", Shortest(self.volume))?;
-        writeln!(f, "load time      {:.3} ms", self.load_ms)?;
-        writeln!(f, "build time     {:.3} ms", self.build_ms)?;
-        if let Some(out) = &self.output {
-            writeln!(f, "wrote          {out}")?;
+        out.line("volume", Shortest(self.volume))?;
+        out.line("load time", format_args!("{:.3} ms", self.load_ms))?;
+        out.line("build time", format_args!("{:.3} ms", self.build_ms))?;
+        if let Some(file) = &self.output {
+            out.line("wrote", file)?;
         }
         Ok(())
     }
@@ -184,27 +184,28 @@ impl Display for QueryReport {
         }
         let a = &self.answer;
         let (verdict, value) = match self.op.as_str() {
-            "intersects" => ("intersecting  ", None),
-            "directional_penetration" => ("overlapping   ", Some("δ_d           ")),
-            "distance" => ("intersecting  ", Some("distance      ")),
-            "penetration_depth" => ("overlapping   ", Some("depth         ")),
-            "time_of_impact" => ("they meet     ", Some("time of impact")),
-            _ => ("ray hits      ", Some("ray distance  ")),
+            "intersects" => ("intersecting", None),
+            "directional_penetration" => ("overlapping", Some("δ_d")),
+            "distance" => ("intersecting", Some("distance")),
+            "penetration_depth" => ("overlapping", Some("depth")),
+            "time_of_impact" => ("they meet", Some("time of impact")),
+            _ => ("ray hits", Some("ray distance")),
         };
-        writeln!(f, "{verdict} {}", yes_no(a.intersects))?;
+        let mut out = Labelled { f, width: 15 };
+        out.line(verdict, yes_no(a.intersects))?;
         if let Some(label) = value {
             match a.value {
-                Some(v) => writeln!(f, "{label} {}", Shortest(v))?,
-                None => writeln!(f, "{label} none")?,
+                Some(v) => out.line(label, Shortest(v))?,
+                None => out.line(label, "none")?,
             }
         }
         for (label, v) in [
-            ("normal        ", &a.normal),
-            ("point on A    ", &a.point_a),
-            ("point on B    ", &a.point_b),
+            ("normal", &a.normal),
+            ("point on A", &a.point_a),
+            ("point on B", &a.point_b),
         ] {
             if let Some(v) = v {
-                writeln!(f, "{label} {}", show(v))?;
+                out.line(label, show(v))?;
             }
         }
         if let Some(c) = &a.certificate {
@@ -213,13 +214,16 @@ impl Display for QueryReport {
                 Proof::Verdict(Certificate::Tetrahedron { .. }) => "tetrahedron holding the origin",
                 Proof::Triangle(_) => "support triangle of A ⊖ B",
             };
-            writeln!(f, "certificate    {kind} (--json for its numbers)")?;
+            out.line(
+                "certificate",
+                format_args!("{kind} (--json for its numbers)"),
+            )?;
         }
-        writeln!(f, "algorithm      {}", self.algorithm)?;
-        writeln!(f, "support map    {}", self.support)?;
-        writeln!(f, "iterations     {}", a.iterations)?;
-        writeln!(f, "support calls  {}", a.support_calls)?;
-        writeln!(f, "query time     {:.4} ms", self.query_ms)
+        out.line("algorithm", &self.algorithm)?;
+        out.line("support map", &self.support)?;
+        out.line("iterations", a.iterations)?;
+        out.line("support calls", a.support_calls)?;
+        out.line("query time", format_args!("{:.4} ms", self.query_ms))
     }
 }
 
@@ -309,46 +313,53 @@ pub struct InfoReport {
 impl Display for InfoReport {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let m = &self.metadata;
-        writeln!(f, "file             {}", self.file)?;
-        writeln!(f, "format version   {}", self.format_version)?;
-        writeln!(
-            f,
-            "size             {} bytes ({:.1} per vertex; {:.1} per vertex in memory)",
+        let mut out = Labelled { f, width: 17 };
+        out.line("file", &self.file)?;
+        out.line("format version", self.format_version)?;
+        let size = format_args!(
+            "{} bytes ({:.1} per vertex; {:.1} per vertex in memory)",
             self.file_bytes, self.file_bytes_per_vertex, self.memory_bytes_per_vertex
-        )?;
+        );
+        out.line("size", size)?;
         let sections: Vec<String> = self
             .sections
             .iter()
             .map(|s| format!("{} {}", s.tag, s.bytes))
             .collect();
-        writeln!(f, "sections         {}", sections.join(", "))?;
-        writeln!(f, "vertices         {}", self.vertices)?;
-        writeln!(f, "edges            {}", self.edges)?;
-        writeln!(f, "faces            {}", self.faces)?;
-        writeln!(f, "segments         {}", self.segments)?;
-        writeln!(f, "tree nodes       {}", self.tree_nodes)?;
-        writeln!(f, "slabs            {}", self.slabs)?;
-        writeln!(f, "grid cells       {}", self.grid_cells)?;
-        writeln!(f, "persistence      {}", m.persistence)?;
-        writeln!(
-            f,
-            "source           {} ({} points)",
-            m.source_file, m.input_points
-        )?;
-        writeln!(
-            f,
-            "build time       hull {:.3} ms, map {:.3} ms",
-            m.hull_ms, m.nvm_build_ms
-        )?;
-        writeln!(
-            f,
-            "created          {} by polyquery {}",
-            polyquery_report::machine::utc_date_time(
-                std::time::UNIX_EPOCH + std::time::Duration::from_secs(m.created_unix_s),
-            ),
-            m.polyquery_version
-        )?;
-        writeln!(f, "load time        {:.3} ms", self.load_ms)
+        out.line("sections", sections.join(", "))?;
+        out.line("vertices", self.vertices)?;
+        out.line("edges", self.edges)?;
+        out.line("faces", self.faces)?;
+        out.line("segments", self.segments)?;
+        out.line("tree nodes", self.tree_nodes)?;
+        out.line("slabs", self.slabs)?;
+        out.line("grid cells", self.grid_cells)?;
+        out.line("persistence", &m.persistence)?;
+        let source = format_args!("{} ({} points)", m.source_file, m.input_points);
+        out.line("source", source)?;
+        let build = format_args!("hull {:.3} ms, map {:.3} ms", m.hull_ms, m.nvm_build_ms);
+        out.line("build time", build)?;
+        let created = polyquery_report::machine::utc_date_time(
+            std::time::UNIX_EPOCH + std::time::Duration::from_secs(m.created_unix_s),
+        );
+        let by = format_args!("{created} by polyquery {}", m.polyquery_version);
+        out.line("created", by)?;
+        out.line("load time", format_args!("{:.3} ms", self.load_ms))
+    }
+}
+
+/// Lines of a label and a value, the labels padded to one column: `line(label, value)`
+/// writes `"{label:<width$}{value}\n"`.
+struct Labelled<'a, 'f> {
+    f: &'a mut Formatter<'f>,
+    /// The value column: labels are padded with spaces to `width` characters.
+    width: usize,
+}
+
+impl Labelled<'_, '_> {
+    /// One line: the label padded to the value column, then the value.
+    fn line(&mut self, label: &str, value: impl Display) -> fmt::Result {
+        writeln!(self.f, "{label:<width$}{value}", width = self.width)
     }
 }
 

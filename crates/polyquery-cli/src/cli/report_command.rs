@@ -71,13 +71,13 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
         None => {}
     }
     if let Some(sizes) = &args.sizes {
-        config.sizes = sizes.clone();
+        config.workload.sizes = sizes.clone();
     }
     if let Some(q) = args.queries {
-        config.queries = q;
+        config.workload.queries = q;
     }
     if let Some(d) = args.directions {
-        config.directions = d;
+        config.workload.directions = d;
     }
     if let Some(out) = &args.out {
         config.out = out.clone();

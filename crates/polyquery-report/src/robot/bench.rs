@@ -20,7 +20,7 @@ use super::section::{
     Agreement, MotionSummary, PeerDisagreement, RobotQuery, RobotRow, RobotScene, RobotSection,
     Unit, WarmLoad,
 };
-use crate::measure::{SampleCap, Timing, cell_timing, checking_pass, quantile};
+use crate::measure::{CellTiming, SampleCap, Timing, cell_timing, checking_pass, quantile};
 use crate::peers;
 use crate::progress::Progress;
 use crate::status::Status;
@@ -195,7 +195,14 @@ impl CellKey<'_> {
             Some(e) => (Status::Failed, e),
             None => (Status::Ok, String::new()),
         };
-        let timed = timed.filter(|t| t.median_ns.is_finite() && t.median_ns > 0.0);
+        let mut timing = CellTiming {
+            inputs,
+            inputs_drawn,
+            ..CellTiming::default()
+        };
+        if let Some(t) = timed.filter(|t| t.median_ns.is_finite() && t.median_ns > 0.0) {
+            timing.record(&t);
+        }
         RobotRow {
             scene: self.scene.into(),
             query: self.query,
@@ -204,12 +211,7 @@ impl CellKey<'_> {
             unit: self.unit,
             status,
             note,
-            median_ns: timed.map(|t| t.median_ns),
-            spread_ns: timed.map(|t| t.spread_ns),
-            per_second: timed.map(|t| 1e9 / t.median_ns),
-            batches: timed.map_or(0, |t| t.batches),
-            inputs,
-            inputs_drawn,
+            timing,
         }
     }
 }

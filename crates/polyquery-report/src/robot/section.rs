@@ -7,6 +7,7 @@
 //! tables and summary lines read it, `results.json` serialises it (key `robot`).
 
 use super::plan::{CONFIGURATIONS_FILE, MOTIONS_FILE};
+use crate::measure::{CellTiming, TimingRow};
 use crate::named::named_enum;
 use crate::status::Status;
 use polyquery_synth::robot_scenes::{Motion, configurations_text, motions_text};
@@ -87,18 +88,16 @@ pub struct RobotRow {
     pub status: Status,
     /// `note` = why it failed or disagrees, or `""`.
     pub note: String,
-    /// `median_ns` = median over batches of batch time / inputs per batch, ns per input.
-    pub median_ns: Option<f64>,
-    /// `spread_ns = Q3 − Q1` of the batches' times per input.
-    pub spread_ns: Option<f64>,
-    /// `per_second = 1e9 / median_ns`: configurations (or motions) per second.
-    pub per_second: Option<f64>,
-    /// `batches` = the timing batches the median is over.
-    pub batches: usize,
-    /// `inputs` = the configurations (motions) timed: a prefix of `inputs_drawn` for capped methods.
-    pub inputs: usize,
-    /// `inputs_drawn` = the configurations (motions) drawn: `inputs ≤ inputs_drawn`.
-    pub inputs_drawn: usize,
+    /// The timing over the configurations (motions), with the columns of [`TimingRow::Robot`]:
+    /// `per_second = 1e9 / median_ns` configurations (or motions) per second; a capped method
+    /// times a prefix of those drawn (`inputs < inputs_drawn`).
+    #[serde(flatten, serialize_with = "serialize_timing")]
+    pub timing: CellTiming,
+}
+
+/// A robot row's timing under the robot columns ([`TimingRow::Robot`]).
+fn serialize_timing<S: serde::Serializer>(t: &CellTiming, s: S) -> Result<S::Ok, S::Error> {
+    t.serialize_as(TimingRow::Robot, s)
 }
 
 /// Two checkers' verdicts on the same configurations: `disagreements ≤ compared`.
@@ -289,7 +288,7 @@ impl RobotSection {
         })
     }
 
-    /// The usable median ns per input of a row: `time(…) = row(…).median_ns` unless failed.
+    /// The usable median ns per input of a row: `time(…) = row(…).timing.median_ns` unless failed.
     pub fn time(
         &self,
         scene: &str,
@@ -299,7 +298,7 @@ impl RobotSection {
     ) -> Option<f64> {
         self.row(scene, query, method, threads)
             .filter(|r| r.status != Status::Failed)
-            .and_then(|r| r.median_ns)
+            .and_then(|r| r.timing.median_ns)
             .filter(|t| t.is_finite() && *t > 0.0)
     }
 
@@ -325,5 +324,49 @@ impl RobotSection {
             ),
             (MOTIONS_FILE, motions_text(&self.motion_values)),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `results.json` keeps a robot row's keys, in order, with the timing flattened into it
+    /// (`per_second` from the median; no `repetitions`); an untimed row has nulls.
+    #[test]
+    fn a_robot_row_serialises_with_its_columns_in_order() {
+        let mut row = RobotRow {
+            scene: "self".into(),
+            query: RobotQuery::Check,
+            method: RobotMethod::Nvm,
+            threads: 1,
+            unit: Unit::Configurations,
+            status: Status::Ok,
+            note: String::new(),
+            timing: CellTiming {
+                median_ns: Some(2_000.0),
+                spread_ns: Some(100.0),
+                batches: 7,
+                repetitions: 70,
+                inputs: 10,
+                inputs_drawn: 10,
+            },
+        };
+        assert_eq!(
+            serde_json::to_string(&row).unwrap(),
+            "{\"scene\":\"self\",\"query\":\"check\",\"method\":\"polyquery (NVM)\",\
+             \"threads\":1,\"unit\":\"configurations\",\"status\":\"ok\",\"note\":\"\",\
+             \"median_ns\":2000.0,\"spread_ns\":100.0,\"per_second\":500000.0,\"batches\":7,\
+             \"inputs\":10,\"inputs_drawn\":10}"
+        );
+        row.timing = CellTiming::default();
+        let json = serde_json::to_string(&row).unwrap();
+        assert!(
+            json.ends_with(
+                "\"median_ns\":null,\"spread_ns\":null,\"per_second\":null,\"batches\":0,\
+                 \"inputs\":0,\"inputs_drawn\":0}"
+            ),
+            "{json}"
+        );
     }
 }

@@ -21,23 +21,9 @@ fn rate_cell(r: Option<&RobotRow>) -> String {
     let Some(r) = r else {
         return "—".into();
     };
-    match (r.per_second, r.median_ns) {
-        (Some(p), Some(m)) if r.status != Status::Failed => {
-            let spread = match r.spread_ns {
-                Some(s) if r.batches > 1 && m > 0.0 => format!(" ±{:.0}%", 50.0 * s / m),
-                _ => String::new(),
-            };
-            let sample = if r.inputs < r.inputs_drawn {
-                format!(" ({} of {})", group(r.inputs), group(r.inputs_drawn))
-            } else {
-                String::new()
-            };
-            let mark = if r.status == Status::Disagrees {
-                " ⚠"
-            } else {
-                ""
-            };
-            format!("{}{spread}{sample}{mark}", rate(p))
+    match r.timing.per_second() {
+        Some(p) if r.status != Status::Failed => {
+            r.timing.decorate(&rate(p), r.status == Status::Disagrees)
         }
         _ => format!("failed: {}", r.note),
     }

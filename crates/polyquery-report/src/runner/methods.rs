@@ -38,6 +38,17 @@ pub(super) enum Sampling {
 /// One measured method: (`method` column, answer, sampling).
 pub(super) type MethodRow = (Method, AnswerFn, Sampling);
 
+/// A method timed on every input of its family: `full(m, f) = (m, f, Sampling::Full)`.
+const fn full(method: Method, answer: AnswerFn) -> MethodRow {
+    (method, answer, Sampling::Full)
+}
+
+/// A slow method, timed on a prefix of its family's inputs:
+/// `capped(m, f) = (m, f, Sampling::Capped)`.
+const fn capped(method: Method, answer: AnswerFn) -> MethodRow {
+    (method, answer, Sampling::Capped)
+}
+
 /// The methods of one family's table.
 pub(super) struct FamilyMethods {
     pub(super) family: Family,
@@ -49,106 +60,57 @@ pub(super) struct FamilyMethods {
 
 /// Every measured method. Each pair query of ours is written once, generic over the support
 /// map both bodies use ([`OnLinearScan`] or [`OnNvm`]). Adding a method is adding a row.
-pub(super) const METHODS: &[FamilyMethods] = &[
-    FamilyMethods {
-        family: Family::Support,
-        ours: &[
-            (
-                Method::LinearScan,
-                AnswerFn::Support(support_by_linear_scan),
-                Sampling::Capped,
-            ),
-            (
-                Method::HillClimb,
-                AnswerFn::Support(support_by_hill_climb),
-                Sampling::Capped,
-            ),
-            (
-                Method::Nvm,
-                AnswerFn::Support(support_by_nvm),
-                Sampling::Full,
-            ),
-        ],
-        peer: None,
-    },
-    FamilyMethods {
-        family: Family::Query(QueryKind::Intersects),
-        ours: &[
-            (
-                Method::GjkLinearScan,
-                AnswerFn::Pair(gjk_intersection::<OnLinearScan>),
-                Sampling::Capped,
-            ),
-            (
-                Method::GjkNvm,
-                AnswerFn::Pair(gjk_intersection::<OnNvm>),
-                Sampling::Full,
-            ),
-            (
-                Method::NioNvm,
-                AnswerFn::Pair(nio_intersection::<OnNvm>),
-                Sampling::Full,
-            ),
-        ],
-        peer: Some((
-            Method::ParryIntersection,
-            AnswerFn::Pair(parry_intersection),
-        )),
-    },
-    FamilyMethods {
-        family: Family::Query(QueryKind::DirectionalPenetration),
-        ours: &[
-            (
-                Method::NioNvm,
-                AnswerFn::Pair(nio_penetration::<OnNvm>),
-                Sampling::Full,
-            ),
-            (
-                Method::NioLinearScan,
-                AnswerFn::Pair(nio_penetration::<OnLinearScan>),
-                Sampling::Capped,
-            ),
-        ],
-        peer: Some((Method::ParryRayCast, AnswerFn::Pair(parry_ray_cast))),
-    },
-    FamilyMethods {
-        family: Family::Query(QueryKind::Distance),
-        ours: &[
-            (
-                Method::GjkLinearScan,
-                AnswerFn::Pair(gjk_distance::<OnLinearScan>),
-                Sampling::Capped,
-            ),
-            (
-                Method::GjkNvm,
-                AnswerFn::Pair(gjk_distance::<OnNvm>),
-                Sampling::Full,
-            ),
-        ],
-        peer: Some((Method::ParryDistance, AnswerFn::Pair(parry_distance))),
-    },
-    FamilyMethods {
-        family: Family::Query(QueryKind::TimeOfImpact),
-        ours: &[(
-            Method::OursNvm,
-            AnswerFn::Pair(time_of_impact::<OnNvm>),
-            Sampling::Full,
-        )],
-        peer: Some((
-            Method::ParryCastShapes,
-            AnswerFn::Pair(parry_time_of_impact),
-        )),
-    },
-    FamilyMethods {
-        family: Family::Query(QueryKind::PenetrationDepth),
-        ours: &[(
-            Method::EpaNvm,
-            AnswerFn::Pair(epa_depth::<OnNvm>),
-            Sampling::Full,
-        )],
-        peer: Some((Method::ParryContact, AnswerFn::Pair(parry_contact))),
-    },
-];
+pub(super) const METHODS: &[FamilyMethods] = {
+    use AnswerFn::{Pair, Support};
+    use Method::*;
+    use QueryKind::*;
+    &[
+        FamilyMethods {
+            family: Family::Support,
+            ours: &[
+                capped(LinearScan, Support(support_by_linear_scan)),
+                capped(HillClimb, Support(support_by_hill_climb)),
+                full(Nvm, Support(support_by_nvm)),
+            ],
+            peer: None,
+        },
+        FamilyMethods {
+            family: Family::Query(Intersects),
+            ours: &[
+                capped(GjkLinearScan, Pair(gjk_intersection::<OnLinearScan>)),
+                full(GjkNvm, Pair(gjk_intersection::<OnNvm>)),
+                full(NioNvm, Pair(nio_intersection::<OnNvm>)),
+            ],
+            peer: Some((ParryIntersection, Pair(parry_intersection))),
+        },
+        FamilyMethods {
+            family: Family::Query(DirectionalPenetration),
+            ours: &[
+                full(NioNvm, Pair(nio_penetration::<OnNvm>)),
+                capped(NioLinearScan, Pair(nio_penetration::<OnLinearScan>)),
+            ],
+            peer: Some((ParryRayCast, Pair(parry_ray_cast))),
+        },
+        FamilyMethods {
+            family: Family::Query(Distance),
+            ours: &[
+                capped(GjkLinearScan, Pair(gjk_distance::<OnLinearScan>)),
+                full(GjkNvm, Pair(gjk_distance::<OnNvm>)),
+            ],
+            peer: Some((ParryDistance, Pair(parry_distance))),
+        },
+        FamilyMethods {
+            family: Family::Query(TimeOfImpact),
+            ours: &[full(OursNvm, Pair(time_of_impact::<OnNvm>))],
+            peer: Some((ParryCastShapes, Pair(parry_time_of_impact))),
+        },
+        FamilyMethods {
+            family: Family::Query(PenetrationDepth),
+            ours: &[full(EpaNvm, Pair(epa_depth::<OnNvm>))],
+            peer: Some((ParryContact, Pair(parry_contact))),
+        },
+    ]
+};
 
 /// The methods of `family` this build measures, in table order: (`method` column, answer,
 /// sampling, whether it reports support calls and iterations: ours do, the peer does not).

@@ -11,11 +11,12 @@ use super::inputs::{Answer, Case, Prepared, QuerySettings, draw_cases, draw_dire
 use super::methods::{
     AnswerFn, Sampling, disagreement, methods, oracle_answer, support_inconsistency,
 };
-use crate::measure::{SampleCap, Timing, TimingBudget, cell_timing, checking_pass};
+use crate::measure::{CellTiming, SampleCap, Timing, TimingBudget, cell_timing, checking_pass};
 use crate::peers;
 use crate::progress::Progress;
 use crate::results::{AGREEMENT_TOLERANCE, Family, Method, ORACLE_LIMIT, ResultRow};
 use crate::status::Status;
+use crate::workload::Workload;
 use polyquery::NormalVectorMap;
 use polyquery::hull::convex_hull;
 use polyquery::kinds::QueryKind;
@@ -24,17 +25,13 @@ use polyquery::{Point, Vector};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// What one run measures: `rows = sources × families × methods`, sources = `2 × sizes.len() + meshes.len()`.
+/// What one run measures: `rows = sources × families × methods`, sources = `2 × workload.sizes.len() + meshes.len()`.
 #[derive(Clone, Debug)]
 pub struct RunPlan {
-    /// `sizes` = hull sizes (points generated; spheres and ellipsoids keep all as hull vertices).
-    pub sizes: Vec<usize>,
+    /// `workload` = the synthetic hull sizes and the pose pairs and directions per source.
+    pub workload: Workload,
     /// `meshes[i] = (name, points)`: the real meshes.
     pub meshes: Vec<(String, Vec<Point>)>,
-    /// `queries` = pose pairs per source (half overlapping, half disjoint).
-    pub queries: usize,
-    /// `directions` = distinct random unit directions per source for the support queries.
-    pub directions: usize,
     /// `budget` = the timing budget per cell.
     pub budget: TimingBudget,
     /// How long a capped method (a slow baseline or the peer) may spend on its
@@ -58,7 +55,7 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
     let mut last_peer_hull: Option<(usize, Duration)> = None;
     let mut sources: Vec<(String, &'static str, Option<usize>)> = Vec::new();
     for shape in ["sphere", "ellipsoid"] {
-        for &n in &plan.sizes {
+        for &n in &plan.workload.sizes {
             sources.push((shape.to_string(), "synthetic", Some(n)));
         }
     }
@@ -173,8 +170,8 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
             peer,
             settings: QuerySettings::default(),
         };
-        let cases = draw_cases(&prepared, plan.queries, seed_of(&name, n));
-        let directions = draw_directions(plan.directions, seed_of(&name, n) ^ 0xD1EC);
+        let cases = draw_cases(&prepared, plan.workload.queries, seed_of(&name, n));
+        let directions = draw_directions(plan.workload.directions, seed_of(&name, n) ^ 0xD1EC);
         let overlapping = cases.iter().filter(|c| c.overlapping).count();
         if overlapping == 0 || overlapping == cases.len() {
             notes.push(format!(
@@ -261,12 +258,7 @@ impl RowBase {
             method,
             status: Status::Ok,
             note: String::new(),
-            mean_ns: None,
-            spread_ns: None,
-            passes: 0,
-            repetitions: 0,
-            poses: 0,
-            poses_drawn: 0,
+            timing: CellTiming::default(),
             support_calls: None,
             iterations: None,
             max_disagreement: None,
@@ -288,13 +280,12 @@ impl RowBase {
         row.note = note.to_string();
         match time {
             Ok(t) => {
-                let timing = Timing::single(t);
-                row.mean_ns = Some(timing.median_ns);
-                row.spread_ns = Some(0.0);
-                row.passes = 1;
-                row.repetitions = 1;
-                row.poses = 1;
-                row.poses_drawn = 1;
+                row.timing = CellTiming {
+                    inputs: 1,
+                    inputs_drawn: 1,
+                    ..CellTiming::default()
+                };
+                row.timing.record(&Timing::single(t));
             }
             Err((status, reason)) => {
                 row.status = status;
@@ -379,7 +370,7 @@ fn run_family(
             name
         ));
         let mut row = base.row(family, name);
-        row.poses_drawn = total;
+        row.timing.inputs_drawn = total;
         // Checking pass (also the first timing pass). A capped method stops once it has
         // spent its sample budget (after at least `min_samples` inputs).
         let cap = (sampling == Sampling::Capped).then_some(SampleCap {
@@ -397,7 +388,7 @@ fn run_family(
             |_| false,
         );
         let k = answers.len();
-        row.poses = k;
+        row.timing.inputs = k;
         if k < total {
             row.note = format!(
                 "timed on {k} of {total} {} (a slow baseline: the first {k} of the shuffled set)",
@@ -474,10 +465,7 @@ fn run_family(
             let timing = cell_timing(first_pass, k, &plan.budget, || {
                 pass(answer, p, &cases, directions, k)
             });
-            row.mean_ns = Some(timing.median_ns);
-            row.spread_ns = Some(timing.spread_ns);
-            row.passes = timing.batches;
-            row.repetitions = timing.repetitions();
+            row.timing.record(&timing);
         }
         rows.push(row);
         progress.advance(1);
