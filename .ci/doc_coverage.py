@@ -30,6 +30,8 @@ import os
 import re
 import sys
 
+from rust_items import KINDS, NAME, QUALIFIERS
+
 ROOTS = ["src", "crates/polyquery-cli/src", "crates/polyquery-report/src"]
 
 FORMULA_SYMBOLS = [
@@ -39,10 +41,7 @@ FORMULA_SYMBOLS = [
 FORMULA_OPS = re.compile(r"\S \s*[-−+*/%<>] \s*\S")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 
-ITEM_RE = re.compile(
-    r"^pub\s+(?:(?:const|async|unsafe|extern\s+\"[^\"]*\")\s+)*"
-    r"(fn|struct|enum|trait|union|const|static|type|mod)\s+(?:mut\s+)?([A-Za-z_][A-Za-z0-9_]*)"
-)
+ITEM_RE = re.compile(rf"^pub\s+{QUALIFIERS}{KINDS}\s+(?:mut\s+)?{NAME}")
 FIELD_RE = re.compile(r"^pub\s+([A-Za-z_][A-Za-z0-9_]*)\s*:")
 VARIANT_FIELD_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*:")
 VARIANT_RE = re.compile(r"^([A-Z][A-Za-z0-9_]*)\s*(?:[({,=]|$)")

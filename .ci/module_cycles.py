@@ -22,16 +22,16 @@ import os
 import re
 import sys
 
+from rust_items import KINDS, NAME, QUALIFIERS, VISIBILITY
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
-ITEM_DEF = re.compile(
-    r"^\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe|extern\s+\"[^\"]*\")\s+)*"
-    r"(fn|struct|enum|trait|union|const|static|type|mod|macro_rules!)\s+([A-Za-z_][A-Za-z0-9_]*)"
-)
-MOD_DECL = re.compile(r"^\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+([A-Za-z_][A-Za-z0-9_]*)\s*;")
-INLINE_MOD = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{")
+ATTRS = r"^\s*(?:#\[[^\]]*\]\s*)*"
+ITEM_DEF = re.compile(ATTRS + rf"(?:{VISIBILITY}\s+)?{QUALIFIERS}(macro_rules!|{KINDS[1:-1]})\s+{NAME}")
+MOD_DECL = re.compile(ATTRS + rf"(?:{VISIBILITY}\s+)?mod\s+{NAME}\s*;")
+INLINE_MOD = re.compile(rf"^\s*(?:{VISIBILITY}\s+)?mod\s+{NAME}\s*\{{")
 PATH_ATTR = re.compile(r'#\[path\s*=\s*"([^"]+)"\]')
-USE_START = re.compile(r"^\s*(pub(?:\([^)]*\))?\s+)?use\s+")
+USE_START = re.compile(rf"^\s*({VISIBILITY}\s+)?use\s+")
 CODE_PATH = re.compile(r"(?<![A-Za-z0-9_:])([a-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 
 
