@@ -2,7 +2,7 @@
 //!
 //! Geometric queries between 3D convex polytopes, driven by support maps.
 //!
-//! The data flow (see `DESIGN.md` in the project's shared notes):
+//! The data flow (`ARCHITECTURE.md` in the repository has the whole map):
 //!
 //! ```text
 //! OBJ file ──mesh──▶ Mesh (points, faces) ──hull──▶ Polytope ──nvm──▶ NormalVectorMap
@@ -50,8 +50,10 @@
 //!   hill-climbing maps) and [`nvm`] ([`NormalVectorMap::support`](SupportMap::support), O(log n)).
 //! * A query between two bodies is answered in [`query`], one module per algorithm.
 //! * A CLI command is parsed in `crates/polyquery-cli/src/main.rs` (clap) and run in
-//!   `crates/polyquery-cli/src/cli/commands.rs`; the report draws its plots in
-//!   `crates/polyquery-cli/src/report/plots.rs`.
+//!   `crates/polyquery-cli/src/cli/`; the benchmark report is `crates/polyquery-report`
+//!   (its plots in `src/plots.rs`).
+//! * Which module may use which, and where to add a shape, a query, a command or a Python
+//!   call: `ARCHITECTURE.md` at the repository's root.
 //!
 //! # One name per concept
 //!
@@ -61,14 +63,17 @@
 //! | anything that answers it | a *support map*: [`SupportMap`] (`LinearScan`, `HillClimb`, `NormalVectorMap`, `Posed<…>`); CLI and JSON `support` (`nvm`, `linear`, `hill`) |
 //! | the value `h_P(d) = d · S(P, d)` | the *support function* (only in EPA's depth checks) |
 //! | the preprocessed Gauss map | the *normal vector map*, [`NormalVectorMap`]; `nvm` only as an abbreviation (module [`nvm`], the `.nvm` file, `--support nvm`, [`nvm::NvmError`]) |
+//! | the choice of support map | [`kinds::SupportKind`] (`NormalVectorMap` = `nvm`, `LinearScan` = `linear`, `HillClimb` = `hill`): the library, `--support`, batch JSON, the report, Python |
+//! | the six pair queries | [`kinds::QueryKind`], each named as its function: [`query::intersects`] = `intersects`, [`query::directional_penetration`] = `directional_penetration`, [`query::gjk::distance`] = `distance`, [`query::penetration_depth`] = `penetration_depth`, [`query::time_of_impact`] = `time_of_impact`, [`query::raycast()`] = `raycast`; older CLI spellings (`intersect`, `penetration`, `depth`, `toi`) parse as aliases |
+//! | the algorithm answering one | [`kinds::Algorithm`]: `nio`, `gjk`, `epa` (`--algorithm`) |
 //! | a query's tolerances and bounds | one struct per family, each with `Default`: [`query::gjk::GjkSettings`], [`query::PortalSettings`], [`query::EpaSettings`] |
 //!
 //! Every query takes its bodies first, as `&A` with `A: SupportMap + ?Sized` (generic or
 //! `&dyn SupportMap`), then its direction or motion, then `&settings` (see [`query`]).
 //!
 //! The library never prints, never parses command lines and never draws: the `polyquery`
-//! command line, its batch runner and its benchmark report are the `polyquery-cli` crate
-//! (`crates/polyquery-cli`). With the `serde` feature, the query answers, certificates and
+//! command line and its batch runner are the `polyquery-cli` crate (`crates/polyquery-cli`),
+//! the benchmark report the `polyquery-report` crate (`crates/polyquery-report`). With the `serde` feature, the query answers, certificates and
 //! file sections implement `serde::Serialize`.
 //!
 //! ```

@@ -1,4 +1,4 @@
-//! Certified motion checks (DESIGN §10): never "free" for a colliding segment, first contacts
+//! Certified motion checks (ARCHITECTURE.md, "Certified motion checks"): never "free" for a colliding segment, first contacts
 //! where dense sampling finds them, analytic contact angles, random two-link chains.
 //! (Feature `robot`, on in the workspace.)
 #![cfg(feature = "robot")]

@@ -44,7 +44,7 @@
 //! | family | settings | queries |
 //! |---|---|---|
 //! | GJK (closest point of a simplex, duality gap) | [`gjk::GjkSettings`] | [`gjk::distance`], [`gjk::intersects`] |
-//! | portal search + refinement (`portal`, DESIGN §5) | [`PortalSettings`] | [`directional_penetration`], [`intersects`], [`time_of_impact`], [`raycast`](fn@raycast) |
+//! | portal search + refinement (`portal`, ARCHITECTURE.md "Nio's algorithms") | [`PortalSettings`] | [`directional_penetration`], [`intersects`], [`time_of_impact`], [`raycast`](fn@raycast) |
 //! | expanding polytope | [`EpaSettings`] | [`penetration_depth`] |
 //!
 //! Nio's penetration and intersection, the time of impact and the ray cast all run the same

@@ -1,5 +1,6 @@
-//! Nio's algorithms (paper §3 and §4, DESIGN §5): the directional penetration distance
-//! `δ_d` and the intersection test with a certificate, on any pair of support maps.
+//! Nio's algorithms (Nio's paper §3 and §4; ARCHITECTURE.md, "Nio's algorithms"): the
+//! directional penetration distance `δ_d` and the intersection test with a certificate, on
+//! any pair of support maps.
 //!
 //! Where it sits: two posed [`SupportMap`]s → [`MinkowskiSupport`] (`D = A ⊖ B`) →
 //! `portal` (portal search and refinement) → **nio** → answers with counted work.
@@ -7,8 +8,8 @@
 //! **Directional penetration** first takes `top = S(D, d)`: when `d · top < 0` nothing of
 //! `D` is ahead of the origin, so there is no overlap (one support query); otherwise `top`
 //! serves later as the first refinement step's point, when it lies above the portal
-//! triangle, so the query costs nothing extra. Then it follows DESIGN §5 steps 1–5: the
-//! portal search (steps 1–3)
+//! triangle, so the query costs nothing extra. Then it follows steps 1–5 of ARCHITECTURE.md,
+//! "Nio's algorithms": the portal search (steps 1–3)
 //! finds a triangle of `D` crossed by the line `L = {t·d}`; refinement (step 4) takes
 //! `p4 = S(D, n)` and keeps the face of the tetrahedron that `L` actually leaves through (exact
 //! `turn` tests, not the paper's nearest plane); step 5 reads `δ_d = (n · p1)/(n · d)`. The

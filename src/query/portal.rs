@@ -1,4 +1,4 @@
-//! The geometric core of Nio's algorithms (paper §3–§4, DESIGN §5): a line through the
+//! The geometric core of Nio's algorithms (Nio's paper §3–§4; ARCHITECTURE.md, "Nio's algorithms"): a line through the
 //! origin `g` of `D = A ⊖ B`, a 2D portal search for a triangle of `D` that the line
 //! crosses, and a refinement that walks the crossing along the line to `D`'s boundary.
 //!
@@ -259,7 +259,7 @@ pub(crate) enum PortalSearch {
     Missed { axis: Vector, support: DiffPoint },
 }
 
-/// Steps 1–3 of DESIGN §5: a triangle of `D` whose projection along `d` holds the origin's.
+/// Steps 1–3 of ARCHITECTURE.md, "Nio's algorithms": a triangle of `D` whose projection along `d` holds the origin's.
 pub(crate) fn portal_search<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     ms: &MinkowskiSupport<'_, A, B>,
     d: &Vector,
@@ -388,7 +388,7 @@ fn exit_face(tri: &[DiffPoint; 3], p4: &DiffPoint, d: &Vector) -> Option<([DiffP
 /// face choice, and the full test runs instead.
 const STEEP_FACE: f64 = 1e-3;
 
-/// Step 4 of DESIGN §5 with its correction: from a triangle crossed by `L` (counter-clockwise
+/// Step 4 of ARCHITECTURE.md, "Nio's algorithms", with its correction: from a triangle crossed by `L` (counter-clockwise
 /// seen from `+d`), repeatedly take `p4 = S(D, n)` and keep the face of the tetrahedron
 /// `(p1, p2, p3, p4)` through which `L` leaves it, decided by the exact `turn` signs of the
 /// edges `p4 → pᵢ`, as portal refinement does. The crossing moves along `+d` each step.

@@ -1,7 +1,7 @@
 //! Collision shapes of links and obstacles: exact convex shapes answering support queries,
 //! and the cache that makes a mesh's hull and normal vector map a one-time cost.
 //!
-//! Where it sits (DESIGN §9): a URDF `<collision>` geometry or a scene obstacle
+//! Where it sits (ARCHITECTURE.md, "Robots against scenes"): a URDF `<collision>` geometry or a scene obstacle
 //! ([`Geometry`]) → **[`ConvexShape`]** → the checker's broad phase (bounding spheres and
 //! boxes) and narrow phase (GJK on support maps).
 //!

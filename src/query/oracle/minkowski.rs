@@ -1,4 +1,4 @@
-//! The Minkowski difference `D = P ⊖ Q = {p − q}` built explicitly (DESIGN §6).
+//! The Minkowski difference `D = P ⊖ Q = {p − q}` built explicitly (ARCHITECTURE.md, "Oracles the tests check against").
 //!
 //! `D` is the convex hull ([`crate::hull::convex_hull`]) of all `n_P · n_Q` differences of
 //! posed vertices, so building it costs a hull of `n_P · n_Q` points: a test oracle only.

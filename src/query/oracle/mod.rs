@@ -1,4 +1,4 @@
-//! Exact, slow oracles for tests (DESIGN §6).
+//! Exact, slow oracles for tests (ARCHITECTURE.md, "Oracles the tests check against").
 //!
 //! Where it sits: beside the fast queries in [`crate::query`]; tests, benches and reports
 //! check the fast answers against these. They read the polytopes' vertices directly (no

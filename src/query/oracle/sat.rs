@@ -1,4 +1,4 @@
-//! The separating axis test in 3D (DESIGN §6): the largest separation of two posed
+//! The separating axis test in 3D (ARCHITECTURE.md, "Oracles the tests check against"): the largest separation of two posed
 //! polytopes over every candidate axis.
 //!
 //! Two convex polytopes are disjoint exactly when some axis among (a) the face normals of
