@@ -1,6 +1,6 @@
 //! Helpers shared by the command line's integration tests: running the built `polyquery`
-//! binary (`cli`, `batch`, `io`, `magnitude_cli`), writing mesh files, and the bundled Panda's
-//! arguments (`robot_cli`, `robot_motion_cli`).
+//! binary (`cli`, `nvm_cli`, `batch`, `io`, `magnitude_cli`), bundled and written mesh files
+//! (`cli`, `nvm_cli`), and the bundled Panda's arguments (`robot_cli`, `robot_motion_cli`).
 //!
 //! Every test module of `tests/tests.rs` reaches it as `crate::common`.
 #![allow(dead_code)] // Each test binary uses a different subset of these helpers.
@@ -9,7 +9,7 @@ pub mod binary {
     //! Running the built `polyquery` binary and reading what it printed and wrote.
 
     use serde_json::Value;
-    use std::ffi::OsStr;
+    use std::ffi::{OsStr, OsString};
     use std::io::Write as _;
     use std::path::Path;
     use std::process::{Command, Output, Stdio};
@@ -125,6 +125,102 @@ pub mod binary {
         let a = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
         assert_eq!(a.len(), 3);
         [f(&a[0]), f(&a[1]), f(&a[2])]
+    }
+
+    /// Runs and expects success; returns stdout.
+    pub fn ok<I, S>(args: I) -> String
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        stdout(&succeeds(args))
+    }
+
+    /// Runs with `--json` appended and expects success; returns the parsed object.
+    pub fn ok_json<I, S>(args: I) -> Value
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut all: Vec<OsString> = args.into_iter().map(|a| a.as_ref().into()).collect();
+        all.push("--json".into());
+        let text = ok(&all);
+        let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert!(value.is_object(), "{text}");
+        value
+    }
+
+    /// `query OP ARGS… --json` (bodies, then flags), expecting success: [`ok_json`] of
+    /// `["query", op] ++ args`.
+    pub fn query_json(op: &str, args: &[&str]) -> Value {
+        ok_json(["query", op].iter().chain(args))
+    }
+
+    /// Runs and expects failure with `code`, nothing on stdout and stderr `error: …`; returns
+    /// stderr.
+    pub fn fails<I, S>(args: I, code: i32) -> String
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let out = exits_with(args, code);
+        let err = stderr(&out);
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(out.stdout.is_empty(), "stdout: {}", stdout(&out));
+        err
+    }
+
+    /// [`fails`], and stderr contains every one of `needles`; returns stderr.
+    pub fn fails_naming<I, S>(args: I, code: i32, needles: &[&str]) -> String
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().into()).collect();
+        let err = fails(&args, code);
+        for needle in needles {
+            assert!(err.contains(needle), "{needle:?} not in ({args:?}): {err}");
+        }
+        err
+    }
+
+    /// `command --help` names every one of `words`, and `help command` prints the same text.
+    pub fn assert_help_mentions(command: &str, words: &[&str]) {
+        let help = ok([command, "--help"]);
+        for word in words {
+            assert!(
+                help.contains(word),
+                "{word} missing from {command} --help:\n{help}"
+            );
+        }
+        assert_eq!(help, ok(["help", command]), "help {command}");
+    }
+}
+
+pub mod meshes {
+    //! Mesh files for the command line: the bundled ones in `data/` and small written ones.
+
+    use std::path::{Path, PathBuf};
+
+    /// The path of a bundled mesh in `data/`.
+    pub fn data(name: &str) -> String {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("data")
+            .join(name)
+            .display()
+            .to_string()
+    }
+
+    /// Writes an OBJ with the 8 corners of `[lo, hi]³` (points only).
+    pub fn write_cube(dir: &Path, name: &str, lo: f64, hi: f64) -> PathBuf {
+        let path = dir.join(name);
+        let mut text = String::new();
+        for i in 0..8 {
+            let c = |bit: u32| if i >> bit & 1 == 1 { hi } else { lo };
+            text += &format!("v {} {} {}\n", c(0), c(1), c(2));
+        }
+        std::fs::write(&path, text).unwrap();
+        path
     }
 }
 
