@@ -14,6 +14,8 @@ pub mod binary {
     use std::path::Path;
     use std::process::{Command, Output, Stdio};
 
+    pub use super::folders::files_in;
+
     /// Runs the binary with `args` and returns its output, whatever the exit status.
     pub fn polyquery<I, S>(args: I) -> Output
     where
@@ -98,16 +100,6 @@ pub mod binary {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
             .collect()
-    }
-
-    /// The names of the entries of `dir`, sorted.
-    pub fn files_in(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
     }
 
     /// `path` as a command-line argument.
@@ -196,6 +188,8 @@ pub mod binary {
         assert_eq!(help, ok(["help", command]), "help {command}");
     }
 }
+
+pub mod folders;
 
 pub mod meshes {
     //! Mesh files for the command line: the bundled ones in `data/` and small written ones.
