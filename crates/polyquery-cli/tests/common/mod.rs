@@ -218,6 +218,34 @@ pub mod meshes {
     }
 }
 
+pub mod shards {
+    //! `--shard K/N` runs (`batch`, `robot check`, `robot motion`): their lines merge back
+    //! into the whole run's.
+
+    use serde_json::Value;
+
+    /// Asserts that `shards[k - 1]`, the standard output of `--shard k/N` with
+    /// `N = shards.len()`, holds only JSON lines whose `index` lies in a block of 64 dealt to
+    /// shard k (`⌊index / 64⌋ mod N + 1 = k`), and that the shards' lines sorted by `index`
+    /// are exactly `whole`, the whole run's lines.
+    pub fn assert_merge_into_whole(shards: &[String], whole: &[String]) {
+        let n = shards.len() as u64;
+        let mut merged: Vec<(u64, &str)> = Vec::new();
+        for (k, out) in (1..).zip(shards) {
+            for line in out.lines() {
+                let index = serde_json::from_str::<Value>(line).unwrap()["index"]
+                    .as_u64()
+                    .unwrap();
+                assert_eq!((index / 64) % n + 1, k, "{line} in shard {k}");
+                merged.push((index, line));
+            }
+        }
+        merged.sort_by_key(|(i, _)| *i);
+        let merged: Vec<&str> = merged.into_iter().map(|(_, l)| l).collect();
+        assert_eq!(merged, whole);
+    }
+}
+
 /// The library's test helpers for special files (FIFOs fed forever, random meshes), shared
 /// with the command line's tests: one file, not a copy.
 #[path = "../../../../tests/common/files.rs"]
@@ -255,6 +283,17 @@ pub mod panda {
         ];
         args.extend(extra.iter().map(|a| a.to_string()));
         args
+    }
+
+    /// The names of the Panda's configuration joints, in order, as the library reads
+    /// `panda.urdf` (`Robot::joint_names`).
+    pub fn joint_names() -> Vec<String> {
+        let robot = polyquery::robot::Robot::from_urdf_file(
+            &dir().join("panda.urdf"),
+            &polyquery::robot::PackageDirs::new(),
+        )
+        .unwrap();
+        robot.joint_names().map(String::from).collect()
     }
 
     /// The bundled configurations' lines (`configs_1000.txt`, 8 values each).
