@@ -4,8 +4,8 @@
 use crate::common;
 
 use common::binary::{
-    assert_help_mentions, exits_with, f, fails, fails_naming, files_in, ok, ok_json, query_json, s,
-    triple,
+    assert_help_mentions, assert_mentions, exits_with, f, fails, fails_naming, files_in, ok,
+    ok_json, query_json, s, triple,
 };
 use common::meshes::{data, write_cube};
 use polyquery::mesh::Mesh;
@@ -16,9 +16,7 @@ use std::path::Path;
 #[test]
 fn help_of_every_command() {
     let top = ok(["--help"]);
-    for word in ["hull", "gen", "query", "Examples:", "Exit codes"] {
-        assert!(top.contains(word), "{word} missing from:\n{top}");
-    }
+    assert_mentions(&top, &["hull", "gen", "query", "Examples:", "Exit codes"]);
     for (command, words) in [
         ("hull", &["--out", "--json", "Examples:", "coplanar"][..]),
         (
@@ -130,17 +128,18 @@ fn hull_of_data_meshes_matches_the_manifest() {
         assert!(report["output"].is_null());
     }
     let text = ok(["hull", &data("panda_finger_collision.obj")]);
-    for word in [
-        "input points",
-        "hull vertices",
-        "hull edges",
-        "hull faces",
-        "bounding box",
-        "volume",
-        "build time",
-    ] {
-        assert!(text.contains(word), "{word} missing:\n{text}");
-    }
+    assert_mentions(
+        &text,
+        &[
+            "input points",
+            "hull vertices",
+            "hull edges",
+            "hull faces",
+            "bounding box",
+            "volume",
+            "build time",
+        ],
+    );
 }
 
 #[test]
@@ -285,16 +284,17 @@ fn query_with_a_rotated_pose() {
     }
     // Text output carries the same facts.
     let text = ok(["query", "distance", &cube, &cube, "--pose-b", &pose]);
-    for word in [
-        "distance",
-        "point on A",
-        "point on B",
-        "iterations",
-        "support calls",
-        "query time",
-    ] {
-        assert!(text.contains(word), "{word} missing:\n{text}");
-    }
+    assert_mentions(
+        &text,
+        &[
+            "distance",
+            "point on A",
+            "point on B",
+            "iterations",
+            "support calls",
+            "query time",
+        ],
+    );
     // A negative first coordinate is a pose, not an option.
     let r = query_json("distance", &[&cube, &cube, "--pose-a", "-3,0,0"]);
     assert!((f(&r["value"]) - 2.0).abs() < 1e-9, "{r}");
@@ -573,33 +573,29 @@ fn query_penetration_depth_toi_and_raycast() {
 #[test]
 fn batch_help_documents_the_line_format() {
     let help = ok(["batch", "--help"]);
-    for word in [
-        "--out",
-        "--threads",
-        "--quiet",
-        "folder of QUERIES.jsonl",
-        "pose_a",
-        "certificate",
-        "Exit status",
-        "Examples:",
-    ] {
-        assert!(
-            help.contains(word),
-            "{word} missing from batch --help:\n{help}"
-        );
-    }
+    assert_mentions(
+        &help,
+        &[
+            "--out",
+            "--threads",
+            "--quiet",
+            "folder of QUERIES.jsonl",
+            "pose_a",
+            "certificate",
+            "Exit status",
+            "Examples:",
+        ],
+    );
     let help = ok(["query", "--help"]);
-    for word in [
-        "penetration",
-        "raycast",
-        "--dir",
-        "--velocity",
-        "--origin",
-        "--algorithm",
-    ] {
-        assert!(
-            help.contains(word),
-            "{word} missing from query --help:\n{help}"
-        );
-    }
+    assert_mentions(
+        &help,
+        &[
+            "penetration",
+            "raycast",
+            "--dir",
+            "--velocity",
+            "--origin",
+            "--algorithm",
+        ],
+    );
 }

@@ -4,8 +4,9 @@
 use crate::common;
 
 use common::binary::{
-    assert_exit, assert_help_mentions, exits_with, f, fails, fails_naming, files_in, ok, ok_json,
-    polyquery_with_stdin, query_json, s, stderr, stdout, stdout_json_lines, succeeds, triple,
+    assert_exit, assert_help_mentions, assert_mentions, exits_with, f, fails, fails_naming,
+    files_in, ok, ok_json, polyquery_with_stdin, query_json, s, stderr, stdout, stdout_json_lines,
+    succeeds, triple,
 };
 use common::meshes::{data, write_cube};
 use std::path::{Path, PathBuf};
@@ -57,9 +58,7 @@ fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
 #[test]
 fn help_of_the_format_commands() {
     let top = ok(["--help"]);
-    for word in ["preprocess", "info", "support"] {
-        assert!(top.contains(word), "{word} missing from:\n{top}");
-    }
+    assert_mentions(&top, &["preprocess", "info", "support"]);
     for (command, words) in [
         (
             "preprocess",
@@ -94,17 +93,18 @@ fn preprocess_one_mesh_then_info_text_and_json() {
     assert_eq!(files_in(dir.path()), vec!["bunny.nvm"]);
 
     let info = ok(["info", &s(&out)]);
-    for word in [
-        "format version   2",
-        "vertices         319",
-        "tree nodes",
-        "slabs",
-        "grid cells",
-        "node-copying",
-        "bunny_npm.obj (1839 points)",
-    ] {
-        assert!(info.contains(word), "{word} missing from:\n{info}");
-    }
+    assert_mentions(
+        &info,
+        &[
+            "format version   2",
+            "vertices         319",
+            "tree nodes",
+            "slabs",
+            "grid cells",
+            "node-copying",
+            "bunny_npm.obj (1839 points)",
+        ],
+    );
     let v = ok_json(["info", &s(&out)]);
     assert_eq!(v["format_version"], 2);
     assert_eq!(v["vertices"], 319);

@@ -176,15 +176,17 @@ pub mod binary {
         err
     }
 
+    /// `text` contains every one of `words`.
+    pub fn assert_mentions(text: &str, words: &[&str]) {
+        for word in words {
+            assert!(text.contains(word), "{word} missing from:\n{text}");
+        }
+    }
+
     /// `command --help` names every one of `words`, and `help command` prints the same text.
     pub fn assert_help_mentions(command: &str, words: &[&str]) {
         let help = ok([command, "--help"]);
-        for word in words {
-            assert!(
-                help.contains(word),
-                "{word} missing from {command} --help:\n{help}"
-            );
-        }
+        assert_mentions(&help, words);
         assert_eq!(help, ok(["help", command]), "help {command}");
     }
 }
