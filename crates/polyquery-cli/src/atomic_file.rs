@@ -219,19 +219,17 @@ where
     Ok(())
 }
 
+/// The tests' `files_in(dir)` (the entries of `dir`, by name) and `entry_type(path)` (a link
+/// not followed): one file with the integration tests' helpers.
+#[cfg(test)]
+#[path = "../tests/common/folders.rs"]
+mod test_folders;
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Files in `dir`, by name.
-    fn listing(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
+    use super::test_folders::{entry_type, files_in, private_old_file};
 
     #[cfg(unix)]
     #[test]
@@ -250,7 +248,7 @@ mod tests {
         let path = dir.path().join("out.txt");
         write_atomically(&path, |w| w.write_all(b"hello\nworld\n")).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"hello\nworld\n");
-        assert_eq!(listing(dir.path()), vec!["out.txt"]);
+        assert_eq!(files_in(dir.path()), vec!["out.txt"]);
     }
 
     #[test]
@@ -260,7 +258,7 @@ mod tests {
         std::fs::write(&path, "old").unwrap();
         write_atomically(&path, |w| w.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
-        assert_eq!(listing(dir.path()), vec!["out.txt"]);
+        assert_eq!(files_in(dir.path()), vec!["out.txt"]);
     }
 
     #[test]
@@ -273,7 +271,11 @@ mod tests {
         })
         .unwrap_err();
         assert_eq!(err.to_string(), "the writer failed");
-        assert!(listing(dir.path()).is_empty(), "{:?}", listing(dir.path()));
+        assert!(
+            files_in(dir.path()).is_empty(),
+            "{:?}",
+            files_in(dir.path())
+        );
     }
 
     #[test]
@@ -288,7 +290,7 @@ mod tests {
         });
         assert!(result.is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
-        assert_eq!(listing(dir.path()), vec!["out.txt"]);
+        assert_eq!(files_in(dir.path()), vec!["out.txt"]);
     }
 
     #[test]
@@ -296,7 +298,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("no_such_folder").join("out.txt");
         assert!(write_atomically(&path, |w| w.write_all(b"x")).is_err());
-        assert!(listing(dir.path()).is_empty());
+        assert!(files_in(dir.path()).is_empty());
     }
 
     #[test]
@@ -305,8 +307,8 @@ mod tests {
         let folder = dir.path().join("sub");
         std::fs::create_dir(&folder).unwrap();
         assert!(write_atomically(&folder, |w| w.write_all(b"x")).is_err());
-        assert_eq!(listing(dir.path()), vec!["sub"]);
-        assert!(listing(&folder).is_empty());
+        assert_eq!(files_in(dir.path()), vec!["sub"]);
+        assert!(files_in(&folder).is_empty());
     }
 
     #[cfg(unix)]
@@ -337,13 +339,8 @@ mod tests {
             return; // no mkfifo on this system
         }
         refused_as(&fifo, TargetKind::Fifo);
-        assert!(
-            std::fs::symlink_metadata(&fifo)
-                .unwrap()
-                .file_type()
-                .is_fifo()
-        );
-        assert_eq!(listing(dir.path()), vec!["pipe"]);
+        assert!(entry_type(&fifo).is_fifo());
+        assert_eq!(files_in(dir.path()), vec!["pipe"]);
     }
 
     #[cfg(unix)]
@@ -353,7 +350,7 @@ mod tests {
         let path = dir.path().join("sock");
         let _listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
         refused_as(&path, TargetKind::Socket);
-        assert_eq!(listing(dir.path()), vec!["sock"]);
+        assert_eq!(files_in(dir.path()), vec!["sock"]);
     }
 
     #[cfg(unix)]
@@ -390,7 +387,7 @@ mod tests {
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
         refused_as(&link, TargetKind::DanglingLink);
-        assert_eq!(listing(dir.path()), vec!["link"]);
+        assert_eq!(files_in(dir.path()), vec!["link"]);
     }
 
     #[cfg(unix)]
@@ -398,11 +395,8 @@ mod tests {
     fn a_link_is_written_through_and_stays_a_link() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
+        let target = private_old_file(dir.path(), "data.txt");
         let real_dir = dir.path().join("real");
-        std::fs::create_dir(&real_dir).unwrap();
-        let target = real_dir.join("data.txt");
-        std::fs::write(&target, "old").unwrap();
-        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
         // A chain of two links, the first relative.
         let middle = dir.path().join("middle");
         std::os::unix::fs::symlink(&target, &middle).unwrap();
@@ -410,20 +404,15 @@ mod tests {
         std::os::unix::fs::symlink("middle", &link).unwrap();
         write_atomically(&link, |w| w.write_all(b"new")).unwrap();
         for l in [&link, &middle] {
-            assert!(
-                std::fs::symlink_metadata(l)
-                    .unwrap()
-                    .file_type()
-                    .is_symlink()
-            );
+            assert!(entry_type(l).is_symlink());
         }
         assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("middle"));
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
         let mode = std::fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o7777, 0o600);
         // The temporary file was made beside the target and is gone.
-        assert_eq!(listing(&real_dir), vec!["data.txt"]);
-        assert_eq!(listing(dir.path()), vec!["link", "middle", "real"]);
+        assert_eq!(files_in(&real_dir), vec!["data.txt"]);
+        assert_eq!(files_in(dir.path()), vec!["link", "middle", "real"]);
     }
 
     #[cfg(unix)]

@@ -576,7 +576,7 @@ fn shards_merge_into_the_whole_batch() {
         .map(String::from)
         .collect();
     assert_eq!(whole.len(), 300);
-    let mut merged: Vec<(u64, String)> = Vec::new();
+    let mut shards = Vec::new();
     for k in 1..=3u64 {
         let shard = format!("{k}/3");
         let out = exits_with(
@@ -590,17 +590,9 @@ fn shards_merge_into_the_whole_batch() {
             )),
             "{summary}"
         );
-        for line in common::binary::stdout(&out).lines() {
-            let index = serde_json::from_str::<Value>(line).unwrap()["index"]
-                .as_u64()
-                .unwrap();
-            assert_eq!((index / 64) % 3 + 1, k, "{line} in shard {k}");
-            merged.push((index, line.to_string()));
-        }
+        shards.push(common::binary::stdout(&out));
     }
-    merged.sort_by_key(|(i, _)| *i);
-    let merged: Vec<String> = merged.into_iter().map(|(_, l)| l).collect();
-    assert_eq!(merged, whole);
+    common::shards::assert_merge_into_whole(&shards, &whole);
     for bad in ["0/3", "4/3", "x/y"] {
         let out = exits_with(["batch", &s(&jsonl), "--shard", bad], 2);
         assert!(stderr(&out).contains("is not a shard"), "{}", stderr(&out));

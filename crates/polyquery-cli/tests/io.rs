@@ -7,6 +7,7 @@ use crate::common;
 
 use common::binary::{exits_with, s, stderr, stdout, stdout_json_lines, succeeds};
 use common::files::{ascii_stl, binary_stl, endless_fifo, mkfifo, triangles, write_box};
+use common::folders::{entry_type, private_old_file};
 use polyquery::Point;
 use polyquery::hull::convex_hull;
 use polyquery::mesh::write_points_obj;
@@ -346,12 +347,7 @@ fn output_targets_are_checked() {
             ],
         ] {
             refused(&args, &fifo, "FIFO");
-            assert!(
-                std::fs::symlink_metadata(&fifo)
-                    .unwrap()
-                    .file_type()
-                    .is_fifo()
-            );
+            assert!(entry_type(&fifo).is_fifo());
         }
     }
     // A socket.
@@ -399,27 +395,21 @@ fn output_targets_are_checked() {
     );
     // A link to a regular file is written through: the link stays, the target changes and
     // keeps its 0600 mode.
-    let real = dir.path().join("real");
-    std::fs::create_dir(&real).unwrap();
-    let target = real.join("hull.obj");
-    std::fs::write(&target, "old").unwrap();
-    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let target = private_old_file(dir.path(), "hull.obj");
     let link = dir.path().join("link.obj");
     std::os::unix::fs::symlink(&target, &link).unwrap();
     succeeds(["hull", &s(&cube), "--out", &s(&link)]);
-    assert!(
-        std::fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(entry_type(&link).is_symlink());
     let written = std::fs::read_to_string(&target).unwrap();
     assert!(written.contains("\nv "), "{written}");
     assert_eq!(
         std::fs::metadata(&target).unwrap().permissions().mode() & 0o7777,
         0o600
     );
-    assert_eq!(common::binary::files_in(&real), ["hull.obj"]);
+    assert_eq!(
+        common::binary::files_in(target.parent().unwrap()),
+        ["hull.obj"]
+    );
     // A 0640 batch output keeps its mode.
     let results = dir.path().join("results.jsonl");
     std::fs::write(&results, "old").unwrap();

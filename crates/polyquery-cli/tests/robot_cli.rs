@@ -346,22 +346,15 @@ fn shape_cache_builds_once_then_hits() {
         args.retain(|a| a != "--no-cache");
         succeeds(args)
     };
+    let built_and_hits = |v: &Value| (v["cache"]["built"].as_u64(), v["cache"]["hits"].as_u64());
     let first = run();
     let v = summary(&first);
-    assert_eq!(
-        (v["cache"]["built"].as_u64(), v["cache"]["hits"].as_u64()),
-        (Some(9), Some(0)),
-        "{v}"
-    );
+    assert_eq!(built_and_hits(&v), (Some(9), Some(0)), "{v}");
     assert_eq!(v["cache"]["dir"], dir.as_str());
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 9);
     let second = run();
     let v = summary(&second);
-    assert_eq!(
-        (v["cache"]["built"].as_u64(), v["cache"]["hits"].as_u64()),
-        (Some(0), Some(9)),
-        "{v}"
-    );
+    assert_eq!(built_and_hits(&v), (Some(0), Some(9)), "{v}");
     assert_eq!(first.stdout, second.stdout);
 }
 
@@ -387,38 +380,16 @@ fn unwritable_cache_is_a_warning() {
 /// finger, 20 active self pairs (the data README's list), 50 scene pairs; --json parses.
 #[test]
 fn info_lists_joints_shapes_and_pairs() {
-    let args = |json: bool| {
-        let mut a = vec![
-            "robot".to_string(),
-            "info".into(),
-            panda("panda.urdf"),
-            "--srdf".into(),
-            panda("panda.srdf"),
-            "--scene".into(),
-            panda("scene_table_shelf.json"),
-            "--no-cache".into(),
-        ];
-        if json {
-            a.push("--json".into());
-        }
-        a
-    };
-    let joints = [
-        "panda_joint1",
-        "panda_joint2",
-        "panda_joint3",
-        "panda_joint4",
-        "panda_joint5",
-        "panda_joint6",
-        "panda_joint7",
-        "panda_finger_joint1",
-    ];
+    let args = |json: bool| common::panda::robot_args("info", if json { &["--json"] } else { &[] });
+    // The configuration's joints as the library reads the URDF (its own test checks the list).
+    let joints = common::panda::joint_names();
+    assert_eq!(joints.len(), 8);
     let text = common::binary::stdout(&succeeds(args(false)));
     let mut at = 0;
     for (i, joint) in joints.iter().enumerate() {
         let line = text[at..]
             .lines()
-            .find(|l| l.split_whitespace().nth(1) == Some(joint))
+            .find(|l| l.split_whitespace().nth(1) == Some(joint.as_str()))
             .unwrap_or_else(|| panic!("{joint} not listed after the previous joint:\n{text}"));
         assert_eq!(
             line.split_whitespace().next(),
@@ -477,16 +448,17 @@ fn info_lists_joints_shapes_and_pairs() {
 fn help_explains_the_output() {
     let out = succeeds(["robot", "check", "--help"]);
     let text = common::binary::stdout(&out);
-    for needle in [
-        "--distance",
-        "closest pair",
-        "--allow-outside-limits",
-        "Examples:",
-        "--random",
-        "--cache-dir",
-    ] {
-        assert!(text.contains(needle), "{needle} not in --help");
-    }
+    common::binary::assert_mentions(
+        &text,
+        &[
+            "--distance",
+            "closest pair",
+            "--allow-outside-limits",
+            "Examples:",
+            "--random",
+            "--cache-dir",
+        ],
+    );
     let out = polyquery(["robot", "info", "--help"]);
     assert!(common::binary::stdout(&out).contains("Examples:"));
 }
@@ -502,7 +474,7 @@ fn shards_merge_into_the_whole_run(args: &[String], items: usize) {
         .map(String::from)
         .collect();
     assert_eq!(whole_lines.len(), items);
-    let mut merged: Vec<(u64, String)> = Vec::new();
+    let mut shards = Vec::new();
     for k in 1..=3 {
         let mut sharded = args.to_vec();
         sharded.extend([
@@ -517,17 +489,9 @@ fn shards_merge_into_the_whole_run(args: &[String], items: usize) {
             (Some(k), Some(3))
         );
         assert_eq!(v["shard"]["of"], items);
-        for line in common::binary::stdout(&out).lines() {
-            let index = serde_json::from_str::<Value>(line).unwrap()["index"]
-                .as_u64()
-                .unwrap();
-            assert_eq!((index / 64) % 3 + 1, k, "line {line} in shard {k}");
-            merged.push((index, line.to_string()));
-        }
+        shards.push(common::binary::stdout(&out));
     }
-    merged.sort_by_key(|(i, _)| *i);
-    let merged: Vec<String> = merged.into_iter().map(|(_, l)| l).collect();
-    assert_eq!(merged, whole_lines);
+    common::shards::assert_merge_into_whole(&shards, &whole_lines);
 }
 
 /// (9) `--shard K/3` on 500 random configurations with distances: the three shards' lines,

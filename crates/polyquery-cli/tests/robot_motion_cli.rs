@@ -9,7 +9,6 @@ use crate::common;
 use common::binary::{polyquery, s, stderr, stdout, stdout_json_lines, succeeds};
 use polyquery::robot::{LimitCheck, MotionOptions};
 use polyquery_cli::robot::{LoadedRobot, RobotSources, load, parse_motions};
-use serde_json::Value;
 use std::path::Path;
 
 use common::panda::{
@@ -262,25 +261,17 @@ fn shards_merge_into_the_whole_run() {
     let args = motion_args(&["--random", "200", "--max-step", "1", "--seed", "2"]);
     let whole: Vec<String> = stdout(&succeeds(&args)).lines().map(String::from).collect();
     assert_eq!(whole.len(), 200);
-    let mut merged: Vec<(u64, String)> = Vec::new();
+    let mut shards = Vec::new();
     for k in 1..=3u64 {
         let mut sharded = args.clone();
         sharded.extend(["--shard".into(), format!("{k}/3"), "--json".into()]);
         let out = succeeds(&sharded);
         let v = summary(&out);
         assert_eq!(v["shard"], serde_json::json!({"k": k, "n": 3, "of": 200}));
-        for line in stdout(&out).lines() {
-            let index = serde_json::from_str::<Value>(line).unwrap()["index"]
-                .as_u64()
-                .unwrap();
-            assert_eq!((index / 64) % 3 + 1, k, "{line} in shard {k}");
-            merged.push((index, line.to_string()));
-        }
+        shards.push(stdout(&out));
         assert_eq!(v["motions"], [72, 64, 64][k as usize - 1]);
     }
-    merged.sort_by_key(|(i, _)| *i);
-    let merged: Vec<String> = merged.into_iter().map(|(_, l)| l).collect();
-    assert_eq!(merged, whole);
+    common::shards::assert_merge_into_whole(&shards, &whole);
     // The text summary says which shard.
     let mut sharded = args.clone();
     sharded.extend(["--shard".into(), "2/3".into()]);
@@ -388,17 +379,18 @@ fn bad_motions_are_errors_naming_line_and_joint() {
 fn help_explains_free_and_sampling() {
     let out = succeeds(["robot", "motion", "--help"]);
     let text = stdout(&out);
-    for needle in [
-        "is a guarantee",
-        "not only at samples",
-        "NOT certified",
-        "missed",
-        "--contact-tolerance",
-        "--resolution",
-        "--shard",
-        "Examples:",
-    ] {
-        assert!(text.contains(needle), "{needle} not in --help");
-    }
+    common::binary::assert_mentions(
+        &text,
+        &[
+            "is a guarantee",
+            "not only at samples",
+            "NOT certified",
+            "missed",
+            "--contact-tolerance",
+            "--resolution",
+            "--shard",
+            "Examples:",
+        ],
+    );
     assert!(polyquery(["robot", "--help"]).status.success());
 }

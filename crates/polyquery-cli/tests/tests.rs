@@ -11,6 +11,7 @@ mod cli;
 mod io;
 mod json_answers;
 mod magnitude_cli;
+mod nvm_cli;
 mod report;
 mod robot_cli;
 mod robot_motion_cli;

@@ -1,6 +1,6 @@
 //! Helpers shared by the command line's integration tests: running the built `polyquery`
-//! binary (`cli`, `batch`, `io`, `magnitude_cli`), writing mesh files, and the bundled Panda's
-//! arguments (`robot_cli`, `robot_motion_cli`).
+//! binary (`cli`, `nvm_cli`, `batch`, `io`, `magnitude_cli`), bundled and written mesh files
+//! (`cli`, `nvm_cli`), and the bundled Panda's arguments (`robot_cli`, `robot_motion_cli`).
 //!
 //! Every test module of `tests/tests.rs` reaches it as `crate::common`.
 #![allow(dead_code)] // Each test binary uses a different subset of these helpers.
@@ -9,10 +9,12 @@ pub mod binary {
     //! Running the built `polyquery` binary and reading what it printed and wrote.
 
     use serde_json::Value;
-    use std::ffi::OsStr;
+    use std::ffi::{OsStr, OsString};
     use std::io::Write as _;
     use std::path::Path;
     use std::process::{Command, Output, Stdio};
+
+    pub use super::folders::files_in;
 
     /// Runs the binary with `args` and returns its output, whatever the exit status.
     pub fn polyquery<I, S>(args: I) -> Output
@@ -100,16 +102,6 @@ pub mod binary {
             .collect()
     }
 
-    /// The names of the entries of `dir`, sorted.
-    pub fn files_in(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-
     /// `path` as a command-line argument.
     pub fn s(path: &Path) -> String {
         path.display().to_string()
@@ -125,6 +117,134 @@ pub mod binary {
         let a = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
         assert_eq!(a.len(), 3);
         [f(&a[0]), f(&a[1]), f(&a[2])]
+    }
+
+    /// Runs and expects success; returns stdout.
+    pub fn ok<I, S>(args: I) -> String
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        stdout(&succeeds(args))
+    }
+
+    /// Runs with `--json` appended and expects success; returns the parsed object.
+    pub fn ok_json<I, S>(args: I) -> Value
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut all: Vec<OsString> = args.into_iter().map(|a| a.as_ref().into()).collect();
+        all.push("--json".into());
+        let text = ok(&all);
+        let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert!(value.is_object(), "{text}");
+        value
+    }
+
+    /// `query OP ARGS… --json` (bodies, then flags), expecting success: [`ok_json`] of
+    /// `["query", op] ++ args`.
+    pub fn query_json(op: &str, args: &[&str]) -> Value {
+        ok_json(["query", op].iter().chain(args))
+    }
+
+    /// Runs and expects failure with `code`, nothing on stdout and stderr `error: …`; returns
+    /// stderr.
+    pub fn fails<I, S>(args: I, code: i32) -> String
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let out = exits_with(args, code);
+        let err = stderr(&out);
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(out.stdout.is_empty(), "stdout: {}", stdout(&out));
+        err
+    }
+
+    /// [`fails`], and stderr contains every one of `needles`; returns stderr.
+    pub fn fails_naming<I, S>(args: I, code: i32, needles: &[&str]) -> String
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().into()).collect();
+        let err = fails(&args, code);
+        for needle in needles {
+            assert!(err.contains(needle), "{needle:?} not in ({args:?}): {err}");
+        }
+        err
+    }
+
+    /// `text` contains every one of `words`.
+    pub fn assert_mentions(text: &str, words: &[&str]) {
+        for word in words {
+            assert!(text.contains(word), "{word} missing from:\n{text}");
+        }
+    }
+
+    /// `command --help` names every one of `words`, and `help command` prints the same text.
+    pub fn assert_help_mentions(command: &str, words: &[&str]) {
+        let help = ok([command, "--help"]);
+        assert_mentions(&help, words);
+        assert_eq!(help, ok(["help", command]), "help {command}");
+    }
+}
+
+pub mod folders;
+
+pub mod meshes {
+    //! Mesh files for the command line: the bundled ones in `data/` and small written ones.
+
+    use std::path::{Path, PathBuf};
+
+    /// The path of a bundled mesh in `data/`.
+    pub fn data(name: &str) -> String {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("data")
+            .join(name)
+            .display()
+            .to_string()
+    }
+
+    /// Writes an OBJ with the 8 corners of `[lo, hi]³` (points only).
+    pub fn write_cube(dir: &Path, name: &str, lo: f64, hi: f64) -> PathBuf {
+        let path = dir.join(name);
+        let mut text = String::new();
+        for i in 0..8 {
+            let c = |bit: u32| if i >> bit & 1 == 1 { hi } else { lo };
+            text += &format!("v {} {} {}\n", c(0), c(1), c(2));
+        }
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+pub mod shards {
+    //! `--shard K/N` runs (`batch`, `robot check`, `robot motion`): their lines merge back
+    //! into the whole run's.
+
+    use serde_json::Value;
+
+    /// Asserts that `shards[k - 1]`, the standard output of `--shard k/N` with
+    /// `N = shards.len()`, holds only JSON lines whose `index` lies in a block of 64 dealt to
+    /// shard k (`⌊index / 64⌋ mod N + 1 = k`), and that the shards' lines sorted by `index`
+    /// are exactly `whole`, the whole run's lines.
+    pub fn assert_merge_into_whole(shards: &[String], whole: &[String]) {
+        let n = shards.len() as u64;
+        let mut merged: Vec<(u64, &str)> = Vec::new();
+        for (k, out) in (1..).zip(shards) {
+            for line in out.lines() {
+                let index = serde_json::from_str::<Value>(line).unwrap()["index"]
+                    .as_u64()
+                    .unwrap();
+                assert_eq!((index / 64) % n + 1, k, "{line} in shard {k}");
+                merged.push((index, line));
+            }
+        }
+        merged.sort_by_key(|(i, _)| *i);
+        let merged: Vec<&str> = merged.into_iter().map(|(_, l)| l).collect();
+        assert_eq!(merged, whole);
     }
 }
 
@@ -165,6 +285,17 @@ pub mod panda {
         ];
         args.extend(extra.iter().map(|a| a.to_string()));
         args
+    }
+
+    /// The names of the Panda's configuration joints, in order, as the library reads
+    /// `panda.urdf` (`Robot::joint_names`).
+    pub fn joint_names() -> Vec<String> {
+        let robot = polyquery::robot::Robot::from_urdf_file(
+            &dir().join("panda.urdf"),
+            &polyquery::robot::PackageDirs::new(),
+        )
+        .unwrap();
+        robot.joint_names().map(String::from).collect()
     }
 
     /// The bundled configurations' lines (`configs_1000.txt`, 8 values each).
