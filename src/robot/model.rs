@@ -1,8 +1,7 @@
 //! The robot model read from URDF, configurations and forward kinematics.
 
-use super::{RobotError, parse_xml};
+use super::{RobotError, parse_xml, read_text};
 use crate::Pose;
-use crate::input::{ReadLimits, read_bounded};
 use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -273,18 +272,13 @@ impl Robot {
     /// `from_urdf_str(text, Some(dir), packages)` with `dir = path.parent()` (or `dir = "."`
     /// for a bare file name).
     pub fn from_urdf_file(path: &Path, packages: &PackageDirs) -> Result<Robot, RobotError> {
-        let bytes = read_bounded(path, &ReadLimits::default())?;
-        let text = std::str::from_utf8(crate::input::strip_bom(&bytes)).map_err(|_| {
-            RobotError::NotUtf8 {
-                path: path.to_path_buf(),
-            }
-        })?;
+        let text = read_text(path)?;
         let dir = match path.parent() {
             Some(p) if p.as_os_str().is_empty() => Path::new("."),
             Some(p) => p,
             None => Path::new("."),
         };
-        Robot::from_urdf_str(text, Some(dir), packages)
+        Robot::from_urdf_str(&text, Some(dir), packages)
     }
 
     /// Reads a URDF from text. `base_dir` is the folder relative mesh paths (and packages not
