@@ -128,15 +128,7 @@ fn pose_pairs(nvm: &NormalVectorMap) -> Vec<PosePair> {
                     .intersecting
             };
             // Every point is within the bbox diagonal of the centre: 2.5 diagonals separate.
-            let (mut lo, mut hi) = (0.0, 2.5 * poly.scale());
-            for _ in 0..48 {
-                let mid = 0.5 * (lo + hi);
-                if overlap(mid) {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
+            let lo = synth::touching_offset(overlap, 2.5 * poly.scale());
             let overlapping = i % 2 == 0;
             let f = if overlapping {
                 rng.random_range(0.5..0.95)
