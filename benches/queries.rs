@@ -106,11 +106,7 @@ fn pose_about(r: UnitQuaternion<f64>, centre: &Vector, at: &Vector) -> Pose {
 /// The 64 pose pairs of the module header, built with GJK on `nvm` (setup only).
 fn pose_pairs(nvm: &NormalVectorMap) -> Vec<PosePair> {
     let poly = nvm.polytope();
-    let centre = poly
-        .points()
-        .iter()
-        .fold(Vector::zeros(), |s, p| s + p.coords)
-        / poly.num_vertices() as f64;
+    let centre = synth::vertex_mean(poly.points());
     let settings = GjkSettings::default();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut near_rng = ChaCha8Rng::seed_from_u64(8);

@@ -53,11 +53,7 @@ fn main() {
         let nv = poly.num_vertices();
         let nvm = NormalVectorMap::build(poly).expect("nvm");
         let poly = nvm.polytope();
-        let centre = poly
-            .points()
-            .iter()
-            .fold(Vector::zeros(), |s, p| s + p.coords)
-            / poly.num_vertices() as f64;
+        let centre = synth::vertex_mean(poly.points());
         let about = |r: nalgebra::UnitQuaternion<f64>, offset: Vector| {
             Pose::from_parts(Translation3::from(centre - r * centre + offset), r)
         };

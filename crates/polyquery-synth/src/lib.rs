@@ -244,6 +244,19 @@ pub fn random_rotation<R: Rng + ?Sized>(rng: &mut R) -> UnitQuaternion<f64> {
     UnitQuaternion::identity()
 }
 
+/// The mean of the points as a vector, `Σ p / n` (NaN for none): the centre that random
+/// poses rotate a hull about in benches and examples.
+///
+/// ```
+/// use polyquery_synth::{Point, Vector, vertex_mean};
+///
+/// let mean = vertex_mean(&[Point::new(0.0, 0.0, 0.0), Point::new(2.0, 4.0, 6.0)]);
+/// assert_eq!(mean, Vector::new(1.0, 2.0, 3.0));
+/// ```
+pub fn vertex_mean(points: &[Point]) -> Vector {
+    points.iter().fold(Vector::zeros(), |s, p| s + p.coords) / points.len() as f64
+}
+
 /// Where a motion stops overlapping: the last `t` in `[0, hi]` at which `overlap(t)` holds,
 /// by 48 bisection steps, for an `overlap` that holds on `[0, t*)` and not beyond
 /// (`|result − t*| ≤ hi / 2⁴⁸`). For poses built at a chosen fraction of the touching
