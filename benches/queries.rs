@@ -576,6 +576,16 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
         }};
     }
     let every: Vec<usize> = (0..PAIRS).collect();
+    // One criterion group per query family, `queries/<family>/<case>`: a table of methods,
+    // each cycled through `set`.
+    macro_rules! family {
+        ($family:expr, $set:expr, [$($name:expr => |$i:ident| $body:expr),+ $(,)?]) => {{
+            let mut g = c.benchmark_group(format!("queries/{}/{case}", $family));
+            configure(&mut g, n);
+            $(cycle!(g, $name, $set, |$i| $body);)+
+            g.finish();
+        }};
+    }
 
     // Interleaved rounds (outside criterion): the target ratios, robust to a load that
     // changes between criterion's back-to-back benchmarks.
@@ -658,58 +668,27 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
         interleaved(&format!("{case} near touching"), &mut methods, rounds);
     }
 
-    let mut g = c.benchmark_group(format!("queries/intersect/{case}"));
-    configure(&mut g, n);
-    cycle!(g, "gjk_linear", &every, |i| gjk::intersects(
-        &lin[i].0, &lin[i].1, &gs
-    ));
-    cycle!(g, "gjk_nvm", &every, |i| gjk::intersects(
-        &nv[i].0, &nv[i].1, &gs
-    ));
-    cycle!(g, "nio_nvm", &every, |i| intersects(
-        &nv[i].0, &nv[i].1, &ns
-    ));
-    g.finish();
-
-    let mut g = c.benchmark_group(format!("queries/penetration/{case}"));
-    configure(&mut g, n);
-    cycle!(g, "nio_nvm", &every, |i| directional_penetration(
-        &nv[i].0, &nv[i].1, &dirs[i], &ns
-    ));
-    cycle!(g, "nio_linear", &every, |i| directional_penetration(
-        &lin[i].0, &lin[i].1, &dirs[i], &ns
-    ));
-    g.finish();
-
-    let mut g = c.benchmark_group(format!("queries/distance/{case}"));
-    configure(&mut g, n);
-    cycle!(g, "gjk_linear", &every, |i| gjk::distance(
-        &lin[i].0, &lin[i].1, &gs
-    ));
-    cycle!(g, "gjk_nvm", &every, |i| gjk::distance(
-        &nv[i].0, &nv[i].1, &gs
-    ));
-    g.finish();
-
-    let mut g = c.benchmark_group(format!("queries/toi/{case}"));
-    configure(&mut g, n);
-    cycle!(g, "nio_linear", &every, |i| time_of_impact(
-        &lin[i].0, &lin[i].1, &vels[i], &ts
-    ));
-    cycle!(g, "nio_nvm", &every, |i| time_of_impact(
-        &nv[i].0, &nv[i].1, &vels[i], &ts
-    ));
-    g.finish();
-
-    let mut g = c.benchmark_group(format!("queries/depth/{case}"));
-    configure(&mut g, n);
-    cycle!(g, "epa_nvm", &over, |i| penetration_depth(
-        &nv[i].0, &nv[i].1, &es
-    ));
-    cycle!(g, "epa_linear", &over, |i| penetration_depth(
-        &lin[i].0, &lin[i].1, &es
-    ));
-    g.finish();
+    family!("intersect", &every, [
+        "gjk_linear" => |i| gjk::intersects(&lin[i].0, &lin[i].1, &gs),
+        "gjk_nvm" => |i| gjk::intersects(&nv[i].0, &nv[i].1, &gs),
+        "nio_nvm" => |i| intersects(&nv[i].0, &nv[i].1, &ns),
+    ]);
+    family!("penetration", &every, [
+        "nio_nvm" => |i| directional_penetration(&nv[i].0, &nv[i].1, &dirs[i], &ns),
+        "nio_linear" => |i| directional_penetration(&lin[i].0, &lin[i].1, &dirs[i], &ns),
+    ]);
+    family!("distance", &every, [
+        "gjk_linear" => |i| gjk::distance(&lin[i].0, &lin[i].1, &gs),
+        "gjk_nvm" => |i| gjk::distance(&nv[i].0, &nv[i].1, &gs),
+    ]);
+    family!("toi", &every, [
+        "nio_linear" => |i| time_of_impact(&lin[i].0, &lin[i].1, &vels[i], &ts),
+        "nio_nvm" => |i| time_of_impact(&nv[i].0, &nv[i].1, &vels[i], &ts),
+    ]);
+    family!("depth", &over, [
+        "epa_nvm" => |i| penetration_depth(&nv[i].0, &nv[i].1, &es),
+        "epa_linear" => |i| penetration_depth(&lin[i].0, &lin[i].1, &es),
+    ]);
 }
 
 fn build(label: &str, points: &[polyquery::Point]) -> NormalVectorMap {
