@@ -15,7 +15,7 @@
 //!   link's and obstacle's **built shape** — a hull as its normal vector map, encoded by
 //!   [`crate::format::encode`] into the bytes (each map once, however many shapes share it),
 //!   a primitive as its sizes —, the obstacles' names and poses, the base pose, the checked
-//!   pairs (as the allowed pairs that leave them) and the [`CheckerOptions`]. Decoding reads
+//!   pairs (as the allowed pairs that leave them) and the [`CheckerOptions`](super::CheckerOptions). Decoding reads
 //!   each map in O(n) ([`crate::format::decode`]), builds no hull and no map and reads no
 //!   mesh file; the bounding volumes, pairs and motion bounds are set up again from those
 //!   parts as [`Checker::new`] does. The decoded checker answers exactly as the original,
