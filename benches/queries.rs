@@ -246,12 +246,38 @@ impl Tally {
     }
 }
 
+/// A query answer that carries its counted work: `(iterations, support calls)`, `None` when
+/// the answer carries no counts.
+trait Counted {
+    fn work(&self) -> Option<(u32, u32)>;
+}
+
+macro_rules! counted_answers {
+    ($($t:ty),+) => {$(
+        impl Counted for $t {
+            fn work(&self) -> Option<(u32, u32)> {
+                Some((self.iterations, self.support_calls))
+            }
+        }
+    )+};
+}
+counted_answers!(
+    gjk::GjkIntersection,
+    gjk::GjkDistance,
+    polyquery::query::Intersection
+);
+
+impl<T> Counted for Outcome<T> {
+    fn work(&self) -> Option<(u32, u32)> {
+        Some((self.iterations, self.support_calls))
+    }
+}
+
 /// Runs `query` once per pair, tallying its counted work and wall time.
-fn tally<T, E>(
+fn tally<T: Counted, E>(
     pairs: &[PosePair],
     keep: impl Fn(&PosePair) -> bool,
     mut query: impl FnMut(&PosePair) -> Result<T, E>,
-    work: impl Fn(&T) -> Option<(u32, u32)>,
 ) -> (Tally, Vec<Option<T>>) {
     let mut t = Tally::default();
     let mut answers = Vec::new();
@@ -261,7 +287,7 @@ fn tally<T, E>(
         t.seconds += start.elapsed().as_secs_f64();
         match r {
             Ok(v) => {
-                match work(&v) {
+                match v.work() {
                     Some((i, s)) => t.add(p.overlapping, i, s),
                     None => t.uncounted += 1,
                 }
@@ -282,6 +308,38 @@ fn linear<'p>(poly: &'p Polytope, pose: &Pose) -> Posed<LinearScan<'p>> {
 
 fn on_nvm<'n, S: SupportMap>(nvm: &'n S, pose: &Pose) -> Posed<&'n S> {
     Posed::new(nvm, *pose)
+}
+
+/// A counted pass of `query` on linear scans of `poly`, its line printed: the answers.
+fn linear_pass<'p, T: Counted, E>(
+    label: &str,
+    poly: &'p Polytope,
+    pairs: &[PosePair],
+    keep: impl Fn(&PosePair) -> bool,
+    mut query: impl FnMut(&Posed<LinearScan<'p>>, &Posed<LinearScan<'p>>, &PosePair) -> Result<T, E>,
+) -> Vec<Option<T>> {
+    let (t, answers) = tally(pairs, keep, |p| {
+        query(&linear(poly, &p.a), &linear(poly, &p.b), p)
+    });
+    eprintln!("{}", t.line(label));
+    answers
+}
+
+/// A counted pass of `query` on a fresh [`CountingNvm`] of `nvm`, its line printed with the
+/// NVM's counts: the answers.
+fn nvm_pass<T: Counted, E>(
+    label: &str,
+    nvm: &NormalVectorMap,
+    pairs: &[PosePair],
+    keep: impl Fn(&PosePair) -> bool,
+    mut query: impl FnMut(&Posed<&CountingNvm<'_>>, &Posed<&CountingNvm<'_>>, &PosePair) -> Result<T, E>,
+) -> Vec<Option<T>> {
+    let cn = CountingNvm::new(nvm);
+    let (t, answers) = tally(pairs, keep, |p| {
+        query(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), p)
+    });
+    eprintln!("{}{}", t.line(label), cn.summary(t.queries()));
+    answers
 }
 
 /// Largest relative difference of two optional values (`None` twice is agreement).
@@ -310,29 +368,15 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
     let over = |p: &PosePair| p.overlapping;
     eprintln!("  counted work, {label} ({PAIRS} pairs; depth: the overlapping half):");
 
-    let (t, gl) = tally(
-        pairs,
-        all,
-        |p| gjk::intersects(&linear(poly, &p.a), &linear(poly, &p.b), &gs),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}", t.line("intersect gjk_linear"));
-    let cn = CountingNvm::new(nvm);
-    let (t, gn) = tally(
-        pairs,
-        all,
-        |p| gjk::intersects(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &gs),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}{}", t.line("intersect gjk_nvm"), cn.summary(t.queries()));
-    let cn = CountingNvm::new(nvm);
-    let (t, nn) = tally(
-        pairs,
-        all,
-        |p| intersects(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &ns),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}{}", t.line("intersect nio_nvm"), cn.summary(t.queries()));
+    let gl = linear_pass("intersect gjk_linear", poly, pairs, all, |a, b, _| {
+        gjk::intersects(a, b, &gs)
+    });
+    let gn = nvm_pass("intersect gjk_nvm", nvm, pairs, all, |a, b, _| {
+        gjk::intersects(a, b, &gs)
+    });
+    let nn = nvm_pass("intersect nio_nvm", nvm, pairs, all, |a, b, _| {
+        intersects(a, b, &ns)
+    });
     let wrong = |v: &[Option<bool>]| {
         v.iter()
             .zip(pairs)
@@ -363,45 +407,23 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
             .map(|r| r.map(|o| o.answer.map(|p| p.depth)))
             .collect::<Vec<_>>()
     };
-    let cn = CountingNvm::new(nvm);
-    let (t, pn) = tally(
-        pairs,
-        all,
-        |p| directional_penetration(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &p.direction, &ns),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!(
-        "{}{}",
-        t.line("penetration nio_nvm"),
-        cn.summary(t.queries())
-    );
-    let (t, pl) = tally(
-        pairs,
-        all,
-        |p| directional_penetration(&linear(poly, &p.a), &linear(poly, &p.b), &p.direction, &ns),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}", t.line("penetration nio_linear"));
+    let pn = nvm_pass("penetration nio_nvm", nvm, pairs, all, |a, b, p| {
+        directional_penetration(a, b, &p.direction, &ns)
+    });
+    let pl = linear_pass("penetration nio_linear", poly, pairs, all, |a, b, p| {
+        directional_penetration(a, b, &p.direction, &ns)
+    });
     eprintln!(
         "    penetration nio_nvm vs nio_linear: {}",
         disagreement(&depth_of(pn), &depth_of(pl), size)
     );
 
-    let (t, dl) = tally(
-        pairs,
-        all,
-        |p| gjk::distance(&linear(poly, &p.a), &linear(poly, &p.b), &gs),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}", t.line("distance gjk_linear"));
-    let cn = CountingNvm::new(nvm);
-    let (t, dn) = tally(
-        pairs,
-        all,
-        |p| gjk::distance(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &gs),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}{}", t.line("distance gjk_nvm"), cn.summary(t.queries()));
+    let dl = linear_pass("distance gjk_linear", poly, pairs, all, |a, b, _| {
+        gjk::distance(a, b, &gs)
+    });
+    let dn = nvm_pass("distance gjk_nvm", nvm, pairs, all, |a, b, _| {
+        gjk::distance(a, b, &gs)
+    });
     let dist_of = |v: Vec<Option<gjk::GjkDistance>>| {
         v.into_iter()
             .map(|r| r.map(|d| Some(d.distance)))
@@ -417,21 +439,12 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
             .map(|r| r.map(|o| o.answer.map(|i| i.time)))
             .collect::<Vec<_>>()
     };
-    let (t, tl) = tally(
-        pairs,
-        all,
-        |p| time_of_impact(&linear(poly, &p.a), &linear(poly, &p.b), &p.velocity, &ts),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}", t.line("toi nio_linear"));
-    let cn = CountingNvm::new(nvm);
-    let (t, tn) = tally(
-        pairs,
-        all,
-        |p| time_of_impact(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &p.velocity, &ts),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}{}", t.line("toi nio_nvm"), cn.summary(t.queries()));
+    let tl = linear_pass("toi nio_linear", poly, pairs, all, |a, b, p| {
+        time_of_impact(a, b, &p.velocity, &ts)
+    });
+    let tn = nvm_pass("toi nio_nvm", nvm, pairs, all, |a, b, p| {
+        time_of_impact(a, b, &p.velocity, &ts)
+    });
     let hits = tn
         .iter()
         .filter(|r| r.as_ref().is_some_and(|o| o.answer.is_some()))
@@ -446,21 +459,12 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
             .map(|r| r.map(|o| o.answer.map(|c| c.depth)))
             .collect::<Vec<_>>()
     };
-    let cn = CountingNvm::new(nvm);
-    let (t, en) = tally(
-        pairs,
-        over,
-        |p| penetration_depth(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &es),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}{}", t.line("depth epa_nvm"), cn.summary(t.queries()));
-    let (t, el) = tally(
-        pairs,
-        over,
-        |p| penetration_depth(&linear(poly, &p.a), &linear(poly, &p.b), &es),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}", t.line("depth epa_linear"));
+    let en = nvm_pass("depth epa_nvm", nvm, pairs, over, |a, b, _| {
+        penetration_depth(a, b, &es)
+    });
+    let el = linear_pass("depth epa_linear", poly, pairs, over, |a, b, _| {
+        penetration_depth(a, b, &es)
+    });
     eprintln!(
         "    depth epa_nvm vs epa_linear: {}",
         disagreement(&contact_of(en), &contact_of(el), size)
