@@ -474,6 +474,34 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
 /// A method's name and one pass of it over all pairs.
 type NamedPass<'a> = (&'static str, Box<dyn FnMut() + 'a>);
 
+/// Nio's intersection test and directional penetration (along `dirs`), each a pass over all
+/// `pairs`, named `names`.
+fn nio_passes<'a>(
+    names: [&'static str; 2],
+    pairs: &'a [(Posed<&'a NormalVectorMap>, Posed<&'a NormalVectorMap>)],
+    dirs: &'a [Vector],
+    ns: &'a PortalSettings,
+) -> [NamedPass<'a>; 2] {
+    [
+        (
+            names[0],
+            Box::new(move || {
+                for (a, b) in pairs {
+                    let _ = black_box(intersects(a, b, ns));
+                }
+            }),
+        ),
+        (
+            names[1],
+            Box::new(move || {
+                for ((a, b), d) in pairs.iter().zip(dirs) {
+                    let _ = black_box(directional_penetration(a, b, d, ns));
+                }
+            }),
+        ),
+    ]
+}
+
 /// Runs each method once over all pairs (untimed), then `rounds` rounds of every method in
 /// turn, and prints each method's median round as µs per query with the target ratios.
 fn interleaved(case: &str, methods: &mut [NamedPass<'_>], rounds: usize) {
@@ -595,6 +623,8 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
     // changes between criterion's back-to-back benchmarks.
     {
         let rounds = if n >= 262_144 { 12 } else { 40 };
+        let names = ["intersect nio_nvm", "penetration nio_nvm"];
+        let [nio, penetration] = nio_passes(names, &nv, &dirs, &ns);
         let mut methods: [NamedPass<'_>; 4] = [
             (
                 "intersect gjk_linear",
@@ -612,22 +642,8 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
                     }
                 }),
             ),
-            (
-                "intersect nio_nvm",
-                Box::new(|| {
-                    for (a, b) in &nv {
-                        let _ = black_box(intersects(a, b, &ns));
-                    }
-                }),
-            ),
-            (
-                "penetration nio_nvm",
-                Box::new(|| {
-                    for ((a, b), d) in nv.iter().zip(&dirs) {
-                        let _ = black_box(directional_penetration(a, b, d, &ns));
-                    }
-                }),
-            ),
+            nio,
+            penetration,
         ];
         interleaved(case, &mut methods, rounds);
     }
@@ -651,24 +667,11 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
             pc as f64 / PAIRS as f64
         );
         let rounds = if n >= 262_144 { 12 } else { 40 };
-        let mut methods: [NamedPass<'_>; 2] = [
-            (
-                "intersect nio_nvm (near touching)",
-                Box::new(|| {
-                    for (a, b) in &near {
-                        let _ = black_box(intersects(a, b, &ns));
-                    }
-                }),
-            ),
-            (
-                "penetration nio_nvm (near touching)",
-                Box::new(|| {
-                    for ((a, b), d) in near.iter().zip(&dirs) {
-                        let _ = black_box(directional_penetration(a, b, d, &ns));
-                    }
-                }),
-            ),
+        let names = [
+            "intersect nio_nvm (near touching)",
+            "penetration nio_nvm (near touching)",
         ];
+        let mut methods = nio_passes(names, &near, &dirs, &ns);
         interleaved(&format!("{case} near touching"), &mut methods, rounds);
     }
 
