@@ -342,12 +342,18 @@ fn nvm_pass<T: Counted, E>(
     answers
 }
 
-/// Largest relative difference of two optional values (`None` twice is agreement).
-fn disagreement(x: &[Option<Option<f64>>], y: &[Option<Option<f64>>], scale: f64) -> String {
+/// Largest relative difference of two runs' answers, each read by `value` (an error on
+/// either side is skipped; `None` twice is agreement).
+fn disagreement<T>(
+    x: &[Option<T>],
+    y: &[Option<T>],
+    value: impl Fn(&T) -> Option<f64>,
+    scale: f64,
+) -> String {
     let mut worst = 0.0f64;
     let mut verdicts = 0;
     for (a, b) in x.iter().zip(y) {
-        match (a, b) {
+        match (a.as_ref().map(&value), b.as_ref().map(&value)) {
             (Some(Some(a)), Some(Some(b))) => worst = worst.max((a - b).abs() / scale),
             (Some(None), Some(None)) | (None, _) | (_, None) => {}
             _ => verdicts += 1,
@@ -402,11 +408,6 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         ),
     );
 
-    let depth_of = |v: Vec<Option<Outcome<polyquery::query::Penetration>>>| {
-        v.into_iter()
-            .map(|r| r.map(|o| o.answer.map(|p| p.depth)))
-            .collect::<Vec<_>>()
-    };
     let pn = nvm_pass("penetration nio_nvm", nvm, pairs, all, |a, b, p| {
         directional_penetration(a, b, &p.direction, &ns)
     });
@@ -415,7 +416,7 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
     });
     eprintln!(
         "    penetration nio_nvm vs nio_linear: {}",
-        disagreement(&depth_of(pn), &depth_of(pl), size)
+        disagreement(&pn, &pl, |o| o.answer.map(|p| p.depth), size)
     );
 
     let dl = linear_pass("distance gjk_linear", poly, pairs, all, |a, b, _| {
@@ -424,21 +425,11 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
     let dn = nvm_pass("distance gjk_nvm", nvm, pairs, all, |a, b, _| {
         gjk::distance(a, b, &gs)
     });
-    let dist_of = |v: Vec<Option<gjk::GjkDistance>>| {
-        v.into_iter()
-            .map(|r| r.map(|d| Some(d.distance)))
-            .collect::<Vec<_>>()
-    };
     eprintln!(
         "    distance gjk_nvm vs gjk_linear: {}",
-        disagreement(&dist_of(dn), &dist_of(dl), size)
+        disagreement(&dn, &dl, |d| Some(d.distance), size)
     );
 
-    let time_of = |v: Vec<Option<Outcome<polyquery::query::Impact>>>| {
-        v.into_iter()
-            .map(|r| r.map(|o| o.answer.map(|i| i.time)))
-            .collect::<Vec<_>>()
-    };
     let tl = linear_pass("toi nio_linear", poly, pairs, all, |a, b, p| {
         time_of_impact(a, b, &p.velocity, &ts)
     });
@@ -451,14 +442,9 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         .count();
     eprintln!(
         "    toi nio_nvm vs nio_linear: {} (nio_nvm hits {hits}/{PAIRS})",
-        disagreement(&time_of(tn), &time_of(tl), size)
+        disagreement(&tn, &tl, |o| o.answer.map(|i| i.time), size)
     );
 
-    let contact_of = |v: Vec<Option<Outcome<polyquery::query::Contact>>>| {
-        v.into_iter()
-            .map(|r| r.map(|o| o.answer.map(|c| c.depth)))
-            .collect::<Vec<_>>()
-    };
     let en = nvm_pass("depth epa_nvm", nvm, pairs, over, |a, b, _| {
         penetration_depth(a, b, &es)
     });
@@ -467,7 +453,7 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
     });
     eprintln!(
         "    depth epa_nvm vs epa_linear: {}",
-        disagreement(&contact_of(en), &contact_of(el), size)
+        disagreement(&en, &el, |o| o.answer.map(|c| c.depth), size)
     );
 }
 
