@@ -106,11 +106,7 @@ fn pose_about(r: UnitQuaternion<f64>, centre: &Vector, at: &Vector) -> Pose {
 /// The 64 pose pairs of the module header, built with GJK on `nvm` (setup only).
 fn pose_pairs(nvm: &NormalVectorMap) -> Vec<PosePair> {
     let poly = nvm.polytope();
-    let centre = poly
-        .points()
-        .iter()
-        .fold(Vector::zeros(), |s, p| s + p.coords)
-        / poly.num_vertices() as f64;
+    let centre = synth::vertex_mean(poly.points());
     let settings = GjkSettings::default();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut near_rng = ChaCha8Rng::seed_from_u64(8);
@@ -128,15 +124,7 @@ fn pose_pairs(nvm: &NormalVectorMap) -> Vec<PosePair> {
                     .intersecting
             };
             // Every point is within the bbox diagonal of the centre: 2.5 diagonals separate.
-            let (mut lo, mut hi) = (0.0, 2.5 * poly.scale());
-            for _ in 0..48 {
-                let mid = 0.5 * (lo + hi);
-                if overlap(mid) {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
+            let lo = synth::touching_offset(overlap, 2.5 * poly.scale());
             let overlapping = i % 2 == 0;
             let f = if overlapping {
                 rng.random_range(0.5..0.95)
@@ -258,12 +246,38 @@ impl Tally {
     }
 }
 
+/// A query answer that carries its counted work: `(iterations, support calls)`, `None` when
+/// the answer carries no counts.
+trait Counted {
+    fn work(&self) -> Option<(u32, u32)>;
+}
+
+macro_rules! counted_answers {
+    ($($t:ty),+) => {$(
+        impl Counted for $t {
+            fn work(&self) -> Option<(u32, u32)> {
+                Some((self.iterations, self.support_calls))
+            }
+        }
+    )+};
+}
+counted_answers!(
+    gjk::GjkIntersection,
+    gjk::GjkDistance,
+    polyquery::query::Intersection
+);
+
+impl<T> Counted for Outcome<T> {
+    fn work(&self) -> Option<(u32, u32)> {
+        Some((self.iterations, self.support_calls))
+    }
+}
+
 /// Runs `query` once per pair, tallying its counted work and wall time.
-fn tally<T, E>(
+fn tally<T: Counted, E>(
     pairs: &[PosePair],
     keep: impl Fn(&PosePair) -> bool,
     mut query: impl FnMut(&PosePair) -> Result<T, E>,
-    work: impl Fn(&T) -> Option<(u32, u32)>,
 ) -> (Tally, Vec<Option<T>>) {
     let mut t = Tally::default();
     let mut answers = Vec::new();
@@ -273,7 +287,7 @@ fn tally<T, E>(
         t.seconds += start.elapsed().as_secs_f64();
         match r {
             Ok(v) => {
-                match work(&v) {
+                match v.work() {
                     Some((i, s)) => t.add(p.overlapping, i, s),
                     None => t.uncounted += 1,
                 }
@@ -296,12 +310,50 @@ fn on_nvm<'n, S: SupportMap>(nvm: &'n S, pose: &Pose) -> Posed<&'n S> {
     Posed::new(nvm, *pose)
 }
 
-/// Largest relative difference of two optional values (`None` twice is agreement).
-fn disagreement(x: &[Option<Option<f64>>], y: &[Option<Option<f64>>], scale: f64) -> String {
+/// A counted pass of `query` on linear scans of `poly`, its line printed: the answers.
+fn linear_pass<'p, T: Counted, E>(
+    label: &str,
+    poly: &'p Polytope,
+    pairs: &[PosePair],
+    keep: impl Fn(&PosePair) -> bool,
+    mut query: impl FnMut(&Posed<LinearScan<'p>>, &Posed<LinearScan<'p>>, &PosePair) -> Result<T, E>,
+) -> Vec<Option<T>> {
+    let (t, answers) = tally(pairs, keep, |p| {
+        query(&linear(poly, &p.a), &linear(poly, &p.b), p)
+    });
+    eprintln!("{}", t.line(label));
+    answers
+}
+
+/// A counted pass of `query` on a fresh [`CountingNvm`] of `nvm`, its line printed with the
+/// NVM's counts: the answers.
+fn nvm_pass<T: Counted, E>(
+    label: &str,
+    nvm: &NormalVectorMap,
+    pairs: &[PosePair],
+    keep: impl Fn(&PosePair) -> bool,
+    mut query: impl FnMut(&Posed<&CountingNvm<'_>>, &Posed<&CountingNvm<'_>>, &PosePair) -> Result<T, E>,
+) -> Vec<Option<T>> {
+    let cn = CountingNvm::new(nvm);
+    let (t, answers) = tally(pairs, keep, |p| {
+        query(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), p)
+    });
+    eprintln!("{}{}", t.line(label), cn.summary(t.queries()));
+    answers
+}
+
+/// Largest relative difference of two runs' answers, each read by `value` (an error on
+/// either side is skipped; `None` twice is agreement).
+fn disagreement<T>(
+    x: &[Option<T>],
+    y: &[Option<T>],
+    value: impl Fn(&T) -> Option<f64>,
+    scale: f64,
+) -> String {
     let mut worst = 0.0f64;
     let mut verdicts = 0;
     for (a, b) in x.iter().zip(y) {
-        match (a, b) {
+        match (a.as_ref().map(&value), b.as_ref().map(&value)) {
             (Some(Some(a)), Some(Some(b))) => worst = worst.max((a - b).abs() / scale),
             (Some(None), Some(None)) | (None, _) | (_, None) => {}
             _ => verdicts += 1,
@@ -322,29 +374,15 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
     let over = |p: &PosePair| p.overlapping;
     eprintln!("  counted work, {label} ({PAIRS} pairs; depth: the overlapping half):");
 
-    let (t, gl) = tally(
-        pairs,
-        all,
-        |p| gjk::intersects(&linear(poly, &p.a), &linear(poly, &p.b), &gs),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}", t.line("intersect gjk_linear"));
-    let cn = CountingNvm::new(nvm);
-    let (t, gn) = tally(
-        pairs,
-        all,
-        |p| gjk::intersects(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &gs),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}{}", t.line("intersect gjk_nvm"), cn.summary(t.queries()));
-    let cn = CountingNvm::new(nvm);
-    let (t, nn) = tally(
-        pairs,
-        all,
-        |p| intersects(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &ns),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}{}", t.line("intersect nio_nvm"), cn.summary(t.queries()));
+    let gl = linear_pass("intersect gjk_linear", poly, pairs, all, |a, b, _| {
+        gjk::intersects(a, b, &gs)
+    });
+    let gn = nvm_pass("intersect gjk_nvm", nvm, pairs, all, |a, b, _| {
+        gjk::intersects(a, b, &gs)
+    });
+    let nn = nvm_pass("intersect nio_nvm", nvm, pairs, all, |a, b, _| {
+        intersects(a, b, &ns)
+    });
     let wrong = |v: &[Option<bool>]| {
         v.iter()
             .zip(pairs)
@@ -370,117 +408,85 @@ fn report_work(label: &str, nvm: &NormalVectorMap, pairs: &[PosePair]) {
         ),
     );
 
-    let depth_of = |v: Vec<Option<Outcome<polyquery::query::Penetration>>>| {
-        v.into_iter()
-            .map(|r| r.map(|o| o.answer.map(|p| p.depth)))
-            .collect::<Vec<_>>()
-    };
-    let cn = CountingNvm::new(nvm);
-    let (t, pn) = tally(
-        pairs,
-        all,
-        |p| directional_penetration(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &p.direction, &ns),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!(
-        "{}{}",
-        t.line("penetration nio_nvm"),
-        cn.summary(t.queries())
-    );
-    let (t, pl) = tally(
-        pairs,
-        all,
-        |p| directional_penetration(&linear(poly, &p.a), &linear(poly, &p.b), &p.direction, &ns),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}", t.line("penetration nio_linear"));
+    let pn = nvm_pass("penetration nio_nvm", nvm, pairs, all, |a, b, p| {
+        directional_penetration(a, b, &p.direction, &ns)
+    });
+    let pl = linear_pass("penetration nio_linear", poly, pairs, all, |a, b, p| {
+        directional_penetration(a, b, &p.direction, &ns)
+    });
     eprintln!(
         "    penetration nio_nvm vs nio_linear: {}",
-        disagreement(&depth_of(pn), &depth_of(pl), size)
+        disagreement(&pn, &pl, |o| o.answer.map(|p| p.depth), size)
     );
 
-    let (t, dl) = tally(
-        pairs,
-        all,
-        |p| gjk::distance(&linear(poly, &p.a), &linear(poly, &p.b), &gs),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}", t.line("distance gjk_linear"));
-    let cn = CountingNvm::new(nvm);
-    let (t, dn) = tally(
-        pairs,
-        all,
-        |p| gjk::distance(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &gs),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}{}", t.line("distance gjk_nvm"), cn.summary(t.queries()));
-    let dist_of = |v: Vec<Option<gjk::GjkDistance>>| {
-        v.into_iter()
-            .map(|r| r.map(|d| Some(d.distance)))
-            .collect::<Vec<_>>()
-    };
+    let dl = linear_pass("distance gjk_linear", poly, pairs, all, |a, b, _| {
+        gjk::distance(a, b, &gs)
+    });
+    let dn = nvm_pass("distance gjk_nvm", nvm, pairs, all, |a, b, _| {
+        gjk::distance(a, b, &gs)
+    });
     eprintln!(
         "    distance gjk_nvm vs gjk_linear: {}",
-        disagreement(&dist_of(dn), &dist_of(dl), size)
+        disagreement(&dn, &dl, |d| Some(d.distance), size)
     );
 
-    let time_of = |v: Vec<Option<Outcome<polyquery::query::Impact>>>| {
-        v.into_iter()
-            .map(|r| r.map(|o| o.answer.map(|i| i.time)))
-            .collect::<Vec<_>>()
-    };
-    let (t, tl) = tally(
-        pairs,
-        all,
-        |p| time_of_impact(&linear(poly, &p.a), &linear(poly, &p.b), &p.velocity, &ts),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}", t.line("toi nio_linear"));
-    let cn = CountingNvm::new(nvm);
-    let (t, tn) = tally(
-        pairs,
-        all,
-        |p| time_of_impact(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &p.velocity, &ts),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}{}", t.line("toi nio_nvm"), cn.summary(t.queries()));
+    let tl = linear_pass("toi nio_linear", poly, pairs, all, |a, b, p| {
+        time_of_impact(a, b, &p.velocity, &ts)
+    });
+    let tn = nvm_pass("toi nio_nvm", nvm, pairs, all, |a, b, p| {
+        time_of_impact(a, b, &p.velocity, &ts)
+    });
     let hits = tn
         .iter()
         .filter(|r| r.as_ref().is_some_and(|o| o.answer.is_some()))
         .count();
     eprintln!(
         "    toi nio_nvm vs nio_linear: {} (nio_nvm hits {hits}/{PAIRS})",
-        disagreement(&time_of(tn), &time_of(tl), size)
+        disagreement(&tn, &tl, |o| o.answer.map(|i| i.time), size)
     );
 
-    let contact_of = |v: Vec<Option<Outcome<polyquery::query::Contact>>>| {
-        v.into_iter()
-            .map(|r| r.map(|o| o.answer.map(|c| c.depth)))
-            .collect::<Vec<_>>()
-    };
-    let cn = CountingNvm::new(nvm);
-    let (t, en) = tally(
-        pairs,
-        over,
-        |p| penetration_depth(&on_nvm(&cn, &p.a), &on_nvm(&cn, &p.b), &es),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}{}", t.line("depth epa_nvm"), cn.summary(t.queries()));
-    let (t, el) = tally(
-        pairs,
-        over,
-        |p| penetration_depth(&linear(poly, &p.a), &linear(poly, &p.b), &es),
-        |r| Some((r.iterations, r.support_calls)),
-    );
-    eprintln!("{}", t.line("depth epa_linear"));
+    let en = nvm_pass("depth epa_nvm", nvm, pairs, over, |a, b, _| {
+        penetration_depth(a, b, &es)
+    });
+    let el = linear_pass("depth epa_linear", poly, pairs, over, |a, b, _| {
+        penetration_depth(a, b, &es)
+    });
     eprintln!(
         "    depth epa_nvm vs epa_linear: {}",
-        disagreement(&contact_of(en), &contact_of(el), size)
+        disagreement(&en, &el, |o| o.answer.map(|c| c.depth), size)
     );
 }
 
 /// A method's name and one pass of it over all pairs.
 type NamedPass<'a> = (&'static str, Box<dyn FnMut() + 'a>);
+
+/// Nio's intersection test and directional penetration (along `dirs`), each a pass over all
+/// `pairs`, named `names`.
+fn nio_passes<'a>(
+    names: [&'static str; 2],
+    pairs: &'a [(Posed<&'a NormalVectorMap>, Posed<&'a NormalVectorMap>)],
+    dirs: &'a [Vector],
+    ns: &'a PortalSettings,
+) -> [NamedPass<'a>; 2] {
+    [
+        (
+            names[0],
+            Box::new(move || {
+                for (a, b) in pairs {
+                    let _ = black_box(intersects(a, b, ns));
+                }
+            }),
+        ),
+        (
+            names[1],
+            Box::new(move || {
+                for ((a, b), d) in pairs.iter().zip(dirs) {
+                    let _ = black_box(directional_penetration(a, b, d, ns));
+                }
+            }),
+        ),
+    ]
+}
 
 /// Runs each method once over all pairs (untimed), then `rounds` rounds of every method in
 /// turn, and prints each method's median round as µs per query with the target ratios.
@@ -588,11 +594,23 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
         }};
     }
     let every: Vec<usize> = (0..PAIRS).collect();
+    // One criterion group per query family, `queries/<family>/<case>`: a table of methods,
+    // each cycled through `set`.
+    macro_rules! family {
+        ($family:expr, $set:expr, [$($name:expr => |$i:ident| $body:expr),+ $(,)?]) => {{
+            let mut g = c.benchmark_group(format!("queries/{}/{case}", $family));
+            configure(&mut g, n);
+            $(cycle!(g, $name, $set, |$i| $body);)+
+            g.finish();
+        }};
+    }
 
     // Interleaved rounds (outside criterion): the target ratios, robust to a load that
     // changes between criterion's back-to-back benchmarks.
     {
         let rounds = if n >= 262_144 { 12 } else { 40 };
+        let names = ["intersect nio_nvm", "penetration nio_nvm"];
+        let [nio, penetration] = nio_passes(names, &nv, &dirs, &ns);
         let mut methods: [NamedPass<'_>; 4] = [
             (
                 "intersect gjk_linear",
@@ -610,22 +628,8 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
                     }
                 }),
             ),
-            (
-                "intersect nio_nvm",
-                Box::new(|| {
-                    for (a, b) in &nv {
-                        let _ = black_box(intersects(a, b, &ns));
-                    }
-                }),
-            ),
-            (
-                "penetration nio_nvm",
-                Box::new(|| {
-                    for ((a, b), d) in nv.iter().zip(&dirs) {
-                        let _ = black_box(directional_penetration(a, b, d, &ns));
-                    }
-                }),
-            ),
+            nio,
+            penetration,
         ];
         interleaved(case, &mut methods, rounds);
     }
@@ -649,79 +653,35 @@ fn bench_case(c: &mut Criterion, case: &str, nvm: &NormalVectorMap) {
             pc as f64 / PAIRS as f64
         );
         let rounds = if n >= 262_144 { 12 } else { 40 };
-        let mut methods: [NamedPass<'_>; 2] = [
-            (
-                "intersect nio_nvm (near touching)",
-                Box::new(|| {
-                    for (a, b) in &near {
-                        let _ = black_box(intersects(a, b, &ns));
-                    }
-                }),
-            ),
-            (
-                "penetration nio_nvm (near touching)",
-                Box::new(|| {
-                    for ((a, b), d) in near.iter().zip(&dirs) {
-                        let _ = black_box(directional_penetration(a, b, d, &ns));
-                    }
-                }),
-            ),
+        let names = [
+            "intersect nio_nvm (near touching)",
+            "penetration nio_nvm (near touching)",
         ];
+        let mut methods = nio_passes(names, &near, &dirs, &ns);
         interleaved(&format!("{case} near touching"), &mut methods, rounds);
     }
 
-    let mut g = c.benchmark_group(format!("queries/intersect/{case}"));
-    configure(&mut g, n);
-    cycle!(g, "gjk_linear", &every, |i| gjk::intersects(
-        &lin[i].0, &lin[i].1, &gs
-    ));
-    cycle!(g, "gjk_nvm", &every, |i| gjk::intersects(
-        &nv[i].0, &nv[i].1, &gs
-    ));
-    cycle!(g, "nio_nvm", &every, |i| intersects(
-        &nv[i].0, &nv[i].1, &ns
-    ));
-    g.finish();
-
-    let mut g = c.benchmark_group(format!("queries/penetration/{case}"));
-    configure(&mut g, n);
-    cycle!(g, "nio_nvm", &every, |i| directional_penetration(
-        &nv[i].0, &nv[i].1, &dirs[i], &ns
-    ));
-    cycle!(g, "nio_linear", &every, |i| directional_penetration(
-        &lin[i].0, &lin[i].1, &dirs[i], &ns
-    ));
-    g.finish();
-
-    let mut g = c.benchmark_group(format!("queries/distance/{case}"));
-    configure(&mut g, n);
-    cycle!(g, "gjk_linear", &every, |i| gjk::distance(
-        &lin[i].0, &lin[i].1, &gs
-    ));
-    cycle!(g, "gjk_nvm", &every, |i| gjk::distance(
-        &nv[i].0, &nv[i].1, &gs
-    ));
-    g.finish();
-
-    let mut g = c.benchmark_group(format!("queries/toi/{case}"));
-    configure(&mut g, n);
-    cycle!(g, "nio_linear", &every, |i| time_of_impact(
-        &lin[i].0, &lin[i].1, &vels[i], &ts
-    ));
-    cycle!(g, "nio_nvm", &every, |i| time_of_impact(
-        &nv[i].0, &nv[i].1, &vels[i], &ts
-    ));
-    g.finish();
-
-    let mut g = c.benchmark_group(format!("queries/depth/{case}"));
-    configure(&mut g, n);
-    cycle!(g, "epa_nvm", &over, |i| penetration_depth(
-        &nv[i].0, &nv[i].1, &es
-    ));
-    cycle!(g, "epa_linear", &over, |i| penetration_depth(
-        &lin[i].0, &lin[i].1, &es
-    ));
-    g.finish();
+    family!("intersect", &every, [
+        "gjk_linear" => |i| gjk::intersects(&lin[i].0, &lin[i].1, &gs),
+        "gjk_nvm" => |i| gjk::intersects(&nv[i].0, &nv[i].1, &gs),
+        "nio_nvm" => |i| intersects(&nv[i].0, &nv[i].1, &ns),
+    ]);
+    family!("penetration", &every, [
+        "nio_nvm" => |i| directional_penetration(&nv[i].0, &nv[i].1, &dirs[i], &ns),
+        "nio_linear" => |i| directional_penetration(&lin[i].0, &lin[i].1, &dirs[i], &ns),
+    ]);
+    family!("distance", &every, [
+        "gjk_linear" => |i| gjk::distance(&lin[i].0, &lin[i].1, &gs),
+        "gjk_nvm" => |i| gjk::distance(&nv[i].0, &nv[i].1, &gs),
+    ]);
+    family!("toi", &every, [
+        "nio_linear" => |i| time_of_impact(&lin[i].0, &lin[i].1, &vels[i], &ts),
+        "nio_nvm" => |i| time_of_impact(&nv[i].0, &nv[i].1, &vels[i], &ts),
+    ]);
+    family!("depth", &over, [
+        "epa_nvm" => |i| penetration_depth(&nv[i].0, &nv[i].1, &es),
+        "epa_linear" => |i| penetration_depth(&lin[i].0, &lin[i].1, &es),
+    ]);
 }
 
 fn build(label: &str, points: &[polyquery::Point]) -> NormalVectorMap {

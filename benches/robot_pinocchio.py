@@ -74,17 +74,23 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     sys.exit(2)
 
 
-def read_configurations(path):
-    rows = []
+def data_lines(path):
+    """The file's lines that hold data, stripped, with their line numbers (blank lines and
+    `#` comments skipped)."""
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            try:
-                rows.append([float(x) for x in line.split()])
-            except ValueError:
-                sys.exit(f"{path}:{number}: not a line of numbers: {line[:80]!r}")
+            if line and not line.startswith("#"):
+                yield number, line
+
+
+def read_configurations(path):
+    rows = []
+    for number, line in data_lines(path):
+        try:
+            rows.append([float(x) for x in line.split()])
+        except ValueError:
+            sys.exit(f"{path}:{number}: not a line of numbers: {line[:80]!r}")
     if not rows:
         sys.exit(f"{path}: no configurations")
     return np.array(rows, dtype=float)
@@ -93,19 +99,15 @@ def read_configurations(path):
 def read_motions(path):
     """One motion per line: `q0 ; q1`, each a line of numbers as in a configurations file."""
     motions = []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            parts = line.split(";")
-            try:
-                q0, q1 = ([float(x) for x in p.split()] for p in parts)
-            except ValueError:
-                sys.exit(f"{path}:{number}: not `q0 ; q1`: {line[:80]!r}")
-            if len(q0) != len(q1):
-                sys.exit(f"{path}:{number}: q0 has {len(q0)} values, q1 {len(q1)}")
-            motions.append((np.array(q0, dtype=float), np.array(q1, dtype=float)))
+    for number, line in data_lines(path):
+        parts = line.split(";")
+        try:
+            q0, q1 = ([float(x) for x in p.split()] for p in parts)
+        except ValueError:
+            sys.exit(f"{path}:{number}: not `q0 ; q1`: {line[:80]!r}")
+        if len(q0) != len(q1):
+            sys.exit(f"{path}:{number}: q0 has {len(q0)} values, q1 {len(q1)}")
+        motions.append((np.array(q0, dtype=float), np.array(q1, dtype=float)))
     if not motions:
         sys.exit(f"{path}: no motions")
     return motions

@@ -28,7 +28,7 @@ use polyquery::query::{
     EpaSettings, PortalSettings, directional_penetration, intersects, penetration_depth,
 };
 use polyquery::{NormalVectorMap, Pose, Posed, Vector};
-use polyquery_synth::{random_direction, random_rotation};
+use polyquery_synth::{self as synth, random_direction, random_rotation};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
@@ -53,11 +53,7 @@ fn main() {
         let nv = poly.num_vertices();
         let nvm = NormalVectorMap::build(poly).expect("nvm");
         let poly = nvm.polytope();
-        let centre = poly
-            .points()
-            .iter()
-            .fold(Vector::zeros(), |s, p| s + p.coords)
-            / poly.num_vertices() as f64;
+        let centre = synth::vertex_mean(poly.points());
         let about = |r: nalgebra::UnitQuaternion<f64>, offset: Vector| {
             Pose::from_parts(Translation3::from(centre - r * centre + offset), r)
         };
@@ -75,15 +71,7 @@ fn main() {
                         .expect("setup")
                         .intersecting
                 };
-                let (mut lo, mut hi) = (0.0, 2.5 * poly.scale());
-                for _ in 0..48 {
-                    let mid = 0.5 * (lo + hi);
-                    if overlap(mid) {
-                        lo = mid;
-                    } else {
-                        hi = mid;
-                    }
-                }
+                let lo = synth::touching_offset(overlap, 2.5 * poly.scale());
                 let f = rng.random_range(0.2..0.9);
                 let g = rng.random_range(0.5..1.5);
                 (a, about(rb, u * (f * lo)), u, about(rb, u * (g * lo)))

@@ -20,6 +20,7 @@
 
 use crate::format::{self, FormatError, SavedMap};
 use crate::mesh::{Mesh, MeshError, MeshFormat};
+use crate::read::read_up_to;
 pub use crate::read::{
     DEFAULT_MAX_INPUT_BYTES, ReadError, ReadLimits, UTF8_BOM, open_bounded, read_all_bounded,
     read_bounded, strip_bom,
@@ -71,15 +72,7 @@ pub fn load(path: &Path, limits: &ReadLimits) -> Result<Input, InputError> {
     // The first bytes tell a `.nvm` file; they are read once and put back in front of the
     // rest (a pipe cannot be read twice).
     let mut head = [0u8; format::MAGIC.len()];
-    let mut got = 0;
-    while got < head.len() {
-        match file.read(&mut head[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(read_error(e).into()),
-        }
-    }
+    let got = read_up_to(&mut file, &mut head).map_err(read_error)?;
     let head = &head[..got];
     let by_extension = path
         .extension()

@@ -83,7 +83,7 @@ pub use meta::Metadata;
 
 use crate::NormalVectorMap;
 use crate::codec::{ByteReader, ByteWriter, DecodeError};
-use crate::read::ReadError;
+use crate::read::{ReadError, read_up_to};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -394,20 +394,6 @@ pub fn looks_like_nvm(path: &Path) -> bool {
 /// [`SavedMap`] for a round trip).
 pub fn decode(bytes: &[u8], path: &Path) -> Result<SavedMap, FormatError> {
     decode_reader(bytes, Some(bytes.len() as u64), u64::MAX, path)
-}
-
-/// Reads from `input` until `buf` is full or the stream ends; returns the bytes read.
-fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut got = 0;
-    while got < buf.len() {
-        match input.read(&mut buf[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(got)
 }
 
 /// Decodes a `.nvm` file from a stream, reading it once, front to back, each array straight

@@ -91,6 +91,20 @@ impl Work {
         Ok(p)
     }
 
+    /// `v / ‖v‖`, checked: the non-finite error when `‖v‖` is not finite, the degenerate
+    /// error naming `zero` when `‖v‖ = 0`.
+    #[inline]
+    pub(crate) fn unit(&self, v: Vector, zero: &'static str) -> Result<Vector, QueryError> {
+        let norm = v.norm();
+        if !norm.is_finite() {
+            return Err(self.non_finite());
+        }
+        if norm == 0.0 {
+            return Err(self.degenerate(zero));
+        }
+        Ok(v / norm)
+    }
+
     pub(crate) fn non_finite(&self) -> QueryError {
         QueryError::NonFinite {
             algorithm: self.algorithm,
@@ -290,14 +304,7 @@ pub(crate) fn portal_search<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         work.tick()?;
         // Accurate even when p1 → p3 is nearly parallel to d (a needle seen end-on).
         let m = compensated::edge_cross(&p1.point.coords, &p3.point.coords, d);
-        let mn = m.norm();
-        if !mn.is_finite() {
-            return Err(work.non_finite());
-        }
-        if mn == 0.0 {
-            return Err(work.degenerate("silhouette edge parallel to the direction"));
-        }
-        let m = m / mn;
+        let m = work.unit(m, "silhouette edge parallel to the direction")?;
         let p2 = work.support(ms, &m)?;
         let reach = m.dot(&p2.point.coords);
         if reach < 0.0 {
@@ -414,15 +421,7 @@ pub(crate) fn refine_seeded<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> Result<Refined, QueryError> {
     loop {
         work.tick()?;
-        let n = triangle_normal(&tri);
-        let nn = n.norm();
-        if !nn.is_finite() {
-            return Err(work.non_finite());
-        }
-        if nn == 0.0 {
-            return Err(work.degenerate("refinement triangle of zero area"));
-        }
-        let n = n / nn;
+        let n = work.unit(triangle_normal(&tri), "refinement triangle of zero area")?;
         let seeded = seed
             .take()
             .filter(|q| !tri.iter().any(|p| p.same_vertex(q)) && strictly_above(&tri, q));

@@ -406,53 +406,34 @@ mod tests {
 
     #[test]
     fn triangles() {
-        // Origin projects inside.
-        check(&[
-            Vector::new(-1.0, -1.0, 1.0),
-            Vector::new(2.0, -1.0, 1.0),
-            Vector::new(0.0, 2.0, 1.0),
-        ]);
-        // Beyond an edge, beyond a vertex.
-        check(&[
-            Vector::new(1.0, -1.0, 1.0),
-            Vector::new(2.0, -1.0, 1.0),
-            Vector::new(1.0, 2.0, 1.0),
-        ]);
-        check(&[
-            Vector::new(1.0, 1.0, 1.0),
-            Vector::new(2.0, 1.0, 1.0),
-            Vector::new(1.0, 2.0, 1.0),
-        ]);
-        // Degenerate: collinear, and two equal corners, and all equal.
-        check(&[
-            Vector::new(-1.0, 1.0, 1.0),
-            Vector::new(0.0, 1.0, 1.0),
-            Vector::new(3.0, 1.0, 1.0),
-        ]);
-        check(&[
-            Vector::new(-1.0, 1.0, 1.0),
-            Vector::new(-1.0, 1.0, 1.0),
-            Vector::new(3.0, 1.0, 1.0),
-        ]);
-        let p = Vector::new(0.3, 0.2, 0.1);
-        check(&[p, p, p]);
+        let v = Vector::new;
+        for triangle in [
+            // Origin projects inside.
+            [v(-1.0, -1.0, 1.0), v(2.0, -1.0, 1.0), v(0.0, 2.0, 1.0)],
+            // Beyond an edge, beyond a vertex.
+            [v(1.0, -1.0, 1.0), v(2.0, -1.0, 1.0), v(1.0, 2.0, 1.0)],
+            [v(1.0, 1.0, 1.0), v(2.0, 1.0, 1.0), v(1.0, 2.0, 1.0)],
+            // Degenerate: collinear, and two equal corners, and all equal.
+            [v(-1.0, 1.0, 1.0), v(0.0, 1.0, 1.0), v(3.0, 1.0, 1.0)],
+            [v(-1.0, 1.0, 1.0), v(-1.0, 1.0, 1.0), v(3.0, 1.0, 1.0)],
+            [v(0.3, 0.2, 0.1); 3],
+        ] {
+            check(&triangle);
+        }
         // Origin in the triangle's plane and inside it.
-        let got = closest_to_origin(&[
-            Vector::new(-1.0, -1.0, 0.0),
-            Vector::new(1.0, -1.0, 0.0),
-            Vector::new(0.0, 1.0, 0.0),
-        ]);
+        let got = closest_to_origin(&[v(-1.0, -1.0, 0.0), v(1.0, -1.0, 0.0), v(0.0, 1.0, 0.0)]);
         assert_eq!(got.point.norm(), 0.0);
         assert_eq!(got.support_mask, 0b111);
     }
 
     #[test]
     fn tetrahedra() {
+        let v = Vector::new;
         let cube_corner = [
-            Vector::new(-1.0, -1.0, -1.0),
-            Vector::new(3.0, -1.0, -1.0),
-            Vector::new(-1.0, 3.0, -1.0),
-            Vector::new(-1.0, -1.0, 3.0),
+            v(-1.0, -1.0, -1.0),
+            v(3.0, -1.0, -1.0),
+            v(-1.0, 3.0, -1.0),
+            v(-1.0, -1.0, 3.0),
         ];
         // Enclosing.
         let got = closest_to_origin(&cube_corner);
@@ -461,35 +442,38 @@ mod tests {
         check(&cube_corner);
         // Origin on a face: enclosed (closed tetrahedron), weight 0 on the opposite corner.
         let on_face = [
-            Vector::new(-1.0, -1.0, 0.0),
-            Vector::new(3.0, -1.0, 0.0),
-            Vector::new(-1.0, 3.0, 0.0),
-            Vector::new(0.0, 0.0, 2.0),
+            v(-1.0, -1.0, 0.0),
+            v(3.0, -1.0, 0.0),
+            v(-1.0, 3.0, 0.0),
+            v(0.0, 0.0, 2.0),
         ];
         let got = closest_to_origin(&on_face);
         assert!(got.origin_enclosed);
         assert_eq!(got.support_mask, 0b0111);
         // Outside: beyond a face, an edge, a vertex.
         let shifted = |d: Vector| cube_corner.map(|p| p + d);
-        check(&shifted(Vector::new(0.0, 0.0, 2.0)));
-        check(&shifted(Vector::new(2.0, 2.0, 0.0)));
-        check(&shifted(Vector::new(2.0, 2.0, 2.0)));
-        check(&shifted(Vector::new(-5.0, 1.0, 0.5)));
-        // Degenerate: coplanar, collinear, repeated.
-        check(&[
-            Vector::new(-1.0, -1.0, 1.0),
-            Vector::new(2.0, -1.0, 1.0),
-            Vector::new(0.0, 2.0, 1.0),
-            Vector::new(0.5, 0.5, 1.0),
-        ]);
-        check(&[
-            Vector::new(-1.0, 1.0, 1.0),
-            Vector::new(0.0, 1.0, 1.0),
-            Vector::new(1.0, 1.0, 1.0),
-            Vector::new(4.0, 1.0, 1.0),
-        ]);
-        let p = Vector::new(1.0, 2.0, 3.0);
-        check(&[p, p, p, p]);
+        for tetrahedron in [
+            shifted(v(0.0, 0.0, 2.0)),
+            shifted(v(2.0, 2.0, 0.0)),
+            shifted(v(2.0, 2.0, 2.0)),
+            shifted(v(-5.0, 1.0, 0.5)),
+            // Degenerate: coplanar, collinear, repeated.
+            [
+                v(-1.0, -1.0, 1.0),
+                v(2.0, -1.0, 1.0),
+                v(0.0, 2.0, 1.0),
+                v(0.5, 0.5, 1.0),
+            ],
+            [
+                v(-1.0, 1.0, 1.0),
+                v(0.0, 1.0, 1.0),
+                v(1.0, 1.0, 1.0),
+                v(4.0, 1.0, 1.0),
+            ],
+            [v(1.0, 2.0, 3.0); 4],
+        ] {
+            check(&tetrahedron);
+        }
     }
 
     #[test]

@@ -382,6 +382,17 @@ fn scene_prefix(file: Option<&Path>) -> String {
 /// `depth(document) = 0` and `depth(child) = depth(parent) + 1` (the root element has depth 1).
 pub const MAX_XML_DEPTH: usize = 64;
 
+/// Reads a URDF or SRDF file as text, with the default input size cap and any leading
+/// byte-order mark stripped: `RobotError::NotUtf8` when the rest is not UTF-8.
+fn read_text(path: &Path) -> Result<String, RobotError> {
+    let mut bytes = crate::read::read_bounded(path, &crate::read::ReadLimits::default())?;
+    let bom = bytes.len() - crate::read::strip_bom(&bytes).len();
+    bytes.drain(..bom);
+    String::from_utf8(bytes).map_err(|_| RobotError::NotUtf8 {
+        path: path.to_path_buf(),
+    })
+}
+
 /// Parses `text` as XML, rejecting nesting deeper than [`MAX_XML_DEPTH`].
 fn parse_xml<'a>(text: &'a str, what: &'static str) -> Result<roxmltree::Document<'a>, RobotError> {
     let doc = roxmltree::Document::parse(text).map_err(|e| RobotError::Xml {

@@ -1,8 +1,7 @@
 //! The robot model read from URDF, configurations and forward kinematics.
 
-use super::{RobotError, parse_xml};
+use super::{RobotError, parse_xml, read_text};
 use crate::Pose;
-use crate::input::{ReadLimits, read_bounded};
 use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -273,18 +272,13 @@ impl Robot {
     /// `from_urdf_str(text, Some(dir), packages)` with `dir = path.parent()` (or `dir = "."`
     /// for a bare file name).
     pub fn from_urdf_file(path: &Path, packages: &PackageDirs) -> Result<Robot, RobotError> {
-        let bytes = read_bounded(path, &ReadLimits::default())?;
-        let text = std::str::from_utf8(crate::input::strip_bom(&bytes)).map_err(|_| {
-            RobotError::NotUtf8 {
-                path: path.to_path_buf(),
-            }
-        })?;
+        let text = read_text(path)?;
         let dir = match path.parent() {
             Some(p) if p.as_os_str().is_empty() => Path::new("."),
             Some(p) => p,
             None => Path::new("."),
         };
-        Robot::from_urdf_str(text, Some(dir), packages)
+        Robot::from_urdf_str(&text, Some(dir), packages)
     }
 
     /// Reads a URDF from text. `base_dir` is the folder relative mesh paths (and packages not
@@ -595,6 +589,21 @@ fn positive(value: f64, element: &dyn Fn() -> String, what: &str) -> Result<f64,
     }
 }
 
+/// Each item's index by its name; the first name given twice is `duplicate(name)`.
+fn index_by_name<'a, T>(
+    items: &'a [T],
+    name: impl Fn(&'a T) -> &'a String,
+    duplicate: impl Fn(String) -> RobotError,
+) -> Result<HashMap<&'a str, usize>, RobotError> {
+    let mut index = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        if index.insert(name(item).as_str(), i).is_some() {
+            return Err(duplicate(name(item).clone()));
+        }
+    }
+    Ok(index)
+}
+
 /// Builds and validates the model from urdf-rs's parse.
 fn build(
     urdf: urdf_rs::Robot,
@@ -605,14 +614,11 @@ fn build(
     if urdf.links.is_empty() {
         return Err(RobotError::NoLinks);
     }
-    let mut link_index: HashMap<&str, usize> = HashMap::new();
-    for (i, l) in urdf.links.iter().enumerate() {
-        if link_index.insert(l.name.as_str(), i).is_some() {
-            return Err(RobotError::DuplicateLink {
-                link: l.name.clone(),
-            });
-        }
-    }
+    let link_index = index_by_name(
+        &urdf.links,
+        |l| &l.name,
+        |link| RobotError::DuplicateLink { link },
+    )?;
     let mut links = Vec::with_capacity(urdf.links.len());
     for l in &urdf.links {
         let mut collisions = Vec::with_capacity(l.collision.len());
@@ -633,14 +639,11 @@ fn build(
     }
 
     // Joints: names, links, kinds, origins, axes, limits.
-    let mut joint_index: HashMap<&str, usize> = HashMap::new();
-    for (i, j) in urdf.joints.iter().enumerate() {
-        if joint_index.insert(j.name.as_str(), i).is_some() {
-            return Err(RobotError::DuplicateJoint {
-                joint: j.name.clone(),
-            });
-        }
-    }
+    let joint_index = index_by_name(
+        &urdf.joints,
+        |j| &j.name,
+        |joint| RobotError::DuplicateJoint { joint },
+    )?;
     let mut joints = Vec::with_capacity(urdf.joints.len());
     let mut variables = Vec::new();
     for j in &urdf.joints {

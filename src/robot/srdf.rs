@@ -1,7 +1,6 @@
 //! The allowed-collision matrix from an SRDF's `disable_collisions` entries.
 
-use super::{Robot, RobotError, line_of, parse_xml};
-use crate::input::{ReadLimits, read_bounded};
+use super::{Robot, RobotError, line_of, parse_xml, read_text};
 use std::path::Path;
 
 /// The allowed-collision matrix: link pairs never checked, exactly the SRDF's
@@ -48,13 +47,8 @@ impl AllowedCollisions {
     /// Reads an SRDF file (with the default input size cap) for `robot`:
     /// `from_srdf_file(path, robot) = from_srdf_str(contents of path, robot)`.
     pub fn from_srdf_file(path: &Path, robot: &Robot) -> Result<Self, RobotError> {
-        let bytes = read_bounded(path, &ReadLimits::default())?;
-        let text = std::str::from_utf8(crate::input::strip_bom(&bytes)).map_err(|_| {
-            RobotError::NotUtf8 {
-                path: path.to_path_buf(),
-            }
-        })?;
-        Self::from_srdf_str(text, robot)
+        let text = read_text(path)?;
+        Self::from_srdf_str(&text, robot)
     }
 
     /// Reads an SRDF from text for `robot`. Only `disable_collisions` entries matter; groups,

@@ -244,6 +244,41 @@ pub fn random_rotation<R: Rng + ?Sized>(rng: &mut R) -> UnitQuaternion<f64> {
     UnitQuaternion::identity()
 }
 
+/// The mean of the points as a vector, `Σ p / n` (NaN for none): the centre that random
+/// poses rotate a hull about in benches and examples.
+///
+/// ```
+/// use polyquery_synth::{Point, Vector, vertex_mean};
+///
+/// let mean = vertex_mean(&[Point::new(0.0, 0.0, 0.0), Point::new(2.0, 4.0, 6.0)]);
+/// assert_eq!(mean, Vector::new(1.0, 2.0, 3.0));
+/// ```
+pub fn vertex_mean(points: &[Point]) -> Vector {
+    points.iter().fold(Vector::zeros(), |s, p| s + p.coords) / points.len() as f64
+}
+
+/// Where a motion stops overlapping: the last `t` in `[0, hi]` at which `overlap(t)` holds,
+/// by 48 bisection steps, for an `overlap` that holds on `[0, t*)` and not beyond
+/// (`|result − t*| ≤ hi / 2⁴⁸`). For poses built at a chosen fraction of the touching
+/// offset in benches and examples.
+///
+/// ```
+/// let t = polyquery_synth::touching_offset(|t| t < 0.3, 1.0);
+/// assert!((t - 0.3).abs() < 1e-12);
+/// ```
+pub fn touching_offset(mut overlap: impl FnMut(f64) -> bool, hi: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, hi);
+    for _ in 0..48 {
+        let mid = 0.5 * (lo + hi);
+        if overlap(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// A point uniform by area on the ellipsoid with semi-axes `axes`: a uniform sphere point `u`
 /// mapped to `A·u` (`A = diag(axes)`), kept with probability proportional to the area
 /// stretch `|A⁻¹u|·det A`, normalised by its maximum `det A / min(axes)`.
