@@ -595,4 +595,12 @@ fn batches_are_the_same_for_any_thread_count() {
         expected.push(c.distance_with(&mut ws, q));
     }
     assert_eq!(one[1], format!("{expected:?}"));
+    // On the calling thread with a workspace already used (warm), the same chunks give the
+    // same answers bit for bit.
+    let serial = c.map_many_serial(&mut ws, &qs, |ws, q| c.distance_with(ws, q));
+    assert_eq!(one[1], format!("{serial:?}"));
+    let serial = c.map_many_serial(&mut ws, &motions, |ws, (a, b)| {
+        c.check_motion_with(ws, a, b, &MotionOptions::default())
+    });
+    assert_eq!(one[2], format!("{serial:?}"));
 }

@@ -5,7 +5,9 @@
 //! Batches run either on the library's parallel calls (`Checker::check_many`,
 //! `distance_many`, `check_motions`, `check_motions_sampled`: rayon, all cores) with
 //! `parallel=True`, or in the calling thread with one reused workspace (`parallel=False`, for
-//! callers that parallelise themselves, such as a Ray worker).
+//! callers that parallelise themselves, such as a Ray worker) through
+//! `Checker::map_many_serial`: the same chunks, so a batch's answers are the same bit for bit
+//! either way.
 //!
 //! Pickling goes through the library's bytes (`polyquery::robot::serialize`: versioned,
 //! checksummed): a `Robot` pickles as `Robot::to_bytes` (the model and its allowed pairs), a
@@ -392,7 +394,16 @@ impl Checker {
             if parallel && q.n > 1 {
                 many(checker, &q.slices())
             } else {
-                self.with_workspace(|ws| (0..q.n).map(|i| one(checker, ws, q.row(i))).collect())
+                // A batch runs in the parallel call's chunks, so its answers are the same bit
+                // for bit either way; a single row keeps the warm starts of earlier calls.
+                self.with_workspace(|ws| {
+                    if q.n > 1 {
+                        let rows: Vec<&[f64]> = q.slices();
+                        checker.map_many_serial(ws, &rows, |ws, row| one(checker, ws, row))
+                    } else {
+                        (0..q.n).map(|i| one(checker, ws, q.row(i))).collect()
+                    }
+                })
             }
         });
         let mut v = Vec::with_capacity(results.len());
@@ -547,17 +558,15 @@ impl Checker {
                     checker.check_motions_sampled(&motions, resolution)
                 }
             } else {
+                // The parallel call's chunks, so a batch answers the same either way.
                 self.with_workspace(|ws| {
-                    motions
-                        .iter()
-                        .map(|(a, b)| {
-                            if certified {
-                                checker.check_motion_with(ws, a, b, &options)
-                            } else {
-                                checker.check_motion_sampled(ws, a, b, resolution)
-                            }
-                        })
-                        .collect()
+                    checker.map_many_serial(ws, &motions, |ws, (a, b)| {
+                        if certified {
+                            checker.check_motion_with(ws, a, b, &options)
+                        } else {
+                            checker.check_motion_sampled(ws, a, b, resolution)
+                        }
+                    })
                 })
             }
         });

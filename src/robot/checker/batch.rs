@@ -55,6 +55,37 @@ impl Checker {
             .collect()
     }
 
+    /// [`Checker::map_many`] on the calling thread with the caller's workspace (no rayon):
+    /// the same chunks, each started without warm starts, so the results are the same bit for
+    /// bit as `map_many`'s: `map_many_serial(ws, items, f) = map_many(items, f, _)`. For callers
+    /// that parallelise themselves (a process pool, a Ray worker) and keep one workspace.
+    ///
+    /// ```
+    /// # use polyquery::robot::{AllowedCollisions, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache};
+    /// # let urdf = r#"<robot name="r"><link name="a"/></robot>"#;
+    /// # let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new())?;
+    /// # let checker = Checker::new(&robot, &Scene::new(), &AllowedCollisions::none(&robot), &ShapeCache::disabled(), CheckerOptions::default())?;
+    /// let qs = vec![Vec::<f64>::new(); 100];
+    /// let mut ws = checker.workspace();
+    /// let serial = checker.map_many_serial(&mut ws, &qs, |ws, q| checker.distance_with(ws, q).map(|r| r.distance));
+    /// let parallel = checker.map_many(&qs, |ws, q| checker.distance_with(ws, q).map(|r| r.distance), &|_| {});
+    /// assert_eq!(serial.len(), parallel.len());
+    /// # Ok::<(), polyquery::robot::RobotError>(())
+    /// ```
+    pub fn map_many_serial<T, R>(
+        &self,
+        ws: &mut CheckWorkspace,
+        items: &[T],
+        f: impl Fn(&mut CheckWorkspace, &T) -> R,
+    ) -> Vec<R> {
+        let mut out = Vec::with_capacity(items.len());
+        for chunk in items.chunks(Self::CHUNK) {
+            ws.restart();
+            out.extend(chunk.iter().map(|item| f(ws, item)));
+        }
+        out
+    }
+
     /// Checks many configurations in parallel (rayon), results in input order and the same
     /// for any number of threads (see [`Checker::map_many`]): `check_many(qs)[i] = check(qs[i])`.
     pub fn check_many<Q: AsRef<[f64]> + Sync>(
