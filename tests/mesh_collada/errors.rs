@@ -52,110 +52,119 @@ fn errors_name_the_file() {
 #[test]
 fn errors_name_the_line() {
     let dae = cube_dae();
-    // (file, the text on the line the error must name, what the message must contain)
-    let cases: Vec<(String, &str, &str)> = vec![
+    // (what to replace in the cube file, its replacement, the text on the line the error must
+    // name, what the message must contain)
+    let replacements: [[&str; 4]; 16] = [
         // An index past the end of the positions.
-        (
-            dae.replace("1 2 6 5  2 3 7 6", "1 2 6 5  2 3 8 6"),
+        [
+            "1 2 6 5  2 3 7 6",
+            "1 2 6 5  2 3 8 6",
             "<p>0 3 2 1",
             "position index 8 is out of range",
-        ),
+        ],
         // References to what is not there, or to the wrong kind of element.
-        (
-            dae.replace("source=\"#cube-positions\"", "source=\"#nowhere\""),
-            "source=\"#nowhere\"",
+        [
+            r##"source="#cube-positions""##,
+            r##"source="#nowhere""##,
+            r##"source="#nowhere""##,
             "no element has the id 'nowhere'",
-        ),
-        (
-            dae.replace(
-                "source=\"#cube-positions-array\"",
-                "source=\"#cube-positions\"",
-            ),
-            "<accessor source=\"#cube-positions\"",
+        ],
+        [
+            r##"source="#cube-positions-array""##,
+            r##"source="#cube-positions""##,
+            r##"<accessor source="#cube-positions""##,
             "names a <source>",
-        ),
-        (
-            dae.replace("url=\"#cube\"", "url=\"parts.dae#cube\""),
-            "url=\"parts.dae#cube\"",
+        ],
+        [
+            r##"url="#cube""##,
+            r##"url="parts.dae#cube""##,
+            r##"url="parts.dae#cube""##,
             "within the file",
-        ),
+        ],
         // An accessor reading past its array, and counts that disagree with the text.
-        (
-            dae.replace("count=\"8\" stride=\"3\"", "count=\"9\" stride=\"3\""),
-            "count=\"9\" stride=\"3\"",
+        [
+            r#"count="8" stride="3""#,
+            r#"count="9" stride="3""#,
+            r#"count="9" stride="3""#,
             "reads past the end",
-        ),
-        (
-            dae.replace("count=\"24\">", "count=\"4000000000\">"),
-            "count=\"4000000000\"",
+        ],
+        [
+            r#"count="24">"#,
+            r#"count="4000000000">"#,
+            r#"count="4000000000""#,
             "holds 24 values",
-        ),
-        (
-            dae.replace("<polylist count=\"6\">", "<polylist count=\"4000000000\">"),
+        ],
+        [
+            r#"<polylist count="6">"#,
+            r#"<polylist count="4000000000">"#,
             "<polylist count",
             "holds 6 polygons",
-        ),
-        (
-            dae.replace(
-                "<vcount>4 4 4 4 4 4</vcount>",
-                "<vcount>4 4 4 4 4 5</vcount>",
-            ),
+        ],
+        [
+            "<vcount>4 4 4 4 4 4</vcount>",
+            "<vcount>4 4 4 4 4 5</vcount>",
             "<polylist count",
             "adds up to 25 corners",
-        ),
+        ],
         // Polygons of two corners.
-        (
-            dae.replace(
-                "<vcount>4 4 4 4 4 4</vcount>",
-                "<vcount>4 4 4 4 4 2 2</vcount>",
-            ),
+        [
+            "<vcount>4 4 4 4 4 4</vcount>",
+            "<vcount>4 4 4 4 4 2 2</vcount>",
             "<vcount>",
             "'2' is not a polygon size",
-        ),
+        ],
         // A VERTEX input naming another mesh's <vertices>.
-        (
-            dae.replace(
-                "source=\"#cube-vertices\" offset",
-                "source=\"#tetra-vertices\" offset",
-            ),
-            "source=\"#tetra-vertices\" offset",
+        [
+            r##"source="#cube-vertices" offset"##,
+            r##"source="#tetra-vertices" offset"##,
+            r##"source="#tetra-vertices" offset"##,
             "not this mesh's <vertices",
-        ),
+        ],
         // Numbers that are not numbers, or not finite.
-        (
-            dae.replace("-50 -50 -50  50", "-50 -50 -5O  50"),
-            "<float_array id=\"cube-positions-array\"",
+        [
+            "-50 -50 -50  50",
+            "-50 -50 -5O  50",
+            r#"<float_array id="cube-positions-array""#,
             "('-5O') is not a finite number",
-        ),
-        (
-            dae.replace("-50 -50 -50  50", "-50 -50 1e400  50"),
-            "<float_array id=\"cube-positions-array\"",
+        ],
+        [
+            "-50 -50 -50  50",
+            "-50 -50 1e400  50",
+            r#"<float_array id="cube-positions-array""#,
             "('1e400') is not a finite number",
-        ),
-        (
-            dae.replace("0 0 1 3  0 0 0 1", "0 0 1 3  0 0 0 2"),
+        ],
+        [
+            "0 0 1 3  0 0 0 1",
+            "0 0 1 3  0 0 0 2",
             "<matrix",
             "not 0 0 0 1",
-        ),
-        (
-            dae.replace("0 0 1 3  0 0 0 1", "0 0 1 3  0 0 0"),
+        ],
+        [
+            "0 0 1 3  0 0 0 1",
+            "0 0 1 3  0 0 0",
             "<matrix",
             "needs 16 numbers, found 15",
-        ),
+        ],
         // Transforms that are rejected, and a unit that is no unit.
-        (
-            dae.replace(
-                "<matrix sid=\"transform\">",
-                "<lookat>0 0 1 0 0 0 0 1 0</lookat>\n        <matrix sid=\"transform\">",
-            ),
+        [
+            r#"<matrix sid="transform">"#,
+            "<lookat>0 0 1 0 0 0 0 1 0</lookat>\n        <matrix sid=\"transform\">",
             "<lookat>",
             "<lookat> transforms are not supported",
-        ),
-        (
-            dae.replace("meter=\"0.01\"", "meter=\"-1\""),
+        ],
+        [
+            r#"meter="0.01""#,
+            r#"meter="-1""#,
             "<unit ",
             "finite positive",
-        ),
+        ],
+    ];
+    // (file, the text on the line the error must name, what the message must contain)
+    let mut cases: Vec<(String, &str, &str)> = replacements
+        .iter()
+        .map(|&[from, to, on_line, needle]| (dae.replace(from, to), on_line, needle))
+        .collect();
+    cases.extend([
         // A geometry that is not a <mesh>.
         (
             dae.replace(
@@ -179,7 +188,7 @@ fn errors_name_the_line() {
             "<instance_geometry url=\"#cube\"/><node>",
             "deeper than 256",
         ),
-    ];
+    ]);
     for (text, on_line, needle) in cases {
         let msg = collada_error(&text);
         assert!(msg.contains(needle), "expected '{needle}' in: {msg}");

@@ -25,10 +25,25 @@ pub(super) const CUBE_QUADS: &str = "0 3 2 1  4 5 6 7  0 1 5 4  1 2 6 5  2 3 7 6
 /// 90° about z and translates by (1, 2, 3); a tetrahedron (`<triangles>`) no node
 /// instantiates; `<unit meter="0.01">` and `<up_axis>Y_UP</up_axis>`.
 pub(super) fn cube_dae() -> String {
-    let positions: Vec<String> = CUBE_CM
-        .iter()
-        .map(|p| format!("{} {} {}", p[0], p[1], p[2]))
-        .collect();
+    let cube = geometry(
+        "cube",
+        &CUBE_CM,
+        &format!(
+            r##"<polylist count="6">
+          <input semantic="VERTEX" source="#cube-vertices" offset="0"/>
+          <vcount>4 4 4 4 4 4</vcount>
+          <p>{CUBE_QUADS}</p>
+        </polylist>"##
+        ),
+    );
+    let tetra = geometry(
+        "tetra",
+        &UNIT_TETRA,
+        r##"<triangles count="4">
+          <input semantic="VERTEX" source="#tetra-vertices" offset="0"/>
+          <p>0 2 1 0 1 3 0 3 2 1 2 3</p>
+        </triangles>"##,
+    );
     format!(
         r##"<?xml version="1.0" encoding="utf-8"?>
 <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
@@ -37,49 +52,8 @@ pub(super) fn cube_dae() -> String {
     <up_axis>Y_UP</up_axis>
   </asset>
   <library_geometries>
-    <geometry id="cube" name="cube">
-      <mesh>
-        <source id="cube-positions">
-          <float_array id="cube-positions-array" count="24">{}</float_array>
-          <technique_common>
-            <accessor source="#cube-positions-array" count="8" stride="3">
-              <param name="X" type="float"/>
-              <param name="Y" type="float"/>
-              <param name="Z" type="float"/>
-            </accessor>
-          </technique_common>
-        </source>
-        <vertices id="cube-vertices">
-          <input semantic="POSITION" source="#cube-positions"/>
-        </vertices>
-        <polylist count="6">
-          <input semantic="VERTEX" source="#cube-vertices" offset="0"/>
-          <vcount>4 4 4 4 4 4</vcount>
-          <p>{CUBE_QUADS}</p>
-        </polylist>
-      </mesh>
-    </geometry>
-    <geometry id="tetra" name="tetra">
-      <mesh>
-        <source id="tetra-positions">
-          <float_array id="tetra-positions-array" count="12">0 0 0 1 0 0 0 1 0 0 0 1</float_array>
-          <technique_common>
-            <accessor source="#tetra-positions-array" count="4" stride="3">
-              <param name="X" type="float"/>
-              <param name="Y" type="float"/>
-              <param name="Z" type="float"/>
-            </accessor>
-          </technique_common>
-        </source>
-        <vertices id="tetra-vertices">
-          <input semantic="POSITION" source="#tetra-positions"/>
-        </vertices>
-        <triangles count="4">
-          <input semantic="VERTEX" source="#tetra-vertices" offset="0"/>
-          <p>0 2 1 0 1 3 0 3 2 1 2 3</p>
-        </triangles>
-      </mesh>
-    </geometry>
+    {cube}
+    {tetra}
   </library_geometries>
   <library_visual_scenes>
     <visual_scene id="Scene" name="Scene">
@@ -93,10 +67,17 @@ pub(super) fn cube_dae() -> String {
     <instance_visual_scene url="#Scene"/>
   </scene>
 </COLLADA>
-"##,
-        positions.join("  ")
+"##
     )
 }
+
+/// The unit tetrahedron of [`cube_dae`], which no node places.
+const UNIT_TETRA: [[f64; 3]; 4] = [
+    [0.0, 0.0, 0.0],
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [0.0, 0.0, 1.0],
+];
 
 /// The cube's corners where COLLADA puts them: `0.01 · (R·v + t)`, `R` = 90° about z
 /// (`(x, y, z) ↦ (−y, x, z)`), `t = (1, 2, 3)`, `v` in centimetres.
@@ -132,6 +113,28 @@ pub(super) fn parse_bytes(bytes: &[u8], name: &str) -> Result<Mesh, MeshError> {
     Mesh::from_bytes(bytes, Path::new(name))
 }
 
+/// A `<source id>` holding `values` (numbers separated by spaces) in the array
+/// `#{id}-array`, read by an accessor with one `<param>` per name in `params` (the stride).
+fn source(id: &str, values: &str, params: &[&str]) -> String {
+    let count = values.split_ascii_whitespace().count();
+    let stride = params.len();
+    let params: String = params
+        .iter()
+        .map(|name| format!(r#"<param name="{name}" type="float"/>"#))
+        .collect();
+    format!(
+        r##"<source id="{id}">
+          <float_array id="{id}-array" count="{count}">{values}</float_array>
+          <technique_common>
+            <accessor source="#{id}-array" count="{}" stride="{stride}">
+              {params}
+            </accessor>
+          </technique_common>
+        </source>"##,
+        count / stride
+    )
+}
+
 /// A `<geometry id>` whose mesh has `positions` and the face primitive `primitive` (written
 /// with `VERTEX` input `#{id}-vertices`).
 pub(super) fn geometry(id: &str, positions: &[[f64; 3]], primitive: &str) -> String {
@@ -142,23 +145,18 @@ pub(super) fn geometry(id: &str, positions: &[[f64; 3]], primitive: &str) -> Str
     format!(
         r##"<geometry id="{id}">
       <mesh>
-        <source id="{id}-positions">
-          <float_array id="{id}-array" count="{}">{}</float_array>
-          <technique_common>
-            <accessor source="#{id}-array" count="{}" stride="3">
-              <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
-            </accessor>
-          </technique_common>
-        </source>
+        {}
         <vertices id="{id}-vertices">
           <input semantic="POSITION" source="#{id}-positions"/>
         </vertices>
         {primitive}
       </mesh>
     </geometry>"##,
-        3 * positions.len(),
-        values.join("  "),
-        positions.len()
+        source(
+            &format!("{id}-positions"),
+            &values.join("  "),
+            &["X", "Y", "Z"]
+        )
     )
 }
 
@@ -266,45 +264,31 @@ pub(super) fn with_tetra(dae: &str) -> String {
 /// tetrahedron as `<polygons>` and `<tristrips>` with colours on its `<vertices>`.
 pub(super) fn rich_dae() -> String {
     let dae = cube_dae();
-    let normals = r##"<source id="cube-normals">
-          <float_array id="cube-normals-array" count="18">0 0 -1 0 0 1 0 -1 0 1 0 0 0 1 0 -1 0 0</float_array>
-          <technique_common>
-            <accessor source="#cube-normals-array" count="6" stride="3">
-              <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
-            </accessor>
-          </technique_common>
-        </source>
-        <source id="cube-uv">
-          <float_array id="cube-uv-array" count="8">0 0 1 0 1 1 0 1</float_array>
-          <technique_common>
-            <accessor source="#cube-uv-array" count="4" stride="2">
-              <param name="S" type="float"/><param name="T" type="float"/>
-            </accessor>
-          </technique_common>
-        </source>
-        <vertices id="cube-vertices">"##;
+    let normals = format!(
+        "{}\n        {}\n        <vertices id=\"cube-vertices\">",
+        source(
+            "cube-normals",
+            "0 0 -1 0 0 1 0 -1 0 1 0 0 0 1 0 -1 0 0",
+            &["X", "Y", "Z"]
+        ),
+        source("cube-uv", "0 0 1 0 1 1 0 1", &["S", "T"]),
+    );
     let p: Vec<String> = CUBE_QUADS
         .split_ascii_whitespace()
         .enumerate()
         .map(|(k, v)| format!("{v} {} {}", k / 4, k % 4))
         .collect();
-    let tetra_colors = r##"<source id="tetra-colors">
-          <float_array id="tetra-colors-array" count="12">1 0 0 0 1 0 0 0 1 1 1 1</float_array>
-          <technique_common>
-            <accessor source="#tetra-colors-array" count="4" stride="3">
-              <param name="R" type="float"/><param name="G" type="float"/><param name="B" type="float"/>
-            </accessor>
-          </technique_common>
-        </source>
-        <vertices id="tetra-vertices">
-          <input semantic="COLOR" source="#tetra-colors"/>"##;
-    dae.replacen("<vertices id=\"cube-vertices\">", normals, 1)
+    let tetra_colors = format!(
+        "{}\n        <vertices id=\"tetra-vertices\">\n          <input semantic=\"COLOR\" source=\"#tetra-colors\"/>",
+        source("tetra-colors", "1 0 0 0 1 0 0 0 1 1 1 1", &["R", "G", "B"])
+    );
+    dae.replacen("<vertices id=\"cube-vertices\">", &normals, 1)
         .replace(
             "<input semantic=\"VERTEX\" source=\"#cube-vertices\" offset=\"0\"/>",
             "<input semantic=\"VERTEX\" source=\"#cube-vertices\" offset=\"0\"/>\n          <input semantic=\"NORMAL\" source=\"#cube-normals\" offset=\"1\"/>\n          <input semantic=\"TEXCOORD\" source=\"#cube-uv\" offset=\"2\" set=\"0\"/>",
         )
         .replace(&format!("<p>{CUBE_QUADS}</p>"), &format!("<p>{}</p>", p.join("  ")))
-        .replace("<vertices id=\"tetra-vertices\">", tetra_colors)
+        .replace("<vertices id=\"tetra-vertices\">", &tetra_colors)
         .replace(
             "<triangles count=\"4\">\n          <input semantic=\"VERTEX\" source=\"#tetra-vertices\" offset=\"0\"/>\n          <p>0 2 1 0 1 3 0 3 2 1 2 3</p>\n        </triangles>",
             "<polygons count=\"2\">\n          <input semantic=\"VERTEX\" source=\"#tetra-vertices\" offset=\"0\"/>\n          <p>0 2 1</p>\n          <p>0 1 3</p>\n        </polygons>\n        <tristrips count=\"1\">\n          <input semantic=\"VERTEX\" source=\"#tetra-vertices\" offset=\"0\"/>\n          <p>0 3 2 1</p>\n        </tristrips>",
