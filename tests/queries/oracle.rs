@@ -1,10 +1,11 @@
 //! What every query test compares against: the support maps that must agree, the pair
 //! check against the oracle (`D`, its signed distance, clipping, face offsets) with the
-//! tolerances `BAND` and `TOL` of the module above, and the seeded random pairs.
+//! tolerances `BAND` and `TOL` of the module above, the seeded random pairs, and the test
+//! that the pair check really runs every check on them.
 
 use crate::common;
 
-use common::shapes::{CloudKind, Pair, extent, random_pair, size};
+use common::shapes::{CloudKind, Pair, extent, random_pair, sample, size};
 use polyquery::query::oracle::MinkowskiDifference;
 use polyquery::query::{
     Certificate, CertificateError, EpaSettings, PortalSettings, directional_penetration, gjk,
@@ -14,6 +15,7 @@ use polyquery::{
     HillClimb, LinearScan, NormalVectorMap, Polytope, Pose, Posed, SupportMap, Vector,
 };
 use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
 
 pub(super) const BAND: f64 = 1e-9;
 pub(super) const TOL: f64 = 1e-9;
@@ -46,11 +48,16 @@ pub(super) struct Checks {
 /// What one pair's checks saw.
 #[derive(Default, Debug)]
 pub(super) struct Seen {
-    pub(super) intersecting: usize,
-    pub(super) disjoint: usize,
-    pub(super) penetrations: usize,
-    pub(super) impacts: usize,
-    pub(super) max_iterations: u32,
+    /// Pairs Nio found intersecting (outside the band).
+    intersecting: usize,
+    /// Pairs Nio found disjoint (outside the band).
+    disjoint: usize,
+    /// Directional penetrations checked against the oracle.
+    penetrations: usize,
+    /// Times of impact checked against the oracle.
+    impacts: usize,
+    /// The most iterations any query took.
+    max_iterations: u32,
 }
 
 pub(super) fn unit(seed: u64, i: usize) -> Vector {
@@ -303,4 +310,42 @@ pub(super) fn seeded_pair(max: usize) -> impl Strategy<Value = (Option<Pair>, u6
 /// `k` deterministic unit directions for `seed` (see [`unit`]).
 pub(super) fn dirs(seed: u64, k: usize) -> Vec<Vector> {
     (0..k).map(|i| unit(seed, i)).collect()
+}
+
+/// The random generator gives a real mix, and the checks of [`check_pair`] really ran: over 300 pairs
+/// both verdicts occur often and many δ_d and time-of-impact values were compared.
+#[test]
+fn random_pairs_exercise_every_check() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = seeded_pair(50);
+    let mut total = Seen::default();
+    for _ in 0..300 {
+        let (Some(pair), seed) = sample(&strategy, &mut runner) else {
+            continue;
+        };
+        let s = check_pair(
+            &pair.p,
+            &pair.pose_p,
+            &pair.q,
+            &pair.pose_q,
+            &dirs(seed, 2),
+            Checks {
+                all: true,
+                gjk: true,
+            },
+        );
+        total.intersecting += s.intersecting;
+        total.disjoint += s.disjoint;
+        total.penetrations += s.penetrations;
+        total.impacts += s.impacts;
+        total.max_iterations = total.max_iterations.max(s.max_iterations);
+    }
+    println!("{total:?}");
+    assert!(
+        total.intersecting > 150 && total.disjoint > 150,
+        "{total:?}"
+    );
+    assert!(total.penetrations > 150 && total.impacts > 50, "{total:?}");
+    // The default bound (256) is far above anything seen.
+    assert!(total.max_iterations < 100, "{total:?}");
 }
