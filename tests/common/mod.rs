@@ -284,6 +284,7 @@ pub mod shapes {
     }
 }
 
+pub mod answers;
 pub mod files;
 pub mod mutate;
 
