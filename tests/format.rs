@@ -1,6 +1,7 @@
 //! The saved `.nvm` file: round trips answer bit for bit like the built map, and every kind of
 //! damaged or crafted file is a typed error (never a panic), in process.
 
+use crate::common::answers::assert_same_answers;
 use polyquery::format::{self, FormatError, Metadata};
 use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
@@ -141,16 +142,7 @@ fn round_trip_answers_bit_identically_and_rebuilds_nothing() {
             std::fs::read(&path).unwrap(),
             "{name}"
         );
-        for d in directions(&mut rng, 2000) {
-            let (a, sa) = built.support_with_stats(&d);
-            let (b, sb) = loaded.support_with_stats(&d);
-            assert_eq!(a.vertex, b.vertex, "{name} {d:?}");
-            assert_eq!(
-                a.point.coords.map(f64::to_bits),
-                b.point.coords.map(f64::to_bits)
-            );
-            assert_eq!(sa, sb, "{name}: the same work, so the same structure");
-        }
+        assert_same_answers(&built, loaded, &directions(&mut rng, 2000), name);
     }
 }
 

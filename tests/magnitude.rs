@@ -18,19 +18,7 @@ use polyquery::query::{
     raycast, time_of_impact,
 };
 use polyquery::{LinearScan, NormalVectorMap, Point, Polytope, Pose, Posed, SupportMap, Vector};
-
-/// The cube `[0, s]³` as eight points.
-fn cube_points(s: f64) -> Vec<Point> {
-    (0..8)
-        .map(|i| {
-            Point::new(
-                s * (i & 1) as f64,
-                s * ((i >> 1) & 1) as f64,
-                s * ((i >> 2) & 1) as f64,
-            )
-        })
-        .collect()
-}
+use polyquery_synth::cube_corners;
 
 /// Every scale `10^e`, `e` from −300 to 300.
 fn scales() -> impl Iterator<Item = f64> {
@@ -49,7 +37,7 @@ fn close(got: f64, want: f64, scale: f64) -> bool {
 #[test]
 fn outside_the_range_the_hull_is_refused_with_the_range_named() {
     for s in scales().filter(|&s| !supported(s)) {
-        match convex_hull(&cube_points(s)) {
+        match convex_hull(&cube_corners(s)) {
             Err(e @ HullError::CoordinateOutOfRange { .. })
             | Err(e @ HullError::ExtentOutOfRange { .. }) => {
                 let text = e.to_string();
@@ -68,7 +56,7 @@ fn inside_the_range_every_query_is_right() {
     let mut checked = 0;
     for s in scales().filter(|&s| supported(s)) {
         checked += 1;
-        let cube = convex_hull(&cube_points(s)).unwrap_or_else(|e| panic!("{s:e}: {e}"));
+        let cube = convex_hull(&cube_corners(s)).unwrap_or_else(|e| panic!("{s:e}: {e}"));
         assert_eq!(
             (cube.num_vertices(), cube.num_faces()),
             (8, 6),
@@ -157,7 +145,7 @@ fn check_queries(cube: &Polytope, s: f64) {
 /// direction 1e-300 or 1e300 long, the time of impact scaled by the velocity's length.
 #[test]
 fn query_directions_of_any_length() {
-    let cube = convex_hull(&cube_points(1.0)).unwrap();
+    let cube = convex_hull(&cube_corners(1.0)).unwrap();
     let map = NormalVectorMap::build_located(cube).unwrap();
     let a = Posed::new(&map, Pose::identity());
     let over = Posed::new(&map, Pose::translation(0.5, 0.25, 0.125));

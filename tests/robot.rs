@@ -256,59 +256,61 @@ fn configurations_are_checked_and_errors_name_the_joint() {
     ));
 }
 
+/// A robot `r` with one link per letter of `links` (`"abc"`: links `a`, `b`, `c`) and `joints`.
+fn links_and_joints(links: &str, joints: &str) -> String {
+    let links: String = links
+        .chars()
+        .map(|name| format!(r#"<link name="{name}"/>"#))
+        .collect();
+    format!(r#"<robot name="r">{links}{joints}</robot>"#)
+}
+
 fn two_links(joint: &str) -> String {
-    format!(r#"<robot name="r"><link name="a"/><link name="b"/>{joint}</robot>"#)
+    links_and_joints("ab", joint)
+}
+
+/// A robot of one link per letter of `links` and fixed joints `(name, parent, child)`.
+fn tree(links: &str, joints: &[(&str, &str, &str)]) -> String {
+    let joints: String = joints
+        .iter()
+        .map(|(name, parent, child)| {
+            format!(
+                r#"<joint name="{name}" type="fixed"><parent link="{parent}"/><child link="{child}"/></joint>"#
+            )
+        })
+        .collect();
+    links_and_joints(links, &joints)
 }
 
 #[test]
 fn invalid_trees_are_typed_errors_naming_the_element() {
     // A joint naming a missing link.
-    let e = urdf(&two_links(
-        r#"<joint name="j" type="fixed"><parent link="a"/><child link="c"/></joint>"#,
-    ))
-    .unwrap_err();
+    let e = urdf(&tree("ab", &[("j", "a", "c")])).unwrap_err();
     assert!(
         matches!(&e, RobotError::MissingLink { joint, role: "child", link } if joint == "j" && link == "c"),
         "{e}"
     );
     // A link with two parents.
-    let e = urdf(
-        r#"<robot name="r"><link name="a"/><link name="b"/><link name="c"/>
-        <joint name="j1" type="fixed"><parent link="a"/><child link="c"/></joint>
-        <joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint></robot>"#,
-    )
-    .unwrap_err();
+    let e = urdf(&tree("abc", &[("j1", "a", "c"), ("j2", "b", "c")])).unwrap_err();
     assert!(
         matches!(&e, RobotError::TwoParents { link, first, second } if link == "c" && first == "j1" && second == "j2"),
         "{e}"
     );
     // A cycle beside a root: b → c → b.
-    let e = urdf(
-        r#"<robot name="r"><link name="a"/><link name="b"/><link name="c"/>
-        <joint name="j1" type="fixed"><parent link="b"/><child link="c"/></joint>
-        <joint name="j2" type="fixed"><parent link="c"/><child link="b"/></joint></robot>"#,
-    )
-    .unwrap_err();
+    let e = urdf(&tree("abc", &[("j1", "b", "c"), ("j2", "c", "b")])).unwrap_err();
     assert!(matches!(&e, RobotError::Cycle { .. }), "{e}");
     assert!(e.to_string().contains("link `b`") || e.to_string().contains("link `c`"));
     // No root: every link is a child.
-    let e = urdf(&two_links(
-        r#"<joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
-           <joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>"#,
-    ))
-    .unwrap_err();
+    let e = urdf(&tree("ab", &[("j1", "a", "b"), ("j2", "b", "a")])).unwrap_err();
     assert!(matches!(&e, RobotError::NoRoot { .. }), "{e}");
     // A self-loop.
-    let e = urdf(&two_links(
-        r#"<joint name="j" type="fixed"><parent link="b"/><child link="b"/></joint>"#,
-    ))
-    .unwrap_err();
+    let e = urdf(&tree("ab", &[("j", "b", "b")])).unwrap_err();
     assert!(
         matches!(&e, RobotError::Cycle { joint, .. } if joint == "j"),
         "{e}"
     );
     // Two roots.
-    let e = urdf(&two_links("")).unwrap_err();
+    let e = urdf(&tree("ab", &[])).unwrap_err();
     assert!(matches!(&e, RobotError::MultipleRoots { .. }), "{e}");
     // No links; duplicate names.
     assert!(matches!(
@@ -319,9 +321,8 @@ fn invalid_trees_are_typed_errors_naming_the_element() {
         urdf(r#"<robot name="r"><link name="a"/><link name="a"/></robot>"#),
         Err(RobotError::DuplicateLink { .. })
     ));
-    let j = r#"<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>"#;
     assert!(matches!(
-        urdf(&two_links(&format!("{j}{j}"))),
+        urdf(&tree("ab", &[("j", "a", "b"), ("j", "a", "b")])),
         Err(RobotError::DuplicateJoint { .. })
     ));
 }
@@ -504,34 +505,32 @@ fn mesh_paths_resolve_through_packages_or_the_urdf_folder() {
     };
     let mut packages = PackageDirs::new();
     packages.insert("desc", "/opt/desc");
-    let r = Robot::from_urdf_str(&mesh("package://desc/meshes/a.stl"), None, &packages).unwrap();
+    // The robot whose one mesh is `uri`, read from a URDF in `folder`.
+    let load = |uri: &str, folder: Option<&str>| {
+        Robot::from_urdf_str(&mesh(uri), folder.map(Path::new), &packages)
+    };
+    let r = load("package://desc/meshes/a.stl", None).unwrap();
     assert_eq!(path_of(r), Path::new("/opt/desc/meshes/a.stl"));
     // Relative to the URDF's folder; absolute and file:// as given.
-    let r = Robot::from_urdf_str(&mesh("m/a.stl"), Some(Path::new("/u")), &packages).unwrap();
+    let r = load("m/a.stl", Some("/u")).unwrap();
     assert_eq!(path_of(r), Path::new("/u/m/a.stl"));
-    let r = Robot::from_urdf_str(&mesh("file:///abs/a.stl"), None, &packages).unwrap();
+    let r = load("file:///abs/a.stl", None).unwrap();
     assert_eq!(path_of(r), Path::new("/abs/a.stl"));
     // A package the caller did not give, found as a folder above the URDF.
-    let r = Robot::from_urdf_str(
-        &mesh("package://my_robot/meshes/a.stl"),
-        Some(Path::new("/ws/src/my_robot/urdf")),
-        &packages,
+    let r = load(
+        "package://my_robot/meshes/a.stl",
+        Some("/ws/src/my_robot/urdf"),
     )
     .unwrap();
     assert_eq!(path_of(r), Path::new("/ws/src/my_robot/meshes/a.stl"));
     // Unknown package: a typed error naming the package and the link.
-    let e = Robot::from_urdf_str(
-        &mesh("package://other/meshes/a.stl"),
-        Some(Path::new("/u")),
-        &packages,
-    )
-    .unwrap_err();
+    let e = load("package://other/meshes/a.stl", Some("/u")).unwrap_err();
     assert!(
         matches!(&e, RobotError::UnknownPackage { package, link, .. } if package == "other" && link == "a"),
         "{e}"
     );
     // A relative path with no folder to resolve it against.
-    let e = Robot::from_urdf_str(&mesh("a.stl"), None, &packages).unwrap_err();
+    let e = load("a.stl", None).unwrap_err();
     assert!(matches!(e, RobotError::BadMeshUri { .. }), "{e}");
     // Reading a missing URDF file names it.
     let e = Robot::from_urdf_file(Path::new("/nonexistent/r.urdf"), &packages).unwrap_err();

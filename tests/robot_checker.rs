@@ -10,6 +10,7 @@ use polyquery::robot::{
 };
 
 use crate::common;
+use polyquery_synth::robot_scenes::PrimitiveRegion;
 
 use common::panda::{checker, configurations, robot as panda, srdf, table_and_shelf};
 
@@ -238,23 +239,16 @@ fn bad_configurations_are_errors() {
 fn random_obstacles(n: usize, seed: u64) -> Scene {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let region = PrimitiveRegion {
+        reach: 1.0,
+        z: 0.05..1.2,
+        clear: 0.3,
+    };
     let mut scene = Scene::new();
     for k in 0..n {
-        let t = nalgebra::Vector3::<f64>::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(0.05..1.2),
-        );
-        if t.x.hypot(t.y) < 0.3 {
-            // Keep clear of the base link, which never moves.
+        let Some(pose) = region.random_pose(&mut rng) else {
             continue;
-        }
-        let axis = nalgebra::Vector3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let pose = Pose::new(t, axis * rng.random_range(0.0..3.0));
+        };
         let size = |rng: &mut rand_chacha::ChaCha8Rng| rng.random_range(0.01..0.05);
         let name = format!("o{k}");
         match k % 4 {

@@ -5,6 +5,7 @@
 //! builds and runs these.)
 #![cfg(feature = "robot")]
 
+use crate::common::mutate;
 use nalgebra::{UnitQuaternion, Vector3};
 use polyquery::Pose;
 use polyquery::robot::{Geometry, PackageDirs, Robot, RobotError, Scene};
@@ -710,19 +711,11 @@ fn corrupted_scene_files_never_panic() {
     for case in 0..600 {
         let mut bytes = original.clone();
         match case % 4 {
-            0 => bytes.truncate(rng.random_range(0..original.len())),
-            1 => {
-                for _ in 0..rng.random_range(1..4) {
-                    let i = rng.random_range(0..bytes.len());
-                    bytes[i] = rng.random();
-                }
-            }
-            2 => {
-                for _ in 0..rng.random_range(1..4) {
-                    let i = rng.random_range(0..bytes.len());
-                    bytes[i] = interesting[rng.random_range(0..interesting.len())];
-                }
-            }
+            0 => mutate::truncate(&mut bytes, &mut rng),
+            1 => mutate::overwrite(&mut bytes, &mut rng, |rng| rng.random()),
+            2 => mutate::overwrite(&mut bytes, &mut rng, |rng| {
+                interesting[rng.random_range(0..interesting.len())]
+            }),
             _ => {
                 let i = rng.random_range(0..bytes.len());
                 let j = rng.random_range(i..bytes.len());

@@ -284,7 +284,9 @@ pub mod shapes {
     }
 }
 
+pub mod answers;
 pub mod files;
+pub mod mutate;
 
 /// The bundled Franka Panda (`data/robots/panda/`) and a checker over it without a shape cache.
 #[cfg(feature = "robot")]

@@ -5,21 +5,8 @@
 use crate::common;
 
 use common::binary::{exits_with, polyquery_with_stdin, stderr, stdout, succeeds};
-use polyquery::Point;
 use polyquery::magnitude::{MAX_COORDINATE, MIN_EXTENT};
-
-/// The cube `[0, s]³` as eight points.
-fn cube_points(s: f64) -> Vec<Point> {
-    (0..8)
-        .map(|i| {
-            Point::new(
-                s * (i & 1) as f64,
-                s * ((i >> 1) & 1) as f64,
-                s * ((i >> 2) & 1) as f64,
-            )
-        })
-        .collect()
-}
+use polyquery_synth::cube_corners;
 
 fn supported(s: f64) -> bool {
     // The cube [0, s]³ has coordinates up to s and is s·√3 across.
@@ -28,7 +15,7 @@ fn supported(s: f64) -> bool {
 
 /// The cube `[0, s]³` as OBJ text (the shortest round-trip form of `s`).
 fn cube_obj(s: f64) -> String {
-    cube_points(s)
+    cube_corners(s)
         .iter()
         .map(|p| format!("v {:e} {:e} {:e}\n", p.x, p.y, p.z))
         .collect()

@@ -3,11 +3,11 @@
 //! compare two checkers doing the same work.
 #![cfg(feature = "peers")]
 
-use polyquery::Pose;
 use polyquery::robot::{
     AllowedCollisions, Checker, CheckerOptions, LinkPoses, PackageDirs, Robot, Scene, ShapeCache,
 };
 use polyquery_report::robot_peer::PeerRobotChecker;
+use polyquery_synth::robot_scenes::PrimitiveRegion;
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 
@@ -76,22 +76,16 @@ fn parry_checker_answers_as_ours_on_the_panda_scene() {
 #[test]
 fn parry_checker_answers_as_ours_with_every_primitive() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let region = PrimitiveRegion {
+        reach: 0.9,
+        z: 0.05..1.1,
+        clear: 0.3,
+    };
     let mut scene = Scene::new();
     for k in 0..24 {
-        let t = nalgebra::Vector3::<f64>::new(
-            rng.random_range(-0.9..0.9),
-            rng.random_range(-0.9..0.9),
-            rng.random_range(0.05..1.1),
-        );
-        if t.x.hypot(t.y) < 0.3 {
+        let Some(pose) = region.random_pose(&mut rng) else {
             continue;
-        }
-        let axis = nalgebra::Vector3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let pose = Pose::new(t, axis * rng.random_range(0.0..3.0));
+        };
         let s = rng.random_range(0.02..0.08);
         let name = format!("o{k}");
         match k % 4 {

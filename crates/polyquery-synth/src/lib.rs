@@ -202,6 +202,27 @@ pub fn generate(shape: Shape, n: usize, seed: u64) -> Result<Vec<Point>, SynthEr
     Ok(points)
 }
 
+/// The cube `[0, s]³` as its eight corners, corner `i` = `s · (i & 1, (i >> 1) & 1, (i >> 2) & 1)`
+/// (exact multiples of `s`: the magnitude tests' shape, whose answers are known exactly).
+///
+/// ```
+/// use polyquery_synth::{Point, cube_corners};
+///
+/// let c = cube_corners(2.0);
+/// assert_eq!((c.len(), c[0], c[7]), (8, Point::origin(), Point::new(2.0, 2.0, 2.0)));
+/// ```
+pub fn cube_corners(s: f64) -> Vec<Point> {
+    (0..8)
+        .map(|i| {
+            Point::new(
+                s * (i & 1) as f64,
+                s * ((i >> 1) & 1) as f64,
+                s * ((i >> 2) & 1) as f64,
+            )
+        })
+        .collect()
+}
+
 /// A point uniform on the unit sphere: a normalised triple of standard Gaussians.
 fn unit_sphere_point(rng: &mut ChaCha8Rng) -> Point {
     Point::from(random_direction(rng))

@@ -20,6 +20,8 @@
 //! * [`scanned_obstacle`]: `n` points (10⁴ … 10⁶) uniform by area on the ellipsoid with
 //!   semi-axes 0.25 × 0.15 × 0.2 m, standing on the table (`z ≥ 0.01`) beside the robot: its
 //!   centre 0.5 m from the base along +y. All points are hull vertices.
+//! * [`PrimitiveRegion`]: poses of random primitive obstacles (boxes, spheres, capsules,
+//!   cylinders) around the base, for tests that add them to a scene.
 //! * [`random_configurations`]: each value uniform within its joint's limits.
 //! * [`random_motions`]: segments between free configurations, `q1` within 1 rad of `q0` per
 //!   joint (the generator of `tests/robot_motion.rs`, shared with the report).
@@ -531,6 +533,61 @@ pub fn motions_text(motions: &[Motion]) -> String {
         text.push('\n');
     }
     text
+}
+
+/// Where [`PrimitiveRegion::random_pose`] places random primitive obstacles (boxes, spheres,
+/// capsules, cylinders a test adds to a `Scene`) around a robot's base: centres with
+/// `−reach ≤ x, y < reach` and `z ∈ z`, none within `clear` of the base's z axis
+/// (`√(x² + y²) ≥ clear`: the base link never moves, so an obstacle there would touch it in
+/// every configuration); rotations `axis · angle`, the axis' components uniform in `[−1, 1)`,
+/// `0 ≤ angle < 3`.
+///
+/// ```
+/// use polyquery_synth::robot_scenes::PrimitiveRegion;
+/// use rand::SeedableRng;
+///
+/// let region = PrimitiveRegion { reach: 1.0, z: 0.05..1.2, clear: 0.3 };
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+/// let placed: Vec<_> = (0..100).filter_map(|_| region.random_pose(&mut rng)).collect();
+/// assert!(!placed.is_empty() && placed.len() < 100);
+/// for pose in placed {
+///     let t = pose.translation.vector;
+///     assert!(t.x.hypot(t.y) >= 0.3 && (0.05..1.2).contains(&t.z));
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrimitiveRegion {
+    /// The horizontal half-width in metres: `−reach ≤ x, y < reach`.
+    pub reach: f64,
+    /// The heights of the centres in metres: `z ∈ z`.
+    pub z: std::ops::Range<f64>,
+    /// The base's zone kept free, in metres: `√(x² + y²) ≥ clear`.
+    pub clear: f64,
+}
+
+impl PrimitiveRegion {
+    /// One random obstacle pose, `None` when its centre falls in the base's zone. Draws the
+    /// centre's x, y, z; then (only when it is placed) the axis' x, y, z and the angle: a
+    /// seeded caller that draws its obstacle's dimensions after each pose gets the same
+    /// scene on every run.
+    ///
+    /// `pose = (centre, axis · angle)` (translation, scaled rotation axis).
+    pub fn random_pose<R: Rng>(&self, rng: &mut R) -> Option<Pose> {
+        let centre = nalgebra::Vector3::new(
+            rng.random_range(-self.reach..self.reach),
+            rng.random_range(-self.reach..self.reach),
+            rng.random_range(self.z.clone()),
+        );
+        if centre.x.hypot(centre.y) < self.clear {
+            return None;
+        }
+        let axis = nalgebra::Vector3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        );
+        Some(Pose::new(centre, axis * rng.random_range(0.0..3.0)))
+    }
 }
 
 #[cfg(test)]
