@@ -84,13 +84,13 @@ def strip_comments(text):
 
 
 class Module:
-    def __init__(self, path, file, line_offset=0):
+    def __init__(self, path, file):
         self.path = path          # tuple of names from the crate root
         self.file = file
         self.defs = set()         # names defined here (items and child modules)
         self.children = {}        # child module name -> module path
-        self.reexports = []       # (names or '*', target path tuple, alias)
-        self.refs = []            # (path tuple as written, line, is_pub_use)
+        self.names = []           # (name or '*', target path) brought in by `use`, public or not
+        self.refs = []            # (target path, line): what this module imports
 
 
 def split_use_tree(tree):
@@ -133,42 +133,43 @@ def split_use_tree(tree):
     return results
 
 
-def parse_crate(src_dir, root_file):
+def parse_crate(root_file):
     modules = {}
 
     def load(path, file):
-        text = strip_comments(open(file, encoding="utf-8").read())
+        raw = open(file, encoding="utf-8").read()
+        raw_lines = raw.split("\n")   # attributes (`#[path]`, `#[cfg(test)]`) are read here
         mod = Module(path, file)
         modules[path] = mod
-        lines = text.split("\n")
-        # inline module stack: (name, brace depth at open)
+        # inline `mod name {` blocks: (is a test module, brace depth at open)
         stack, depth = [], 0
         pending_path_attr = None
         statement = None
-        for lineno, line in enumerate(lines, 1):
-            inline = tuple(name for name, _ in stack)
-            m = PATH_ATTR.search(open_lines[file][lineno - 1]) if file in open_lines else None
+        for lineno, line in enumerate(strip_comments(raw).split("\n"), 1):
+            inline = bool(stack)
+            in_test = any(is_test for is_test, _ in stack)
+            m = PATH_ATTR.search(raw_lines[lineno - 1])
             if m:
                 pending_path_attr = m.group(1)
             if statement is not None:
                 statement[0] += " " + line
                 if ";" in line:
-                    record_use(mod, statement, inline)
+                    record_use(mod, *statement)
                     statement = None
-            else:
+            elif not in_test:
                 um = USE_START.match(line)
-                if um and not stack_is_test(stack):
+                if um:
                     statement = [line[um.end():], lineno, bool(um.group(1)), inline]
                     if ";" in line:
-                        record_use(mod, statement, inline)
+                        record_use(mod, *statement)
                         statement = None
-                elif not stack_is_test(stack):
+                else:
                     for pm in CODE_PATH.finditer(line):
                         segs = tuple(pm.group(1).split("::"))
                         if segs[0] in ("crate", "super", "self"):
-                            mod.refs.append((rel_to(path, inline, segs), lineno, False))
+                            mod.refs.append((rel_to(path, inline, segs), lineno))
                         else:
-                            mod.refs.append((("<code>",) + segs, lineno, False))
+                            mod.refs.append((("<code>",) + segs, lineno))
             dm = MOD_DECL.match(line)
             if dm:
                 name = dm.group(1)
@@ -182,8 +183,8 @@ def parse_crate(src_dir, root_file):
             else:
                 im = INLINE_MOD.match(line)
                 if im:
-                    is_test = "cfg(test)" in " ".join(open_lines[file][max(0, lineno - 3):lineno]) or im.group(1) == "tests"
-                    stack.append(((im.group(1), is_test), depth))
+                    attrs = " ".join(raw_lines[max(0, lineno - 3):lineno])
+                    stack.append(("cfg(test)" in attrs or im.group(1) == "tests", depth))
                 dd = ITEM_DEF.match(line)
                 if dd and not stack:
                     mod.defs.add(dd.group(2))
@@ -192,20 +193,15 @@ def parse_crate(src_dir, root_file):
                 stack.pop()
         return mod
 
-    def stack_is_test(stack):
-        return any(is_test for (name, is_test), _ in stack)
-
-    def record_use(mod, statement, inline):
-        text, lineno, is_pub, inl = statement
-        text = text[: text.find(";")]
-        for segs, alias in split_use_tree(text):
-            full = rel_to(mod.path, tuple(n for n, _ in inl), segs)
+    def record_use(mod, text, lineno, is_pub, inline):
+        """A `use` statement: every name it brings in; a private one also imports."""
+        for segs, alias in split_use_tree(text[: text.find(";")]):
+            full = rel_to(mod.path, inline, segs)
             if full is None:
                 continue
             if not is_pub:
-                mod.refs.append((full, lineno, is_pub))
-            name = alias or (segs[-1] if segs else None)
-            mod.reexports.append((name, full, is_pub))
+                mod.refs.append((full, lineno))
+            mod.names.append((alias or segs[-1], full))
 
     def child_path(file, name, attr):
         d = os.path.dirname(file)
@@ -222,16 +218,6 @@ def parse_crate(src_dir, root_file):
                 return c
         return None
 
-    open_lines = {}
-
-    def prime(file):
-        for dirpath, _, files in os.walk(src_dir):
-            for f in files:
-                if f.endswith(".rs"):
-                    p = os.path.join(dirpath, f)
-                    open_lines[p] = open(p, encoding="utf-8").read().split("\n")
-
-    prime(root_file)
     load((), root_file)
     return modules
 
@@ -289,11 +275,11 @@ def resolve(modules, full, seen=None):
             if key in seen:
                 return prefix
             seen.add(key)
-            for name, target, _ in mod.reexports:
+            for name, target in mod.names:
                 if name == item:
                     r = resolve(modules, tuple(target) + tuple(rest[1:]), seen)
                     return r if r is not None else prefix
-            for name, target, _ in mod.reexports:
+            for name, target in mod.names:
                 if name == "*":
                     r = resolve(modules, tuple(target[:-1]) + tuple(rest), seen)
                     if r is not None and r != prefix:
@@ -305,16 +291,14 @@ def resolve(modules, full, seen=None):
 def edges_of(modules):
     edges = {}
     for path, mod in modules.items():
-        aliases = {name: target for name, target, _ in mod.reexports if name and name != "*"}
-        for full, lineno, _ in mod.refs:
+        aliases = {name: target for name, target in mod.names if name != "*"}
+        for full, lineno in mod.refs:
             if full and full[0] == "<code>":
                 # a path written in code: its first name is a child module or a `use`d name
                 head, rest = full[1], tuple(full[2:])
                 if head in mod.children:
                     full = mod.children[head] + rest
-                elif head in aliases and aliases[head] and aliases[head][0] not in ("<local>", "<code>"):
-                    full = tuple(aliases[head]) + rest
-                elif head in aliases and aliases[head] and aliases[head][0] == "<local>":
+                elif aliases.get(head):
                     full = tuple(aliases[head]) + rest
                 else:
                     continue
@@ -376,14 +360,15 @@ def is_ancestor(a, b):
     return len(a) < len(b) and tuple(b[: len(a)]) == tuple(a)
 
 
-def crates():
+def crate_roots():
+    """Every `src/lib.rs` and `src/main.rs` of the workspace and of the Python binding."""
     found = []
     for dirpath, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if d not in ("target", ".git", "node_modules", ".venv-ci", "tests", "benches")]
         if os.path.basename(dirpath) == "src":
             for root in ("lib.rs", "main.rs"):
                 if root in files:
-                    found.append((dirpath, os.path.join(dirpath, root)))
+                    found.append(os.path.join(dirpath, root))
     return sorted(found)
 
 
@@ -391,8 +376,8 @@ def main():
     show_graph = "--graph" in sys.argv
     circles = 0
     reported = set()
-    for src_dir, root_file in crates():
-        modules = parse_crate(src_dir, root_file)
+    for root_file in crate_roots():
+        modules = parse_crate(root_file)
         edges = edges_of(modules)
         name = os.path.relpath(root_file, ROOT)
         if show_graph:
