@@ -11,7 +11,7 @@
 //! rounded `f64::from_str`; a binary STL's `f32` coordinates are converted to `f64` exactly.
 //! COLLADA files are read by our own reader on `roxmltree`, in `f64`: the geometries the
 //! visual scene places, each by its nodes' transforms and then the `<unit>` scale
-//! (`p = meter · (T · v)`), merged into one mesh; see `src/mesh/collada.rs` for exactly what
+//! (`p = meter · (T · v)`), merged into one mesh; see `src/mesh/collada/` for exactly what
 //! it reads (and what it ignores, such as `<up_axis>`).
 //! Files are read whole, up to [`ReadLimits::max_input_bytes`](crate::read::ReadLimits::max_input_bytes) ([`crate::read`]).
 //!

@@ -92,7 +92,7 @@ pub use toi::{Impact, time_of_impact};
 pub struct PortalSettings {
     /// Most iterations (portal steps + refinement steps, over all loops of one query)
     /// before [`QueryError::IterationLimit`]. Default 256: measured maxima are far lower
-    /// (see `tests/queries.rs`), each step costs one support query: `max_iterations = 256` by default.
+    /// (see `tests/queries/`), each step costs one support query: `max_iterations = 256` by default.
     pub max_iterations: u32,
     /// `ε`: refinement stops when `p4` is within `ε · size` of the triangle's plane.
     /// Default 1e-12.
