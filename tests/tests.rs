@@ -1,5 +1,6 @@
 //! The library's integration tests, compiled as one test program (`autotests = false` in
-//! `Cargo.toml`): one binary links once, where a binary per file linked twenty times.
+//! `Cargo.toml`): one binary links once, where a binary per file (16 of them) linked
+//! the library and its dependencies once each.
 //! Each file below is a module; `common` holds the helpers they share.
 //!
 //! Run one file's tests with `cargo test --test tests gjk::` (its module name as a filter).

@@ -1,6 +1,6 @@
 //! The command line's integration tests, compiled as one test program (`autotests = false`
-//! in `Cargo.toml`): one binary links once, where a binary per file linked once each.
-//! Each file below is a module; `common` holds the helpers they share.
+//! in `Cargo.toml`): one binary links once, where a binary per file (9 of them) linked once
+//! each. Each file below is a module; `common` holds the helpers they share.
 //!
 //! Run one file's tests with `cargo test -p polyquery-cli --test tests batch::`.
 
