@@ -15,7 +15,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand, ValueEnum};
 use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput};
-use cli::terminal::{checked_threads, print, progress_bar};
+use cli::terminal::{print, progress_bar, thread_pool};
 use polyquery::input::{self, ReadLimits};
 use polyquery::kinds::{Algorithm, QueryKind, SupportKind};
 use polyquery::pose::{QuatOrder, parse_pose_with};
@@ -621,13 +621,7 @@ fn run_batch(
     shard: Option<polyquery_cli::shard::Shard>,
     limits: &ReadLimits,
 ) -> Result<(), CliError> {
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = threads {
-        pool = pool.num_threads(checked_threads(n)?);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| CliError::Usage(format!("cannot start {threads:?} threads: {e}")))?;
+    let pool = thread_pool(threads)?;
     let bar = progress_bar(None, "{bar:40} {pos}/{len} queries, {elapsed}", quiet);
     let on_parsed = |n: usize| bar.set_length(n as u64);
     let progress = || bar.inc(1);

@@ -5,7 +5,7 @@
 //! robot::check_motions_all → write`.
 
 use super::commands::{CliError, check_output};
-use super::terminal::{checked_threads, print, progress_bar};
+use super::terminal::{print, progress_bar, thread_pool};
 use clap::{ArgGroup, Args, Subcommand};
 use polyquery::input::ReadLimits;
 use polyquery::robot::{LimitCheck, MotionOptions};
@@ -366,13 +366,7 @@ impl RunArgs {
         for out in [&self.out].iter().chain(outputs).copied().flatten() {
             check_output(out)?;
         }
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        if let Some(n) = self.threads {
-            pool = pool.num_threads(checked_threads(n)?);
-        }
-        let pool = pool.build().map_err(|e| {
-            CliError::Usage(format!("cannot start {:?} threads: {e}", self.threads))
-        })?;
+        let pool = thread_pool(self.threads)?;
         let limits = if self.allow_outside_limits {
             LimitCheck::Allow
         } else {
