@@ -14,12 +14,15 @@
 //! whole run's output, byte for byte. Round robin (rather than contiguous ranges) so that a
 //! file sorted by difficulty still splits evenly.
 
+use polyquery::robot::Checker;
 use std::fmt::{self, Display, Formatter};
 use std::ops::Range;
 use std::str::FromStr;
 
-/// Consecutive items dealt to one shard together, and run on one workspace: `BLOCK = 64`.
-pub const BLOCK: usize = 64;
+/// Consecutive items dealt to one shard together: the library's parallel chunk
+/// ([`Checker::CHUNK`], run on one workspace), so a shard runs whole chunks of the whole run:
+/// `BLOCK = Checker::CHUNK = 64`.
+pub const BLOCK: usize = Checker::CHUNK;
 
 /// Shard `k` of `n` (1-based): `contains(i) ⟺ ⌊i / BLOCK⌋ mod n = k − 1`.
 ///

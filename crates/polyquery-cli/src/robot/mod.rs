@@ -56,10 +56,6 @@ use polyquery::input::ReadError;
 use polyquery::robot::{CheckWorkspace, Checker, RobotError, ShapeError};
 use std::path::PathBuf;
 
-// A parallel chunk of the library is a `--shard` block: a shard then runs the whole run's
-// chunks, and the shards' outputs merge into the whole run's.
-const _: () = assert!(crate::shard::BLOCK == Checker::CHUNK);
-
 /// Why a robot command failed: `exit status = 2` when [`RobotCliError::is_bad_input`], else 1.
 ///
 /// ```
