@@ -12,7 +12,6 @@
 mod cli;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::error::ErrorKind;
 use clap::{Parser, Subcommand, ValueEnum};
 use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput};
 use cli::terminal::{print, progress_bar, thread_pool};
@@ -432,18 +431,13 @@ where
         arg: Option<&clap::Arg>,
         value: &OsStr,
     ) -> Result<T, clap::Error> {
-        match value.to_str().map(str::parse) {
-            Some(Ok(kind)) => Ok(kind),
-            // Not a name nor an older spelling: clap's own "invalid value" error, listing
-            // the canonical names.
-            _ => PossibleValuesParser::new(self.names)
-                .parse_ref(cmd, arg, value)
-                .and_then(|name| {
-                    name.parse().map_err(|_| {
-                        clap::Error::raw(ErrorKind::InvalidValue, "invalid value").with_cmd(cmd)
-                    })
-                }),
+        if let Some(Ok(kind)) = value.to_str().map(str::parse) {
+            return Ok(kind);
         }
+        // Not a name nor an older spelling, hence no canonical name (every one parses, as
+        // `polyquery::kinds` tests): clap's own "invalid value" error, listing the names.
+        let name = PossibleValuesParser::new(self.names).parse_ref(cmd, arg, value);
+        Err(name.expect_err("every canonical name parses"))
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
