@@ -83,6 +83,19 @@ impl Shard {
             .collect()
     }
 
+    /// This shard's items of a run of `len`, by index, in order: the blocks' indices one
+    /// after the other, `indices(len) = [i for i in 0..len if contains(i)]`.
+    ///
+    /// ```
+    /// use polyquery_cli::shard::Shard;
+    ///
+    /// let s = Shard::new(2, 2).unwrap();
+    /// assert_eq!(s.indices(130), (64..128).collect::<Vec<_>>());
+    /// ```
+    pub fn indices(self, len: usize) -> Vec<usize> {
+        self.blocks(len).into_iter().flatten().collect()
+    }
+
     /// How many of `len` items are this shard's: `count(len) = Σ |blocks(len)|`.
     pub fn count(self, len: usize) -> usize {
         self.blocks(len).iter().map(|r| r.len()).sum()

@@ -79,11 +79,7 @@ pub fn check_all(
     shard: Shard,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<(usize, Verdict)>, RobotCliError> {
-    let indices: Vec<usize> = shard
-        .blocks(configurations.len())
-        .into_iter()
-        .flatten()
-        .collect();
+    let indices = shard.indices(configurations.len());
     map_indexed(
         checker,
         &indices,

@@ -214,7 +214,7 @@ pub fn random_motions(
              ({Q1_DRAWS} of q1 each): is the robot in collision everywhere?"
         )))
     };
-    let indices: Vec<usize> = shard.blocks(n).into_iter().flatten().collect();
+    let indices = shard.indices(n);
     map_indexed(checker, &indices, |&index| index, draw, &|_| {})
 }
 
