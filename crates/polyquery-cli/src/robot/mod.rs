@@ -188,17 +188,3 @@ fn map_indexed<T: Sync, R: Send>(
         .map(|(index, answer)| answer.map(|a| (index, a)))
         .collect()
 }
-
-/// Writes one JSON line per answer, in the order given: `to_line(i, answer)` for each
-/// `(i, answer)`, then a newline.
-fn write_json_lines<T, L: serde::Serialize>(
-    answers: &[(usize, T)],
-    w: &mut dyn std::io::Write,
-    to_line: impl Fn(usize, &T) -> L,
-) -> std::io::Result<()> {
-    for (index, answer) in answers {
-        crate::json::to_writer(&mut *w, &to_line(*index, answer))?;
-        w.write_all(b"\n")?;
-    }
-    Ok(())
-}
