@@ -147,7 +147,7 @@ pub enum RobotCommand {
     Info(InfoArgs),
 }
 
-/// Where the robot comes from (shared by `check` and `info`): `RobotSourceArgs` ↦ [`RobotSources`].
+/// Where the robot comes from (shared by `check`, `motion` and `info`): `RobotSourceArgs` ↦ [`RobotSources`].
 #[derive(Args, Debug)]
 pub struct RobotSourceArgs {
     /// The robot's URDF file. Relative mesh paths resolve against its folder; `package://NAME/…`
