@@ -267,6 +267,27 @@ pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(w: W, value: &T) -> io::Re
     value.serialize(&mut ser).map_err(io::Error::other)
 }
 
+/// Writes each of `values` as one line of compact JSON ([`to_writer`], then `\n`), in order:
+/// JSON lines, as `batch` and the robot commands write their results.
+///
+/// ```
+/// use polyquery_cli::json::write_lines;
+///
+/// let mut out = Vec::new();
+/// write_lines(&mut out, [[1.0, -0.0], [0.5, 2.0]]).unwrap();
+/// assert_eq!(out, b"[1.0,0.0]\n[0.5,2.0]\n");
+/// ```
+pub fn write_lines<T: Serialize>(
+    w: &mut dyn io::Write,
+    values: impl IntoIterator<Item = T>,
+) -> io::Result<()> {
+    for value in values {
+        to_writer(&mut *w, &value)?;
+        w.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
 /// `to_string(v) = String::from_utf8(to_writer(v))`: `value` as compact JSON (see [`to_writer`]).
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> io::Result<String> {
     let mut bytes = Vec::new();

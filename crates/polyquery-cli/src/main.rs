@@ -12,10 +12,9 @@
 mod cli;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::error::ErrorKind;
 use clap::{Parser, Subcommand, ValueEnum};
 use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput};
-use cli::terminal::{checked_threads, print, progress_bar};
+use cli::terminal::{print, progress_bar, thread_pool};
 use polyquery::input::{self, ReadLimits};
 use polyquery::kinds::{Algorithm, QueryKind, SupportKind};
 use polyquery::pose::{QuatOrder, parse_pose_with};
@@ -432,18 +431,13 @@ where
         arg: Option<&clap::Arg>,
         value: &OsStr,
     ) -> Result<T, clap::Error> {
-        match value.to_str().map(str::parse) {
-            Some(Ok(kind)) => Ok(kind),
-            // Not a name nor an older spelling: clap's own "invalid value" error, listing
-            // the canonical names.
-            _ => PossibleValuesParser::new(self.names)
-                .parse_ref(cmd, arg, value)
-                .and_then(|name| {
-                    name.parse().map_err(|_| {
-                        clap::Error::raw(ErrorKind::InvalidValue, "invalid value").with_cmd(cmd)
-                    })
-                }),
+        if let Some(Ok(kind)) = value.to_str().map(str::parse) {
+            return Ok(kind);
         }
+        // Not a name nor an older spelling, hence no canonical name (every one parses, as
+        // `polyquery::kinds` tests): clap's own "invalid value" error, listing the names.
+        let name = PossibleValuesParser::new(self.names).parse_ref(cmd, arg, value);
+        Err(name.expect_err("every canonical name parses"))
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
@@ -621,13 +615,7 @@ fn run_batch(
     shard: Option<polyquery_cli::shard::Shard>,
     limits: &ReadLimits,
 ) -> Result<(), CliError> {
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = threads {
-        pool = pool.num_threads(checked_threads(n)?);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| CliError::Usage(format!("cannot start {threads:?} threads: {e}")))?;
+    let pool = thread_pool(threads)?;
     let bar = progress_bar(None, "{bar:40} {pos}/{len} queries, {elapsed}", quiet);
     let on_parsed = |n: usize| bar.set_length(n as u64);
     let progress = || bar.inc(1);

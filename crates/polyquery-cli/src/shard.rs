@@ -14,12 +14,15 @@
 //! whole run's output, byte for byte. Round robin (rather than contiguous ranges) so that a
 //! file sorted by difficulty still splits evenly.
 
+use polyquery::robot::Checker;
 use std::fmt::{self, Display, Formatter};
 use std::ops::Range;
 use std::str::FromStr;
 
-/// Consecutive items dealt to one shard together, and run on one workspace: `BLOCK = 64`.
-pub const BLOCK: usize = 64;
+/// Consecutive items dealt to one shard together: the library's parallel chunk
+/// ([`Checker::CHUNK`], run on one workspace), so a shard runs whole chunks of the whole run:
+/// `BLOCK = Checker::CHUNK = 64`.
+pub const BLOCK: usize = Checker::CHUNK;
 
 /// Shard `k` of `n` (1-based): `contains(i) ⟺ ⌊i / BLOCK⌋ mod n = k − 1`.
 ///
@@ -78,6 +81,19 @@ impl Shard {
             .step_by(self.n)
             .map(|b| b * BLOCK..((b + 1) * BLOCK).min(len))
             .collect()
+    }
+
+    /// This shard's items of a run of `len`, by index, in order: the blocks' indices one
+    /// after the other, `indices(len) = [i for i in 0..len if contains(i)]`.
+    ///
+    /// ```
+    /// use polyquery_cli::shard::Shard;
+    ///
+    /// let s = Shard::new(2, 2).unwrap();
+    /// assert_eq!(s.indices(130), (64..128).collect::<Vec<_>>());
+    /// ```
+    pub fn indices(self, len: usize) -> Vec<usize> {
+        self.blocks(len).into_iter().flatten().collect()
     }
 
     /// How many of `len` items are this shard's: `count(len) = Σ |blocks(len)|`.

@@ -6,8 +6,8 @@
 use crate::common;
 
 use common::binary::{exits_with, f, files_in, s, stderr, stdout_json_lines, succeeds, triple};
+use common::files::write_box;
 use polyquery::kinds::QueryKind;
-use polyquery::mesh::write_obj;
 use polyquery::query::PortalSettings;
 use polyquery::query::epa::{EpaSettings, penetration_depth};
 use polyquery::query::gjk::{self, GjkSettings};
@@ -15,20 +15,10 @@ use polyquery::query::nio;
 use polyquery::query::raycast::raycast;
 use polyquery::query::toi::time_of_impact;
 use polyquery::query::verify;
-use polyquery::{Point, Polytope, Pose, Posed, Vector};
+use polyquery::{Point, Pose, Posed, Vector};
 use polyquery_cli::batch::{Batch, BatchResult, Body};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-
-/// Writes the box `[lo, hi]³` as an OBJ file.
-fn write_box(dir: &Path, name: &str, lo: f64, hi: f64) -> PathBuf {
-    let p = Polytope::axis_aligned_box(Point::new(lo, lo, lo), Point::new(hi, hi, hi)).unwrap();
-    let path = dir.join(name);
-    let mut bytes = Vec::new();
-    write_obj(&p, &mut bytes).unwrap();
-    std::fs::write(&path, bytes).unwrap();
-    path
-}
 
 /// Writes `lines` (one JSON value each) as a JSONL file.
 fn write_jsonl(path: &Path, lines: &[Value]) {

@@ -238,11 +238,8 @@ impl Query {
     pub fn algorithm(&self) -> Algorithm {
         match self {
             Query::Intersects { algorithm } => *algorithm,
-            Query::Distance => Algorithm::Gjk,
-            Query::PenetrationDepth => Algorithm::Epa,
-            Query::DirectionalPenetration { .. }
-            | Query::TimeOfImpact { .. }
-            | Query::Raycast { .. } => Algorithm::Nio,
+            // The operation's one algorithm, as `polyquery::kinds` lists it.
+            other => other.operation().algorithms()[0],
         }
     }
 }

@@ -151,11 +151,7 @@ impl BatchOutcome {
     ///
     /// one line `json(result) + "\n"` per result, in input order.
     pub fn write_jsonl(&self, w: &mut dyn Write) -> io::Result<()> {
-        for result in &self.results {
-            crate::json::to_writer(&mut *w, result)?;
-            w.write_all(b"\n")?;
-        }
-        Ok(())
+        crate::json::write_lines(w, &self.results)
     }
 }
 

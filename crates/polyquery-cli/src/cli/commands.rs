@@ -309,6 +309,24 @@ fn write_output(
     })
 }
 
+/// Writes an output with `write` to `out`, all or nothing, or without `out` to stdout
+/// (buffered; a closed stdout, e.g. piped into `head`, is not worth reporting): the result
+/// lines of `batch`, `robot check` and `robot motion`. `Err` only for a file that cannot be
+/// written: `write_or_print(None, w) = Ok(())`.
+pub fn write_or_print(
+    out: Option<&Path>,
+    write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
+) -> Result<(), CliError> {
+    match out {
+        Some(out) => write_output(out, write),
+        None => {
+            let mut lock = io::BufWriter::new(io::stdout().lock());
+            let _ = write(&mut lock).and_then(|()| io::Write::flush(&mut lock));
+            Ok(())
+        }
+    }
+}
+
 /// `polyquery hull`: the hull of `mesh` (or the polytope of a `.nvm` file), optionally
 /// written to `out`: `HullReport::vertices = num_vertices()` of the hull built (or loaded).
 pub fn hull(mesh: &Path, out: Option<&Path>, limits: &ReadLimits) -> Result<HullReport, CliError> {
@@ -501,17 +519,7 @@ pub fn batch(
     let parsed = Batch::parse(&bytes, base).shard(shard);
     on_parsed(parsed.len());
     let outcome = parsed.run_with(limits, progress);
-    match out {
-        Some(out) => write_output(out, |w| outcome.write_jsonl(w))?,
-        None => {
-            let stdout = io::stdout();
-            let mut lock = io::BufWriter::new(stdout.lock());
-            // A closed stdout (e.g. piped into `head`) is not worth reporting.
-            let _ = outcome
-                .write_jsonl(&mut lock)
-                .and_then(|()| io::Write::flush(&mut lock));
-        }
-    }
+    write_or_print(out, |w| outcome.write_jsonl(w))?;
     Ok(BatchRun {
         lines: outcome.results.len(),
         failed: outcome.results.iter().filter(|r| !r.is_ok()).count(),

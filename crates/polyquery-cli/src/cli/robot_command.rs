@@ -4,12 +4,11 @@
 //! `run(Motion(args)) = robot::load → robot::read_motions | robot::random_motions →
 //! robot::check_motions_all → write`.
 
-use super::commands::{CliError, check_output};
-use super::terminal::{checked_threads, print, progress_bar};
+use super::commands::{CliError, check_output, write_or_print};
+use super::terminal::{print, progress_bar, thread_pool};
 use clap::{ArgGroup, Args, Subcommand};
 use polyquery::input::ReadLimits;
 use polyquery::robot::{LimitCheck, MotionOptions};
-use polyquery_cli::atomic_file::write_atomically;
 use polyquery_cli::robot::{
     self as robot, CacheSummary, CheckSummary, InfoReport, LoadedRobot, MotionMode, MotionSummary,
     RobotSources,
@@ -148,7 +147,7 @@ pub enum RobotCommand {
     Info(InfoArgs),
 }
 
-/// Where the robot comes from (shared by `check` and `info`): `RobotSourceArgs` ↦ [`RobotSources`].
+/// Where the robot comes from (shared by `check`, `motion` and `info`): `RobotSourceArgs` ↦ [`RobotSources`].
 #[derive(Args, Debug)]
 pub struct RobotSourceArgs {
     /// The robot's URDF file. Relative mesh paths resolve against its folder; `package://NAME/…`
@@ -366,13 +365,7 @@ impl RunArgs {
         for out in [&self.out].iter().chain(outputs).copied().flatten() {
             check_output(out)?;
         }
-        let mut pool = rayon::ThreadPoolBuilder::new();
-        if let Some(n) = self.threads {
-            pool = pool.num_threads(checked_threads(n)?);
-        }
-        let pool = pool.build().map_err(|e| {
-            CliError::Usage(format!("cannot start {:?} threads: {e}", self.threads))
-        })?;
+        let pool = thread_pool(self.threads)?;
         let limits = if self.allow_outside_limits {
             LimitCheck::Allow
         } else {
@@ -417,7 +410,7 @@ impl RunArgs {
         write: &dyn Fn(&mut dyn Write) -> std::io::Result<()>,
         summary: impl FnOnce() -> S,
     ) -> Result<(), CliError> {
-        write_lines(self.out.as_ref(), write)?;
+        write_or_print(self.out.as_deref(), write)?;
         if self.quiet {
             return Ok(());
         }
@@ -430,26 +423,6 @@ impl RunArgs {
             eprint!("{summary}");
         }
         Ok(())
-    }
-}
-
-/// Writes the result lines to `out` (all or nothing) or to stdout.
-fn write_lines(
-    out: Option<&PathBuf>,
-    write: &dyn Fn(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<(), CliError> {
-    match out {
-        Some(out) => write_atomically(out, write).map_err(|source| CliError::Output {
-            path: out.clone(),
-            source,
-        }),
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            // A closed stdout (e.g. piped into `head`) is not worth reporting.
-            let _ = write(&mut lock).and_then(|()| lock.flush());
-            Ok(())
-        }
     }
 }
 
@@ -547,7 +520,7 @@ fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
         0.0
     };
     if let Some(file) = &args.save_motions {
-        write_lines(Some(file), &|w| robot::write_motions(&motions, w))?;
+        write_or_print(Some(file), |w| robot::write_motions(&motions, w))?;
     }
     let (results, seconds, threads) = run.timed(
         &pool,

@@ -1,6 +1,6 @@
-//! What the command line's subcommands share on the terminal: `--threads` checked against
-//! the machine (`threads ≤ 4 × cores`), progress bars on stderr, and reports printed to
-//! stdout. A leaf: `main.rs` and the subcommands' modules use it, it uses neither.
+//! What the command line's subcommands share on the terminal: the worker pool of `--threads`,
+//! checked against the machine (`threads ≤ 4 × cores`), progress bars on stderr, and reports
+//! printed to stdout. A leaf: `main.rs` and the subcommands' modules use it, it uses neither.
 
 use super::commands::CliError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -14,7 +14,7 @@ const THREADS_PER_CORE: usize = 4;
 /// `--threads N` checked against [`THREADS_PER_CORE`] × the available cores: more threads
 /// than that only cost memory and switching, and a huge N would exhaust the process's
 /// thread limit.
-pub(crate) fn checked_threads(n: u64) -> Result<usize, CliError> {
+fn checked_threads(n: u64) -> Result<usize, CliError> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let most = THREADS_PER_CORE * cores;
     match usize::try_from(n) {
@@ -23,6 +23,17 @@ pub(crate) fn checked_threads(n: u64) -> Result<usize, CliError> {
             "--threads {n} is too many: at most {most} ({THREADS_PER_CORE} per available core, {cores} cores)"
         ))),
     }
+}
+
+/// The worker pool of `--threads N` (checked by [`checked_threads`]), rayon's default (one
+/// thread per core) without it: `thread_pool(Some(n))?.current_num_threads() = n`.
+pub(crate) fn thread_pool(threads: Option<u64>) -> Result<rayon::ThreadPool, CliError> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        pool = pool.num_threads(checked_threads(n)?);
+    }
+    pool.build()
+        .map_err(|e| CliError::Usage(format!("cannot start {threads:?} threads: {e}")))
 }
 
 /// A progress bar on stderr with `template`, hidden with `--quiet` or when stderr is not a

@@ -10,7 +10,7 @@
 //! whole run's.
 
 use super::summary::{CacheSummary, LoadLine, fraction, per_second};
-use super::{RobotCliError, map_indexed, pair_names, write_json_lines};
+use super::{RobotCliError, map_indexed, pair_names};
 use crate::shard::{Shard, ShardSummary};
 use polyquery::robot::{Body, CheckWorkspace, Checker, RobotError};
 use serde::Serialize;
@@ -79,11 +79,7 @@ pub fn check_all(
     shard: Shard,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<(usize, Verdict)>, RobotCliError> {
-    let indices: Vec<usize> = shard
-        .blocks(configurations.len())
-        .into_iter()
-        .flatten()
-        .collect();
+    let indices = shard.indices(configurations.len());
     map_indexed(
         checker,
         &indices,
@@ -153,12 +149,13 @@ pub fn write_jsonl(
     verdicts: &[(usize, Verdict)],
     w: &mut dyn Write,
 ) -> io::Result<()> {
-    write_json_lines(verdicts, w, |index, v| Line {
+    let lines = verdicts.iter().map(|&(index, v)| Line {
         index,
         collides: v.collides,
         pair: v.pair.map(|p| pair_names(checker, p)),
         distance: v.distance.filter(|d| d.is_finite()),
-    })
+    });
+    crate::json::write_lines(w, lines)
 }
 
 /// The summary of a `robot check` run (stderr; one JSON object with `--json`):

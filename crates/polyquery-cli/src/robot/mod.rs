@@ -56,10 +56,6 @@ use polyquery::input::ReadError;
 use polyquery::robot::{CheckWorkspace, Checker, RobotError, ShapeError};
 use std::path::PathBuf;
 
-// A parallel chunk of the library is a `--shard` block: a shard then runs the whole run's
-// chunks, and the shards' outputs merge into the whole run's.
-const _: () = assert!(crate::shard::BLOCK == Checker::CHUNK);
-
 /// Why a robot command failed: `exit status = 2` when [`RobotCliError::is_bad_input`], else 1.
 ///
 /// ```
@@ -191,18 +187,4 @@ fn map_indexed<T: Sync, R: Send>(
         .zip(answers)
         .map(|(index, answer)| answer.map(|a| (index, a)))
         .collect()
-}
-
-/// Writes one JSON line per answer, in the order given: `to_line(i, answer)` for each
-/// `(i, answer)`, then a newline.
-fn write_json_lines<T, L: serde::Serialize>(
-    answers: &[(usize, T)],
-    w: &mut dyn std::io::Write,
-    to_line: impl Fn(usize, &T) -> L,
-) -> std::io::Result<()> {
-    for (index, answer) in answers {
-        crate::json::to_writer(&mut *w, &to_line(*index, answer))?;
-        w.write_all(b"\n")?;
-    }
-    Ok(())
 }

@@ -19,7 +19,7 @@
 
 use super::configs::{finite_limits, parse_values};
 use super::summary::{CacheSummary, LoadLine, fraction, per_second};
-use super::{RobotCliError, map_indexed, pair_names, write_json_lines};
+use super::{RobotCliError, map_indexed, pair_names};
 use crate::shard::{Shard, ShardSummary};
 use polyquery::input::{ReadLimits, read_bounded};
 use polyquery::robot::{
@@ -214,7 +214,7 @@ pub fn random_motions(
              ({Q1_DRAWS} of q1 each): is the robot in collision everywhere?"
         )))
     };
-    let indices: Vec<usize> = shard.blocks(n).into_iter().flatten().collect();
+    let indices = shard.indices(n);
     map_indexed(checker, &indices, |&index| index, draw, &|_| {})
 }
 
@@ -303,13 +303,14 @@ pub fn write_motion_jsonl(
     results: &[(usize, MotionResult)],
     w: &mut dyn Write,
 ) -> io::Result<()> {
-    write_json_lines(results, w, |index, r| Line {
-        index,
+    let lines = results.iter().map(|(index, r)| Line {
+        index: *index,
         free: r.free,
         s: r.s,
         pair: r.pair.map(|p: (Body, Body)| pair_names(checker, p)),
         distance_queries: r.distance_queries,
-    })
+    });
+    crate::json::write_lines(w, lines)
 }
 
 /// Writes motions as a motions file (`q0 ; q1 # index` per line, every value in its shortest

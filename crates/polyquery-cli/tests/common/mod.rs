@@ -287,17 +287,6 @@ pub mod panda {
         args
     }
 
-    /// The names of the Panda's configuration joints, in order, as the library reads
-    /// `panda.urdf` (`Robot::joint_names`).
-    pub fn joint_names() -> Vec<String> {
-        let robot = polyquery::robot::Robot::from_urdf_file(
-            &dir().join("panda.urdf"),
-            &polyquery::robot::PackageDirs::new(),
-        )
-        .unwrap();
-        robot.joint_names().map(String::from).collect()
-    }
-
     /// The bundled configurations' lines (`configs_1000.txt`, 8 values each).
     pub fn configs() -> Vec<String> {
         std::fs::read_to_string(dir().join("configs_1000.txt"))
