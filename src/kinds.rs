@@ -3,9 +3,9 @@
 //! the one spelling used by the library, the command line, JSON, the report and Python.
 //!
 //! Where it sits: a leaf. It names things and imports nothing from the rest of the crate;
-//! [`crate::support`] and [`crate::query`] re-export the kinds, and every front end parses
-//! and prints them through [`std::str::FromStr`] and [`std::fmt::Display`] here, so no
-//! front end keeps a mirror enum.
+//! the kinds have this one path (`polyquery::kinds::…`), and every front end parses and
+//! prints them through [`std::str::FromStr`] and [`std::fmt::Display`] here, so no front end
+//! keeps a mirror enum.
 //!
 //! ```
 //! use polyquery::kinds::{Algorithm, QueryKind, SupportKind};
