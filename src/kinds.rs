@@ -105,7 +105,7 @@ macro_rules! kind {
         #[cfg(feature = "serde")]
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+                let text = <String as serde::Deserialize>::deserialize(deserializer)?;
                 text.parse().map_err(serde::de::Error::custom)
             }
         }
