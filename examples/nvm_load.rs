@@ -61,10 +61,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ["load", file] => {
             let before = status_bytes("VmHWM:");
             let start = Instant::now();
-            let saved = format::load_with(
-                Path::new(file),
-                &polyquery::input::ReadLimits::new(u64::MAX),
-            )?;
+            let saved =
+                format::load_with(Path::new(file), &polyquery::read::ReadLimits::new(u64::MAX))?;
             let load_ms = start.elapsed().as_secs_f64() * 1e3;
             let peak = status_bytes("VmHWM:");
             let map = &saved.map;

@@ -74,10 +74,8 @@ pub fn load(path: &Path, limits: &ReadLimits) -> Result<Input, InputError> {
     let mut head = [0u8; format::MAGIC.len()];
     let got = read_up_to(&mut file, &mut head).map_err(read_error)?;
     let head = &head[..got];
-    let by_extension = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case(format::EXTENSION));
-    if by_extension || format::has_magic(head) {
+    // `format::looks_like_nvm`'s rule, on the bytes already read.
+    if format::has_nvm_extension(path) || format::has_magic(head) {
         let rest = io::BufReader::with_capacity(format::STREAM_BUFFER_BYTES, file);
         let saved = format::decode_reader(head.chain(rest), len, limits.max_input_bytes, path)?;
         return Ok(Input::Nvm(Box::new(saved)));

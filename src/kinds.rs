@@ -3,9 +3,9 @@
 //! the one spelling used by the library, the command line, JSON, the report and Python.
 //!
 //! Where it sits: a leaf. It names things and imports nothing from the rest of the crate;
-//! [`crate::support`] and [`crate::query`] re-export the kinds, and every front end parses
-//! and prints them through [`std::str::FromStr`] and [`std::fmt::Display`] here, so no
-//! front end keeps a mirror enum.
+//! the kinds have this one path (`polyquery::kinds::…`), and every front end parses and
+//! prints them through [`std::str::FromStr`] and [`std::fmt::Display`] here, so no front end
+//! keeps a mirror enum.
 //!
 //! ```
 //! use polyquery::kinds::{Algorithm, QueryKind, SupportKind};
@@ -105,7 +105,7 @@ macro_rules! kind {
         #[cfg(feature = "serde")]
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+                let text = <String as serde::Deserialize>::deserialize(deserializer)?;
                 text.parse().map_err(serde::de::Error::custom)
             }
         }

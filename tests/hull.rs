@@ -9,7 +9,7 @@
 use polyquery::hull::{HullError, convex_hull, convex_hull_with_sources};
 use polyquery::mesh::Mesh;
 use polyquery::{Point, Polytope, Vector, VertexId};
-use polyquery_synth::random_direction;
+use polyquery_synth::{cube_corners, random_direction};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -336,10 +336,7 @@ fn tetrahedron_with_interior_edge_and_face_points_and_duplicates() {
 
 #[test]
 fn unit_cube_corners() {
-    let pts: Vec<Point> = (0..8)
-        .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
-        .collect();
-    let (poly, counts) = hull_checked(&pts, Depth::Full);
+    let (poly, counts) = hull_checked(&cube_corners(1.0), Depth::Full);
     assert_eq!(counts, (8, 12, 6));
     assert!(poly.face_ids().all(|f| poly.face_vertices(f).len() == 4));
 }

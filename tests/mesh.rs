@@ -72,14 +72,14 @@ fn malformed_vertex_names_file_and_line() {
 }
 
 /// Vertex and face lines that are not what they should be: each is `MeshError::Malformed`
-/// naming its line, the message quoting or counting what it found (`""`: any message).
+/// naming its line, the message quoting or counting what it found.
 #[test]
 fn malformed_vertices_and_faces() {
     for (text, line, needle) in [
         // Vertices: text that is no number, too many numbers.
         ("v 0 0 0\nv 1 0 zero\n", 2, "'zero'"),
         ("v 1 2 3 4 5\n", 1, "found 5"),
-        ("v 1 2 3 4 5 6 7\n", 1, ""),
+        ("v 1 2 3 4 5 6 7\n", 1, "found 7"),
         // Faces: too few corners, indices that are no indices.
         ("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n", 4, "found 2"),
         ("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 two 3\n", 4, "'two'"),

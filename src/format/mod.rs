@@ -367,15 +367,14 @@ pub fn has_magic(bytes: &[u8]) -> bool {
 /// `is_nvm_file(path) = Ok(has_magic(first 8 bytes))`, `Ok(false)` for a shorter file.
 pub fn is_nvm_file(path: &Path) -> io::Result<bool> {
     let mut head = [0u8; MAGIC.len()];
-    let mut file = std::fs::File::open(path)?;
-    let mut got = 0;
-    while got < head.len() {
-        match file.read(&mut head[got..])? {
-            0 => break,
-            n => got += n,
-        }
-    }
-    Ok(got == head.len() && has_magic(&head))
+    let got = read_up_to(&mut std::fs::File::open(path)?, &mut head)?;
+    Ok(has_magic(&head[..got]))
+}
+
+/// Whether `path` ends in `.nvm` ([`EXTENSION`], any case).
+pub(crate) fn has_nvm_extension(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(EXTENSION))
 }
 
 /// Whether `path` should be read as a `.nvm` file:
@@ -383,10 +382,7 @@ pub fn is_nvm_file(path: &Path) -> io::Result<bool> {
 /// extension but other content are loaded as `.nvm` too, so that they fail with a clear
 /// [`FormatError`] instead of a confusing mesh error.
 pub fn looks_like_nvm(path: &Path) -> bool {
-    let by_extension = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case(EXTENSION));
-    by_extension || is_nvm_file(path).unwrap_or(false)
+    has_nvm_extension(path) || is_nvm_file(path).unwrap_or(false)
 }
 
 /// Decodes the bytes of a `.nvm` file; `path` names it in errors:

@@ -66,7 +66,6 @@ pub mod raycast;
 pub mod simplex;
 pub mod toi;
 
-pub use crate::kinds::{Algorithm, QueryKind};
 pub use certificate::{Certificate, CertificateError, verify};
 pub use epa::{Contact, EpaSettings, penetration_depth};
 pub use minkowski_support::{DiffPoint, MinkowskiSupport, PointShape};

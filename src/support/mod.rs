@@ -18,7 +18,6 @@
 mod hill_climb;
 mod linear_scan;
 
-pub use crate::kinds::SupportKind;
 pub use hill_climb::{Climb, HillClimb};
 pub use linear_scan::LinearScan;
 
