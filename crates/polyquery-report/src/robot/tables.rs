@@ -66,9 +66,8 @@ fn pinocchio_cell(s: &RobotSection, scene: &str, query: RobotQuery) -> String {
 /// The pinocchio command to run on this report's inputs.
 fn pinocchio_command(out: &str) -> String {
     format!(
-        "/work/venv-pin/bin/python benches/robot_pinocchio.py --configs {out}/{CONFIGURATIONS_FILE} --motions {out}/{MOTIONS_FILE} --out pin.json; then polyquery report --pinocchio pin.json"
+        "python3 benches/robot_pinocchio.py --configs {out}/{CONFIGURATIONS_FILE} --motions {out}/{MOTIONS_FILE} --out pin.json; then polyquery report --pinocchio pin.json"
     )
-    .replace("/work/venv-pin/bin/python", "python3")
 }
 
 /// The robot section's tables, in order (`out` = the output folder the pinocchio command
