@@ -76,9 +76,10 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
     let out = s.folder.as_str();
     let mut tables = Vec::new();
     let t = s.threads;
-    // 1. Configurations per second.
+    // 1. Configurations per second: one column per (method, threads).
+    let columns = [(Nvm, 1), (Nvm, t), (PlainGjk, 1), (PlainGjk, t), (Parry, 1)];
     let mut header: Vec<String> = vec!["scene".into(), "query".into(), "colliding".into()];
-    for (m, th) in [(Nvm, 1), (Nvm, t), (PlainGjk, 1), (PlainGjk, t), (Parry, 1)] {
+    for (m, th) in columns {
         header.push(format!(
             "{m}, {}",
             if th == 1 {
@@ -104,7 +105,7 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
                 },
                 format!("{:.1} %", 100.0 * scene.colliding_fraction),
             ];
-            for (m, th) in [(Nvm, 1), (Nvm, t), (PlainGjk, 1), (PlainGjk, t), (Parry, 1)] {
+            for (m, th) in columns {
                 cells.push(if m == Parry && !s.peer_available {
                     "not built (feature peers)".into()
                 } else {
