@@ -49,20 +49,30 @@ pub struct RunPlan {
     pub peer_hull_cap: Duration,
 }
 
+/// The synthetic shapes measured at every size of the workload, in order.
+const SYNTHETIC: [Shape; 2] = [Shape::Sphere, Shape::Ellipsoid];
+
+impl RunPlan {
+    /// Progress-bar steps of [`run_sources`]: per source, one for building it and one per
+    /// method of every family: `steps() = (2 · sizes + meshes) · (1 + methods per source)`.
+    pub fn steps(&self) -> usize {
+        let sources = SYNTHETIC.len() * self.workload.sizes.len() + self.meshes.len();
+        sources * (1 + methods_per_source())
+    }
+}
+
 /// Runs every source; rows in order source → family → method, then the notes: `run_sources(plan, bar) = (rows, notes)`.
 pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, Vec<String>) {
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     let mut peer_hull_left = plan.peer_hull_budget;
     let mut last_peer_hull: Option<(usize, Duration)> = None;
-    let synthetic = [Shape::Sphere, Shape::Ellipsoid]
-        .into_iter()
-        .flat_map(|shape| {
-            plan.workload
-                .sizes
-                .iter()
-                .map(move |&n| Source::Synthetic(shape, n))
-        });
+    let synthetic = SYNTHETIC.into_iter().flat_map(|shape| {
+        plan.workload
+            .sizes
+            .iter()
+            .map(move |&n| Source::Synthetic(shape, n))
+    });
     let meshes = plan.meshes.iter().map(|(name, p)| Source::Mesh(name, p));
     for source in synthetic.chain(meshes) {
         let (name, kind, points): (&str, &str, Cow<'_, [Point]>) = match source {
@@ -238,7 +248,7 @@ fn build(name: &str, points: &[Point]) -> Result<Built, String> {
 }
 
 /// Methods per source over all families (for the progress bar): `Σ over QUERIES of methods_of(f).len()`.
-pub fn methods_per_source() -> usize {
+fn methods_per_source() -> usize {
     Family::QUERIES.iter().map(|&f| methods(f).count()).sum()
 }
 
