@@ -296,7 +296,7 @@ impl RowBase {
                     inputs_drawn: 1,
                     ..CellTiming::default()
                 };
-                row.timing.record(&Timing::single(t));
+                row.timing.record(&Timing::single_pass(t, 1));
             }
             Err((status, reason)) => {
                 row.status = status;
