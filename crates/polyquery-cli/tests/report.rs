@@ -8,7 +8,8 @@
 use polyquery_cli::report;
 use polyquery_report::status::Status;
 use polyquery_report::{ReportConfig, writers::CSV_COLUMNS};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// Splits one CSV line (our writer quotes fields holding `,` or `"`; no field spans lines).
 fn split_csv(line: &str) -> Vec<String> {
@@ -50,13 +51,26 @@ fn quick_config(out: &Path) -> ReportConfig {
     config
 }
 
-#[test]
-fn quick_report_writes_every_file_well_formed() {
-    let dir = tempfile::tempdir().expect("temporary folder");
-    let out = dir.path().join("report");
-    let mut config = quick_config(&out);
-    // A pinocchio result as benches/robot_pinocchio.py writes it (made-up numbers).
-    let pin = dir.path().join("pin.json");
+/// The `--quick` report the two quick-report tests read, run once per test program (with a
+/// made-up pinocchio result) into `quick-report/report` under Cargo's temporary folder for
+/// integration tests, emptied first: (its settings, what it wrote).
+fn shared_quick_report() -> &'static (ReportConfig, report::ReportOutput) {
+    static REPORT: OnceLock<(ReportConfig, report::ReportOutput)> = OnceLock::new();
+    REPORT.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("quick-report");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temporary folder");
+        let mut config = quick_config(&dir.join("report"));
+        config.pinocchio = Some(write_pinocchio_result(&dir));
+        let output = report::run(&config).expect("the quick report runs");
+        (config, output)
+    })
+}
+
+/// Writes a pinocchio result into `dir` as benches/robot_pinocchio.py writes it (made-up
+/// numbers): its path.
+fn write_pinocchio_result(dir: &Path) -> PathBuf {
+    let pin = dir.join("pin.json");
     std::fs::write(
         &pin,
         r#"{"benchmark": "robot_pinocchio", "configurations": "x/robot_configurations.txt",
@@ -68,9 +82,14 @@ fn quick_report_writes_every_file_well_formed() {
             "versions": {"pinocchio": "9.9.9-test", "coal": "1.2.3"}}"#,
     )
     .expect("pin.json");
-    config.pinocchio = Some(pin);
-    let output = report::run(&config).expect("the quick report runs");
-    check_robot_section(&out, &output.report);
+    pin
+}
+
+#[test]
+fn quick_report_writes_every_file_well_formed() {
+    let (config, output) = shared_quick_report();
+    let out = &config.out;
+    check_robot_section(out, &output.report);
 
     // index.html: the document skeleton is balanced, plots are inline, no NaN.
     let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
@@ -134,7 +153,13 @@ fn quick_report_writes_every_file_well_formed() {
     let median = header.iter().position(|h| h == "mean_ns").unwrap();
     for row in &rows {
         assert_eq!(row.len(), header.len(), "incomplete row {row:?}");
-        assert!(!row[median].is_empty(), "empty median in {row:?}");
+        // The writer puts "n/a" for an absent number, so a cell is never empty: it must be
+        // "n/a" or a finite number.
+        let m = &row[median];
+        assert!(
+            m == "n/a" || m.parse::<f64>().is_ok_and(f64::is_finite),
+            "median of {row:?} is neither a number nor n/a"
+        );
         assert!(
             row.iter().all(|c| !c.contains("NaN") && !c.contains("inf")),
             "{row:?}"
@@ -497,9 +522,8 @@ fn quick_report_fits_a_1280_px_browser_window() {
         "headless Chromium is needed for this test (apt-get install -y chromium, or set \
          POLYQUERY_CHROMIUM); POLYQUERY_SKIP_BROWSER=1 skips it",
     );
+    let out = &shared_quick_report().0.out;
     let dir = tempfile::tempdir().expect("temporary folder");
-    let out = dir.path().join("report-quick");
-    report::run(&quick_config(&out)).expect("the quick report runs");
     let index = out.join("index.html");
     let profile = dir.path().join("profile");
 
@@ -525,6 +549,7 @@ fn quick_report_fits_a_1280_px_browser_window() {
         var s=document.querySelector('#summary ul');\
         document.body.setAttribute('data-probe',[e.scrollWidth,e.clientWidth,\
         Math.round(s.getBoundingClientRect().bottom)].join(','));</script></body>";
+    // Beside index.html, so that its links resolve alike.
     let probe = out.join("probe.html");
     std::fs::write(&probe, html.replace("</body>", script)).expect("probe page");
     let dom = chromium(

@@ -46,23 +46,15 @@ impl Timing {
         self.batches * self.queries_per_batch
     }
 
-    /// One pass over `queries` inputs taking `elapsed` in all: their mean, no spread (`median_ns = elapsed / queries`).
+    /// One pass over `queries` inputs taking `elapsed` in all: their mean, no spread
+    /// (`median_ns = elapsed / queries`); a one-shot measurement (preprocessing) is
+    /// `single_pass(elapsed, 1)`.
     pub fn single_pass(elapsed: Duration, queries: usize) -> Timing {
         Timing {
             median_ns: elapsed.as_secs_f64() * 1e9 / queries.max(1) as f64,
             spread_ns: 0.0,
             batches: 1,
             queries_per_batch: queries.max(1),
-        }
-    }
-
-    /// A one-shot measurement (preprocessing): one repetition, no spread (`median_ns = elapsed`).
-    pub fn single(elapsed: Duration) -> Timing {
-        Timing {
-            median_ns: elapsed.as_secs_f64() * 1e9,
-            spread_ns: 0.0,
-            batches: 1,
-            queries_per_batch: 1,
         }
     }
 }

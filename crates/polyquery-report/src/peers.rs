@@ -182,12 +182,12 @@ mod parry_impl {
     /// Uninhabited without the peer library: `enum PeerShape {}`, so `match *shape {}` = unreachable.
     pub enum PeerShape {}
 
-    /// Always an error without the peer library: `hull_from_points(_) = Err(description())`.
+    /// Always an error without the peer library: `hull_from_points(_) = Err(MISSING)`.
     pub fn hull_from_points(_: &[Point]) -> Result<PeerShape, String> {
         Err(MISSING.into())
     }
 
-    /// Always an error without the peer library: `shape_from_polytope(_) = Err(description())`.
+    /// Always an error without the peer library: `shape_from_polytope(_) = Err(MISSING)`.
     pub fn shape_from_polytope(_: &Polytope) -> Result<PeerShape, String> {
         Err(MISSING.into())
     }

@@ -418,32 +418,21 @@ fn minor_ticks(lo: f64, hi: f64) -> Vec<f64> {
     out
 }
 
-/// Draws `marker` at `(x, y)` in pixels.
-fn draw_marker<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
+/// `marker` in `color` around the pixel `(0, 0)`, to be placed with `EmptyElement::at(p) + …`
+/// (on the plot's points and in the legend alike): radius 4 px (5 for the triangle and the
+/// diamond).
+fn marker_shape<DB: DrawingBackend>(
     marker: Marker,
-    at: (i32, i32),
     color: RGBColor,
-) -> Result<(), String> {
+) -> DynElement<'static, DB, (i32, i32)> {
     let style = color.filled();
-    let r = 4;
-    let (x, y) = at;
     match marker {
-        Marker::Circle => area.draw(&Circle::new(at, r, style)),
-        Marker::Triangle => area.draw(&TriangleMarker::new(at, r + 1, style)),
-        Marker::Square => area.draw(&Rectangle::new([(x - r, y - r), (x + r, y + r)], style)),
-        Marker::Cross => area.draw(&Cross::new(at, r, color.stroke_width(2))),
-        Marker::Diamond => area.draw(&Polygon::new(
-            vec![
-                (x, y - r - 1),
-                (x + r + 1, y),
-                (x, y + r + 1),
-                (x - r - 1, y),
-            ],
-            style,
-        )),
+        Marker::Circle => Circle::new((0, 0), 4, style).into_dyn(),
+        Marker::Triangle => TriangleMarker::new((0, 0), 5, style).into_dyn(),
+        Marker::Square => Rectangle::new([(-4, -4), (4, 4)], style).into_dyn(),
+        Marker::Cross => Cross::new((0, 0), 4, color.stroke_width(2)).into_dyn(),
+        Marker::Diamond => Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style).into_dyn(),
     }
-    .map_err(|e| e.to_string())
 }
 
 /// The legend, in its own column right of the plot: one line per series (colour, marker,
@@ -463,7 +452,8 @@ fn draw_legend<DB: DrawingBackend>(
                     color.stroke_width(2),
                 ))
                 .map_err(|e| e.to_string())?;
-                draw_marker(area, *m, (22, y), *color)?
+                area.draw(&(EmptyElement::at((22, y)) + marker_shape(*m, *color)))
+                    .map_err(|e| e.to_string())?
             }
             None => area
                 .draw(&Rectangle::new([(15, y - 5), (29, y + 5)], color.filled()))
@@ -602,21 +592,12 @@ where
         chart
             .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2)))
             .map_err(|e| e.to_string())?;
-        let marker = s.marker;
         chart
-            .draw_series(s.points.iter().map(|&p| {
-                EmptyElement::at(p)
-                    + match marker {
-                        Marker::Circle => Circle::new((0, 0), 4, c.filled()).into_dyn(),
-                        Marker::Triangle => TriangleMarker::new((0, 0), 5, c.filled()).into_dyn(),
-                        Marker::Square => Rectangle::new([(-4, -4), (4, 4)], c.filled()).into_dyn(),
-                        Marker::Cross => Cross::new((0, 0), 4, c.stroke_width(2)).into_dyn(),
-                        Marker::Diamond => {
-                            Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], c.filled())
-                                .into_dyn()
-                        }
-                    }
-            }))
+            .draw_series(
+                s.points
+                    .iter()
+                    .map(|&p| EmptyElement::at(p) + marker_shape(s.marker, c)),
+            )
             .map_err(|e| e.to_string())?;
     }
     Ok(())

@@ -84,7 +84,6 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
             Duration::from_secs(4)
         },
     };
-    let sources = 2 * plan.workload.sizes.len() + plan.meshes.len();
     let robot_plan = if config.robot {
         match bundled_data_dir() {
             Some(data) => {
@@ -107,8 +106,7 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
     } else {
         None
     };
-    let steps = sources * (1 + runner::methods_per_source())
-        + robot_plan.as_ref().map_or(0, robot::RobotPlan::steps);
+    let steps = plan.steps() + robot_plan.as_ref().map_or(0, robot::RobotPlan::steps);
     progress.start(steps as u64);
     let start = Instant::now();
     let (rows, run_notes) = runner::run_sources(&plan, progress);

@@ -32,7 +32,6 @@ use polyquery::robot::{
 use polyquery_synth::robot_scenes::{
     Motion, build_scene, random_configurations, random_motions, random_obstacles, scanned_obstacle,
 };
-use rayon::prelude::*;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -329,21 +328,17 @@ impl Bench<'_> {
         (first, key.row(timed, inputs, drawn, error))
     }
 
-    /// `answer` on `inputs` on all threads (one workspace of `checker` per worker, as
-    /// `Checker::check_many` does).
+    /// `answer` on `inputs` on all threads of the pool, through the library's batch
+    /// ([`Checker::map_many`], what `Checker::check_many` and `distance_many` run).
     fn on_all_threads<T: Answer>(
         &self,
         checker: &Checker,
         inputs: &[Vec<f64>],
     ) -> Result<Vec<T>, String> {
         self.pool
-            .install(|| {
-                inputs
-                    .par_iter()
-                    .with_min_len(64)
-                    .map_init(|| checker.workspace(), |ws, q| T::ask(checker, ws, q))
-                    .collect::<Result<Vec<T>, RobotError>>()
-            })
+            .install(|| checker.map_many(inputs, |ws, q| T::ask(checker, ws, q), &|_| {}))
+            .into_iter()
+            .collect::<Result<Vec<T>, RobotError>>()
             .map_err(|e| e.to_string())
     }
 

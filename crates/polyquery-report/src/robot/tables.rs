@@ -66,9 +66,8 @@ fn pinocchio_cell(s: &RobotSection, scene: &str, query: RobotQuery) -> String {
 /// The pinocchio command to run on this report's inputs.
 fn pinocchio_command(out: &str) -> String {
     format!(
-        "/work/venv-pin/bin/python benches/robot_pinocchio.py --configs {out}/{CONFIGURATIONS_FILE} --motions {out}/{MOTIONS_FILE} --out pin.json; then polyquery report --pinocchio pin.json"
+        "python3 benches/robot_pinocchio.py --configs {out}/{CONFIGURATIONS_FILE} --motions {out}/{MOTIONS_FILE} --out pin.json; then polyquery report --pinocchio pin.json"
     )
-    .replace("/work/venv-pin/bin/python", "python3")
 }
 
 /// The robot section's tables, in order (`out` = the output folder the pinocchio command
@@ -77,9 +76,10 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
     let out = s.folder.as_str();
     let mut tables = Vec::new();
     let t = s.threads;
-    // 1. Configurations per second.
+    // 1. Configurations per second: one column per (method, threads).
+    let columns = [(Nvm, 1), (Nvm, t), (PlainGjk, 1), (PlainGjk, t), (Parry, 1)];
     let mut header: Vec<String> = vec!["scene".into(), "query".into(), "colliding".into()];
-    for (m, th) in [(Nvm, 1), (Nvm, t), (PlainGjk, 1), (PlainGjk, t), (Parry, 1)] {
+    for (m, th) in columns {
         header.push(format!(
             "{m}, {}",
             if th == 1 {
@@ -105,7 +105,7 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
                 },
                 format!("{:.1} %", 100.0 * scene.colliding_fraction),
             ];
-            for (m, th) in [(Nvm, 1), (Nvm, t), (PlainGjk, 1), (PlainGjk, t), (Parry, 1)] {
+            for (m, th) in columns {
                 cells.push(if m == Parry && !s.peer_available {
                     "not built (feature peers)".into()
                 } else {

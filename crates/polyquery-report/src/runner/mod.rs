@@ -11,4 +11,4 @@ pub mod methods;
 pub mod sources;
 
 pub use methods::methods_of;
-pub use sources::{RunPlan, methods_per_source, run_sources};
+pub use sources::{RunPlan, run_sources};

@@ -22,6 +22,8 @@ use polyquery::hull::convex_hull;
 use polyquery::kinds::QueryKind;
 use polyquery::query::oracle::MinkowskiDifference;
 use polyquery::{Point, Vector};
+use polyquery_synth::Shape;
+use std::borrow::Cow;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -47,41 +49,41 @@ pub struct RunPlan {
     pub peer_hull_cap: Duration,
 }
 
+/// The synthetic shapes measured at every size of the workload, in order.
+const SYNTHETIC: [Shape; 2] = [Shape::Sphere, Shape::Ellipsoid];
+
+impl RunPlan {
+    /// Progress-bar steps of [`run_sources`]: per source, one for building it and one per
+    /// method of every family: `steps() = (2 · sizes + meshes) · (1 + methods per source)`.
+    pub fn steps(&self) -> usize {
+        let sources = SYNTHETIC.len() * self.workload.sizes.len() + self.meshes.len();
+        sources * (1 + methods_per_source())
+    }
+}
+
 /// Runs every source; rows in order source → family → method, then the notes: `run_sources(plan, bar) = (rows, notes)`.
 pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, Vec<String>) {
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     let mut peer_hull_left = plan.peer_hull_budget;
     let mut last_peer_hull: Option<(usize, Duration)> = None;
-    let mut sources: Vec<(String, &'static str, Option<usize>)> = Vec::new();
-    for shape in ["sphere", "ellipsoid"] {
-        for &n in &plan.workload.sizes {
-            sources.push((shape.to_string(), "synthetic", Some(n)));
-        }
-    }
-    for (name, _) in &plan.meshes {
-        sources.push((name.clone(), "mesh", None));
-    }
-    for (name, kind, size) in sources {
-        let points = match size {
-            Some(n) => {
-                let shape = if name == "sphere" {
-                    polyquery_synth::Shape::Sphere
-                } else {
-                    polyquery_synth::Shape::Ellipsoid
-                };
-                match polyquery_synth::generate(shape, n, 1) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        notes.push(format!("{name} n={n}: cannot generate points: {e}"));
-                        continue;
-                    }
+    let synthetic = SYNTHETIC.into_iter().flat_map(|shape| {
+        plan.workload
+            .sizes
+            .iter()
+            .map(move |&n| Source::Synthetic(shape, n))
+    });
+    let meshes = plan.meshes.iter().map(|(name, p)| Source::Mesh(name, p));
+    for source in synthetic.chain(meshes) {
+        let (name, kind, points): (&str, &str, Cow<'_, [Point]>) = match source {
+            Source::Synthetic(shape, n) => match polyquery_synth::generate(shape, n, 1) {
+                Ok(p) => (shape.name(), "synthetic", Cow::Owned(p)),
+                Err(e) => {
+                    notes.push(format!("{shape} n={n}: cannot generate points: {e}"));
+                    continue;
                 }
-            }
-            None => match plan.meshes.iter().find(|(m, _)| *m == name) {
-                Some((_, p)) => p.clone(),
-                None => continue,
             },
+            Source::Mesh(name, p) => (name, "mesh", Cow::Borrowed(p)),
         };
         progress.message(format!("{name} ({} points): building", points.len()));
         let Built {
@@ -89,7 +91,7 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
             hull_time,
             nvm_time,
             polytope_bytes,
-        } = match build(&name, &points) {
+        } = match build(name, &points) {
             Ok(built) => built,
             Err(note) => {
                 notes.push(note);
@@ -99,7 +101,7 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
         };
         let n = nvm.polytope().num_vertices();
         let base = RowBase {
-            source: name.clone(),
+            source: name.to_string(),
             kind: kind.to_string(),
             vertices: n,
         };
@@ -170,8 +172,8 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
             peer,
             settings: QuerySettings::default(),
         };
-        let cases = draw_cases(&prepared, plan.workload.queries, seed_of(&name, n));
-        let directions = draw_directions(plan.workload.directions, seed_of(&name, n) ^ 0xD1EC);
+        let cases = draw_cases(&prepared, plan.workload.queries, seed_of(name, n));
+        let directions = draw_directions(plan.workload.directions, seed_of(name, n) ^ 0xD1EC);
         let overlapping = cases.iter().filter(|c| c.overlapping).count();
         if overlapping == 0 || overlapping == cases.len() {
             notes.push(format!(
@@ -208,6 +210,15 @@ pub fn run_sources(plan: &RunPlan, progress: &dyn Progress) -> (Vec<ResultRow>, 
     (rows, notes)
 }
 
+/// One source of hulls, in the order measured: a synthetic shape of `n` points (generated
+/// when its turn comes), or a real mesh's points (borrowed from the plan).
+enum Source<'a> {
+    /// `Synthetic(shape, n)`: `polyquery_synth::generate(shape, n, 1)`, row kind `synthetic`.
+    Synthetic(Shape, usize),
+    /// `Mesh(name, points)`: one of `RunPlan::meshes`, row kind `mesh`.
+    Mesh(&'a str, &'a [Point]),
+}
+
 /// A source's hull and normal vector map, with their build times.
 struct Built {
     nvm: NormalVectorMap,
@@ -237,7 +248,7 @@ fn build(name: &str, points: &[Point]) -> Result<Built, String> {
 }
 
 /// Methods per source over all families (for the progress bar): `Σ over QUERIES of methods_of(f).len()`.
-pub fn methods_per_source() -> usize {
+fn methods_per_source() -> usize {
     Family::QUERIES.iter().map(|&f| methods(f).count()).sum()
 }
 
@@ -285,7 +296,7 @@ impl RowBase {
                     inputs_drawn: 1,
                     ..CellTiming::default()
                 };
-                row.timing.record(&Timing::single(t));
+                row.timing.record(&Timing::single_pass(t, 1));
             }
             Err((status, reason)) => {
                 row.status = status;
