@@ -273,9 +273,6 @@ pub(super) fn decode<T>(
 }
 
 // ---------------------------------------------------------------------------------------
-// The parts: strings, paths, poses, geometries, shapes, the robot, the options.
-
-// ---------------------------------------------------------------------------------------
 // The smallest parts: strings, paths, numbers, poses, index pairs, flags.
 
 pub(super) fn put_str(w: &mut ByteWriter, s: &str) {
@@ -333,7 +330,7 @@ pub(super) fn get_size(r: &mut Reader<'_>, what: &str) -> Result<f64, Fail> {
     }
 }
 
-/// A box's three half extents, each a positive finite size.
+/// A pose: translation, then the rotation's quaternion `(i, j, k, w)`, every bit kept.
 pub(super) fn put_pose(w: &mut ByteWriter, pose: &Pose) {
     put_f64s(w, pose.translation.vector.as_slice());
     put_f64s(w, pose.rotation.coords.as_slice());
@@ -372,7 +369,8 @@ pub(super) fn get_pairs(r: &mut Reader<'_>, what: &str) -> Result<Vec<(usize, us
     Ok(pairs)
 }
 
-/// An optional index or value: a flag byte, then the value when the flag is 1.
+/// A flag byte: 0 is `false`, 1 is `true`, anything else is corrupt. (An optional field is
+/// written as its flag, then its value or a placeholder either way.)
 pub(super) fn get_flag(r: &mut Reader<'_>, what: &str) -> Result<bool, Fail> {
     match r.u8(what)? {
         0 => Ok(false),

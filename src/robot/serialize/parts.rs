@@ -17,6 +17,7 @@ use nalgebra::{Unit, Vector3};
 use std::collections::HashSet;
 use std::sync::Arc;
 
+/// A box's three half extents, each a positive finite size.
 pub(super) fn get_half_extents(r: &mut Reader<'_>) -> Result<Vector3<f64>, Fail> {
     let [x, y, z] = [(); 3].map(|()| r.finite_f64("box half extent"));
     let h = Vector3::new(x?, y?, z?);
@@ -26,7 +27,8 @@ pub(super) fn get_half_extents(r: &mut Reader<'_>) -> Result<Vector3<f64>, Fail>
     }
 }
 
-/// A pose: translation, then the rotation's quaternion `(i, j, k, w)`, every bit kept.
+/// A geometry as written: a tag byte, then its sizes (a mesh: URI, path and scale; a saved
+/// map: its path).
 pub(super) fn put_geometry(w: &mut ByteWriter, geometry: &Geometry) {
     let (tag, sizes) = match geometry {
         Geometry::Box { half_extents: h } => (0, vec![h.x, h.y, h.z]),
