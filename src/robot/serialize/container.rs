@@ -5,6 +5,7 @@
 use crate::Pose;
 use crate::codec::{ByteReader, ByteWriter, DecodeError};
 use crate::format::FormatError;
+use crate::pose::UNIT_TOLERANCE;
 use crate::robot::RobotError;
 use nalgebra::{Quaternion, Translation3, UnitQuaternion, Vector4};
 use std::path::{Path, PathBuf};
@@ -16,8 +17,6 @@ pub const FORMAT_VERSION: u32 = 1;
 
 const HEADER_BYTES: usize = 24;
 const CHECKSUM_BYTES: usize = 4;
-/// The largest deviation from 1 of a stored rotation's norm (as scenes accept).
-pub(super) const UNIT_TOLERANCE: f64 = 1e-6;
 
 /// What a byte string holds, by its kind code (bytes 12..16).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,12 +2,13 @@
 //! shapes, the robot (links, joints, allowed entries) and the checker's options.
 
 use super::container::{
-    Fail, Reader, UNIT_TOLERANCE, corrupt, get_f64s, get_flag, get_pairs, get_path, get_pose,
-    get_size, get_str, invalid, put_f64s, put_pairs, put_path, put_pose, put_str,
+    Fail, Reader, corrupt, get_f64s, get_flag, get_pairs, get_path, get_pose, get_size, get_str,
+    invalid, put_f64s, put_pairs, put_path, put_pose, put_str,
 };
 use crate::NormalVectorMap;
 use crate::codec::ByteWriter;
 use crate::kinds::SupportKind;
+use crate::pose::UNIT_TOLERANCE;
 use crate::query::gjk::GjkSettings;
 use crate::robot::{
     CheckerOptions, Collision, ConvexShape, Geometry, Joint, JointKind, JointLimits, LimitCheck,
