@@ -139,14 +139,9 @@ pub(super) fn start(kind: Kind) -> ByteWriter {
     w
 }
 
-/// The bytes: the total length patched in, the CRC-32 appended.
-pub(super) fn finish(mut w: ByteWriter) -> Vec<u8> {
-    let total = (w.len() + CHECKSUM_BYTES) as u64;
-    w.patch_u64(16, total);
-    let mut bytes = w.into_bytes();
-    let crc = crc32fast::hash(&bytes);
-    bytes.extend_from_slice(&crc.to_le_bytes());
-    bytes
+/// The bytes: the total length patched in at byte 16, the CRC-32 appended.
+pub(super) fn finish(w: ByteWriter) -> Vec<u8> {
+    w.seal(16)
 }
 
 /// Why a payload did not decode, before it knows what it was decoding.
