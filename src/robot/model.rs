@@ -1,6 +1,6 @@
 //! The robot model read from URDF, configurations and forward kinematics.
 
-use super::{RobotError, parse_xml, read_text};
+use super::{RobotError, folder_of, parse_xml, read_text};
 use crate::Pose;
 use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -273,12 +273,7 @@ impl Robot {
     /// for a bare file name).
     pub fn from_urdf_file(path: &Path, packages: &PackageDirs) -> Result<Robot, RobotError> {
         let text = read_text(path)?;
-        let dir = match path.parent() {
-            Some(p) if p.as_os_str().is_empty() => Path::new("."),
-            Some(p) => p,
-            None => Path::new("."),
-        };
-        Robot::from_urdf_str(&text, Some(dir), packages)
+        Robot::from_urdf_str(&text, Some(folder_of(path)), packages)
     }
 
     /// Reads a URDF from text. `base_dir` is the folder relative mesh paths (and packages not
