@@ -210,8 +210,7 @@ pub(super) fn decode<T>(
     if bytes.len() < smallest {
         return Err(truncated("header", smallest));
     }
-    let declared = (word(16), word(20));
-    let declared = u64::from(declared.0.unwrap_or(0)) | (u64::from(declared.1.unwrap_or(0)) << 32);
+    let declared = u64::from_le_bytes(std::array::from_fn(|k| bytes[16 + k]));
     if declared > bytes.len() as u64 {
         return Err(SerializeError::Truncated {
             expected,
