@@ -167,6 +167,30 @@ impl ByteWriter {
         self.put_array(xs);
     }
 
+    /// The bytes of a file or container whose header holds its total length: that length,
+    /// the 4-byte checksum included, patched in at `length_at` ([`ByteWriter::patch_u64`]),
+    /// then the CRC-32 of every byte before it appended:
+    /// `bytes[length_at..length_at + 8] = (len() + 4) as u64`, `bytes[end − 4..] = crc32(bytes[..end − 4])`.
+    ///
+    /// ```
+    /// use polyquery::codec::ByteWriter;
+    ///
+    /// let mut w = ByteWriter::new();
+    /// w.put_u64(0); // the length, patched in
+    /// w.put_u8(7);
+    /// let bytes = w.seal(0);
+    /// assert_eq!(bytes.len(), 13);
+    /// assert_eq!(&bytes[..8], &13u64.to_le_bytes());
+    /// assert_eq!(&bytes[9..], &crc32fast::hash(&bytes[..9]).to_le_bytes());
+    /// ```
+    pub fn seal(mut self, length_at: usize) -> Vec<u8> {
+        let total = (self.len() + 4) as u64;
+        self.patch_u64(length_at, total);
+        let crc = crc32fast::hash(&self.bytes);
+        self.bytes.extend_from_slice(&crc.to_le_bytes());
+        self.bytes
+    }
+
     /// Overwrites 8 bytes at `at` with `x` (for a length known only after its content):
     /// `bytes[at..at + 8] = x.to_le_bytes()`.
     /// Does nothing if `at` is out of range.

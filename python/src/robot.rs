@@ -379,8 +379,9 @@ impl Checker {
         }
     }
 
-    /// One result per row, in order: in parallel through `many`, or sequentially through
-    /// `one` with the shared workspace; the first error names its row when batched.
+    /// One result per row, in order (see [`Checker::batch`]); a single row runs on the shared
+    /// workspace as it stands, keeping the warm starts of earlier calls. The first error
+    /// names its row when batched.
     fn per_row<T: Send>(
         &self,
         py: Python<'_>,
@@ -389,34 +390,53 @@ impl Checker {
         many: impl FnOnce(&lib::Checker, &[&[f64]]) -> Vec<Result<T, RobotError>> + Send,
         one: impl Fn(&lib::Checker, &mut CheckWorkspace, &[f64]) -> Result<T, RobotError> + Send + Sync,
     ) -> PyResult<Vec<T>> {
-        let checker = &*self.checker;
-        let results: Vec<Result<T, RobotError>> = py.detach(|| {
-            if parallel && q.n > 1 {
-                many(checker, &q.slices())
+        let results = py.detach(|| {
+            if q.n == 1 {
+                self.with_workspace(|ws| vec![one(&self.checker, ws, q.row(0))])
             } else {
-                // A batch runs in the parallel call's chunks, so its answers are the same bit
-                // for bit either way; a single row keeps the warm starts of earlier calls.
-                self.with_workspace(|ws| {
-                    if q.n > 1 {
-                        let rows: Vec<&[f64]> = q.slices();
-                        checker.map_many_serial(ws, &rows, |ws, row| one(checker, ws, row))
-                    } else {
-                        (0..q.n).map(|i| one(checker, ws, q.row(i))).collect()
-                    }
-                })
+                self.batch(&q.slices(), parallel, many, |c, ws, row| one(c, ws, row))
             }
         });
-        let mut v = Vec::with_capacity(results.len());
-        for (i, r) in results.into_iter().enumerate() {
-            let prefix = if q.batched {
-                format!("configuration {i}: ")
-            } else {
-                String::new()
-            };
-            v.push(r.map_err(|e| to_py_with(prefix, &e))?);
-        }
-        Ok(v)
+        first_error(results, q.batched, "configuration")
     }
+
+    /// The results of a batch, in input order: in parallel through `many` (the library's
+    /// rayon call), or in this thread through `one` on the shared workspace in the parallel
+    /// call's chunks (`map_many_serial`), so the answers are the same bit for bit either way.
+    fn batch<I: Sync, T>(
+        &self,
+        items: &[I],
+        parallel: bool,
+        many: impl FnOnce(&lib::Checker, &[I]) -> Vec<Result<T, RobotError>>,
+        one: impl Fn(&lib::Checker, &mut CheckWorkspace, &I) -> Result<T, RobotError>,
+    ) -> Vec<Result<T, RobotError>> {
+        let checker = &*self.checker;
+        if parallel && items.len() > 1 {
+            many(checker, items)
+        } else {
+            self.with_workspace(|ws| {
+                checker.map_many_serial(ws, items, |ws, item| one(checker, ws, item))
+            })
+        }
+    }
+}
+
+/// The answers of a batch, or its first error, prefixed `"{what} {i}: "` when batched.
+fn first_error<T>(
+    results: Vec<Result<T, RobotError>>,
+    batched: bool,
+    what: &str,
+) -> PyResult<Vec<T>> {
+    let mut v = Vec::with_capacity(results.len());
+    for (i, r) in results.into_iter().enumerate() {
+        let prefix = if batched {
+            format!("{what} {i}: ")
+        } else {
+            String::new()
+        };
+        v.push(r.map_err(|e| to_py_with(prefix, &e))?);
+    }
+    Ok(v)
 }
 
 #[pymethods]
@@ -546,42 +566,32 @@ impl Checker {
         let n = crate::arrays::broadcast(&[(r0.n, "q0"), (r1.n, "q1")])?;
         let batched = r0.batched || r1.batched;
         let options = MotionOptions::default();
-        let checker = &*self.checker;
         let results = py.detach(|| {
             let motions: Vec<(&[f64], &[f64])> = (0..n)
                 .map(|i| (r0.row_or_first(i), r1.row_or_first(i)))
                 .collect();
-            if parallel && n > 1 {
-                if certified {
-                    checker.check_motions(&motions, &options)
-                } else {
-                    checker.check_motions_sampled(&motions, resolution)
-                }
-            } else {
-                // The parallel call's chunks, so a batch answers the same either way.
-                self.with_workspace(|ws| {
-                    checker.map_many_serial(ws, &motions, |ws, (a, b)| {
-                        if certified {
-                            checker.check_motion_with(ws, a, b, &options)
-                        } else {
-                            checker.check_motion_sampled(ws, a, b, resolution)
-                        }
-                    })
-                })
-            }
+            self.batch(
+                &motions,
+                parallel,
+                |c, motions| {
+                    if certified {
+                        c.check_motions(motions, &options)
+                    } else {
+                        c.check_motions_sampled(motions, resolution)
+                    }
+                },
+                |c, ws, &(a, b)| {
+                    if certified {
+                        c.check_motion_with(ws, a, b, &options)
+                    } else {
+                        c.check_motion_sampled(ws, a, b, resolution)
+                    }
+                },
+            )
         });
-        let mut free = Vec::with_capacity(n);
-        let mut s = Vec::with_capacity(n);
-        for (i, r) in results.into_iter().enumerate() {
-            let prefix = if batched {
-                format!("motion {i}: ")
-            } else {
-                String::new()
-            };
-            let r = r.map_err(|e| to_py_with(prefix, &e))?;
-            free.push(r.free);
-            s.push(r.s.unwrap_or(f64::NAN));
-        }
+        let results = first_error(results, batched, "motion")?;
+        let free: Vec<bool> = results.iter().map(|r| r.free).collect();
+        let s: Vec<f64> = results.iter().map(|r| r.s.unwrap_or(f64::NAN)).collect();
         Ok((out(py, free, batched)?, out(py, s, batched)?))
     }
 

@@ -280,12 +280,7 @@ pub fn encode(map: &NormalVectorMap, metadata: &Metadata) -> Vec<u8> {
         let length = (w.len() - start) as u64;
         w.patch_u64(section_length_at, length);
     }
-    let total = (w.len() + CHECKSUM_BYTES) as u64;
-    w.patch_u64(length_at, total);
-    let mut bytes = w.into_bytes();
-    let crc = crc32fast::hash(&bytes);
-    bytes.extend_from_slice(&crc.to_le_bytes());
-    bytes
+    w.seal(length_at)
 }
 
 /// Writes `map` to `path` atomically: the bytes go to a new temporary file beside `path`

@@ -382,7 +382,7 @@ fn scene_prefix(file: Option<&Path>) -> String {
 /// `depth(document) = 0` and `depth(child) = depth(parent) + 1` (the root element has depth 1).
 pub const MAX_XML_DEPTH: usize = 64;
 
-/// Reads a URDF or SRDF file as text, with the default input size cap and any leading
+/// Reads a URDF, SRDF or scene file as text, with the default input size cap and any leading
 /// byte-order mark stripped: `RobotError::NotUtf8` when the rest is not UTF-8.
 fn read_text(path: &Path) -> Result<String, RobotError> {
     let mut bytes = crate::read::read_bounded(path, &crate::read::ReadLimits::default())?;
@@ -391,6 +391,15 @@ fn read_text(path: &Path) -> Result<String, RobotError> {
     String::from_utf8(bytes).map_err(|_| RobotError::NotUtf8 {
         path: path.to_path_buf(),
     })
+}
+
+/// The folder the relative paths of the file at `path` resolve against: its parent, or `.`
+/// for a bare file name.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
 }
 
 /// Parses `text` as XML, rejecting nesting deeper than [`MAX_XML_DEPTH`].

@@ -1,6 +1,6 @@
 //! The robot model read from URDF, configurations and forward kinematics.
 
-use super::{RobotError, parse_xml, read_text};
+use super::{RobotError, folder_of, parse_xml, read_text};
 use crate::Pose;
 use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -273,12 +273,7 @@ impl Robot {
     /// for a bare file name).
     pub fn from_urdf_file(path: &Path, packages: &PackageDirs) -> Result<Robot, RobotError> {
         let text = read_text(path)?;
-        let dir = match path.parent() {
-            Some(p) if p.as_os_str().is_empty() => Path::new("."),
-            Some(p) => p,
-            None => Path::new("."),
-        };
-        Robot::from_urdf_str(&text, Some(dir), packages)
+        Robot::from_urdf_str(&text, Some(folder_of(path)), packages)
     }
 
     /// Reads a URDF from text. `base_dir` is the folder relative mesh paths (and packages not
@@ -590,7 +585,7 @@ fn positive(value: f64, element: &dyn Fn() -> String, what: &str) -> Result<f64,
 }
 
 /// Each item's index by its name; the first name given twice is `duplicate(name)`.
-fn index_by_name<'a, T>(
+pub(crate) fn index_by_name<'a, T>(
     items: &'a [T],
     name: impl Fn(&'a T) -> &'a String,
     duplicate: impl Fn(String) -> RobotError,
@@ -602,6 +597,18 @@ fn index_by_name<'a, T>(
         }
     }
     Ok(index)
+}
+
+/// Joint `joint`'s limits if they are an interval (neither NaN, `lower ≤ upper`), else
+/// [`RobotError::BadLimits`].
+pub(crate) fn interval(joint: &str, lower: f64, upper: f64) -> Result<JointLimits, RobotError> {
+    if lower.is_nan() || upper.is_nan() || lower > upper {
+        return Err(RobotError::BadLimits {
+            joint: joint.to_string(),
+            problem: format!("limits lower {lower}, upper {upper} are not an interval"),
+        });
+    }
+    Ok(JointLimits { lower, upper })
 }
 
 /// Builds and validates the model from urdf-rs's parse.
@@ -698,14 +705,7 @@ fn build(
                         problem: "a revolute or prismatic joint needs a <limit>".to_string(),
                     });
                 }
-                let (lower, upper) = (j.limit.lower, j.limit.upper);
-                if lower.is_nan() || upper.is_nan() || lower > upper {
-                    return Err(RobotError::BadLimits {
-                        joint: j.name.clone(),
-                        problem: format!("limits lower {lower}, upper {upper} are not an interval"),
-                    });
-                }
-                Some(JointLimits { lower, upper })
+                Some(interval(&j.name, j.limit.lower, j.limit.upper)?)
             }
         };
         let is_mimic = kind.is_movable() && j.mimic.is_some();

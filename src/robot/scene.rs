@@ -586,9 +586,10 @@ pub(super) fn scene_error(at: impl Into<String>, problem: impl Into<String>) -> 
     }
 }
 
+/// Whether `path` names a saved map by its extension ([`crate::format::EXTENSION`], any case).
 pub(super) fn is_nvm(path: &Path) -> bool {
     path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("nvm"))
+        .is_some_and(|e| e.eq_ignore_ascii_case(crate::format::EXTENSION))
 }
 
 /// Checks a geometry's sizes as the `add_*` methods do: every size [`positive`], a mesh's path

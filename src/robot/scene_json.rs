@@ -8,7 +8,7 @@
 use super::scene::{
     Obstacle, Scene, check_scale, check_translation, is_nvm, positive, scene_error,
 };
-use super::{Geometry, RobotError};
+use super::{Geometry, RobotError, folder_of, read_text};
 use crate::Pose;
 use crate::output::Shortest;
 use crate::pose::{QuatOrder, unit_quaternion};
@@ -33,17 +33,8 @@ impl Scene {
     /// # Ok::<(), polyquery::robot::RobotError>(())
     /// ```
     pub fn from_json_file(path: &Path) -> Result<Scene, RobotError> {
-        let bytes = crate::input::read_bounded(path, &crate::input::ReadLimits::default())?;
-        let text = std::str::from_utf8(crate::input::strip_bom(&bytes)).map_err(|_| {
-            RobotError::NotUtf8 {
-                path: path.to_path_buf(),
-            }
-        })?;
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        Scene::from_json_str(text, Some(dir)).map_err(|e| with_file(e, path))
+        let text = read_text(path)?;
+        Scene::from_json_str(&text, Some(folder_of(path))).map_err(|e| with_file(e, path))
     }
 
     /// Reads a scene from JSON text (format in the [module documentation](super::scene)). Relative

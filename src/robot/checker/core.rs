@@ -92,8 +92,9 @@ pub(crate) struct CheckerParts {
     pub(crate) obstacles: Vec<(String, Pose, ConvexShape)>,
     /// The robot base's pose, `world ← root`.
     pub(crate) base: Pose,
-    /// The link pairs to check, `(a, b)` in any order (links without shapes are skipped).
-    pub(crate) self_pairs: Vec<(usize, usize)>,
+    /// The link pairs never checked; the checked ones are its
+    /// [`AllowedCollisions::active_pairs`].
+    pub(crate) allowed: AllowedCollisions,
     /// The link–obstacle pairs never checked, `(link, obstacle)`.
     pub(crate) allowed_scene: Vec<(usize, usize)>,
     /// The options (limits, GJK settings, hull support).
@@ -142,7 +143,7 @@ impl Checker {
             link_shapes,
             obstacles,
             base: *scene.robot_base_pose(),
-            self_pairs: allowed.active_pairs(robot),
+            allowed: allowed.clone(),
             allowed_scene,
             options,
         }))
@@ -159,7 +160,7 @@ impl Checker {
             link_shapes,
             obstacles: obstacle_parts,
             base,
-            self_pairs: active_self_pairs,
+            allowed,
             allowed_scene,
             options,
         } = parts;
@@ -228,12 +229,9 @@ impl Checker {
         }
         let obstacle_tree = (obstacles.len() > TREE_ABOVE)
             .then(|| BoxTree::build(&obstacles.iter().map(|o| (o.lo, o.hi)).collect::<Vec<_>>()));
+        // `a < b`, both links with shapes (see `active_pairs`).
         let mut self_pairs = Vec::new();
-        for (a, b) in active_self_pairs {
-            let (a, b) = (a.min(b), a.max(b));
-            if link_shapes[a].is_empty() || link_shapes[b].is_empty() {
-                continue;
-            }
+        for (a, b) in allowed.active_pairs(&robot) {
             self_pairs.push(SelfPair { a, b, slot: slots });
             slots += link_shapes[a].len() * link_shapes[b].len();
         }
@@ -294,7 +292,7 @@ impl Checker {
     }
 
     /// The active link–link pairs (lower index first), in the order checked:
-    /// `self_pairs() ⊆ allowed.active_pairs(robot)`.
+    /// `self_pairs() = allowed.active_pairs(robot)`.
     pub fn self_pairs(&self) -> Vec<(usize, usize)> {
         self.self_pairs.iter().map(|p| (p.a, p.b)).collect()
     }

@@ -8,7 +8,9 @@ use crate::{Point, Vector};
 
 /// A thread's scratch space for a [`Checker`](crate::robot::Checker): link poses, placed shapes and each shape
 /// pair's warm start. Reusing one across calls saves allocations and keeps warm starts;
-/// results never depend on it. `Checker::workspace()` makes one.
+/// answers may differ with the warm starts it holds, within GJK's tolerance (the `_many`
+/// calls start every chunk without them, so their answers are reproducible).
+/// `Checker::workspace()` makes one.
 ///
 /// ```
 /// # use polyquery::robot::{AllowedCollisions, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache};

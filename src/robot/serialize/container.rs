@@ -5,6 +5,7 @@
 use crate::Pose;
 use crate::codec::{ByteReader, ByteWriter, DecodeError};
 use crate::format::FormatError;
+use crate::pose::UNIT_TOLERANCE;
 use crate::robot::RobotError;
 use nalgebra::{Quaternion, Translation3, UnitQuaternion, Vector4};
 use std::path::{Path, PathBuf};
@@ -16,8 +17,6 @@ pub const FORMAT_VERSION: u32 = 1;
 
 const HEADER_BYTES: usize = 24;
 const CHECKSUM_BYTES: usize = 4;
-/// The largest deviation from 1 of a stored rotation's norm (as scenes accept).
-pub(super) const UNIT_TOLERANCE: f64 = 1e-6;
 
 /// What a byte string holds, by its kind code (bytes 12..16).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,14 +139,9 @@ pub(super) fn start(kind: Kind) -> ByteWriter {
     w
 }
 
-/// The bytes: the total length patched in, the CRC-32 appended.
-pub(super) fn finish(mut w: ByteWriter) -> Vec<u8> {
-    let total = (w.len() + CHECKSUM_BYTES) as u64;
-    w.patch_u64(16, total);
-    let mut bytes = w.into_bytes();
-    let crc = crc32fast::hash(&bytes);
-    bytes.extend_from_slice(&crc.to_le_bytes());
-    bytes
+/// The bytes: the total length patched in at byte 16, the CRC-32 appended.
+pub(super) fn finish(w: ByteWriter) -> Vec<u8> {
+    w.seal(16)
 }
 
 /// Why a payload did not decode, before it knows what it was decoding.
@@ -216,8 +210,7 @@ pub(super) fn decode<T>(
     if bytes.len() < smallest {
         return Err(truncated("header", smallest));
     }
-    let declared = (word(16), word(20));
-    let declared = u64::from(declared.0.unwrap_or(0)) | (u64::from(declared.1.unwrap_or(0)) << 32);
+    let declared = u64::from_le_bytes(std::array::from_fn(|k| bytes[16 + k]));
     if declared > bytes.len() as u64 {
         return Err(SerializeError::Truncated {
             expected,
@@ -271,9 +264,6 @@ pub(super) fn decode<T>(
         },
     })
 }
-
-// ---------------------------------------------------------------------------------------
-// The parts: strings, paths, poses, geometries, shapes, the robot, the options.
 
 // ---------------------------------------------------------------------------------------
 // The smallest parts: strings, paths, numbers, poses, index pairs, flags.
@@ -333,7 +323,7 @@ pub(super) fn get_size(r: &mut Reader<'_>, what: &str) -> Result<f64, Fail> {
     }
 }
 
-/// A box's three half extents, each a positive finite size.
+/// A pose: translation, then the rotation's quaternion `(i, j, k, w)`, every bit kept.
 pub(super) fn put_pose(w: &mut ByteWriter, pose: &Pose) {
     put_f64s(w, pose.translation.vector.as_slice());
     put_f64s(w, pose.rotation.coords.as_slice());
@@ -372,7 +362,8 @@ pub(super) fn get_pairs(r: &mut Reader<'_>, what: &str) -> Result<Vec<(usize, us
     Ok(pairs)
 }
 
-/// An optional index or value: a flag byte, then the value when the flag is 1.
+/// A flag byte: 0 is `false`, 1 is `true`, anything else is corrupt. (An optional field is
+/// written as its flag, then its value or a placeholder either way.)
 pub(super) fn get_flag(r: &mut Reader<'_>, what: &str) -> Result<bool, Fail> {
     match r.u8(what)? {
         0 => Ok(false),

@@ -271,17 +271,14 @@ impl Checker {
                 return Err(corrupt(format!("allowed link–obstacle pair ({l}, {o})")));
             }
             Ok(Checker::from_parts(CheckerParts {
-                self_pairs: allowed.active_pairs(&robot),
                 robot,
                 link_shapes,
                 obstacles,
                 base,
+                allowed,
                 allowed_scene,
                 options,
             }))
         })
     }
 }
-
-// ---------------------------------------------------------------------------------------
-// The container: header, payload, checksum.

@@ -2,21 +2,23 @@
 //! shapes, the robot (links, joints, allowed entries) and the checker's options.
 
 use super::container::{
-    Fail, Reader, UNIT_TOLERANCE, corrupt, get_f64s, get_flag, get_pairs, get_path, get_pose,
-    get_size, get_str, invalid, put_f64s, put_pairs, put_path, put_pose, put_str,
+    Fail, Reader, corrupt, get_f64s, get_flag, get_pairs, get_path, get_pose, get_size, get_str,
+    invalid, put_f64s, put_pairs, put_path, put_pose, put_str,
 };
 use crate::NormalVectorMap;
 use crate::codec::ByteWriter;
 use crate::kinds::SupportKind;
+use crate::pose::UNIT_TOLERANCE;
 use crate::query::gjk::GjkSettings;
+use crate::robot::model::{assemble, index_by_name, interval};
 use crate::robot::{
     CheckerOptions, Collision, ConvexShape, Geometry, Joint, JointKind, JointLimits, LimitCheck,
     Link, Mimic, Robot, RobotError,
 };
 use nalgebra::{Unit, Vector3};
-use std::collections::HashSet;
 use std::sync::Arc;
 
+/// A box's three half extents, each a positive finite size.
 pub(super) fn get_half_extents(r: &mut Reader<'_>) -> Result<Vector3<f64>, Fail> {
     let [x, y, z] = [(); 3].map(|()| r.finite_f64("box half extent"));
     let h = Vector3::new(x?, y?, z?);
@@ -26,7 +28,8 @@ pub(super) fn get_half_extents(r: &mut Reader<'_>) -> Result<Vector3<f64>, Fail>
     }
 }
 
-/// A pose: translation, then the rotation's quaternion `(i, j, k, w)`, every bit kept.
+/// A geometry as written: a tag byte, then its sizes (a mesh: URI, path and scale; a saved
+/// map: its path).
 pub(super) fn put_geometry(w: &mut ByteWriter, geometry: &Geometry) {
     let (tag, sizes) = match geometry {
         Geometry::Box { half_extents: h } => (0, vec![h.x, h.y, h.z]),
@@ -265,18 +268,16 @@ fn robot_from_parts(
     if links.is_empty() {
         return Err(RobotError::NoLinks);
     }
-    let mut seen = HashSet::new();
-    if let Some(l) = links.iter().find(|l| !seen.insert(l.name.as_str())) {
-        return Err(RobotError::DuplicateLink {
-            link: l.name.clone(),
-        });
-    }
-    let mut seen = HashSet::new();
-    if let Some(j) = joints.iter().find(|j| !seen.insert(j.name.as_str())) {
-        return Err(RobotError::DuplicateJoint {
-            joint: j.name.clone(),
-        });
-    }
+    index_by_name(
+        &links,
+        |l| &l.name,
+        |link| RobotError::DuplicateLink { link },
+    )?;
+    index_by_name(
+        &joints,
+        |j| &j.name,
+        |joint| RobotError::DuplicateJoint { joint },
+    )?;
     let mut variables = Vec::new();
     for (i, j) in joints.iter().enumerate() {
         let expected = (j.kind.is_movable() && j.mimic.is_none()).then_some(variables.len());
@@ -298,16 +299,8 @@ fn robot_from_parts(
                 problem: "limits on a fixed joint, or none on a movable one".to_string(),
             });
         }
-        if let Some(l) = j.limits
-            && (l.lower.is_nan() || l.upper.is_nan() || l.lower > l.upper)
-        {
-            return Err(RobotError::BadLimits {
-                joint: j.name.clone(),
-                problem: format!(
-                    "limits lower {}, upper {} are not an interval",
-                    l.lower, l.upper
-                ),
-            });
+        if let Some(l) = j.limits {
+            interval(&j.name, l.lower, l.upper)?;
         }
     }
     for j in &joints {
@@ -327,7 +320,7 @@ fn robot_from_parts(
             });
         }
     }
-    crate::robot::model::assemble(name, links, joints, variables)
+    assemble(name, links, joints, variables)
 }
 
 pub(super) fn put_options(w: &mut ByteWriter, options: &CheckerOptions) {
