@@ -93,6 +93,7 @@
 #![warn(missing_docs)]
 
 pub mod codec;
+pub mod decompose;
 pub(crate) mod compensated;
 pub mod error;
 pub mod format;

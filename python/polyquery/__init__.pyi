@@ -6,7 +6,7 @@ length 1 broadcast against inputs of length ``N``.
 """
 
 from os import PathLike
-from typing import Any, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -74,8 +74,17 @@ class Robot:
 
     @staticmethod
     def from_urdf(
-        path: _Path, srdf: Optional[_Path] = None, package_dirs: Optional[Mapping[str, _Path]] = None
+        path: _Path,
+        srdf: Optional[_Path] = None,
+        package_dirs: Optional[Mapping[str, _Path]] = None,
+        *,
+        mesh_shape: Literal["decomposed", "hull"] = "decomposed",
+        mesh_tolerance: float = 0.001,
     ) -> "Robot": ...
+    @property
+    def mesh_shape(self) -> Literal["decomposed", "hull"]: ...
+    @property
+    def mesh_tolerance(self) -> float: ...
     @property
     def name(self) -> str: ...
     @property

@@ -22,8 +22,8 @@ use nalgebra::Vector3;
 use numpy::{PyArray1, PyArrayMethods};
 use polyquery::format;
 use polyquery::robot::{
-    self as lib, AllowedCollisions, CheckWorkspace, CheckerOptions, LimitCheck, MotionOptions,
-    PackageDirs, RobotError,
+    self as lib, AllowedCollisions, CheckWorkspace, CheckerOptions, DEFAULT_MESH_TOLERANCE,
+    LimitCheck, MeshShape, MotionOptions, PackageDirs, RobotError,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -36,10 +36,18 @@ use std::sync::{Arc, Mutex};
 pub struct Robot {
     robot: Arc<lib::Robot>,
     allowed: Arc<AllowedCollisions>,
+    /// How a checker of this robot builds its meshes (`mesh_shape=` of `from_urdf`).
+    mesh_shape: MeshShape,
+    /// The decomposition's tolerance in metres (`mesh_tolerance=` of `from_urdf`).
+    mesh_tolerance: f64,
 }
 
 /// What `__reduce__` returns: the class's `_from_bytes` and the pickled bytes.
 type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>,));
+
+/// What a robot's `__reduce__` returns: `Robot._from_bytes` and its bytes with the mesh
+/// options (a checker built from the unpickled robot builds its meshes the same way).
+type ReducedRobot<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>, &'static str, f64));
 
 /// Pickles `slf` as `type(slf)._from_bytes(bytes)`.
 fn reduce<'py>(slf: &Bound<'py, PyAny>, bytes: &[u8]) -> PyResult<Reduced<'py>> {
@@ -51,15 +59,25 @@ fn reduce<'py>(slf: &Bound<'py, PyAny>, bytes: &[u8]) -> PyResult<Reduced<'py>> 
 impl Robot {
     /// Reads a URDF file (meshes resolved against its folder; `package://NAME/…` through
     /// `package_dirs[NAME]`, or else a folder named NAME above the URDF) and, when given, an
-    /// SRDF file whose `disable_collisions` pairs are never checked.
+    /// SRDF file whose `disable_collisions` pairs are never checked. `mesh_shape` says how a
+    /// checker of this robot tests its meshes: `"decomposed"` (the hull first, then convex
+    /// pieces containing the mesh's solid within `mesh_tolerance` metres) or `"hull"`.
     #[staticmethod]
-    #[pyo3(signature = (path, srdf=None, package_dirs=None))]
+    #[pyo3(signature = (path, srdf=None, package_dirs=None, *, mesh_shape="decomposed", mesh_tolerance=DEFAULT_MESH_TOLERANCE))]
     fn from_urdf(
         py: Python<'_>,
         path: PathBuf,
         srdf: Option<PathBuf>,
         package_dirs: Option<BTreeMap<String, PathBuf>>,
+        mesh_shape: &str,
+        mesh_tolerance: f64,
     ) -> PyResult<Robot> {
+        let mesh_shape: MeshShape = mesh_shape.parse().map_err(value_error)?;
+        if !(mesh_tolerance.is_finite() && mesh_tolerance > 0.0) {
+            return Err(value_error(format!(
+                "mesh_tolerance {mesh_tolerance} is not a positive length"
+            )));
+        }
         let mut packages = PackageDirs::new();
         for (name, dir) in package_dirs.unwrap_or_default() {
             packages.insert(name, dir);
@@ -78,7 +96,21 @@ impl Robot {
         Ok(Robot {
             robot: Arc::new(robot),
             allowed: Arc::new(allowed),
+            mesh_shape,
+            mesh_tolerance,
         })
+    }
+
+    /// How a checker of this robot tests its meshes: `"decomposed"` or `"hull"`.
+    #[getter]
+    fn mesh_shape(&self) -> &'static str {
+        self.mesh_shape.name()
+    }
+
+    /// How far a decomposed mesh's pieces may reach beyond its solid (metres).
+    #[getter]
+    fn mesh_tolerance(&self) -> f64 {
+        self.mesh_tolerance
     }
 
     /// The robot's name (`<robot name>`).
@@ -122,18 +154,24 @@ impl Robot {
 
     /// Pickles as the library's bytes of the robot and its allowed pairs (mesh geometries as
     /// their paths).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<ReducedRobot<'py>> {
         let me = slf.get();
-        reduce(slf.as_any(), &me.robot.to_bytes(&me.allowed))
+        let from = slf.get_type().getattr("_from_bytes")?;
+        let bytes = PyBytes::new(slf.py(), &me.robot.to_bytes(&me.allowed));
+        Ok((from, (bytes, me.mesh_shape.name(), me.mesh_tolerance)))
     }
 
-    /// The robot of pickled bytes (see `__reduce__`).
+    /// The robot of pickled bytes and its mesh options (see `__reduce__`).
     #[staticmethod]
-    fn _from_bytes(bytes: &[u8]) -> PyResult<Robot> {
+    fn _from_bytes(bytes: &[u8], mesh_shape: &str, mesh_tolerance: f64) -> PyResult<Robot> {
         let (robot, allowed) = lib::Robot::from_bytes(bytes).map_err(|e| to_py(&e))?;
         Ok(Robot {
             robot: Arc::new(robot),
             allowed: Arc::new(allowed),
+            mesh_shape: mesh_shape.parse().map_err(value_error)?,
+            mesh_tolerance,
         })
     }
 }
@@ -466,6 +504,8 @@ impl Checker {
         };
         let options = CheckerOptions {
             limits,
+            mesh_shape: robot.mesh_shape,
+            mesh_tolerance: robot.mesh_tolerance,
             ..CheckerOptions::default()
         };
         let (r, a) = (robot.robot.clone(), robot.allowed.clone());

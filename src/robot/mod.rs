@@ -28,9 +28,10 @@
 //!   pose), the robot base's pose and the link–obstacle pairs never checked, read from a
 //!   JSON file ([`Scene::from_json_file`]; the format is described in [`scene`], the reader
 //!   is its own module) or built in code.
-//! * [`ShapeCache`] turns each geometry into a [`ConvexShape`]: a mesh into its exact convex
-//!   hull with a normal vector map (cached by content hash), primitives into exact support
-//!   maps.
+//! * [`ShapeCache`] turns each geometry into a [`CollisionShape`]: primitives into exact
+//!   support maps, a mesh into its exact convex hull with a normal vector map and — by
+//!   default ([`MeshShape::Decomposed`]) — certified convex pieces inside the hull whose union
+//!   contains the mesh's solid (both cached by content hash).
 //! * [`Checker`] (robot + scene + matrix, built once, `Send + Sync`) answers
 //!   [`Checker::check`] (collides, and the first colliding pair), [`Checker::distance`]
 //!   (minimum distance, pair and witness points) and their parallel `_many` forms, and
@@ -46,11 +47,13 @@
 
 mod bvh;
 mod checker;
+mod collision_shape;
 mod model;
 pub mod scene;
 mod scene_json;
 pub mod serialize;
 mod shape;
+mod shape_cache;
 mod srdf;
 
 pub use checker::{
@@ -61,9 +64,13 @@ pub use model::{
     Collision, Geometry, Joint, JointKind, JointLimits, LimitCheck, Link, LinkPoses, Mimic,
     PackageDirs, Robot,
 };
+pub use collision_shape::{
+    CollisionShape, DEFAULT_MESH_TOLERANCE, DecompositionSummary, MeshShape, Piece,
+};
 pub use scene::{Obstacle, Scene};
 pub use serialize::SerializeError;
-pub use shape::{CacheStats, ConvexShape, HullFit, ShapeCache, ShapeCore, ShapeError};
+pub use shape::{ConvexShape, HullFit, ShapeCore, ShapeError};
+pub use shape_cache::{CacheStats, ShapeCache};
 pub use srdf::AllowedCollisions;
 
 use std::path::{Path, PathBuf};

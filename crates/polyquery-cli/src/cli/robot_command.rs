@@ -8,7 +8,7 @@ use super::commands::{CliError, check_output, write_or_print};
 use super::terminal::{print, progress_bar, thread_pool};
 use clap::{ArgGroup, Args, Subcommand};
 use polyquery::input::ReadLimits;
-use polyquery::robot::{LimitCheck, MotionOptions};
+use polyquery::robot::{DEFAULT_MESH_TOLERANCE, LimitCheck, MeshShape, MotionOptions};
 use polyquery_cli::robot::{
     self as robot, CacheSummary, CheckSummary, InfoReport, LoadedRobot, MotionMode, MotionSummary,
     RobotSources,
@@ -174,6 +174,24 @@ pub struct RobotSourceArgs {
     /// No shape cache: build every hull in this run and write nothing: `no_cache` ⟹ `ShapeCache::disabled()`.
     #[arg(long, conflicts_with = "cache_dir")]
     pub no_cache: bool,
+    /// How meshes become collision shapes: `decomposed` (the default) tests each mesh's hull
+    /// first and then convex pieces whose union contains the mesh's solid (certified) and lies
+    /// within --mesh-tolerance of it, so non-convex links answer as their exact meshes do;
+    /// `hull` replaces every mesh by its convex hull (exact only for convex meshes, a superset
+    /// otherwise: false alarms near concave parts, never a missed collision). Pieces are cached
+    /// with the hulls: `mesh_shape` ∈ {hull, decomposed}.
+    #[arg(long, value_name = "SHAPE", default_value = "decomposed", value_parser = parse_mesh_shape)]
+    pub mesh_shape: MeshShape,
+    /// How far a decomposed mesh's pieces may reach beyond its solid, in metres (the robot's
+    /// units): false alarms only within this distance of contact, distances at most this much
+    /// below the exact ones: `mesh_tolerance = 0.001` by default.
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_MESH_TOLERANCE)]
+    pub mesh_tolerance: f64,
+}
+
+/// `--mesh-shape`'s value: `parse_mesh_shape("hull") = Ok(MeshShape::Hull)`.
+fn parse_mesh_shape(text: &str) -> Result<MeshShape, String> {
+    text.parse()
 }
 
 impl RobotSourceArgs {
@@ -197,6 +215,8 @@ impl RobotSourceArgs {
             packages: self.package_dir.clone(),
             cache_dir,
             limits,
+            mesh_shape: self.mesh_shape,
+            mesh_tolerance: Some(self.mesh_tolerance),
         }
     }
 }

@@ -6,8 +6,8 @@
 
 use super::RobotCliError;
 use polyquery::robot::{
-    AllowedCollisions, Checker, CheckerOptions, LimitCheck, PackageDirs, Robot, RobotError, Scene,
-    ShapeCache,
+    AllowedCollisions, Checker, CheckerOptions, DEFAULT_MESH_TOLERANCE, LimitCheck, MeshShape,
+    PackageDirs, Robot, RobotError, Scene, ShapeCache,
 };
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -29,6 +29,10 @@ pub struct RobotSources {
     pub cache_dir: Option<PathBuf>,
     /// `limits = LimitCheck::Allow` checks configurations outside the joint limits too.
     pub limits: LimitCheck,
+    /// How meshes become shapes: `mesh_shape = MeshShape::Decomposed` by default.
+    pub mesh_shape: MeshShape,
+    /// The decomposition's tolerance: `None` ⟹ [`DEFAULT_MESH_TOLERANCE`] (1 mm).
+    pub mesh_tolerance: Option<f64>,
 }
 
 /// A loaded robot in its scene: `checker = Checker::new(&robot, &scene, &allowed, &cache, …)`.
@@ -136,6 +140,8 @@ pub fn load(sources: &RobotSources) -> Result<LoadedRobot, RobotCliError> {
     };
     let options = CheckerOptions {
         limits: sources.limits,
+        mesh_shape: sources.mesh_shape,
+        mesh_tolerance: sources.mesh_tolerance.unwrap_or(DEFAULT_MESH_TOLERANCE),
         ..CheckerOptions::default()
     };
     let checker = Checker::new(&robot, &scene, &allowed, &cache, options)?;
