@@ -20,6 +20,7 @@ mod queries;
 mod robot;
 mod robot_checker;
 mod robot_motion;
+mod robot_pieces;
 mod robot_serialize;
 mod scene;
 mod support;

@@ -236,6 +236,7 @@ impl Checker {
                         LinkShape {
                             shape: shapes.len() - 1,
                             origin: collision.origin,
+                            local: Frame::from_pose(&collision.origin),
                             center: collision.origin * c,
                             radius: r,
                         }
@@ -479,7 +480,7 @@ impl Checker {
         let link = ws.link_frames[l];
         let first = ws.shape_offsets[l];
         for (i, s) in self.link_shapes[l].iter().enumerate() {
-            let local = Frame::from_pose(&s.origin);
+            let local = &s.local;
             ws.shape_frames[first + i] = Frame {
                 rotation: link.rotation * local.rotation,
                 translation: link.rotation * local.translation + link.translation,
