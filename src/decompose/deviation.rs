@@ -1,0 +1,189 @@
+//! The certified deviation of a convex piece: an upper bound on `max_{x ∈ conv(P)} dist(x, S)`
+//! by branch and bound over boxes (ARCHITECTURE.md, "Certified convex decomposition").
+//!
+//! Where it sits: used by `pipeline` of [`crate::decompose`]; uses `solid` and the hull's
+//! [`Polytope`].
+//!
+//! For a box with centre `c` and half-diagonal `r`, every `x` in it has
+//! `dist(x, S) ≤ dist(c, S) + r` (distance to a set is 1-Lipschitz); if `c` is inside `S` at
+//! depth `δ = dist_surface(c)`, the ball of radius `δ` about `c` lies in `S`, so
+//! `dist(x, S) ≤ max(0, r − δ)`. Boxes wholly outside one of the hull's halfspaces are
+//! dropped; a centre inside the hull gives a lower bound `dist(c, S)`. The box with the
+//! largest upper bound is split until the bounds meet, the question is decided, or the
+//! evaluation budget runs out — the answer is an upper bound in every case.
+
+use super::solid::MeshSolid;
+use crate::{Point, Polytope, Vector};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Bounds on `max_{x ∈ conv(P)} dist(x, S)` for a hull `conv(P)` and a solid `S`.
+///
+/// ```
+/// use polyquery::decompose::{max_distance, MeshSolid};
+/// use polyquery::{hull::convex_hull, Point};
+///
+/// let p = [Point::new(0.0, 0.0, 0.0), Point::new(1.0, 0.0, 0.0), Point::new(0.0, 1.0, 0.0), Point::new(0.0, 0.0, 1.0)];
+/// let solid = MeshSolid::new(&p, &[[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]);
+/// let hull = convex_hull(&p)?;
+/// let b = max_distance(&solid, &hull, 1e-3, 100_000, false);
+/// assert!(b.lower <= b.upper && b.upper <= 1e-3 && !b.exhausted);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DistanceBound {
+    /// A certified upper bound: `upper ≥ max_{x ∈ conv(P)} dist(x, S)`.
+    pub upper: f64,
+    /// A lower bound from sampled points of `conv(P)`: `lower ≤ max_{x ∈ conv(P)} dist(x, S)`.
+    pub lower: f64,
+    /// Counted work: `evaluations` = surface distances evaluated.
+    pub evaluations: usize,
+    /// The budget ran out before the bounds met: `exhausted ⇒ upper − lower > resolution`.
+    pub exhausted: bool,
+}
+
+/// How the search stops: when `upper − lower ≤ resolution`, and, with a threshold, as soon
+/// as `upper ≤ threshold` or `lower > threshold` decides the question.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stop {
+    pub resolution: f64,
+    pub threshold: Option<f64>,
+    pub budget: usize,
+    /// `S` is the surface only (a mesh that is not closed): nothing is inside.
+    pub surface_only: bool,
+}
+
+/// A box of the search: centre, half extents, whether the centre is in `S`, its surface
+/// distance and the upper bound over the box.
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    c: Point,
+    h: Vector,
+    inside: bool,
+    d: f64,
+    ub: f64,
+}
+
+impl PartialEq for Cell {
+    fn eq(&self, other: &Self) -> bool {
+        self.ub.total_cmp(&other.ub) == Ordering::Equal
+    }
+}
+impl Eq for Cell {}
+impl PartialOrd for Cell {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Cell {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.ub.total_cmp(&other.ub)
+    }
+}
+
+/// Bounds `max_{x ∈ hull} dist(x, S)` until `upper − lower ≤ resolution` or
+/// `max_evaluations` surface distances are spent; `surface_only` measures the distance to
+/// the surface instead (for a mesh that bounds no solid).
+pub fn max_distance(
+    solid: &MeshSolid,
+    hull: &Polytope,
+    resolution: f64,
+    max_evaluations: usize,
+    surface_only: bool,
+) -> DistanceBound {
+    bound(
+        solid,
+        hull,
+        &Stop {
+            resolution,
+            threshold: None,
+            budget: max_evaluations,
+            surface_only,
+        },
+    )
+}
+
+/// The branch and bound; see the module notes.
+pub(crate) fn bound(solid: &MeshSolid, hull: &Polytope, stop: &Stop) -> DistanceBound {
+    let planes: Vec<(Vector, f64)> = hull
+        .face_ids()
+        .map(|f| (hull.face_normal(f), hull.face_offset(f)))
+        .collect();
+    let (lo, hi) = hull.bounding_box();
+    let magnitude = lo.coords.amax().max(hi.coords.amax()) + (hi - lo).norm();
+    let slack = 1e-12 * magnitude;
+    let mut result = DistanceBound {
+        upper: 0.0,
+        lower: 0.0,
+        evaluations: 0,
+        exhausted: false,
+    };
+    let mut heap = BinaryHeap::new();
+    let root = Point::from((lo.coords + hi.coords) * 0.5);
+    let evaluate = |c: Point, h: Vector, parent: Option<&Cell>, out: &mut DistanceBound| {
+        let mut strictly_in = true;
+        for (n, e) in &planes {
+            let s = n.dot(&c.coords) - e;
+            if s - n.abs().dot(&h) > slack {
+                return None; // the box lies outside this halfspace
+            }
+            strictly_in &= s < -slack;
+        }
+        let inherited = parent.filter(|p| p.d > (c - p.c).norm() * (1.0 + 1e-9));
+        let inside = match inherited {
+            _ if stop.surface_only => false,
+            Some(p) => p.inside,
+            None => solid.inside(&c),
+        };
+        let d = solid.dist_surface(&c);
+        out.evaluations += 1;
+        let r = h.norm();
+        let ub = if inside { (r - d).max(0.0) } else { d + r };
+        if !inside && strictly_in {
+            out.lower = out.lower.max(d);
+        }
+        (ub > 0.0).then_some(Cell {
+            c,
+            h,
+            inside,
+            d,
+            ub,
+        })
+    };
+    if let Some(cell) = evaluate(root, (hi - lo) * 0.5, None, &mut result) {
+        heap.push(cell);
+    }
+    while let Some(top) = heap.pop() {
+        result.upper = top.ub;
+        let decided = stop
+            .threshold
+            .is_some_and(|t| top.ub <= t || result.lower > t);
+        if decided || top.ub - result.lower <= stop.resolution {
+            break;
+        }
+        if result.evaluations >= stop.budget {
+            result.exhausted = true;
+            break;
+        }
+        let longest = top.h.amax();
+        let axes: Vec<usize> = (0..3).filter(|&k| top.h[k] >= 0.5 * longest).collect();
+        let mut h = top.h;
+        for &k in &axes {
+            h[k] *= 0.5;
+        }
+        for bits in 0..(1u32 << axes.len()) {
+            let mut c = top.c;
+            for (i, &k) in axes.iter().enumerate() {
+                c[k] += if bits >> i & 1 == 1 { h[k] } else { -h[k] };
+            }
+            if let Some(cell) = evaluate(c, h, Some(&top), &mut result) {
+                heap.push(cell);
+            }
+        }
+        if heap.is_empty() {
+            result.upper = result.lower;
+        }
+    }
+    result.upper = result.upper.max(result.lower);
+    result
+}

@@ -1,0 +1,184 @@
+//! The decomposition end to end: weld, decide closedness, certify the hull, then cut the
+//! worst piece until every piece meets the tolerance or the piece budget is spent.
+//!
+//! Where it sits: the entry point of [`crate::decompose`]; uses every other file of it.
+
+use super::cell::box_planes;
+use super::deviation::{Stop, bound};
+use super::solid::MeshSolid;
+use super::split::{Context, Piece};
+use super::types::{DecomposeError, DecomposeOptions, Decomposition};
+use super::weld::{enclosed_volume, weld};
+use crate::Point;
+use crate::hull::convex_hull;
+
+/// A piece with its certified bound.
+struct Certified {
+    piece: Piece,
+    bound: f64,
+    lower: f64,
+    met: bool,
+    exhausted: bool,
+    splittable: bool,
+}
+
+/// Decomposes the solid bounded by the mesh `points` / `faces` (polygons, 0-based indices)
+/// into convex pieces whose union contains it, within `options.tolerance` where the piece
+/// budget allows. A mesh that is not closed gives one piece, the hull of all its vertices.
+///
+/// ```
+/// use polyquery::decompose::{decompose, DecomposeOptions};
+/// use polyquery::Point;
+///
+/// // An L: the unit cube [0,2]×[0,1]×[0,1] plus [0,1]×[1,2]×[0,1], as one closed mesh.
+/// let xy = [(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)];
+/// let mut points: Vec<Point> = xy.iter().map(|&(x, y)| Point::new(x, y, 0.0)).collect();
+/// points.extend(xy.iter().map(|&(x, y)| Point::new(x, y, 1.0)));
+/// let mut faces = vec![vec![5, 4, 3, 2, 1, 0], vec![6, 7, 8, 9, 10, 11]];
+/// faces.extend((0..6u32).map(|i| vec![i, (i + 1) % 6, (i + 1) % 6 + 6, i + 6]));
+/// let d = decompose(&points, &faces, &DecomposeOptions::default())?;
+/// assert!(d.closed && d.tolerance_met && d.pieces.len() == 2);
+/// assert!((d.mesh_volume - 3.0).abs() < 1e-12 && (d.pieces_volume - 3.0).abs() < 1e-3);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
+pub fn decompose(
+    points: &[Point],
+    faces: &[Vec<u32>],
+    options: &DecomposeOptions,
+) -> Result<Decomposition, DecomposeError> {
+    check_options(options)?;
+    let welded = weld(points, faces)?;
+    let tolerance = options.tolerance;
+    let solid = MeshSolid::new(&welded.points, &welded.triangles);
+    let stop = |surface_only| Stop {
+        resolution: tolerance / 4.0,
+        threshold: Some(tolerance),
+        budget: options.max_evaluations,
+        surface_only,
+    };
+    if !welded.closed {
+        let hull = convex_hull(&welded.points)?;
+        let b = bound(&solid, &hull, &stop(true));
+        let deviation = if solid.num_triangles() == 0 {
+            f64::INFINITY
+        } else {
+            b.upper
+        };
+        let volume = hull.volume();
+        return Ok(Decomposition {
+            pieces: vec![hull.points().to_vec()],
+            closed: false,
+            deviation,
+            tolerance_met: deviation <= tolerance && !b.exhausted,
+            mesh_volume: 0.0,
+            hull_volume: volume,
+            pieces_volume: volume,
+            evaluations: b.evaluations,
+            budget_exhausted: b.exhausted,
+        });
+    }
+    let polygons: Vec<Vec<Point>> = welded
+        .triangles
+        .iter()
+        .map(|t| t.iter().map(|&i| welded.points[i as usize]).collect())
+        .collect();
+    let surface: Vec<Point> = polygons.iter().flatten().copied().collect();
+    let hull = convex_hull(&surface)?;
+    let (lo, hi) = hull.bounding_box();
+    let magnitude = lo.coords.amax().max(hi.coords.amax()) + (hi - lo).norm();
+    let grow = (hi - lo).norm() * 1e-3 + magnitude * 1e-9;
+    let planes = box_planes(&lo.map(|v| v - grow), &hi.map(|v| v + grow));
+    let mut ctx = Context {
+        solid: &solid,
+        near: tolerance / 16.0,
+        slack: 1e-9 * magnitude,
+        evaluations: 0,
+    };
+    let hull_volume = hull.volume();
+    let Some(first) = ctx.piece(planes, polygons) else {
+        return Err(DecomposeError::Hull(
+            convex_hull(&surface)
+                .err()
+                .unwrap_or(crate::hull::HullError::TooFewDistinct { distinct: 0 }),
+        ));
+    };
+    let certify = |ctx: &mut Context, piece: Piece| {
+        let b = bound(&solid, &piece.hull, &stop(false));
+        ctx.evaluations += b.evaluations;
+        Certified {
+            met: b.upper <= tolerance && !b.exhausted,
+            bound: b.upper,
+            lower: b.lower,
+            exhausted: b.exhausted,
+            splittable: true,
+            piece,
+        }
+    };
+    let mut pieces = vec![certify(&mut ctx, first)];
+    // Each round adds a piece or retires one from cutting: at most 2·max_pieces rounds.
+    for _ in 0..2 * options.max_pieces {
+        if pieces.len() >= options.max_pieces {
+            break;
+        }
+        let worst = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.met && p.splittable)
+            .max_by(|a, b| {
+                (a.1.lower, a.1.bound)
+                    .partial_cmp(&(b.1.lower, b.1.bound))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .map(|(i, _)| i);
+        let Some(i) = worst else { break };
+        match ctx.best_cut(&pieces[i].piece) {
+            Some((a, b)) => {
+                pieces[i] = certify(&mut ctx, a);
+                let b = certify(&mut ctx, b);
+                pieces.push(b);
+            }
+            None => pieces[i].splittable = false,
+        }
+    }
+    // A piece not meeting the tolerance stopped as soon as that was decided: tighten its
+    // bound to within `tolerance / 4` (or the budget) for the report.
+    for p in pieces.iter_mut().filter(|p| !p.met) {
+        let tight = Stop {
+            threshold: None,
+            ..stop(false)
+        };
+        let b = bound(&solid, &p.piece.hull, &tight);
+        ctx.evaluations += b.evaluations;
+        p.bound = p.bound.min(b.upper);
+        p.exhausted |= b.exhausted;
+    }
+    let deviation = pieces.iter().map(|p| p.bound).fold(0.0, f64::max);
+    Ok(Decomposition {
+        closed: true,
+        deviation,
+        tolerance_met: pieces.iter().all(|p| p.met),
+        mesh_volume: enclosed_volume(&welded),
+        hull_volume,
+        pieces_volume: pieces.iter().map(|p| p.piece.volume).sum(),
+        evaluations: ctx.evaluations,
+        budget_exhausted: pieces.iter().any(|p| p.exhausted),
+        pieces: pieces
+            .into_iter()
+            .map(|p| p.piece.hull.points().to_vec())
+            .collect(),
+    })
+}
+
+/// `tolerance` finite and positive, `max_pieces ≥ 1`, `max_evaluations ≥ 1`.
+fn check_options(options: &DecomposeOptions) -> Result<(), DecomposeError> {
+    let reason = if !(options.tolerance.is_finite() && options.tolerance > 0.0) {
+        format!("tolerance {} is not finite and positive", options.tolerance)
+    } else if options.max_pieces == 0 {
+        "max_pieces is 0".to_string()
+    } else if options.max_evaluations == 0 {
+        "max_evaluations is 0".to_string()
+    } else {
+        return Ok(());
+    };
+    Err(DecomposeError::Options { reason })
+}
