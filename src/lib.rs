@@ -95,7 +95,6 @@
 #![warn(missing_docs)]
 
 pub mod codec;
-pub mod decompose;
 pub(crate) mod compensated;
 pub mod decompose;
 pub mod error;
