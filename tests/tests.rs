@@ -21,6 +21,7 @@ mod robot;
 mod robot_checker;
 mod robot_motion;
 mod robot_serialize;
+mod robot_ur5;
 mod scene;
 mod support;
 mod synth;

@@ -59,18 +59,12 @@ class Oracle:
         self.model, self.gm, self.info = rp.build("ur5", meshes)
         self.data, self.gd = self.model.createData(), pin.GeometryData(self.gm)
         rp.set_tolerances(self.gd, True)
-        obstacles = {go.name for go in self.gm.geometryObjects if go.parentJoint == 0
-                     and go.parentFrame == 0}
+        obstacles = rp.obstacle_names(self.gm)
         self.labels, self.is_self = [], []
         for cp in self.gm.collisionPairs:
-            names = [self.body(k, obstacles) for k in (cp.first, cp.second)]
+            names = [rp.body_name(self.model, self.gm, k, obstacles) for k in (cp.first, cp.second)]
             self.labels.append("|".join(names))
             self.is_self.append(not any(n in obstacles for n in names))
-
-    def body(self, k, obstacles):
-        """A geometry's body: its link's name, or the obstacle's name."""
-        go = self.gm.geometryObjects[k]
-        return go.name if go.name in obstacles else self.model.frames[go.parentFrame].name
 
     def pairs(self, q):
         """Per active pair: (colliding, coal's distance)."""
