@@ -10,12 +10,10 @@
 //! tolerances are stated as multiples of it. (Feature `robot`, on in the workspace.)
 #![cfg(feature = "robot")]
 
-use polyquery::robot::{
-    AllowedCollisions, Body, Checker, CheckerOptions, MotionOptions, PackageDirs, Robot, Scene,
-    ShapeCache,
-};
+use crate::common::bundled;
+use polyquery::robot::{AllowedCollisions, Body, Checker, MotionOptions, Robot, Scene};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The UR5's size, metres (its reach is 0.85 m): the scale of every tolerance below.
 pub const ROBOT_SIZE: f64 = 1.0;
@@ -28,34 +26,22 @@ pub const DISTANCE_SLACK: f64 = 1e-7 * ROBOT_SIZE;
 
 /// `data/robots/ur5` of this repository.
 pub fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/robots/ur5")
-}
-
-/// The UR5 from its URDF (collision meshes at relative paths).
-pub fn robot() -> Robot {
-    Robot::from_urdf_file(&dir().join("ur5.urdf"), &PackageDirs::new()).unwrap()
-}
-
-/// Its SRDF's allowed-collision matrix.
-pub fn srdf(robot: &Robot) -> AllowedCollisions {
-    AllowedCollisions::from_srdf_file(&dir().join("ur5.srdf"), robot).unwrap()
-}
-
-/// The table-top scene.
-pub fn tabletop() -> Scene {
-    Scene::from_json_file(&dir().join("scene_tabletop.json")).unwrap()
+    bundled::dir("ur5")
 }
 
 /// A checker of hulls (today's shapes) with default options and no shape cache.
-pub fn hull_checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker {
-    Checker::new(
+pub use bundled::checker as hull_checker;
+
+/// The UR5 (`ur5.urdf`, collision meshes at relative paths), its table-top scene and its
+/// SRDF's allowed-collision matrix.
+pub fn ur5() -> (Robot, Scene, AllowedCollisions) {
+    let robot = bundled::robot(&dir(), "ur5.urdf");
+    let allowed = bundled::srdf(&dir(), "ur5.srdf", &robot);
+    (
         robot,
-        scene,
+        bundled::scene(&dir(), "scene_tabletop.json"),
         allowed,
-        &ShapeCache::disabled(),
-        CheckerOptions::default(),
     )
-    .unwrap()
 }
 
 fn lines(name: &str) -> Vec<String> {
@@ -102,10 +88,12 @@ pub fn expected(hull: bool) -> Vec<Verdict> {
         .collect()
 }
 
-/// The exact meshes' answers pair by pair (`expected_2000_detail.tsv`): the pairs' names
-/// `(a, b)` (a link, then a link or an obstacle) and, per configuration, per pair,
-/// `(colliding, coal's distance)`.
-pub fn expected_pairs() -> (Vec<(String, String)>, Vec<Vec<(bool, f64)>>) {
+/// The exact meshes' answers pair by pair: the pairs' names `(a, b)` (a link, then a link or
+/// an obstacle) and, per configuration, per pair, `(colliding, coal's distance)`.
+pub type PairAnswers = (Vec<(String, String)>, Vec<Vec<(bool, f64)>>);
+
+/// [`PairAnswers`] of `expected_2000_detail.tsv`.
+pub fn expected_pairs() -> PairAnswers {
     let rows = lines("expected_2000_detail.tsv");
     let names = rows[0]
         .split('\t')
@@ -155,32 +143,57 @@ pub struct Comparison {
     pub worst_distance_gap: f64,
 }
 
+impl Comparison {
+    /// Asserts what any sound checker must achieve against the exact meshes: no collision
+    /// missed, every false alarm within `tolerance` of contact, every distance in
+    /// `[exact − tolerance, exact + DISTANCE_SLACK]`.
+    pub fn assert_sound(&self, tolerance: f64) {
+        assert_eq!(self.missed, 0, "{self:?}");
+        assert_eq!(self.false_alarms_beyond_tolerance, 0, "{self:?}");
+        assert!(self.worst_false_alarm_distance <= tolerance, "{self:?}");
+        assert_eq!(self.above_exact, 0, "{self:?}");
+        assert!(self.worst_excess <= DISTANCE_SLACK, "{self:?}");
+        assert_eq!(self.below_tolerance, 0, "{self:?}");
+        assert!(self.worst_distance_gap <= tolerance, "{self:?}");
+    }
+
+    /// No case counted yet.
+    pub fn new() -> Comparison {
+        Comparison {
+            worst_excess: f64::NEG_INFINITY,
+            ..Comparison::default()
+        }
+    }
+
+    /// Counts one case: the exact meshes' verdict and coal's distance `d` (signed), the
+    /// checker's verdict and distance.
+    pub fn add(&mut self, (exact, d): (bool, f64), (hit, distance): (bool, f64), tolerance: f64) {
+        self.exact_colliding += exact as usize;
+        self.colliding += hit as usize;
+        self.missed += (exact && !hit) as usize;
+        if hit && !exact {
+            self.false_alarms += 1;
+            self.false_alarms_beyond_tolerance += (d > tolerance) as usize;
+            self.worst_false_alarm_distance = self.worst_false_alarm_distance.max(d);
+        }
+        let exact_distance = d.max(0.0);
+        self.above_exact += (distance > exact_distance + DISTANCE_SLACK) as usize;
+        self.worst_excess = self.worst_excess.max(distance - exact_distance);
+        self.below_tolerance += (distance < exact_distance - tolerance) as usize;
+        self.worst_distance_gap = self.worst_distance_gap.max(exact_distance - distance);
+    }
+}
+
 /// [`Comparison`] of `checker` (the UR5 on the table top, its SRDF) on `configs_2000.txt`:
 /// verdicts from `check`, distances from `distance` against `max(exact, 0)`.
 pub fn compare_configs(checker: &Checker, tolerance: f64) -> Comparison {
-    let mut c = Comparison {
-        worst_excess: f64::NEG_INFINITY,
-        ..Comparison::default()
-    };
+    let mut c = Comparison::new();
     let mut ws = checker.workspace();
     for (q, (s, o, d)) in configurations().iter().zip(expected(false)) {
-        let exact = s || o;
         let hit = checker.check_with(&mut ws, q).unwrap().collides;
         let distance = checker.distance_with(&mut ws, q).unwrap().distance;
         assert_eq!(hit, distance == 0.0, "{q:?}: verdict and distance agree");
-        c.exact_colliding += exact as usize;
-        c.colliding += hit as usize;
-        c.missed += (exact && !hit) as usize;
-        if hit && !exact {
-            c.false_alarms += 1;
-            c.false_alarms_beyond_tolerance += (d > tolerance) as usize;
-            c.worst_false_alarm_distance = c.worst_false_alarm_distance.max(d);
-        }
-        let exact_distance = d.max(0.0);
-        c.above_exact += (distance > exact_distance + DISTANCE_SLACK) as usize;
-        c.worst_excess = c.worst_excess.max(distance - exact_distance);
-        c.below_tolerance += (distance < exact_distance - tolerance) as usize;
-        c.worst_distance_gap = c.worst_distance_gap.max(exact_distance - distance);
+        c.add((s || o, d), (hit, distance), tolerance);
     }
     c
 }
@@ -193,26 +206,16 @@ pub fn compare_pairs(
     make: &dyn Fn(&Robot, &Scene, &AllowedCollisions) -> Checker,
     tolerance: f64,
 ) -> Comparison {
-    let robot = robot();
-    let scene = tabletop();
+    let (robot, scene, _) = ur5();
     let (names, cells) = expected_pairs();
     let qs = configurations();
-    let mut c = Comparison {
-        worst_excess: f64::NEG_INFINITY,
-        ..Comparison::default()
-    };
-    let links: Vec<String> = robot.links().iter().map(|l| l.name.clone()).collect();
+    let mut c = Comparison::new();
     for (k, (a, b)) in names.iter().enumerate() {
-        let only = make(&robot, &only_pair_scene(&scene, &links, a, b), &{
-            let entries: Vec<(usize, usize)> = (0..links.len())
-                .flat_map(|i| (i + 1..links.len()).map(move |j| (i, j)))
-                .filter(|&(i, j)| {
-                    let (x, y) = (&links[i], &links[j]);
-                    !((x == a && y == b) || (x == b && y == a))
-                })
-                .collect();
-            AllowedCollisions::from_entries(&robot, &entries).unwrap()
-        });
+        let only = make(
+            &robot,
+            &only_pair_scene(&scene, &robot, a, b),
+            &link_pairs_allowed_except(&robot, a, b),
+        );
         assert_eq!(
             only.self_pairs().len() + only.scene_pairs().len(),
             1,
@@ -220,7 +223,6 @@ pub fn compare_pairs(
         );
         let mut ws = only.workspace();
         for (q, row) in qs.iter().zip(&cells) {
-            let (exact, d) = row[k];
             let r = only.distance_with(&mut ws, q).unwrap();
             let pair = r.pair.unwrap();
             let named = [pair.0, pair.1].map(|body| only.name(body).to_string());
@@ -228,32 +230,34 @@ pub fn compare_pairs(
                 named.contains(a) && named.contains(b),
                 "{named:?} is {a}|{b}"
             );
-            let hit = r.distance == 0.0;
-            c.exact_colliding += exact as usize;
-            c.colliding += hit as usize;
-            c.missed += (exact && !hit) as usize;
-            if hit && !exact {
-                c.false_alarms += 1;
-                c.false_alarms_beyond_tolerance += (d > tolerance) as usize;
-                c.worst_false_alarm_distance = c.worst_false_alarm_distance.max(d);
-            }
-            let exact_distance = d.max(0.0);
-            c.above_exact += (r.distance > exact_distance + DISTANCE_SLACK) as usize;
-            c.worst_excess = c.worst_excess.max(r.distance - exact_distance);
-            c.below_tolerance += (r.distance < exact_distance - tolerance) as usize;
-            c.worst_distance_gap = c.worst_distance_gap.max(exact_distance - r.distance);
+            c.add(row[k], (r.distance == 0.0, r.distance), tolerance);
         }
     }
     c
 }
 
-/// `scene` with every link–obstacle pair allowed except `(a, b)` (when `b` is an obstacle).
-fn only_pair_scene(scene: &Scene, links: &[String], a: &str, b: &str) -> Scene {
+/// Every link pair of `robot` allowed except `(a, b)` (in either order; none when `a` or `b`
+/// names no link).
+fn link_pairs_allowed_except(robot: &Robot, a: &str, b: &str) -> AllowedCollisions {
+    let links = robot.links();
+    let entries: Vec<(usize, usize)> = (0..links.len())
+        .flat_map(|i| (i + 1..links.len()).map(move |j| (i, j)))
+        .filter(|&(i, j)| {
+            let (x, y) = (links[i].name.as_str(), links[j].name.as_str());
+            (x, y) != (a, b) && (y, x) != (a, b)
+        })
+        .collect();
+    AllowedCollisions::from_entries(robot, &entries).unwrap()
+}
+
+/// `scene` with every link–obstacle pair allowed except `(a, b)` (none when `b` names no
+/// obstacle).
+fn only_pair_scene(scene: &Scene, robot: &Robot, a: &str, b: &str) -> Scene {
     let mut only = scene.clone();
     for obstacle in scene.obstacles() {
-        for link in links {
-            if !(link == a && obstacle.name == b) {
-                only.allow_collision(link, &obstacle.name).unwrap();
+        for link in robot.links() {
+            if !(link.name == a && obstacle.name == b) {
+                only.allow_collision(&link.name, &obstacle.name).unwrap();
             }
         }
     }
@@ -273,8 +277,11 @@ pub struct SampledMotion {
     pub hull: Option<f64>,
 }
 
+/// A straight joint-space motion `(q0, q1)`.
+pub type Motion = (Vec<f64>, Vec<f64>);
+
 /// The 500 motions (`motions_500.txt`) and their sampled answers.
-pub fn motions() -> Vec<((Vec<f64>, Vec<f64>), SampledMotion)> {
+pub fn motions() -> Vec<(Motion, SampledMotion)> {
     let first =
         |collides: &str, fraction: &str| (collides == "1").then(|| fraction.parse().unwrap());
     lines("motions_500.txt")
@@ -314,7 +321,7 @@ pub struct MotionComparison {
 /// 500 motions.
 pub fn compare_motions(checker: &Checker) -> MotionComparison {
     let all = motions();
-    let segments: Vec<(Vec<f64>, Vec<f64>)> = all.iter().map(|(m, _)| m.clone()).collect();
+    let segments: Vec<Motion> = all.iter().map(|(m, _)| m.clone()).collect();
     let results = checker.check_motions(&segments, &MotionOptions::default());
     let mut c = MotionComparison::default();
     for ((_, sampled), r) in all.iter().zip(results) {
@@ -342,9 +349,7 @@ pub const HULL_TOLERANCE: f64 = 0.04 * ROBOT_SIZE;
 /// pedestal and is allowed with all), the same pairs as pinocchio's.
 #[test]
 fn ur5_loads_with_srdf_and_scene() {
-    let robot = robot();
-    let scene = tabletop();
-    let allowed = srdf(&robot);
+    let (robot, scene, allowed) = ur5();
     assert_eq!(robot.dof(), 6);
     let shaped = robot.links().iter().filter(|l| !l.collisions.is_empty());
     assert_eq!(shaped.count(), 8);
@@ -397,19 +402,13 @@ fn ur5_loads_with_srdf_and_scene() {
 /// of contact (the upper arm turns 89 mm above the pedestal), so distances are small.
 #[test]
 fn ur5_hulls_never_miss_an_exact_collision() {
-    let robot = robot();
-    let c = hull_checker(&robot, &tabletop(), &srdf(&robot));
-    let r = compare_configs(&c, HULL_TOLERANCE);
+    let (robot, scene, allowed) = ur5();
+    let r = compare_configs(&hull_checker(&robot, &scene, &allowed), HULL_TOLERANCE);
     eprintln!("{r:?}");
+    r.assert_sound(HULL_TOLERANCE);
     assert_eq!((r.exact_colliding, r.colliding), (1123, 1245));
-    assert_eq!(r.missed, 0);
     assert_eq!(r.false_alarms, 122);
-    assert_eq!(r.false_alarms_beyond_tolerance, 0);
     assert!(r.worst_false_alarm_distance <= 0.0275, "{r:?}");
-    assert_eq!(r.above_exact, 0);
-    assert!(r.worst_excess <= DISTANCE_SLACK, "{r:?}");
-    assert_eq!(r.below_tolerance, 0);
-    assert!(r.worst_distance_gap <= HULL_TOLERANCE, "{r:?}");
 }
 
 /// The same pair by pair (63 pairs × 2,000 configurations): no colliding pair missed; 510
@@ -421,14 +420,9 @@ fn ur5_hulls_never_miss_an_exact_collision() {
 fn ur5_hull_pairs_never_miss_an_exact_collision() {
     let r = compare_pairs(&hull_checker, HULL_TOLERANCE);
     eprintln!("{r:?}");
+    r.assert_sound(HULL_TOLERANCE);
     assert_eq!((r.exact_colliding, r.colliding), (4201, 4711));
-    assert_eq!(r.missed, 0);
     assert_eq!(r.false_alarms, 510);
-    assert_eq!(r.false_alarms_beyond_tolerance, 0);
-    assert_eq!(r.above_exact, 0);
-    assert_eq!(r.below_tolerance, 0);
-    assert!(r.worst_excess <= DISTANCE_SLACK, "{r:?}");
-    assert!(r.worst_distance_gap <= HULL_TOLERANCE, "{r:?}");
 }
 
 /// Hulls against coal's hulls (`expected_hull_2000.txt`, the same qhull hulls of the same
@@ -437,19 +431,10 @@ fn ur5_hull_pairs_never_miss_an_exact_collision() {
 /// `1e-6 · ROBOT_SIZE`.
 #[test]
 fn ur5_hulls_equal_coal_hulls() {
-    let robot = robot();
-    let scene = tabletop();
-    let allowed = srdf(&robot);
+    let (robot, scene, allowed) = ur5();
     let both = hull_checker(&robot, &scene, &allowed);
-    let links: Vec<String> = robot.links().iter().map(|l| l.name.clone()).collect();
-    let self_only = hull_checker(&robot, &only_pair_scene(&scene, &links, "", ""), &allowed);
-    let scene_only = hull_checker(&robot, &scene, &{
-        let n = links.len();
-        let all: Vec<(usize, usize)> = (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect();
-        AllowedCollisions::from_entries(&robot, &all).unwrap()
-    });
+    let self_only = hull_checker(&robot, &only_pair_scene(&scene, &robot, "", ""), &allowed);
+    let scene_only = hull_checker(&robot, &scene, &link_pairs_allowed_except(&robot, "", ""));
     assert_eq!(self_only.scene_pairs().len(), 0);
     assert_eq!(scene_only.self_pairs().len(), 0);
     let mut worst = 0.0f64;
@@ -479,9 +464,8 @@ fn ur5_hulls_equal_coal_hulls() {
 /// first colliding sample.
 #[test]
 fn ur5_certified_hull_motions_never_miss_sampled_exact_collisions() {
-    let robot = robot();
-    let c = hull_checker(&robot, &tabletop(), &srdf(&robot));
-    let r = compare_motions(&c);
+    let (robot, scene, allowed) = ur5();
+    let r = compare_motions(&hull_checker(&robot, &scene, &allowed));
     eprintln!("{r:?}");
     assert_eq!(r.exact_colliding, 89);
     assert_eq!(r.missed, 0);
