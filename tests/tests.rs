@@ -22,6 +22,7 @@ mod robot_checker;
 mod robot_motion;
 mod robot_pieces;
 mod robot_serialize;
+mod robot_ur5;
 mod scene;
 mod support;
 mod synth;

@@ -288,41 +288,35 @@ pub mod answers;
 pub mod files;
 pub mod mutate;
 
-/// The bundled Franka Panda (`data/robots/panda/`) and a checker over it without a shape cache.
+/// The robots bundled under `data/robots/` (the Panda, the UR5): their folders, loaders and
+/// a checker without a shape cache.
 #[cfg(feature = "robot")]
-pub mod panda {
+pub mod bundled {
     use polyquery::robot::{
         AllowedCollisions, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache,
     };
     use std::path::{Path, PathBuf};
 
-    /// `data/robots/panda` of this repository.
-    pub fn dir() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/robots/panda")
+    /// `data/robots/NAME` of this repository.
+    pub fn dir(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/robots")
+            .join(name)
     }
 
-    /// The Panda from its URDF.
-    pub fn robot() -> Robot {
-        Robot::from_urdf_file(&dir().join("panda.urdf"), &PackageDirs::new()).unwrap()
+    /// The robot of `dir/urdf` (no package folders).
+    pub fn robot(dir: &Path, urdf: &str) -> Robot {
+        Robot::from_urdf_file(&dir.join(urdf), &PackageDirs::new()).unwrap()
     }
 
-    /// Its SRDF's allowed-collision matrix.
-    pub fn srdf(robot: &Robot) -> AllowedCollisions {
-        AllowedCollisions::from_srdf_file(&dir().join("panda.srdf"), robot).unwrap()
+    /// The allowed-collision matrix of `dir/srdf`.
+    pub fn srdf(dir: &Path, srdf: &str, robot: &Robot) -> AllowedCollisions {
+        AllowedCollisions::from_srdf_file(&dir.join(srdf), robot).unwrap()
     }
 
-    /// The table-and-shelf scene.
-    pub fn table_and_shelf() -> Scene {
-        Scene::from_json_file(&dir().join("scene_table_shelf.json")).unwrap()
-    }
-
-    /// The 1,000 bundled configurations (`configs_1000.txt`).
-    pub fn configurations() -> Vec<Vec<f64>> {
-        std::fs::read_to_string(dir().join("configs_1000.txt"))
-            .unwrap()
-            .lines()
-            .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
-            .collect()
+    /// The scene of `dir/file`.
+    pub fn scene(dir: &Path, file: &str) -> Scene {
+        Scene::from_json_file(&dir.join(file)).unwrap()
     }
 
     /// A checker with default options and no shape cache.
@@ -335,5 +329,44 @@ pub mod panda {
             CheckerOptions::default(),
         )
         .unwrap()
+    }
+}
+
+/// The bundled Franka Panda (`data/robots/panda/`) and a checker over it without a shape cache.
+#[cfg(feature = "robot")]
+pub mod panda {
+    use super::bundled;
+    use polyquery::robot::{AllowedCollisions, Robot, Scene};
+    use std::path::PathBuf;
+
+    pub use bundled::checker;
+
+    /// `data/robots/panda` of this repository.
+    pub fn dir() -> PathBuf {
+        bundled::dir("panda")
+    }
+
+    /// The Panda from its URDF.
+    pub fn robot() -> Robot {
+        bundled::robot(&dir(), "panda.urdf")
+    }
+
+    /// Its SRDF's allowed-collision matrix.
+    pub fn srdf(robot: &Robot) -> AllowedCollisions {
+        bundled::srdf(&dir(), "panda.srdf", robot)
+    }
+
+    /// The table-and-shelf scene.
+    pub fn table_and_shelf() -> Scene {
+        bundled::scene(&dir(), "scene_table_shelf.json")
+    }
+
+    /// The 1,000 bundled configurations (`configs_1000.txt`).
+    pub fn configurations() -> Vec<Vec<f64>> {
+        std::fs::read_to_string(dir().join("configs_1000.txt"))
+            .unwrap()
+            .lines()
+            .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
+            .collect()
     }
 }
