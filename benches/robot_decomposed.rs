@@ -126,10 +126,17 @@ fn main() {
             (r[..n].to_vec(), r[n..].to_vec())
         })
         .collect();
-    let cache_dir = std::env::temp_dir().join(format!("polyquery-ur5-bench-{}", std::process::id()));
+    let cache_dir =
+        std::env::temp_dir().join(format!("polyquery-ur5-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&cache_dir);
     let cache = ShapeCache::in_dir(&cache_dir);
-    let (hull, _) = checker(&robot, &scene, &allowed, MeshShape::Hull, &ShapeCache::disabled());
+    let (hull, _) = checker(
+        &robot,
+        &scene,
+        &allowed,
+        MeshShape::Hull,
+        &ShapeCache::disabled(),
+    );
     let (decomposed, seconds) = checker(&robot, &scene, &allowed, MeshShape::Decomposed, &cache);
     describe_decomposition(&decomposed, seconds, &cache_dir);
     let _ = std::fs::remove_dir_all(&cache_dir);

@@ -94,7 +94,11 @@ fn fixture() -> &'static Fixture {
         };
         let decomposed = build(MeshShape::Decomposed);
         let hull = build(MeshShape::Hull);
-        let forearm = robot.links().iter().position(|l| l.name == "forearm").unwrap();
+        let forearm = robot
+            .links()
+            .iter()
+            .position(|l| l.name == "forearm")
+            .unwrap();
         let (shape, _) = decomposed.link_collision_shapes(forearm)[0];
         let summary = *shape.decomposition().expect("a decomposed mesh");
         assert!(summary.closed && summary.tolerance_met, "{summary:?}");
@@ -160,7 +164,12 @@ fn winding_number(triangles: &[[Point; 3]], p: &Point) -> f64 {
 fn exact_distance(f: &Fixture, q: &[f64]) -> f64 {
     let mut poses = LinkPoses::new(&f.robot);
     f.robot.forward_kinematics(q, &mut poses).unwrap();
-    let forearm = f.robot.links().iter().position(|l| l.name == "forearm").unwrap();
+    let forearm = f
+        .robot
+        .links()
+        .iter()
+        .position(|l| l.name == "forearm")
+        .unwrap();
     let pose = poses.as_slice()[forearm];
     let placed: Vec<[Point; 3]> = f
         .triangles
@@ -240,12 +249,21 @@ fn pieces_remove_the_hulls_false_alarms_and_survive_bytes() {
             .current();
         let hull = f.hull.check(&q).unwrap().collides;
         let pieces = f.decomposed.check(&q).unwrap().collides;
-        assert!(hull || !pieces, "pieces collide where the hull does not at {q:?}");
+        assert!(
+            hull || !pieces,
+            "pieces collide where the hull does not at {q:?}"
+        );
         if hull && !pieces {
             false_alarms_removed += 1;
         }
-        assert_eq!(shipped.distance(&q).unwrap(), f.decomposed.distance(&q).unwrap());
+        assert_eq!(
+            shipped.distance(&q).unwrap(),
+            f.decomposed.distance(&q).unwrap()
+        );
         assert_eq!(shipped.check(&q).unwrap(), f.decomposed.check(&q).unwrap());
     }
-    assert!(false_alarms_removed > 0, "no hull false alarm removed in 400 poses");
+    assert!(
+        false_alarms_removed > 0,
+        "no hull false alarm removed in 400 poses"
+    );
 }

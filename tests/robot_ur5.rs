@@ -29,8 +29,8 @@ pub fn dir() -> PathBuf {
     bundled::dir("ur5")
 }
 
-/// A checker of hulls (today's shapes) with default options and no shape cache.
-pub use bundled::checker as hull_checker;
+/// A checker of hulls (`--mesh-shape hull`) with default options otherwise and no shape cache.
+pub use bundled::hull_checker;
 
 /// The UR5 (`ur5.urdf`, collision meshes at relative paths), its table-top scene and its
 /// SRDF's allowed-collision matrix.
@@ -475,4 +475,53 @@ fn ur5_certified_hull_motions_never_miss_sampled_exact_collisions() {
         r.colliding >= 139,
         "at least the hulls' sampled collisions: {r:?}"
     );
+}
+
+/// The mesh tolerance the decomposed UR5 is held to: the default 1 mm.
+const MESH_TOLERANCE: f64 = 1e-3 * ROBOT_SIZE;
+
+/// Decomposed meshes (the default) against the exact meshes on the 2,000 configurations:
+/// every link's pieces within the 1 mm tolerance (certified), no collision missed, every false
+/// alarm within the certified deviation of contact, every distance in
+/// `[exact − deviation, exact + DISTANCE_SLACK]`, and fewer false alarms than the hulls' 122.
+#[test]
+fn ur5_decomposed_answers_as_its_exact_meshes() {
+    let (robot, scene, allowed) = ur5();
+    let checker = bundled::decomposed_checker(&robot, &scene, &allowed);
+    let deviation = bundled::largest_deviation(&checker);
+    assert!(
+        deviation > 0.0 && deviation <= MESH_TOLERANCE,
+        "{deviation}"
+    );
+    let r = compare_configs(&checker, deviation);
+    eprintln!("decomposed (deviation {deviation:.3e} m): {r:?}");
+    r.assert_sound(deviation);
+    assert_eq!(r.exact_colliding, 1123);
+    assert!(r.false_alarms < 122, "{r:?}");
+}
+
+/// The same pair by pair: no colliding pair missed, false alarms and distance gaps within the
+/// certified deviation.
+#[test]
+fn ur5_decomposed_pairs_answer_as_their_exact_meshes() {
+    let (robot, scene, allowed) = ur5();
+    let deviation =
+        bundled::largest_deviation(&bundled::decomposed_checker(&robot, &scene, &allowed));
+    let r = compare_pairs(&bundled::decomposed_checker, deviation);
+    eprintln!("decomposed pairs: {r:?}");
+    r.assert_sound(deviation);
+    assert_eq!(r.exact_colliding, 4201);
+    assert!(r.false_alarms < 510, "{r:?}");
+}
+
+/// Certified motion checks of decomposed meshes on the 500 motions: none free where a sample
+/// of the exact meshes collides, every first contact at or before the first colliding sample.
+#[test]
+fn ur5_certified_decomposed_motions_never_miss_sampled_exact_collisions() {
+    let (robot, scene, allowed) = ur5();
+    let r = compare_motions(&bundled::decomposed_checker(&robot, &scene, &allowed));
+    eprintln!("decomposed motions: {r:?}");
+    assert_eq!(r.exact_colliding, 89);
+    assert_eq!((r.missed, r.late), (0, 0));
+    assert!(r.colliding >= 89 && r.colliding <= 139, "{r:?}");
 }

@@ -60,12 +60,12 @@ pub use checker::{
     Body, CheckCounts, CheckResult, CheckWorkspace, Checker, CheckerOptions, DistanceResult,
     MotionOptions, MotionResult,
 };
+pub use collision_shape::{
+    CollisionShape, DEFAULT_MESH_TOLERANCE, DecompositionSummary, MeshShape, Piece,
+};
 pub use model::{
     Collision, Geometry, Joint, JointKind, JointLimits, LimitCheck, Link, LinkPoses, Mimic,
     PackageDirs, Robot,
-};
-pub use collision_shape::{
-    CollisionShape, DEFAULT_MESH_TOLERANCE, DecompositionSummary, MeshShape, Piece,
 };
 pub use scene::{Obstacle, Scene};
 pub use serialize::SerializeError;

@@ -326,13 +326,12 @@ impl ShapeCache {
             tolerance,
             ..DecomposeOptions::default()
         };
-        let made = decompose(&points, &mesh.faces, &options).map_err(|source| {
-            ShapeError::Decompose {
+        let made =
+            decompose(&points, &mesh.faces, &options).map_err(|source| ShapeError::Decompose {
                 owner: owner.to_string(),
                 path: path.to_path_buf(),
                 source,
-            }
-        })?;
+            })?;
         let mut pieces = Vec::with_capacity(made.pieces.len());
         if made.pieces.len() > 1 {
             for piece in &made.pieces {

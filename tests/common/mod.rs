@@ -293,7 +293,8 @@ pub mod mutate;
 #[cfg(feature = "robot")]
 pub mod bundled {
     use polyquery::robot::{
-        AllowedCollisions, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache,
+        AllowedCollisions, Checker, CheckerOptions, MeshShape, PackageDirs, Robot, Scene,
+        ShapeCache,
     };
     use std::path::{Path, PathBuf};
 
@@ -319,16 +320,50 @@ pub mod bundled {
         Scene::from_json_file(&dir.join(file)).unwrap()
     }
 
-    /// A checker with default options and no shape cache.
+    /// A checker with default options (meshes decomposed) and no shape cache.
     pub fn checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker {
-        Checker::new(
-            robot,
-            scene,
-            allowed,
-            &ShapeCache::disabled(),
-            CheckerOptions::default(),
-        )
-        .unwrap()
+        checker_with(robot, scene, allowed, MeshShape::default())
+    }
+
+    /// A checker of every mesh's hull alone (`--mesh-shape hull`), no shape cache.
+    pub fn hull_checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker {
+        checker_with(robot, scene, allowed, MeshShape::Hull)
+    }
+
+    /// A checker of decomposed meshes whose pieces are built once per test run: the shape
+    /// cache is one temporary folder shared by every test of the process.
+    pub fn decomposed_checker(
+        robot: &Robot,
+        scene: &Scene,
+        allowed: &AllowedCollisions,
+    ) -> Checker {
+        static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+        let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
+        let cache = ShapeCache::in_dir(dir.path());
+        Checker::new(robot, scene, allowed, &cache, CheckerOptions::default()).unwrap()
+    }
+
+    /// The largest certified deviation of a checker's decomposed link meshes (0 without any):
+    /// `max_links deviation`.
+    pub fn largest_deviation(checker: &Checker) -> f64 {
+        (0..checker.robot().links().len())
+            .flat_map(|l| checker.link_collision_shapes(l))
+            .filter_map(|(s, _)| s.decomposition().map(|d| d.deviation))
+            .fold(0.0, f64::max)
+    }
+
+    /// A checker with meshes as `mesh_shape` says, other options default, no shape cache.
+    pub fn checker_with(
+        robot: &Robot,
+        scene: &Scene,
+        allowed: &AllowedCollisions,
+        mesh_shape: MeshShape,
+    ) -> Checker {
+        let options = CheckerOptions {
+            mesh_shape,
+            ..CheckerOptions::default()
+        };
+        Checker::new(robot, scene, allowed, &ShapeCache::disabled(), options).unwrap()
     }
 }
 

@@ -207,8 +207,7 @@ impl Checker {
                     }
                     let guess = &mut ws.guesses[shapes.slot];
                     if !shapes.has_pieces() {
-                        if let Err(e) = self.shape_distance(shapes, guess, &mut best, &mut counts)
-                        {
+                        if let Err(e) = self.shape_distance(shapes, guess, &mut best, &mut counts) {
                             return ControlFlow::Break(Err(e));
                         }
                         return if best.distance == 0.0 {
@@ -228,8 +227,7 @@ impl Checker {
                             return ControlFlow::Continue(());
                         }
                         let guess = &mut ws.guesses[pieces.slot];
-                        if let Err(e) = self.shape_distance(pieces, guess, &mut best, &mut counts)
-                        {
+                        if let Err(e) = self.shape_distance(pieces, guess, &mut best, &mut counts) {
                             return ControlFlow::Break(Err(e));
                         }
                         if best.distance == 0.0 {

@@ -8,10 +8,10 @@ use super::results::{Body, CheckerOptions};
 use super::workspace::CheckWorkspace;
 use crate::query::QueryError;
 use crate::robot::bvh::BoxTree;
-use crate::robot::{CollisionShape, ConvexShape};
 use crate::robot::{
     AllowedCollisions, LinkPoses, Robot, RobotError, Scene, ShapeCache, ShapeError,
 };
+use crate::robot::{CollisionShape, ConvexShape};
 use crate::{Point, Pose, Vector};
 
 /// An active link–link pair and where its shape pairs' warm starts live.
@@ -293,7 +293,14 @@ impl Checker {
             self_pairs.push(SelfPair { a, b, slot: slots });
             slots += link_shapes[a].len() * link_shapes[b].len();
         }
-        let (piece_slots, slots) = piece_slots(&shapes, &link_shapes, &obstacles, &scene_pairs, &self_pairs, slots);
+        let (piece_slots, slots) = piece_slots(
+            &shapes,
+            &link_shapes,
+            &obstacles,
+            &scene_pairs,
+            &self_pairs,
+            slots,
+        );
         // Motion bounds: each link's reach from its frame's origin, then per joint the arm.
         let reach: Vec<f64> = link_shapes
             .iter()
@@ -384,7 +391,11 @@ impl Checker {
     pub fn link_collision_shapes(&self, link: usize) -> Vec<(&CollisionShape, Pose)> {
         self.link_shapes
             .get(link)
-            .map(|s| s.iter().map(|p| (&self.shapes[p.shape], p.origin)).collect())
+            .map(|s| {
+                s.iter()
+                    .map(|p| (&self.shapes[p.shape], p.origin))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -412,7 +423,9 @@ impl Checker {
 
     /// The shape of obstacle `k`: `obstacle_shape(k) = Some(shape)` for `k < obstacles`.
     pub fn obstacle_shape(&self, obstacle: usize) -> Option<&ConvexShape> {
-        self.obstacles.get(obstacle).map(|o| self.shapes[o.shape].outer())
+        self.obstacles
+            .get(obstacle)
+            .map(|o| self.shapes[o.shape].outer())
     }
 
     /// A fresh workspace for this checker (see [`CheckWorkspace`]): no warm starts yet,

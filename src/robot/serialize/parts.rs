@@ -434,7 +434,9 @@ pub(super) fn get_collision_shape(
         return Err(corrupt(format!("deviation {deviation}")));
     }
     if n == 1 || (n > 1 && count != n as u64) {
-        return Err(corrupt(format!("{n} pieces for a decomposition of {count}")));
+        return Err(corrupt(format!(
+            "{n} pieces for a decomposition of {count}"
+        )));
     }
     let summary = DecompositionSummary {
         pieces: usize::try_from(count).map_err(|_| corrupt(format!("piece count {count}")))?,

@@ -187,7 +187,11 @@ fn shape_info(
 ) -> Result<ShapeInfo, RobotCliError> {
     let shape = collision_shape.outer();
     let decomposition = collision_shape.decomposition().map(|d| {
-        let ratio = |v: f64| (d.mesh_volume > 0.0).then(|| v / d.mesh_volume).and_then(finite);
+        let ratio = |v: f64| {
+            (d.mesh_volume > 0.0)
+                .then(|| v / d.mesh_volume)
+                .and_then(finite)
+        };
         DecompositionInfo {
             pieces: d.pieces,
             closed: d.closed,
@@ -431,7 +435,11 @@ impl Display for InfoReport {
             .shapes
             .iter()
             .flat_map(|l| l.shapes.iter().map(move |s| (l.name.clone(), s)))
-            .chain(self.obstacles.iter().map(|o| (format!("[{}]", o.name), &o.shape)))
+            .chain(
+                self.obstacles
+                    .iter()
+                    .map(|o| (format!("[{}]", o.name), &o.shape)),
+            )
             .filter_map(|(owner, s)| s.decomposition.as_ref().map(|d| (owner, d)))
             .collect();
         if !decomposed.is_empty() {
@@ -450,7 +458,8 @@ impl Display for InfoReport {
                     .deviation
                     .map_or_else(|| "unbounded".to_string(), |x| format!("{x:.2e}"));
                 let met = if d.tolerance_met { "met" } else { "NOT met" };
-                let ratio = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"));
+                let ratio =
+                    |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"));
                 write!(
                     f,
                     "  {:<20} {:>6} {:>10} {:>9} {:>7} {:>7} {:>7.0}% {:>8.3}",
