@@ -72,6 +72,6 @@ mod types;
 mod weld;
 
 pub use deviation::{DistanceBound, max_distance};
-pub use pipeline::decompose;
+pub use pipeline::{cut_by_planes, decompose};
 pub use solid::MeshSolid;
 pub use types::{DecomposeError, DecomposeOptions, Decomposition};

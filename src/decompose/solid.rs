@@ -82,7 +82,9 @@ fn c3(p: &Point) -> Coord3D<f64> {
     }
 }
 
-fn orient(a: &Point, b: &Point, c: &Point, d: &Point) -> f64 {
+/// `robust::orient3d(a, b, c, d)`: positive when `d` lies below the plane of `a b c`
+/// (the side from which `a b c` turns clockwise).
+pub(crate) fn orient(a: &Point, b: &Point, c: &Point, d: &Point) -> f64 {
     robust::orient3d(c3(a), c3(b), c3(c), c3(d))
 }
 
@@ -196,6 +198,45 @@ impl MeshSolid {
         } else {
             self.dist_surface(x)
         }
+    }
+
+    /// Calls `f` on every triangle whose box meets the box `[lo, hi]` (and maybe a few more)
+    /// until it returns `false`; returns whether every call returned `true`.
+    pub(crate) fn all_near_box(
+        &self,
+        lo: &Vector,
+        hi: &Vector,
+        mut f: impl FnMut(&[Point; 3]) -> bool,
+    ) -> bool {
+        if self.nodes.is_empty() {
+            return true;
+        }
+        let mut stack = vec![0u32];
+        while let Some(id) = stack.pop() {
+            let node = self.nodes[id as usize];
+            if (0..3).any(|k| node.hi[k] < lo[k] || node.lo[k] > hi[k]) {
+                continue;
+            }
+            if node.count == 0 {
+                stack.push(node.first);
+                stack.push(node.second);
+                continue;
+            }
+            let first = node.first as usize;
+            for t in &self.triangles[first..first + node.count as usize] {
+                let (tlo, thi) = (
+                    t[0].coords.inf(&t[1].coords).inf(&t[2].coords),
+                    t[0].coords.sup(&t[1].coords).sup(&t[2].coords),
+                );
+                if (0..3).any(|k| thi[k] < lo[k] || tlo[k] > hi[k]) {
+                    continue;
+                }
+                if !f(t) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// The winding number counted along the segment `x → q` (`q` outside the box).

@@ -71,7 +71,7 @@ impl Context<'_> {
     }
 
     /// Cuts `piece` by `plane` into its parts below and above it.
-    fn cut(&mut self, piece: &Piece, plane: &Plane) -> Option<(Piece, Piece)> {
+    pub fn cut(&mut self, piece: &Piece, plane: &Plane) -> Option<(Piece, Piece)> {
         let (mut below, mut above) = (Vec::new(), Vec::new());
         for polygon in &piece.polygons {
             let (b, a) = split_polygon(polygon, plane);
