@@ -58,7 +58,12 @@ pub fn decompose(
     };
     if !welded.closed {
         let hull = convex_hull(&welded.points)?;
-        let b = bound(&solid, &hull, &stop(true));
+        // No early decision: the bound itself is the answer here.
+        let tight = Stop {
+            threshold: None,
+            ..stop(true)
+        };
+        let b = bound(&solid, &hull, &tight);
         let deviation = if solid.num_triangles() == 0 {
             f64::INFINITY
         } else {

@@ -15,6 +15,9 @@ use crate::hull::convex_hull;
 use crate::{Point, Polytope, Vector};
 use nalgebra::{Matrix3, SymmetricEigen};
 
+/// The most distinct vertex levels along an axis that are all tried as cut offsets.
+const LEVELS: usize = 16;
+
 /// Offsets tried along each axis, as fractions of the piece's extent along it.
 const FRACTIONS: [f64; 7] = [0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875];
 
@@ -97,7 +100,8 @@ impl Context<'_> {
 
     /// The best cut of `piece`: the candidate plane with the least
     /// `vol(conv(A)) + vol(conv(B))` (offsets at eighths of the extent along each axis and
-    /// through the crease nearest the worst face centroid, then refined around the best);
+    /// through the crease nearest the worst face centroid and, when there are at most
+    /// [`LEVELS`], through every vertex level; then refined around the best);
     /// `None` if no candidate splits it.
     pub fn best_cut(&mut self, piece: &Piece) -> Option<(Piece, Piece)> {
         let points = piece.hull.points();
@@ -117,7 +121,18 @@ impl Context<'_> {
             let through = crease
                 .map(|p| n.dot(&p.coords))
                 .filter(|&d| d > lo && d < hi);
-            for d in FRACTIONS.iter().map(|f| lo + f * (hi - lo)).chain(through) {
+            // Few distinct vertex levels (a mesh made of boxes): cut through each of them.
+            let mut levels: Vec<f64> = (piece.polygons.iter().flatten())
+                .map(|p| n.dot(&p.coords))
+                .collect();
+            levels.sort_by(f64::total_cmp);
+            levels.dedup();
+            levels.retain(|&d| d > lo && d < hi);
+            if levels.len() > LEVELS {
+                levels.clear();
+            }
+            let fractions = FRACTIONS.iter().map(|f| lo + f * (hi - lo));
+            for d in fractions.chain(through).chain(levels) {
                 let plane = Plane { n, d };
                 if let Some(score) = self.cut_volume(piece, &plane) {
                     cuts.push((score, plane, hi - lo));
