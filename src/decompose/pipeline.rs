@@ -34,7 +34,8 @@ struct Certified {
 /// let xy = [(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)];
 /// let mut points: Vec<Point> = xy.iter().map(|&(x, y)| Point::new(x, y, 0.0)).collect();
 /// points.extend(xy.iter().map(|&(x, y)| Point::new(x, y, 1.0)));
-/// let mut faces = vec![vec![5, 4, 3, 2, 1, 0], vec![6, 7, 8, 9, 10, 11]];
+/// // The caps are fanned from their first corner: start them at the reflex corner (1, 1).
+/// let mut faces = vec![vec![3, 2, 1, 0, 5, 4], vec![9, 10, 11, 6, 7, 8]];
 /// faces.extend((0..6u32).map(|i| vec![i, (i + 1) % 6, (i + 1) % 6 + 6, i + 6]));
 /// let d = decompose(&points, &faces, &DecomposeOptions::default())?;
 /// assert!(d.closed && d.tolerance_met && d.pieces.len() == 2);

@@ -47,8 +47,8 @@ pub(crate) struct Piece {
 }
 
 impl Context<'_> {
-    /// The piece of cell `planes` with surface `polygons`, or `None` when its points have no
-    /// 3D hull (the cut that made it is then not used).
+    /// The piece of cell `planes` with surface `polygons`: `hull = conv(corners ∪ cell
+    /// vertices in S)`, or `None` when those points have no 3D hull (the cut is not used).
     pub fn piece(&mut self, planes: Vec<Plane>, polygons: Vec<Vec<Point>>) -> Option<Piece> {
         let mut points: Vec<Point> = polygons.iter().flatten().copied().collect();
         for v in vertices(&planes, self.slack) {
@@ -73,7 +73,7 @@ impl Context<'_> {
         })
     }
 
-    /// Cuts `piece` by `plane` into its parts below and above it.
+    /// Cuts `piece` by `plane` into its parts `n · x ≤ d` and `n · x ≥ d`.
     pub fn cut(&mut self, piece: &Piece, plane: &Plane) -> Option<(Piece, Piece)> {
         let (mut below, mut above) = (Vec::new(), Vec::new());
         for polygon in &piece.polygons {
@@ -202,7 +202,7 @@ fn axes(points: &[Point]) -> Vec<Vector> {
     for i in 0..3 {
         let a = eigen.eigenvectors.column(i).into_owned();
         let norm = a.norm();
-        if !(norm > 0.0) || !norm.is_finite() {
+        if norm.is_nan() || norm <= 0.0 || !norm.is_finite() {
             continue;
         }
         let a = a / norm;
