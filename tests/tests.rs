@@ -7,6 +7,7 @@
 
 mod common;
 
+mod decompose;
 mod dyn_support_map;
 mod format;
 mod gjk;

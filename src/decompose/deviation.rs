@@ -12,7 +12,7 @@
 //! largest upper bound is split until the bounds meet, the question is decided, or the
 //! evaluation budget runs out — the answer is an upper bound in every case.
 
-use super::solid::MeshSolid;
+use super::solid::{MeshSolid, orient};
 use crate::{Point, Polytope, Vector};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -81,6 +81,58 @@ impl Ord for Cell {
     }
 }
 
+/// Whether the box `c ± h` meets the hull only where it meets the solid, proved thus: let
+/// `U` = the open box minus the closed outer halfspaces of the hull's faces that cross it.
+/// If every triangle near the box lies exactly (`orient3d`) on or beyond one of those faces,
+/// no triangle meets `U`; `U` is convex, so it lies wholly in `S` or wholly outside, and a
+/// point `y ∈ U` inside `S` decides it: then `box ∩ hull = closure(U) ⊆ S` (`S` is closed).
+fn hull_side_is_solid(
+    solid: &MeshSolid,
+    planes: &[(Vector, f64)],
+    corners: &[[Point; 3]],
+    c: &Point,
+    h: &Vector,
+    slack: f64,
+) -> bool {
+    const MAX_TRIANGLES: usize = 64;
+    let crossing: Vec<usize> = (0..planes.len())
+        .filter(|&i| {
+            let (n, e) = &planes[i];
+            (n.dot(&c.coords) - e).abs() <= n.abs().dot(h) + slack
+        })
+        .collect();
+    let mut seen = 0;
+    let clear = solid.all_near_box(&(c.coords - h), &(c.coords + h), |t| {
+        seen += 1;
+        seen <= MAX_TRIANGLES
+            && crossing.iter().any(|&i| {
+                let [a, b, f] = &corners[i];
+                t.iter().all(|v| orient(a, b, f, v) <= 0.0)
+            })
+    });
+    if !clear {
+        return false;
+    }
+    // A point of U: the centre, pushed inside the crossing faces by a quarter of the box.
+    let margin = 0.25 * h.min();
+    let mut y = *c;
+    for _ in 0..4 {
+        for &i in &crossing {
+            let (n, e) = &planes[i];
+            let s = n.dot(&y.coords) - e;
+            if s > -margin {
+                y -= n * (s + margin);
+            }
+        }
+    }
+    let in_box = (0..3).all(|k| (y[k] - c[k]).abs() < h[k] * 0.999);
+    let in_faces = crossing.iter().all(|&i| {
+        let (n, e) = &planes[i];
+        n.dot(&y.coords) - e < -0.5 * margin
+    });
+    margin > 0.0 && in_box && in_faces && solid.inside(&y)
+}
+
 /// Bounds `max_{x ∈ hull} dist(x, S)` until `upper − lower ≤ resolution` or
 /// `max_evaluations` surface distances are spent; `surface_only` measures the distance to
 /// the surface instead (for a mesh that bounds no solid).
@@ -108,6 +160,15 @@ pub(crate) fn bound(solid: &MeshSolid, hull: &Polytope, stop: &Stop) -> Distance
     let planes: Vec<(Vector, f64)> = hull
         .face_ids()
         .map(|f| (hull.face_normal(f), hull.face_offset(f)))
+        .collect();
+    // Three corners of each face (not collinear: the hull drops collinear corners), for
+    // exact side tests.
+    let corners: Vec<[Point; 3]> = hull
+        .face_ids()
+        .map(|f| {
+            let v = hull.face_vertices(f);
+            [v[0], v[1], v[2]].map(|v| *hull.point(v))
+        })
         .collect();
     let (lo, hi) = hull.bounding_box();
     let magnitude = lo.coords.amax().max(hi.coords.amax()) + (hi - lo).norm();
@@ -138,9 +199,15 @@ pub(crate) fn bound(solid: &MeshSolid, hull: &Polytope, stop: &Stop) -> Distance
         let d = solid.dist_surface(&c);
         out.evaluations += 1;
         let r = h.norm();
-        let ub = if inside { (r - d).max(0.0) } else { d + r };
+        let mut ub = if inside { (r - d).max(0.0) } else { d + r };
         if !inside && strictly_in {
             out.lower = out.lower.max(d);
+        }
+        if ub > 0.0 && !stop.surface_only && d < r {
+            out.evaluations += 1;
+            if hull_side_is_solid(solid, &planes, &corners, &c, &h, slack) {
+                ub = 0.0;
+            }
         }
         (ub > 0.0).then_some(Cell {
             c,

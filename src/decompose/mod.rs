@@ -7,6 +7,11 @@
 //!
 //! * `weld`: identical coordinates merged, polygons fanned, degenerate triangles dropped;
 //!   **closed** ⟺ every undirected edge is used by exactly two triangles, once each way.
+//!   Polygons are fanned from their first corner, so a non-convex polygon must list first
+//!   a corner that sees all the others (STL is triangles already); otherwise the fan adds
+//!   triangles outside the polygon — the winding number, hence the solid and containment,
+//!   stay right, but distances to the surface can come out short and the deviation bound
+//!   with them.
 //!   A mesh that is not closed bounds no solid: it gets **one piece, the hull of all its
 //!   vertices**, and `deviation` bounds the distance from that hull to the *surface*
 //!   (`f64::INFINITY` when the mesh has no triangle).
@@ -72,6 +77,6 @@ mod types;
 mod weld;
 
 pub use deviation::{DistanceBound, max_distance};
-pub use pipeline::decompose;
+pub use pipeline::{cut_by_planes, decompose};
 pub use solid::MeshSolid;
 pub use types::{DecomposeError, DecomposeOptions, Decomposition};

@@ -3,14 +3,14 @@
 //!
 //! Where it sits: the entry point of [`crate::decompose`]; uses every other file of it.
 
-use super::cell::box_planes;
+use super::cell::{Plane, box_planes};
 use super::deviation::{Stop, bound};
 use super::solid::MeshSolid;
 use super::split::{Context, Piece};
 use super::types::{DecomposeError, DecomposeOptions, Decomposition};
-use super::weld::{enclosed_volume, weld};
-use crate::Point;
+use super::weld::{Welded, enclosed_volume, weld};
 use crate::hull::convex_hull;
+use crate::{Point, Vector};
 
 /// A piece with its certified bound.
 struct Certified {
@@ -34,7 +34,8 @@ struct Certified {
 /// let xy = [(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)];
 /// let mut points: Vec<Point> = xy.iter().map(|&(x, y)| Point::new(x, y, 0.0)).collect();
 /// points.extend(xy.iter().map(|&(x, y)| Point::new(x, y, 1.0)));
-/// let mut faces = vec![vec![5, 4, 3, 2, 1, 0], vec![6, 7, 8, 9, 10, 11]];
+/// // The caps are fanned from their first corner: start them at the reflex corner (1, 1).
+/// let mut faces = vec![vec![3, 2, 1, 0, 5, 4], vec![9, 10, 11, 6, 7, 8]];
 /// faces.extend((0..6u32).map(|i| vec![i, (i + 1) % 6, (i + 1) % 6 + 6, i + 6]));
 /// let d = decompose(&points, &faces, &DecomposeOptions::default())?;
 /// assert!(d.closed && d.tolerance_met && d.pieces.len() == 2);
@@ -58,7 +59,12 @@ pub fn decompose(
     };
     if !welded.closed {
         let hull = convex_hull(&welded.points)?;
-        let b = bound(&solid, &hull, &stop(true));
+        // No early decision: the bound itself is the answer here.
+        let tight = Stop {
+            threshold: None,
+            ..stop(true)
+        };
+        let b = bound(&solid, &hull, &tight);
         let deviation = if solid.num_triangles() == 0 {
             f64::INFINITY
         } else {
@@ -77,31 +83,8 @@ pub fn decompose(
             budget_exhausted: b.exhausted,
         });
     }
-    let polygons: Vec<Vec<Point>> = welded
-        .triangles
-        .iter()
-        .map(|t| t.iter().map(|&i| welded.points[i as usize]).collect())
-        .collect();
-    let surface: Vec<Point> = polygons.iter().flatten().copied().collect();
-    let hull = convex_hull(&surface)?;
-    let (lo, hi) = hull.bounding_box();
-    let magnitude = lo.coords.amax().max(hi.coords.amax()) + (hi - lo).norm();
-    let grow = (hi - lo).norm() * 1e-3 + magnitude * 1e-9;
-    let planes = box_planes(&lo.map(|v| v - grow), &hi.map(|v| v + grow));
-    let mut ctx = Context {
-        solid: &solid,
-        near: tolerance / 16.0,
-        slack: 1e-9 * magnitude,
-        evaluations: 0,
-    };
-    let hull_volume = hull.volume();
-    let Some(first) = ctx.piece(planes, polygons) else {
-        return Err(DecomposeError::Hull(
-            convex_hull(&surface)
-                .err()
-                .unwrap_or(crate::hull::HullError::TooFewDistinct { distinct: 0 }),
-        ));
-    };
+    let (mut ctx, first) = start(&welded, &solid, tolerance)?;
+    let hull_volume = first.volume;
     let certify = |ctx: &mut Context, piece: Piece| {
         let b = bound(&solid, &piece.hull, &stop(false));
         ctx.evaluations += b.evaluations;
@@ -167,6 +150,92 @@ pub fn decompose(
             .map(|p| p.piece.hull.points().to_vec())
             .collect(),
     })
+}
+
+/// The cut-free start of a closed mesh: the context and the one piece `S ∩ R_0` (`R_0` the
+/// mesh's bounding box grown by a thousandth of its diagonal), whose hull is the mesh's.
+fn start<'a>(
+    welded: &Welded,
+    solid: &'a MeshSolid,
+    tolerance: f64,
+) -> Result<(Context<'a>, Piece), DecomposeError> {
+    let polygons: Vec<Vec<Point>> = welded
+        .triangles
+        .iter()
+        .map(|t| t.iter().map(|&i| welded.points[i as usize]).collect())
+        .collect();
+    let surface: Vec<Point> = polygons.iter().flatten().copied().collect();
+    let (lo, hi) = convex_hull(&surface)?.bounding_box();
+    let magnitude = lo.coords.amax().max(hi.coords.amax()) + (hi - lo).norm();
+    let grow = (hi - lo).norm() * 1e-3 + magnitude * 1e-9;
+    let planes = box_planes(&lo.map(|v| v - grow), &hi.map(|v| v + grow));
+    let mut ctx = Context {
+        solid,
+        near: tolerance / 16.0,
+        slack: 1e-9 * magnitude,
+        evaluations: 0,
+    };
+    // The piece's points include the surface's, which have a hull: it always builds.
+    let first = ctx.piece(planes, polygons).ok_or(DecomposeError::Hull(
+        crate::hull::HullError::TooFewDistinct { distinct: 0 },
+    ))?;
+    Ok((ctx, first))
+}
+
+/// The pieces of the solid after cutting it by every plane `n · x = d` of `planes` in turn
+/// (each piece a plane crosses is split by it; a plane that would leave a side without a 3D
+/// hull leaves that piece whole), each as its hull's vertices: the cut-and-hull step
+/// without the greedy choice, to study cuts and check containment. A mesh that is not
+/// closed gives one piece, its hull.
+///
+/// ```
+/// use polyquery::decompose::{cut_by_planes, DecomposeOptions};
+/// use polyquery::{Point, Vector};
+///
+/// let points: Vec<Point> = (0..8)
+///     .map(|i| Point::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+///     .collect();
+/// let faces = vec![vec![0, 2, 3, 1], vec![4, 5, 7, 6], vec![0, 1, 5, 4],
+///                  vec![2, 6, 7, 3], vec![0, 4, 6, 2], vec![1, 3, 7, 5]];
+/// let halves = cut_by_planes(&points, &faces, &[(Vector::x(), 0.5)], &DecomposeOptions::default())?;
+/// assert_eq!(halves.len(), 2);
+/// # Ok::<(), polyquery::Error>(())
+/// ```
+pub fn cut_by_planes(
+    points: &[Point],
+    faces: &[Vec<u32>],
+    planes: &[(Vector, f64)],
+    options: &DecomposeOptions,
+) -> Result<Vec<Vec<Point>>, DecomposeError> {
+    check_options(options)?;
+    let welded = weld(points, faces)?;
+    if !welded.closed {
+        return Ok(vec![convex_hull(&welded.points)?.points().to_vec()]);
+    }
+    let solid = MeshSolid::new(&welded.points, &welded.triangles);
+    let (mut ctx, first) = start(&welded, &solid, options.tolerance)?;
+    let mut pieces = vec![first];
+    for (n, d) in planes {
+        let norm = n.norm();
+        if !(norm > 0.0 && norm.is_finite() && d.is_finite()) {
+            continue;
+        }
+        let plane = Plane {
+            n: n / norm,
+            d: d / norm,
+        };
+        pieces = pieces
+            .into_iter()
+            .flat_map(|p| match ctx.cut(&p, &plane) {
+                Some((a, b)) => vec![a, b],
+                None => vec![p],
+            })
+            .collect();
+    }
+    Ok(pieces
+        .into_iter()
+        .map(|p| p.hull.points().to_vec())
+        .collect())
 }
 
 /// `tolerance` finite and positive, `max_pieces ≥ 1`, `max_evaluations ≥ 1`.

@@ -20,13 +20,13 @@ const LEAF: usize = 4;
 
 /// Ray directions tried in turn when a segment hits an edge or a vertex exactly.
 const DIRECTIONS: [[f64; 3]; 8] = [
-    [1.0, 0.318_309_886, 0.141_421_356],
+    [1.0, 0.312_345_6, 0.141_421_3],
     [-0.271_828_183, 1.0, 0.173_205_081],
     [0.223_606_798, -0.161_803_399, 1.0],
     [-1.0, -0.244_948_974, 0.331_662_479],
     [0.301_511_345, 1.0, -0.264_575_131],
     [-0.197_989_899, 0.282_842_712, -1.0],
-    [0.707_106_781, 0.577_350_269, 0.414_213_562],
+    [0.702_345_6, 0.577_350_2, 0.414_213_5],
     [-0.618_033_989, 0.754_877_666, -0.316_227_766],
 ];
 
@@ -82,13 +82,15 @@ fn c3(p: &Point) -> Coord3D<f64> {
     }
 }
 
-fn orient(a: &Point, b: &Point, c: &Point, d: &Point) -> f64 {
+/// `robust::orient3d(a, b, c, d)`: positive when `d` lies below the plane of `a b c`
+/// (the side from which `a b c` turns clockwise).
+pub(crate) fn orient(a: &Point, b: &Point, c: &Point, d: &Point) -> f64 {
     robust::orient3d(c3(a), c3(b), c3(c), c3(d))
 }
 
 impl MeshSolid {
-    /// The solid of `triangles` (indices into `points`, each a valid index), with its box
-    /// tree: `O(n log n)` to build for `n` triangles.
+    /// The solid of `triangles` (indices into `points`; a triangle naming a missing point is
+    /// skipped), with its box tree: `O(n log n)` to build for `n = triangles.len()`.
     pub fn new(points: &[Point], triangles: &[[u32; 3]]) -> MeshSolid {
         let mut tris: Vec<[Point; 3]> = triangles
             .iter()
@@ -198,15 +200,21 @@ impl MeshSolid {
         }
     }
 
-    /// The winding number counted along the segment `x → q` (`q` outside the box).
-    fn winding(&self, x: &Point, q: &Point) -> Ray {
-        let (slo, shi) = (x.coords.inf(&q.coords), x.coords.sup(&q.coords));
-        let dir = q - x;
-        let mut w = 0i64;
-        let mut stack = vec![0u32];
+    /// Calls `leaf` on the triangles of every leaf reached from the root through nodes that
+    /// `enter` accepts, until `leaf` returns `false`; returns whether it never did.
+    fn visit(
+        &self,
+        mut enter: impl FnMut(&Node) -> bool,
+        mut leaf: impl FnMut(&[Point; 3]) -> bool,
+    ) -> bool {
+        let mut stack = if self.nodes.is_empty() {
+            vec![]
+        } else {
+            vec![0u32]
+        };
         while let Some(id) = stack.pop() {
             let node = self.nodes[id as usize];
-            if !segment_meets_box(x, &dir, &slo, &shi, &node) {
+            if !enter(&node) {
                 continue;
             }
             if node.count == 0 {
@@ -214,37 +222,77 @@ impl MeshSolid {
                 stack.push(node.second);
                 continue;
             }
-            let lo = node.first as usize;
-            for [a, b, c] in &self.triangles[lo..lo + node.count as usize] {
+            let first = node.first as usize;
+            if !self.triangles[first..first + node.count as usize]
+                .iter()
+                .all(&mut leaf)
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Calls `f` on every triangle whose box meets the box `[lo, hi]` (and maybe a few more)
+    /// until it returns `false`; returns whether every call returned `true`.
+    pub(crate) fn all_near_box(
+        &self,
+        lo: &Vector,
+        hi: &Vector,
+        mut f: impl FnMut(&[Point; 3]) -> bool,
+    ) -> bool {
+        let apart = |a: &Vector, b: &Vector| (0..3).any(|k| b[k] < lo[k] || a[k] > hi[k]);
+        self.visit(
+            |node| !apart(&node.lo, &node.hi),
+            |t| {
+                let tlo = t[0].coords.inf(&t[1].coords).inf(&t[2].coords);
+                let thi = t[0].coords.sup(&t[1].coords).sup(&t[2].coords);
+                apart(&tlo, &thi) || f(t)
+            },
+        )
+    }
+
+    /// The winding number counted along the segment `x → q` (`q` outside the box).
+    fn winding(&self, x: &Point, q: &Point) -> Ray {
+        let (slo, shi) = (x.coords.inf(&q.coords), x.coords.sup(&q.coords));
+        let dir = q - x;
+        let mut w = 0i64;
+        let mut stop = None;
+        self.visit(
+            |node| segment_meets_box(x, &dir, &slo, &shi, node),
+            |[a, b, c]| {
                 let s1 = orient(a, b, c, x);
                 let s2 = orient(a, b, c, q);
                 if (s1 > 0.0 && s2 > 0.0) || (s1 < 0.0 && s2 < 0.0) {
-                    continue;
+                    return true;
                 }
                 if s2 == 0.0 && s1 == 0.0 {
-                    return Ray::Degenerate; // the segment lies in the triangle's plane
+                    stop = Some(Ray::Degenerate); // the segment lies in the triangle's plane
+                    return false;
                 }
                 if s2 == 0.0 {
-                    continue; // meets the plane only at q, outside the mesh's box
+                    return true; // meets the plane only at q, outside the mesh's box
                 }
                 let t = [orient(x, q, a, b), orient(x, q, b, c), orient(x, q, c, a)];
                 let pos = t.iter().any(|&v| v > 0.0);
                 let neg = t.iter().any(|&v| v < 0.0);
                 if pos && neg {
-                    continue; // the line passes beside the triangle
+                    return true; // the line passes beside the triangle
                 }
-                let zero = t.contains(&0.0);
                 if s1 == 0.0 {
                     // x lies in the plane, and the line meets the triangle there: x is on it.
-                    return Ray::OnSurface;
+                    stop = Some(Ray::OnSurface);
+                    return false;
                 }
-                if zero {
-                    return Ray::Degenerate; // through an edge or a vertex
+                if t.contains(&0.0) {
+                    stop = Some(Ray::Degenerate); // through an edge or a vertex
+                    return false;
                 }
                 w += if s1 > 0.0 { 1 } else { -1 };
-            }
-        }
-        Ray::Winding(w)
+                true
+            },
+        );
+        stop.unwrap_or(Ray::Winding(w))
     }
 }
 

@@ -15,6 +15,9 @@ use crate::hull::convex_hull;
 use crate::{Point, Polytope, Vector};
 use nalgebra::{Matrix3, SymmetricEigen};
 
+/// The most distinct vertex levels along an axis that are all tried as cut offsets.
+const LEVELS: usize = 16;
+
 /// Offsets tried along each axis, as fractions of the piece's extent along it.
 const FRACTIONS: [f64; 7] = [0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875];
 
@@ -44,8 +47,8 @@ pub(crate) struct Piece {
 }
 
 impl Context<'_> {
-    /// The piece of cell `planes` with surface `polygons`, or `None` when its points have no
-    /// 3D hull (the cut that made it is then not used).
+    /// The piece of cell `planes` with surface `polygons`: `hull = conv(corners ∪ cell
+    /// vertices in S)`, or `None` when those points have no 3D hull (the cut is not used).
     pub fn piece(&mut self, planes: Vec<Plane>, polygons: Vec<Vec<Point>>) -> Option<Piece> {
         let mut points: Vec<Point> = polygons.iter().flatten().copied().collect();
         for v in vertices(&planes, self.slack) {
@@ -70,8 +73,8 @@ impl Context<'_> {
         })
     }
 
-    /// Cuts `piece` by `plane` into its parts below and above it.
-    fn cut(&mut self, piece: &Piece, plane: &Plane) -> Option<(Piece, Piece)> {
+    /// Cuts `piece` by `plane` into its parts `n · x ≤ d` and `n · x ≥ d`.
+    pub fn cut(&mut self, piece: &Piece, plane: &Plane) -> Option<(Piece, Piece)> {
         let (mut below, mut above) = (Vec::new(), Vec::new());
         for polygon in &piece.polygons {
             let (b, a) = split_polygon(polygon, plane);
@@ -97,7 +100,8 @@ impl Context<'_> {
 
     /// The best cut of `piece`: the candidate plane with the least
     /// `vol(conv(A)) + vol(conv(B))` (offsets at eighths of the extent along each axis and
-    /// through the crease nearest the worst face centroid, then refined around the best);
+    /// through the crease nearest the worst face centroid and, when there are at most
+    /// [`LEVELS`], through every vertex level; then refined around the best);
     /// `None` if no candidate splits it.
     pub fn best_cut(&mut self, piece: &Piece) -> Option<(Piece, Piece)> {
         let points = piece.hull.points();
@@ -117,7 +121,18 @@ impl Context<'_> {
             let through = crease
                 .map(|p| n.dot(&p.coords))
                 .filter(|&d| d > lo && d < hi);
-            for d in FRACTIONS.iter().map(|f| lo + f * (hi - lo)).chain(through) {
+            // Few distinct vertex levels (a mesh made of boxes): cut through each of them.
+            let mut levels: Vec<f64> = (piece.polygons.iter().flatten())
+                .map(|p| n.dot(&p.coords))
+                .collect();
+            levels.sort_by(f64::total_cmp);
+            levels.dedup();
+            levels.retain(|&d| d > lo && d < hi);
+            if levels.len() > LEVELS {
+                levels.clear();
+            }
+            let fractions = FRACTIONS.iter().map(|f| lo + f * (hi - lo));
+            for d in fractions.chain(through).chain(levels) {
                 let plane = Plane { n, d };
                 if let Some(score) = self.cut_volume(piece, &plane) {
                     cuts.push((score, plane, hi - lo));
@@ -187,7 +202,7 @@ fn axes(points: &[Point]) -> Vec<Vector> {
     for i in 0..3 {
         let a = eigen.eigenvectors.column(i).into_owned();
         let norm = a.norm();
-        if !(norm > 0.0) || !norm.is_finite() {
+        if norm.is_nan() || norm <= 0.0 || !norm.is_finite() {
             continue;
         }
         let a = a / norm;

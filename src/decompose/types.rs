@@ -101,7 +101,7 @@ pub enum DecomposeError {
     /// No points at all: `points.len() = 0`.
     #[error("the mesh has no vertices")]
     Empty,
-    /// A coordinate is NaN or infinite: `points[index]` is not finite.
+    /// A coordinate is NaN or infinite: `points[index].x.is_finite() == false` (or `y`, `z`).
     #[error("vertex {index} has a non-finite coordinate")]
     NonFinite {
         /// `index` = the offending point's index in the input.
