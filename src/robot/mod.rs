@@ -47,20 +47,22 @@
 mod bvh;
 mod checker;
 mod model;
+mod packages;
 pub mod scene;
 mod scene_json;
 pub mod serialize;
 mod shape;
 mod srdf;
+mod urdf;
 
 pub use checker::{
     Body, CheckCounts, CheckResult, CheckWorkspace, Checker, CheckerOptions, DistanceResult,
     MotionOptions, MotionResult,
 };
 pub use model::{
-    Collision, Geometry, Joint, JointKind, JointLimits, LimitCheck, Link, LinkPoses, Mimic,
-    PackageDirs, Robot,
+    Collision, Geometry, Joint, JointKind, JointLimits, LimitCheck, Link, LinkPoses, Mimic, Robot,
 };
+pub use packages::PackageDirs;
 pub use scene::{Obstacle, Scene};
 pub use serialize::SerializeError;
 pub use shape::{CacheStats, ConvexShape, HullFit, ShapeCache, ShapeCore, ShapeError};
