@@ -9,6 +9,7 @@
 use super::RobotError;
 use crate::Pose;
 use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -197,6 +198,23 @@ pub enum LimitCheck {
     Allow,
 }
 
+/// The default limit tolerance of the front ends (radians or metres): a configuration value
+/// at most this far beyond its joint's limit is clamped onto it ([`Robot::clamp_configuration`]),
+/// as a goal written `π` against a limit written `3.14159` is: `DEFAULT_LIMIT_TOLERANCE = 1e-4`.
+pub const DEFAULT_LIMIT_TOLERANCE: f64 = 1e-4;
+
+/// A configuration checked by [`Robot::clamp_configuration`]: its values, clamped onto the
+/// joint limits where they were beyond them by at most the tolerance, and how many were:
+/// `clamped = #{i : q[i] was clamped}`, `q` borrowed from the input when `clamped = 0`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clamped<'q> {
+    /// The configuration to use: `q[i] = clamp(input[i], lower_i, upper_i)` (unchanged within
+    /// the limits, and with [`LimitCheck::Allow`]).
+    pub q: Cow<'q, [f64]>,
+    /// How many values were clamped onto a limit: `clamped ≤ q.len()`.
+    pub clamped: usize,
+}
+
 /// A robot: links, joints forming one tree, and the configuration variables
 /// (`joints().len() = links().len() - 1`; a configuration `q` has `q.len() = dof()`).
 ///
@@ -308,25 +326,73 @@ impl Robot {
     /// Checks a configuration: [`Robot::dof`] values, each finite and (with
     /// [`LimitCheck::Enforce`]) within its joint's limits. The error names the first joint
     /// at fault. `Ok` iff `q.len() = dof()`, every `q[i]` is finite and (with `Enforce`)
-    /// `limits()[i].lower ≤ q[i] ≤ limits()[i].upper`.
+    /// `limits()[i].lower ≤ q[i] ≤ limits()[i].upper`:
+    /// `check_configuration(q, l) = clamp_configuration(q, l, 0).map(|_| ())`.
     pub fn check_configuration(&self, q: &[f64], limits: LimitCheck) -> Result<(), RobotError> {
-        self.check_finite(q)?;
-        if limits == LimitCheck::Enforce {
-            for (&value, &j) in q.iter().zip(&self.variables) {
-                let joint = &self.joints[j];
-                if let Some(l) = joint.limits
-                    && !(l.lower <= value && value <= l.upper)
-                {
-                    return Err(RobotError::OutsideLimits {
-                        joint: joint.name.clone(),
-                        value,
-                        lower: l.lower,
-                        upper: l.upper,
-                    });
-                }
-            }
+        self.clamp_configuration(q, limits, 0.0).map(|_| ())
+    }
+
+    /// Checks a configuration as [`Robot::check_configuration`] does, but a value beyond its
+    /// joint's limit by at most `tolerance` (radians or metres) is clamped onto the limit and
+    /// counted; a larger excess is [`RobotError::OutsideLimits`] naming the joint. With
+    /// [`LimitCheck::Allow`] nothing is clamped. Every front end (the CLI's configuration and
+    /// motion readers, Python) passes configurations through here before the checker, which
+    /// takes them as they are. `Ok(c)` with `c.q[i] = clamp(q[i], lower_i, upper_i)` when
+    /// `lower_i − tolerance ≤ q[i] ≤ upper_i + tolerance`, `c.clamped = #{i : c.q[i] ≠ q[i]}`,
+    /// and `c.q` borrowing `q` when nothing was clamped; a tolerance that is negative or not
+    /// finite is [`RobotError::BadLimitTolerance`].
+    ///
+    /// ```
+    /// use polyquery::robot::{DEFAULT_LIMIT_TOLERANCE, LimitCheck, PackageDirs, Robot, RobotError};
+    ///
+    /// let urdf = r#"<robot name="r"><link name="a"/><link name="b"/>
+    ///   <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+    ///   <limit lower="-3.14159" upper="3.14159" effort="1" velocity="1"/></joint></robot>"#;
+    /// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new())?;
+    /// let pi = [std::f64::consts::PI];
+    /// let c = robot.clamp_configuration(&pi, LimitCheck::Enforce, DEFAULT_LIMIT_TOLERANCE)?;
+    /// assert_eq!((c.q.as_ref(), c.clamped), (&[3.14159][..], 1));
+    /// let e = robot.clamp_configuration(&[3.1418], LimitCheck::Enforce, DEFAULT_LIMIT_TOLERANCE).unwrap_err();
+    /// assert!(matches!(e, RobotError::OutsideLimits { .. }));
+    /// assert!(robot.clamp_configuration(&pi, LimitCheck::Enforce, 0.0).is_err());
+    /// # Ok::<(), RobotError>(())
+    /// ```
+    pub fn clamp_configuration<'q>(
+        &self,
+        q: &'q [f64],
+        limits: LimitCheck,
+        tolerance: f64,
+    ) -> Result<Clamped<'q>, RobotError> {
+        if !(tolerance >= 0.0 && tolerance.is_finite()) {
+            return Err(RobotError::BadLimitTolerance { tolerance });
         }
-        Ok(())
+        self.check_finite(q)?;
+        let mut out = Clamped {
+            q: Cow::Borrowed(q),
+            clamped: 0,
+        };
+        if limits == LimitCheck::Allow {
+            return Ok(out);
+        }
+        for (i, (&value, &j)) in q.iter().zip(&self.variables).enumerate() {
+            let joint = &self.joints[j];
+            let Some(l) = joint.limits else { continue };
+            if l.lower <= value && value <= l.upper {
+                continue;
+            }
+            if !(l.lower - tolerance <= value && value <= l.upper + tolerance) {
+                return Err(RobotError::OutsideLimits {
+                    joint: joint.name.clone(),
+                    value,
+                    lower: l.lower,
+                    upper: l.upper,
+                    tolerance,
+                });
+            }
+            out.q.to_mut()[i] = value.clamp(l.lower, l.upper);
+            out.clamped += 1;
+        }
+        Ok(out)
     }
 
     fn check_finite(&self, q: &[f64]) -> Result<(), RobotError> {

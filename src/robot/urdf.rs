@@ -8,7 +8,7 @@ use super::model::{
     Collision, Geometry, Joint, JointKind, JointLimits, Link, Mimic, Robot, assemble,
     index_by_name, interval,
 };
-use super::packages::{PackageDirs, resolve_uri};
+use super::packages::{MeshResolver, PackageDirs};
 use super::{RobotError, folder_of, line_of, parse_xml, read_text};
 use crate::Pose;
 use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
@@ -17,8 +17,9 @@ use std::path::Path;
 
 impl Robot {
     /// Reads a URDF file. Relative mesh paths resolve against the URDF's folder;
-    /// `package://NAME/…` through `packages`, or else through the URDF's folder or the
-    /// nearest folder above it named NAME (a ROS package holds `urdf/` beside `meshes/`).
+    /// `package://NAME/…` through `packages` (the folder given for NAME, then its
+    /// `ROS_PACKAGE_PATH` roots), then through the URDF's folder and the folders above it (a
+    /// ROS package holds `urdf/` beside `meshes/`): see [`PackageDirs`].
     /// The file is read with the default input size cap. Equivalent to
     /// `from_urdf_str(text, Some(dir), packages)` with `dir = path.parent()` (or `dir = "."`
     /// for a bare file name).
@@ -27,8 +28,9 @@ impl Robot {
         Robot::from_urdf_str(&text, Some(folder_of(path)), packages)
     }
 
-    /// Reads a URDF from text. `base_dir` is the folder relative mesh paths (and packages not
-    /// in `packages`, by folder name) resolve against; without it they are errors. Example:
+    /// Reads a URDF from text. `base_dir` is the folder relative mesh paths resolve against
+    /// (and where packages are searched last, with the folders above it); without it
+    /// relative paths are errors. Example:
     /// `from_urdf_str(r#"<robot name="r"><link name="a"/></robot>"#, None, &PackageDirs::new())`
     /// gives a robot with `links().len() = 1`, `dof() = 0` (see [`Robot`] for a doctest).
     pub fn from_urdf_str(
@@ -150,13 +152,14 @@ fn build(
         |l| &l.name,
         |link| RobotError::DuplicateLink { link },
     )?;
+    let meshes = MeshResolver::new(packages, base_dir);
     let mut links = Vec::with_capacity(urdf.links.len());
     for l in &urdf.links {
         let mut collisions = Vec::with_capacity(l.collision.len());
         for (k, c) in l.collision.iter().enumerate() {
             let element = || format!("link `{}` <collision> {}", l.name, k + 1);
             let origin = pose_of(&c.origin, element)?;
-            let geometry = geometry_of(&c.geometry, &l.name, &element, base_dir, packages)?;
+            let geometry = geometry_of(&c.geometry, &l.name, &element, &meshes)?;
             collisions.push(Collision {
                 name: c.name.clone(),
                 origin,
@@ -291,8 +294,7 @@ fn geometry_of(
     g: &urdf_rs::Geometry,
     link: &str,
     element: &dyn Fn() -> String,
-    base_dir: Option<&Path>,
-    packages: &PackageDirs,
+    meshes: &MeshResolver<'_>,
 ) -> Result<Geometry, RobotError> {
     Ok(match g {
         urdf_rs::Geometry::Box { size } => {
@@ -337,7 +339,7 @@ fn geometry_of(
             }
             Geometry::Mesh {
                 uri: filename.clone(),
-                path: resolve_uri(filename, link, base_dir, packages)?,
+                path: meshes.resolve(filename, link)?,
                 scale: Vector3::from(scale),
             }
         }
