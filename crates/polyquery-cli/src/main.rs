@@ -14,7 +14,7 @@ mod cli;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput};
-use cli::terminal::{print, progress_bar, thread_pool};
+use cli::terminal::{print, print_beside, progress_bar, thread_pool};
 use polyquery::input::{self, ReadLimits};
 use polyquery::kinds::{Algorithm, QueryKind, SupportKind};
 use polyquery::pose::{QuatOrder, parse_pose_with};
@@ -510,7 +510,8 @@ fn main() -> ExitCode {
 fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
     match command {
         Command::Hull { mesh, out, json } => {
-            print(&commands::hull(&mesh, out.as_deref(), limits)?, json)?;
+            let report = commands::hull(&mesh, out.as_deref(), limits)?;
+            print_beside(&report, json, out.as_deref())?;
         }
         Command::Gen {
             shape,
@@ -518,7 +519,7 @@ fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
             seed,
             out,
             json,
-        } => print(&commands::generate(shape, n, seed, &out)?, json)?,
+        } => print_beside(&commands::generate(shape, n, seed, &out)?, json, Some(&out))?,
         Command::Query {
             operation,
             a,
@@ -671,7 +672,7 @@ fn preprocess(
     let (report, errors) = commands::preprocess(&jobs, limits, &progress);
     bar.finish_and_clear();
     if !report.files.is_empty() {
-        print(&report, json)?;
+        print_beside(&report, json, out)?;
     }
     // Each failure is reported here; the exit code is 2 if any input was bad, else 1.
     for err in &errors {
