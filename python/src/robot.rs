@@ -38,6 +38,20 @@ pub struct Robot {
     allowed: Arc<AllowedCollisions>,
 }
 
+/// A Python argument, as pyo3 hands it over.
+type Any<'py> = Bound<'py, PyAny>;
+
+/// A Python answer (a scalar or an array).
+type Answer = PyResult<Py<PyAny>>;
+
+/// What [`Checker::per_row`] answers for each configuration.
+enum RowQuery {
+    /// Whether it collides (`Checker::check`).
+    Collides,
+    /// Its minimum distance over the active pairs, 0 when colliding (`Checker::distance`).
+    Distance,
+}
+
 /// What `__reduce__` returns: the class's `_from_bytes` and the pickled bytes.
 type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>,));
 
@@ -434,17 +448,51 @@ impl Checker {
         }
     }
 
-    /// One result per row, in order (see [`Checker::batch`]); a single row runs on the shared
-    /// workspace as it stands, keeping the warm starts of earlier calls. The first error
-    /// names its row when batched.
-    fn per_row<T: Send>(
+    /// The answers of `query` for the configurations `q` (see [`Checker::rows_with`]).
+    fn per_row(&self, q: &Any<'_>, how: (bool, f64), query: RowQuery) -> Answer {
+        match query {
+            RowQuery::Collides => self.rows_with(
+                q,
+                how,
+                |c, rows| {
+                    c.check_many(rows)
+                        .into_iter()
+                        .map(|r| r.map(|x| x.collides))
+                        .collect()
+                },
+                |c, ws, row| c.check_with(ws, row).map(|x| x.collides),
+            ),
+            RowQuery::Distance => self.rows_with(
+                q,
+                how,
+                |c, rows| {
+                    c.distance_many(rows)
+                        .into_iter()
+                        .map(|r| r.map(|x| x.distance.max(0.0)))
+                        .collect()
+                },
+                |c, ws, row| c.distance_with(ws, row).map(|x| x.distance.max(0.0)),
+            ),
+        }
+    }
+
+    /// One result per row of the configurations `q` (clamped by [`Checker::clamped`] with
+    /// `limit_tolerance`), in order, as a scalar for `(dof,)` and an array for `(N, dof)` (see
+    /// [`Checker::batch`]); a single row runs on the shared workspace as it stands, keeping
+    /// the warm starts of earlier calls. The first error names its row when batched.
+    fn rows_with<'py, T>(
         &self,
-        py: Python<'_>,
-        q: &Rows<'_>,
-        parallel: bool,
+        q: &Bound<'py, PyAny>,
+        (parallel, limit_tolerance): (bool, f64),
         many: impl FnOnce(&lib::Checker, &[&[f64]]) -> Vec<Result<T, RobotError>> + Send,
         one: impl Fn(&lib::Checker, &mut CheckWorkspace, &[f64]) -> Result<T, RobotError> + Send + Sync,
-    ) -> PyResult<Vec<T>> {
+    ) -> PyResult<Py<PyAny>>
+    where
+        T: Send + numpy::Element + for<'a> IntoPyObject<'py> + Copy,
+    {
+        let py = q.py();
+        let a = array_in(q, "q")?;
+        let q = self.clamped(&a, "q", limit_tolerance)?;
         let results = py.detach(|| {
             if q.n == 1 {
                 self.with_workspace(|ws| vec![one(&self.checker, ws, q.row(0))])
@@ -452,7 +500,11 @@ impl Checker {
                 self.batch(&q.slices(), parallel, many, |c, ws, row| one(c, ws, row))
             }
         });
-        first_error(results, q.batched, "configuration")
+        out(
+            py,
+            first_error(results, q.batched, "configuration")?,
+            q.batched,
+        )
     }
 
     /// The results of a batch, in input order: in parallel through `many` (the library's
@@ -537,55 +589,15 @@ impl Checker {
     /// clamped onto the limit (`Robot::clamp_configuration`), a larger excess is a
     /// `ValueError` naming the joint (unless the checker allows values outside the limits).
     #[pyo3(signature = (q, parallel=true, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE))]
-    fn check(
-        &self,
-        py: Python<'_>,
-        q: &Bound<'_, PyAny>,
-        parallel: bool,
-        limit_tolerance: f64,
-    ) -> PyResult<Py<PyAny>> {
-        let a = array_in(q, "q")?;
-        let q = self.clamped(&a, "q", limit_tolerance)?;
-        let v = self.per_row(
-            py,
-            &q,
-            parallel,
-            |c, rows| {
-                c.check_many(rows)
-                    .into_iter()
-                    .map(|r| r.map(|x| x.collides))
-                    .collect()
-            },
-            |c, ws, row| c.check_with(ws, row).map(|x| x.collides),
-        )?;
-        out(py, v, q.batched)
+    fn check(&self, q: &Any<'_>, parallel: bool, limit_tolerance: f64) -> Answer {
+        self.per_row(q, (parallel, limit_tolerance), RowQuery::Collides)
     }
 
     /// The minimum distance over the active pairs (metres; 0 when colliding, `inf` with no
     /// active pairs), per configuration: a float for `(dof,)`, an array for `(N, dof)`.
     #[pyo3(signature = (q, parallel=true, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE))]
-    fn distance(
-        &self,
-        py: Python<'_>,
-        q: &Bound<'_, PyAny>,
-        parallel: bool,
-        limit_tolerance: f64,
-    ) -> PyResult<Py<PyAny>> {
-        let a = array_in(q, "q")?;
-        let q = self.clamped(&a, "q", limit_tolerance)?;
-        let v = self.per_row(
-            py,
-            &q,
-            parallel,
-            |c, rows| {
-                c.distance_many(rows)
-                    .into_iter()
-                    .map(|r| r.map(|x| x.distance.max(0.0)))
-                    .collect()
-            },
-            |c, ws, row| c.distance_with(ws, row).map(|x| x.distance.max(0.0)),
-        )?;
-        out(py, v, q.batched)
+    fn distance(&self, q: &Any<'_>, parallel: bool, limit_tolerance: f64) -> Answer {
+        self.per_row(q, (parallel, limit_tolerance), RowQuery::Distance)
     }
 
     /// The colliding pair's names at one configuration `(dof,)`, or `None` when free.

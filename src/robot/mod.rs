@@ -4,9 +4,9 @@
 //! Where it sits: the first stage of a robot check,
 //!
 //! ```text
-//! URDF ──Robot::from_urdf_*──▶ Robot (links, joints, collision shapes)
-//! SRDF ──AllowedCollisions::from_srdf_*──▶ allowed-collision matrix ──▶ active link pairs
-//! q ──Robot::check_configuration──▶ valid q ──Robot::forward_kinematics──▶ LinkPoses ──▶ broad / narrow phase
+//! URDF ──Robot::from_urdf_* (urdf; mesh URIs through packages)──▶ Robot (links, joints, collision shapes)
+//! SRDF ──AllowedCollisions::from_srdf_*──▶ allowed-collision matrix (+ LoadWarnings) ──▶ active link pairs
+//! q ──Robot::clamp_configuration──▶ valid q ──Robot::forward_kinematics──▶ LinkPoses ──▶ broad / narrow phase
 //! ```
 //!
 //! * [`Robot`] holds the links (each with its `<collision>` elements: origin and geometry —
@@ -15,15 +15,20 @@
 //!   validates the tree: every joint names existing links, no link has two parents, one root,
 //!   no cycle; malformed XML, non-finite numbers and unknown packages are errors naming the
 //!   element. Mesh files are only resolved to paths here, not read: turning meshes into
-//!   hulls and support maps is the next stage.
+//!   hulls and support maps is the next stage. `package://NAME/…` is looked for through
+//!   [`PackageDirs`]: the folder given for NAME, the `ROS_PACKAGE_PATH` roots, then the
+//!   URDF's folder and its parents.
 //! * A **configuration** `q` has one value per movable, non-mimic joint, in the URDF's
 //!   document order ([`Robot::joint_names`]); [`Robot::check_configuration`] rejects a wrong
 //!   length, a non-finite value or (unless allowed) a value outside the joint's limits, naming
-//!   the joint.
+//!   the joint; [`Robot::clamp_configuration`] first clamps values within a tolerance of a
+//!   limit onto it (the front ends' default [`DEFAULT_LIMIT_TOLERANCE`]).
 //! * [`Robot::forward_kinematics`] writes every link's pose (in the root link's frame) into a
 //!   reusable [`LinkPoses`] buffer: no allocation per call.
-//! * [`AllowedCollisions`] is the SRDF's `disable_collisions` list, exactly as written;
-//!   [`AllowedCollisions::active_pairs`] lists the link pairs a checker must test.
+//! * [`AllowedCollisions`] is the SRDF's `disable_collisions` list as written, less entries
+//!   naming links the robot lacks: those are ignored with one [`LoadWarning`] per name (as
+//!   MoveIt warns and goes on); [`AllowedCollisions::active_pairs`] lists the link pairs a
+//!   checker must test.
 //! * [`Scene`] holds the static obstacles (each an [`Obstacle`]: a named [`Geometry`] with a
 //!   pose), the robot base's pose and the link–obstacle pairs never checked, read from a
 //!   JSON file ([`Scene::from_json_file`]; the format is described in [`scene`], the reader
@@ -235,7 +240,7 @@ pub enum RobotError {
         problem: String,
     },
     /// A mesh's `package://NAME/FILE` URI names a package found nowhere: no place searched
-    /// holds FILE and none is a folder of package NAME (see [`PackageDirs`] for the order:
+    /// holds FILE (`tried[k].is_file() = false` for every `k`) and none is a folder of package NAME (see [`PackageDirs`] for the order:
     /// the folder given for NAME, the `ROS_PACKAGE_PATH` roots, the URDF's folder and its
     /// parents). The message lists every place tried, in order.
     #[error(

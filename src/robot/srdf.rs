@@ -178,8 +178,8 @@ impl AllowedCollisions {
 
     /// What the SRDF named that the robot lacks, one warning per name in order of first
     /// appearance (empty for [`AllowedCollisions::none`], [`AllowedCollisions::from_entries`]
-    /// and a matrix read back from bytes): `warnings()[k].entries` entries were ignored for
-    /// `warnings()[k].name`.
+    /// and a matrix read back from bytes): `warnings()[k].entries ≥ 1` entries were ignored
+    /// for `warnings()[k].name`.
     pub fn warnings(&self) -> &[LoadWarning] {
         &self.warnings
     }

@@ -49,7 +49,7 @@ impl NameKind {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadWarning {
-    /// The file at fault: `Some(path)` when read from a file, `None` for text.
+    /// The file at fault: `file = Some(path)` when read from a file, `None` for text.
     pub file: Option<PathBuf>,
     /// The 1-based line of the first entry naming it: `line ≥ 1`.
     pub line: u32,

@@ -116,7 +116,8 @@ enum Command {
         /// The mesh (Wavefront OBJ, only `v` lines matter, STL or COLLADA .dae) or a .nvm file.
         #[arg(value_name = "MESH.obj")]
         mesh: PathBuf,
-        /// Write the hull here as OBJ.
+        /// Write the hull here as OBJ (`-`: standard output, the report then on stderr; a
+        /// device such as /dev/null is written directly).
         #[arg(long, value_name = "HULL.obj")]
         out: Option<PathBuf>,
         /// Print one JSON object instead of text.
@@ -148,7 +149,8 @@ enum Command {
         /// Random seed (the same seed gives the same points).
         #[arg(long, value_name = "S", default_value_t = 0)]
         seed: u64,
-        /// The OBJ file to write.
+        /// The OBJ file to write (`-`: standard output, the report then on stderr; a device
+        /// such as /dev/null is written directly).
         #[arg(long, value_name = "FILE.obj")]
         out: PathBuf,
         /// Print one JSON object instead of text.
@@ -277,7 +279,8 @@ enum Command {
         /// The queries, one JSON object per line.
         #[arg(value_name = "QUERIES.jsonl")]
         queries: PathBuf,
-        /// Write the results here (atomically) instead of stdout.
+        /// Write the results here (atomically) instead of stdout (`-` is stdout too; a device
+        /// such as /dev/null is written directly).
         #[arg(long, value_name = "RESULTS.jsonl")]
         out: Option<PathBuf>,
         /// Worker threads, 1 to 4 per available core [default: one per core].
@@ -318,7 +321,8 @@ enum Command {
         /// The meshes (Wavefront OBJ, STL or COLLADA .dae).
         #[arg(value_name = "MESH.obj", required = true)]
         meshes: Vec<PathBuf>,
-        /// The .nvm file to write (one mesh only).
+        /// The .nvm file to write (one mesh only; `-`: standard output, the report then on
+        /// stderr).
         #[arg(
             short = 'o',
             long = "out",

@@ -40,10 +40,17 @@ pub enum RobotCommand {
             machine; an error for a continuous joint). Every configuration is validated before \
             anything is checked: a line with the wrong number of values, a value that is not \
             a number, NaN or infinite, or (unless --allow-outside-limits) outside its joint's \
-            limits is an error naming the file, the line and the joint, and no output is \
-            written.\n\n\
+            limits by more than --limit-tolerance (default 1e-4 rad or m) is an error naming \
+            the file, the line and the joint, and no output is written; a value beyond its \
+            limit by at most the tolerance is clamped onto the limit and counted in the \
+            summary.\n\n\
+            Loading goes as in MoveIt and the ROS tools: package://NAME/FILE meshes are looked \
+            for in --package-dir NAME=DIR, then in each ROS_PACKAGE_PATH root (ROOT/NAME, or a \
+            folder whose package.xml is named NAME), then in the URDF's folder and the folders \
+            above it; SRDF entries naming links or joints the URDF lacks are ignored with one \
+            warning per name on stderr (listed as \"warnings\" in the --json summary).\n\n\
             Output: one JSON line per configuration, in input order, to --out (written all or \
-            nothing) or standard output:\n  \
+            nothing; `-` is standard output, /dev/null discards) or standard output:\n  \
             {\"index\": 0, \"collides\": true, \"pair\": [\"panda_link3\", \"shelf_top\"], \"distance\": null}\n\
             `pair` names the two links (or the link and the obstacle) of a colliding pair, \
             null when nothing collides. With --distance, `distance` is the minimum distance \
@@ -102,15 +109,17 @@ pub enum RobotCommand {
             0 -0.785 0 -2.356 0 1.571 0.785 0.02 ; 0.5 -0.5 0 -2 0 1.6 0.785 0.02\n\
             Every line is validated before anything is checked: a missing `;`, the wrong number \
             of values on either side, a value that is not a number, NaN or infinite, or (unless \
-            --allow-outside-limits) outside its joint's limits is an error naming the file, the \
-            line, the side (q0 or q1) and the joint (exit status 2, no output written). \
+            --allow-outside-limits) outside its joint's limits by more than --limit-tolerance \
+            (default 1e-4; smaller excesses are clamped onto the limit and counted) is an error \
+            naming the file, the line, the side (q0 or q1) and the joint (exit status 2, no \
+            output written). \
             --random N --max-step RAD [--seed S] draws N motions instead: q0 uniform within the \
             joint limits and free, q1 = q0 + a uniform step in [−RAD, RAD] per joint, clipped \
             to the limits, and free (motion i from ChaCha8 seeded with S on stream i: the same \
             on every machine, for any --threads and in every --shard); --save-motions F writes \
             them as a motions file.\n\n\
-            Output: one JSON line per motion, in input order, to --out (written all or nothing) \
-            or standard output:\n  \
+            Output: one JSON line per motion, in input order, to --out (written all or nothing; \
+            `-` is standard output, /dev/null discards) or standard output:\n  \
             {\"index\": 3, \"free\": false, \"s\": 0.16905436757218925, \"pair\": [\"panda_link4\", \"shelf_middle\"], \"distance_queries\": 197}\n\
             `s` and `pair` are null for a free motion; `distance_queries` counts GJK runs \
             (certified) or configuration checks (sampled). The output is the same for any \
@@ -139,7 +148,8 @@ pub enum RobotCommand {
             every vertex) and the mesh's volume over the hull's (1 for a convex closed mesh); \
             the scene's obstacles; how many link pairs the SRDF allows; and the active self \
             pairs and scene pairs, the ones `robot check` tests. A table by default, one JSON \
-            object with --json.",
+            object with --json. SRDF entries naming links or joints the URDF lacks are ignored \
+            with one warning per name (stderr, and \"warnings\" in the JSON).",
         after_help = "Examples:\n  \
             polyquery robot info data/robots/panda/panda.urdf --srdf data/robots/panda/panda.srdf\n  \
             polyquery robot info panda.urdf --srdf panda.srdf --scene scene.json --json"
