@@ -76,8 +76,8 @@ pub enum RobotCliError {
         /// `source` = the library's error.
         source: Box<RobotError>,
     },
-    /// The SRDF is malformed or names a link the robot does not have:
-    /// `to_string() = "{path}: {source}"`.
+    /// The SRDF is malformed (bad XML, an entry without its attributes, an unsupported
+    /// element; unknown link names are warnings, not errors): `to_string() = "{path}: {source}"`.
     #[error("{}: {source}", path.display())]
     Srdf {
         /// `path` = the SRDF file.
