@@ -20,6 +20,7 @@ mod nvm_stream;
 mod queries;
 mod robot;
 mod robot_checker;
+mod robot_load;
 mod robot_motion;
 mod robot_pieces;
 mod robot_serialize;

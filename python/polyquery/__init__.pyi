@@ -96,6 +96,9 @@ class Robot:
     @property
     def limits(self) -> npt.NDArray[np.float64]:
         """``(dof, 2)``: lower, upper."""
+    @property
+    def warnings(self) -> list[str]:
+        """The SRDF's names the URDF lacks, one message each (their entries ignored)."""
     def __reduce__(self) -> Tuple[Any, Tuple[bytes]]:
         """Pickles as the library's bytes (the model and its allowed pairs; meshes as paths)."""
 
@@ -138,11 +141,16 @@ class Checker:
         allow_out_of_limits: bool = False,
         cache_dir: Optional[_Path] = None,
     ) -> None: ...
-    def check(self, q: _Array, parallel: bool = True) -> _Bools:
-        """Whether each configuration collides: ``(dof,)`` → bool, ``(N, dof)`` → bool array."""
-    def distance(self, q: _Array, parallel: bool = True) -> _Floats:
+    def check(self, q: _Array, parallel: bool = True, *, limit_tolerance: float = 1e-4) -> _Bools:
+        """Whether each configuration collides: ``(dof,)`` → bool, ``(N, dof)`` → bool array.
+        Values at most ``limit_tolerance`` beyond a joint limit are clamped onto it (every call)."""
+    def distance(
+        self, q: _Array, parallel: bool = True, *, limit_tolerance: float = 1e-4
+    ) -> _Floats:
         """Minimum distance over the active pairs (0 when colliding)."""
-    def colliding_pair(self, q: _Array) -> Optional[Tuple[str, str]]:
+    def colliding_pair(
+        self, q: _Array, *, limit_tolerance: float = 1e-4
+    ) -> Optional[Tuple[str, str]]:
         """The colliding pair's names at one configuration, or None."""
     def check_motions(
         self,
@@ -151,6 +159,8 @@ class Checker:
         certified: bool = True,
         resolution: float = 1e-3,
         parallel: bool = True,
+        *,
+        limit_tolerance: float = 1e-4,
     ) -> Tuple[_Bools, _Floats]:
         """``(free, s)`` for the motions ``q0 → q1``; ``s`` is NaN when free."""
     @property

@@ -14,7 +14,7 @@ mod cli;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput};
-use cli::terminal::{print, progress_bar, thread_pool};
+use cli::terminal::{print, print_beside, progress_bar, thread_pool};
 use polyquery::input::{self, ReadLimits};
 use polyquery::kinds::{Algorithm, QueryKind, SupportKind};
 use polyquery::pose::{QuatOrder, parse_pose_with};
@@ -116,7 +116,8 @@ enum Command {
         /// The mesh (Wavefront OBJ, only `v` lines matter, STL or COLLADA .dae) or a .nvm file.
         #[arg(value_name = "MESH.obj")]
         mesh: PathBuf,
-        /// Write the hull here as OBJ.
+        /// Write the hull here as OBJ (`-`: standard output, the report then on stderr; a
+        /// device such as /dev/null is written directly).
         #[arg(long, value_name = "HULL.obj")]
         out: Option<PathBuf>,
         /// Print one JSON object instead of text.
@@ -148,7 +149,8 @@ enum Command {
         /// Random seed (the same seed gives the same points).
         #[arg(long, value_name = "S", default_value_t = 0)]
         seed: u64,
-        /// The OBJ file to write.
+        /// The OBJ file to write (`-`: standard output, the report then on stderr; a device
+        /// such as /dev/null is written directly).
         #[arg(long, value_name = "FILE.obj")]
         out: PathBuf,
         /// Print one JSON object instead of text.
@@ -277,7 +279,8 @@ enum Command {
         /// The queries, one JSON object per line.
         #[arg(value_name = "QUERIES.jsonl")]
         queries: PathBuf,
-        /// Write the results here (atomically) instead of stdout.
+        /// Write the results here (atomically) instead of stdout (`-` is stdout too; a device
+        /// such as /dev/null is written directly).
         #[arg(long, value_name = "RESULTS.jsonl")]
         out: Option<PathBuf>,
         /// Worker threads, 1 to 4 per available core [default: one per core].
@@ -318,7 +321,8 @@ enum Command {
         /// The meshes (Wavefront OBJ, STL or COLLADA .dae).
         #[arg(value_name = "MESH.obj", required = true)]
         meshes: Vec<PathBuf>,
-        /// The .nvm file to write (one mesh only).
+        /// The .nvm file to write (one mesh only; `-`: standard output, the report then on
+        /// stderr).
         #[arg(
             short = 'o',
             long = "out",
@@ -510,7 +514,8 @@ fn main() -> ExitCode {
 fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
     match command {
         Command::Hull { mesh, out, json } => {
-            print(&commands::hull(&mesh, out.as_deref(), limits)?, json)?;
+            let report = commands::hull(&mesh, out.as_deref(), limits)?;
+            print_beside(&report, json, out.as_deref())?;
         }
         Command::Gen {
             shape,
@@ -518,7 +523,7 @@ fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
             seed,
             out,
             json,
-        } => print(&commands::generate(shape, n, seed, &out)?, json)?,
+        } => print_beside(&commands::generate(shape, n, seed, &out)?, json, Some(&out))?,
         Command::Query {
             operation,
             a,
@@ -671,7 +676,7 @@ fn preprocess(
     let (report, errors) = commands::preprocess(&jobs, limits, &progress);
     bar.finish_and_clear();
     if !report.files.is_empty() {
-        print(&report, json)?;
+        print_beside(&report, json, out)?;
     }
     // Each failure is reported here; the exit code is 2 if any input was bad, else 1.
     for err in &errors {

@@ -14,4 +14,5 @@ mod magnitude_cli;
 mod nvm_cli;
 mod report;
 mod robot_cli;
+mod robot_load_cli;
 mod robot_motion_cli;

@@ -10,8 +10,8 @@ use clap::{ArgGroup, Args, Subcommand};
 use polyquery::input::ReadLimits;
 use polyquery::robot::{DEFAULT_MESH_TOLERANCE, LimitCheck, MeshShape, MotionOptions};
 use polyquery_cli::robot::{
-    self as robot, CacheSummary, CheckSummary, InfoReport, LoadedRobot, MotionMode, MotionSummary,
-    RobotSources,
+    self as robot, CacheSummary, CheckSummary, InfoReport, InputSummary, LoadedRobot, MotionMode,
+    MotionSummary, RobotSources,
 };
 use polyquery_cli::shard::{Shard, ShardSummary};
 use std::io::Write;
@@ -40,10 +40,17 @@ pub enum RobotCommand {
             machine; an error for a continuous joint). Every configuration is validated before \
             anything is checked: a line with the wrong number of values, a value that is not \
             a number, NaN or infinite, or (unless --allow-outside-limits) outside its joint's \
-            limits is an error naming the file, the line and the joint, and no output is \
-            written.\n\n\
+            limits by more than --limit-tolerance (default 1e-4 rad or m) is an error naming \
+            the file, the line and the joint, and no output is written; a value beyond its \
+            limit by at most the tolerance is clamped onto the limit and counted in the \
+            summary.\n\n\
+            Loading goes as in MoveIt and the ROS tools: package://NAME/FILE meshes are looked \
+            for in --package-dir NAME=DIR, then in each ROS_PACKAGE_PATH root (ROOT/NAME, or a \
+            folder whose package.xml is named NAME), then in the URDF's folder and the folders \
+            above it; SRDF entries naming links or joints the URDF lacks are ignored with one \
+            warning per name on stderr (listed as \"warnings\" in the --json summary).\n\n\
             Output: one JSON line per configuration, in input order, to --out (written all or \
-            nothing) or standard output:\n  \
+            nothing; `-` is standard output, /dev/null discards) or standard output:\n  \
             {\"index\": 0, \"collides\": true, \"pair\": [\"panda_link3\", \"shelf_top\"], \"distance\": null}\n\
             `pair` names the two links (or the link and the obstacle) of a colliding pair, \
             null when nothing collides. With --distance, `distance` is the minimum distance \
@@ -102,15 +109,17 @@ pub enum RobotCommand {
             0 -0.785 0 -2.356 0 1.571 0.785 0.02 ; 0.5 -0.5 0 -2 0 1.6 0.785 0.02\n\
             Every line is validated before anything is checked: a missing `;`, the wrong number \
             of values on either side, a value that is not a number, NaN or infinite, or (unless \
-            --allow-outside-limits) outside its joint's limits is an error naming the file, the \
-            line, the side (q0 or q1) and the joint (exit status 2, no output written). \
+            --allow-outside-limits) outside its joint's limits by more than --limit-tolerance \
+            (default 1e-4; smaller excesses are clamped onto the limit and counted) is an error \
+            naming the file, the line, the side (q0 or q1) and the joint (exit status 2, no \
+            output written). \
             --random N --max-step RAD [--seed S] draws N motions instead: q0 uniform within the \
             joint limits and free, q1 = q0 + a uniform step in [−RAD, RAD] per joint, clipped \
             to the limits, and free (motion i from ChaCha8 seeded with S on stream i: the same \
             on every machine, for any --threads and in every --shard); --save-motions F writes \
             them as a motions file.\n\n\
-            Output: one JSON line per motion, in input order, to --out (written all or nothing) \
-            or standard output:\n  \
+            Output: one JSON line per motion, in input order, to --out (written all or nothing; \
+            `-` is standard output, /dev/null discards) or standard output:\n  \
             {\"index\": 3, \"free\": false, \"s\": 0.16905436757218925, \"pair\": [\"panda_link4\", \"shelf_middle\"], \"distance_queries\": 197}\n\
             `s` and `pair` are null for a free motion; `distance_queries` counts GJK runs \
             (certified) or configuration checks (sampled). The output is the same for any \
@@ -139,7 +148,8 @@ pub enum RobotCommand {
             every vertex) and the mesh's volume over the hull's (1 for a convex closed mesh); \
             the scene's obstacles; how many link pairs the SRDF allows; and the active self \
             pairs and scene pairs, the ones `robot check` tests. A table by default, one JSON \
-            object with --json.",
+            object with --json. SRDF entries naming links or joints the URDF lacks are ignored \
+            with one warning per name (stderr, and \"warnings\" in the JSON).",
         after_help = "Examples:\n  \
             polyquery robot info data/robots/panda/panda.urdf --srdf data/robots/panda/panda.srdf\n  \
             polyquery robot info panda.urdf --srdf panda.srdf --scene scene.json --json"
@@ -150,20 +160,26 @@ pub enum RobotCommand {
 /// Where the robot comes from (shared by `check`, `motion` and `info`): `RobotSourceArgs` ↦ [`RobotSources`].
 #[derive(Args, Debug)]
 pub struct RobotSourceArgs {
-    /// The robot's URDF file. Relative mesh paths resolve against its folder; `package://NAME/…`
-    /// through --package-dir, or a folder named NAME at or above the URDF's: `urdf` = the file.
+    /// The robot's URDF file. Relative mesh paths resolve against its folder;
+    /// `package://NAME/FILE` is looked for in the --package-dir of NAME, then in each
+    /// ROS_PACKAGE_PATH root (ROOT/NAME, or a folder whose package.xml is named NAME), then in
+    /// the URDF's folder and each folder above it (ANCESTOR/NAME, or ANCESTOR itself when named
+    /// NAME); the first place holding FILE wins: `urdf` = the file.
     #[arg(value_name = "URDF")]
     pub urdf: PathBuf,
     /// The SRDF file: its `disable_collisions` link pairs are never checked (without it every
-    /// pair of links with shapes is): `srdf = None` ⟹ no pair allowed.
+    /// pair of links with shapes is). Entries naming links or joints the URDF lacks are
+    /// ignored with one warning per name (on stderr, and in --json output as "warnings"), as
+    /// MoveIt does: `srdf = None` ⟹ no pair allowed.
     #[arg(long, value_name = "FILE")]
     pub srdf: Option<PathBuf>,
     /// The scene: static obstacles (box, sphere, cylinder, capsule, mesh, .nvm) with poses,
     /// the robot base's pose and allowed link–obstacle pairs, as JSON: `scene = None` ⟹ no obstacles.
     #[arg(long, value_name = "FILE")]
     pub scene: Option<PathBuf>,
-    /// The folder of a ROS package, for `package://NAME/…` mesh URIs; repeat for several
-    /// packages: `--package-dir NAME=DIR` ⟹ `package://NAME/x = DIR/x`.
+    /// The folder of a ROS package, for `package://NAME/…` mesh URIs, searched before
+    /// ROS_PACKAGE_PATH and the URDF's folder; repeat for several packages:
+    /// `--package-dir NAME=DIR` ⟹ `package://NAME/x = DIR/x` when that file exists.
     #[arg(long, value_name = "NAME=DIR", value_parser = robot::parse_package_dir)]
     pub package_dir: Vec<(String, PathBuf)>,
     /// The shape cache folder (meshes' hulls and normal vector maps, keyed by content hash).
@@ -213,6 +229,7 @@ impl RobotSourceArgs {
             srdf: self.srdf.clone(),
             scene: self.scene.clone(),
             packages: self.package_dir.clone(),
+            ros_package_path: std::env::var_os("ROS_PACKAGE_PATH"),
             cache_dir,
             limits,
             mesh_shape: self.mesh_shape,
@@ -250,6 +267,14 @@ pub struct CheckArgs {
     /// Limits, threads, output, summary and shard: `run` ↦ how the run goes.
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// `text` as a finite number ≥ 0, for clap: `non_negative("0") = Ok(0.0)`.
+fn non_negative(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x >= 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("'{text}' is not a finite number ≥ 0")),
+    }
 }
 
 /// `text` as a positive finite number, for clap: `positive("0.01") = Ok(0.01)`.
@@ -313,11 +338,18 @@ pub struct RunArgs {
     /// `LimitCheck::Allow`.
     #[arg(long)]
     pub allow_outside_limits: bool,
+    /// A value beyond its joint's limit by at most X (radians or metres) is clamped onto the
+    /// limit and counted in the summary ("clamped_values"); a larger excess is an error naming
+    /// the line and the joint. 0 refuses every value outside the limits:
+    /// `limit_tolerance = X` ⟹ `Robot::clamp_configuration(q, Enforce, X)`.
+    #[arg(long, value_name = "X", default_value_t = polyquery::robot::DEFAULT_LIMIT_TOLERANCE, value_parser = non_negative)]
+    pub limit_tolerance: f64,
     /// Worker threads (default: one per core): `threads = None` ⟹ rayon's default.
     #[arg(long, value_name = "N")]
     pub threads: Option<u64>,
-    /// Write the result lines here (all or nothing) instead of standard output:
-    /// `out = None` ⟹ stdout.
+    /// Write the result lines here (a regular file: all or nothing) instead of standard
+    /// output; `-` is standard output, and a device such as /dev/null is written directly:
+    /// `out = None` or `-` ⟹ stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Print the summary on stderr as one JSON object: `json` ⟹ `{"configurations" or
@@ -359,8 +391,12 @@ pub fn run(command: RobotCommand, limits: &ReadLimits) -> Result<(), CliError> {
     }
 }
 
-/// Prints the shape cache's write failure, if any, as a warning.
-fn warn_cache(loaded: &LoadedRobot) {
+/// Prints the load's warnings on stderr, each once: the SRDF's unknown names, then the
+/// shape cache's write failure, if any.
+fn warn_load(loaded: &LoadedRobot) {
+    for w in loaded.warnings() {
+        eprintln!("warning: {w}");
+    }
     if let Some(message) = loaded.cache.stats().write_error {
         eprintln!("warning: cannot write the shape cache: {message}");
     }
@@ -392,12 +428,22 @@ impl RunArgs {
             LimitCheck::Enforce
         };
         let loaded = pool.install(|| robot::load(&source.sources(limits)))?;
-        warn_cache(&loaded);
+        warn_load(&loaded);
         Ok(Started {
             pool,
             limits,
             loaded,
         })
+    }
+
+    /// What the summary says of the input: the load's warnings, `clamped` values clamped
+    /// within `--limit-tolerance`.
+    fn input_summary(&self, loaded: &LoadedRobot, clamped: usize) -> InputSummary {
+        InputSummary {
+            warnings: loaded.warnings().iter().map(|w| w.to_string()).collect(),
+            clamped_values: clamped,
+            limit_tolerance: self.limit_tolerance,
+        }
     }
 
     /// Runs `work` on the pool, timed, with a progress bar of `count` items named `what`
@@ -458,9 +504,17 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
         limits,
         loaded,
     } = run.start(&args.source, &[])?;
-    let configurations = match (&args.configs, args.random) {
-        (Some(file), _) => robot::read_configurations(file, &loaded.robot, limits, read_limits)?,
-        (None, Some(n)) => robot::random_configurations(&loaded.robot, n, args.seed.unwrap_or(0))?,
+    let (configurations, clamped) = match (&args.configs, args.random) {
+        (Some(file), _) => robot::read_configurations(
+            file,
+            &loaded.robot,
+            (limits, run.limit_tolerance),
+            read_limits,
+        )?,
+        (None, Some(n)) => (
+            robot::random_configurations(&loaded.robot, n, args.seed.unwrap_or(0))?,
+            0,
+        ),
         (None, None) => {
             return Err(CliError::Usage(
                 "give the configurations: --configs FILE or --random N".into(),
@@ -494,6 +548,7 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
             summary.shard = run
                 .shard
                 .map(|s| ShardSummary::new(s, configurations.len()));
+            summary.input = run.input_summary(&loaded, clamped);
             summary
         },
     )
@@ -517,9 +572,16 @@ fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
     };
     let shard = run.shard.unwrap_or(Shard::WHOLE);
     let drawing = Instant::now();
+    let mut clamped = 0;
     let (total, motions) = match (&args.motions, args.random, args.max_step) {
         (Some(file), _, _) => {
-            let all = robot::read_motions(file, &loaded.robot, limits, read_limits)?;
+            let (all, c) = robot::read_motions(
+                file,
+                &loaded.robot,
+                (limits, run.limit_tolerance),
+                read_limits,
+            )?;
+            clamped = c;
             (all.len(), robot::of_shard(all, shard))
         }
         (None, Some(n), Some(max_step)) => {
@@ -566,6 +628,7 @@ fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
             );
             summary.random_seconds = random_seconds;
             summary.shard = run.shard.map(|s| ShardSummary::new(s, total));
+            summary.input = run.input_summary(&loaded, clamped);
             summary
         },
     )
@@ -573,7 +636,7 @@ fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
 
 fn info(args: &InfoArgs) -> Result<(), CliError> {
     let loaded = robot::load(&args.source.sources(LimitCheck::Enforce))?;
-    warn_cache(&loaded);
+    warn_load(&loaded);
     let report = InfoReport::build(&loaded)?;
     print(&report, args.json)
 }

@@ -156,6 +156,9 @@ pub struct InfoReport {
     pub cache_hits: usize,
     /// `cache_built` = meshes whose hull was built.
     pub cache_built: usize,
+    /// `warnings[k]` = the text of the load's `k`-th warning (the SRDF's names the URDF
+    /// lacks, one per name; `LoadedRobot::warnings`).
+    pub warnings: Vec<String>,
 }
 
 fn kind_name(kind: JointKind) -> &'static str {
@@ -340,6 +343,7 @@ impl InfoReport {
             load_seconds: loaded.load_seconds,
             cache_hits: stats.hits,
             cache_built: stats.built,
+            warnings: loaded.warnings().iter().map(|w| w.to_string()).collect(),
         })
     }
 }
@@ -480,7 +484,11 @@ impl Display for InfoReport {
             }
         }
         writeln!(f)?;
-        writeln!(f, "allowed link pairs (SRDF): {}", self.allowed_pairs)?;
+        write!(f, "allowed link pairs (SRDF): {}", self.allowed_pairs)?;
+        match self.warnings.len() {
+            0 => writeln!(f)?,
+            n => writeln!(f, " ({n} unknown names ignored, with a warning each)")?,
+        }
         writeln!(f, "active self pairs: {}", self.active_self_pairs.len())?;
         for p in &self.active_self_pairs {
             writeln!(f, "  {} – {}", p[0], p[1])?;

@@ -1,13 +1,14 @@
-//! Loading what a robot command works on: the URDF (with `--package-dir` folders), the SRDF,
-//! the scene and the collision shapes (through the shape cache), into a [`Checker`].
+//! Loading what a robot command works on: the URDF (with `--package-dir` folders and the
+//! `ROS_PACKAGE_PATH` roots), the SRDF (its unknown names become warnings), the scene and the
+//! collision shapes (through the shape cache), into a [`Checker`].
 //!
 //! Where it sits: the first step of `robot check` and `robot info`, before any configuration
 //! is read; every error names the file and the element, link or obstacle at fault.
 
 use super::RobotCliError;
 use polyquery::robot::{
-    AllowedCollisions, Checker, CheckerOptions, DEFAULT_MESH_TOLERANCE, LimitCheck, MeshShape,
-    PackageDirs, Robot, RobotError, Scene, ShapeCache,
+    AllowedCollisions, Checker, CheckerOptions, DEFAULT_MESH_TOLERANCE, LimitCheck, LoadWarning,
+    MeshShape, PackageDirs, Robot, RobotError, Scene, ShapeCache,
 };
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -23,8 +24,12 @@ pub struct RobotSources {
     pub srdf: Option<PathBuf>,
     /// `scene = Some(file)`: the obstacles (JSON; `None`: an empty scene).
     pub scene: Option<PathBuf>,
-    /// `packages[k] = (NAME, DIR)`: `package://NAME/…` resolves in `DIR`.
+    /// `packages[k] = (NAME, DIR)`: `package://NAME/…` is looked for in `DIR` first.
     pub packages: Vec<(String, PathBuf)>,
+    /// `ros_package_path = Some(value)`: the `ROS_PACKAGE_PATH` roots (`:`-separated),
+    /// searched after `packages` and before the URDF's folder (`None`: no roots). The CLI
+    /// passes the environment's value; the loader itself reads no environment variable.
+    pub ros_package_path: Option<OsString>,
     /// `cache_dir = Some(dir)`: meshes' hulls are cached in `dir` (`None`: no cache).
     pub cache_dir: Option<PathBuf>,
     /// `limits = LimitCheck::Allow` checks configurations outside the joint limits too.
@@ -50,6 +55,24 @@ pub struct LoadedRobot {
     pub cache: ShapeCache,
     /// `load_seconds` = wall time to read the files and build every shape.
     pub load_seconds: f64,
+}
+
+impl LoadedRobot {
+    /// What the load warns about (the SRDF's names the URDF lacks, one warning per name):
+    /// `warnings() = allowed.warnings()`.
+    ///
+    /// ```
+    /// use polyquery_cli::robot::{load, RobotSources};
+    /// use std::path::Path;
+    ///
+    /// let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
+    /// let loaded = load(&RobotSources { urdf: panda.join("panda.urdf"), srdf: Some(panda.join("panda.srdf")), ..RobotSources::default() })?;
+    /// assert!(loaded.warnings().is_empty());
+    /// # Ok::<(), polyquery_cli::robot::RobotCliError>(())
+    /// ```
+    pub fn warnings(&self) -> &[LoadWarning] {
+        self.allowed.warnings()
+    }
 }
 
 /// `NAME=DIR` of `--package-dir`: `parse_package_dir("pkg=/opt/pkg") = Ok(("pkg", "/opt/pkg"))`.
@@ -121,6 +144,9 @@ pub fn load(sources: &RobotSources) -> Result<LoadedRobot, RobotCliError> {
     let mut packages = PackageDirs::new();
     for (name, dir) in &sources.packages {
         packages.insert(name.clone(), dir.clone());
+    }
+    if let Some(roots) = &sources.ros_package_path {
+        packages.with_ros_package_path(roots);
     }
     let robot = Robot::from_urdf_file(&sources.urdf, &packages)
         .map_err(|e| in_file(&sources.urdf, e, false))?;

@@ -47,10 +47,10 @@ pub use configs::{parse_configurations, random_configurations, read_configuratio
 pub use info::InfoReport;
 pub use load::{LoadedRobot, RobotSources, default_cache_dir, load, parse_package_dir};
 pub use motion::{
-    Motion, MotionMode, MotionSummary, check_motions_all, of_shard, parse_motions, random_motions,
-    read_motions, write_motion_jsonl, write_motions,
+    Motion, MotionMode, MotionSummary, check_motions_all, of_shard, parse_motions,
+    parse_motions_clamped, random_motions, read_motions, write_motion_jsonl, write_motions,
 };
-pub use summary::CacheSummary;
+pub use summary::{CacheSummary, InputSummary};
 
 use polyquery::input::ReadError;
 use polyquery::robot::{CheckWorkspace, Checker, RobotError, ShapeError};
@@ -76,8 +76,8 @@ pub enum RobotCliError {
         /// `source` = the library's error.
         source: Box<RobotError>,
     },
-    /// The SRDF is malformed or names a link the robot does not have:
-    /// `to_string() = "{path}: {source}"`.
+    /// The SRDF is malformed (bad XML, an entry without its attributes, an unsupported
+    /// element; unknown link names are warnings, not errors): `to_string() = "{path}: {source}"`.
     #[error("{}: {source}", path.display())]
     Srdf {
         /// `path` = the SRDF file.
