@@ -66,25 +66,14 @@ pub(super) struct JointValue<'a> {
 
 /// A `sensor_msgs/JointState`'s names and positions, paired: as many positions as names.
 pub(super) fn joint_state<'a>(state: &Node<'a>) -> Result<Vec<JointValue<'a>>, MoveItError> {
-    let names = state.items_at("name")?;
-    let positions = match state.get("position")? {
-        Some(p) => p.numbers()?,
-        None => Vec::new(),
-    };
-    if names.len() != positions.len() {
-        return Err(state.fail(format!(
-            "{} names but {} positions",
-            names.len(),
-            positions.len()
-        )));
-    }
+    let (names, positions) = state.paired("name", "position")?;
     names
         .into_iter()
         .zip(positions)
         .map(|(node, value)| {
             Ok(JointValue {
                 name: node.text()?.to_string(),
-                value,
+                value: value.number()?,
                 node,
             })
         })
@@ -154,15 +143,7 @@ pub(super) fn base_transform(
     let Some(multi) = robot_state.get("multi_dof_joint_state")? else {
         return Ok(None);
     };
-    let names = multi.items_at("joint_names")?;
-    let transforms = multi.items_at("transforms")?;
-    if names.len() != transforms.len() {
-        return Err(multi.fail(format!(
-            "{} joint_names but {} transforms",
-            names.len(),
-            transforms.len()
-        )));
-    }
+    let (_, transforms) = multi.paired("joint_names", "transforms")?;
     match transforms.as_slice() {
         [] => Ok(None),
         [one] => Ok(Some(transform(one, notes)?)),

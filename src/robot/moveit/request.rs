@@ -12,9 +12,9 @@
 
 use super::error::MoveItError;
 use super::messages::{JointValue, base_transform, configuration, joint_state};
-use super::yaml::{self, Node};
+use super::yaml::{Document, read};
 use crate::Pose;
-use crate::robot::{Robot, read_text};
+use crate::robot::Robot;
 use std::path::Path;
 
 /// A motion request read for a robot: `start` and `goal` in its configuration order
@@ -47,13 +47,6 @@ pub struct MotionRequest {
 }
 
 impl MotionRequest {
-    /// Reads a motion-request YAML file for `robot` (see the module notes):
-    /// `from_yaml_file(p, r) = from_yaml_str(read(p), Some(p), r)`.
-    pub fn from_yaml_file(path: &Path, robot: &Robot) -> Result<MotionRequest, MoveItError> {
-        let text = read_text(path).map_err(|e| MoveItError::Read(Box::new(e)))?;
-        MotionRequest::from_yaml_str(&text, Some(path), robot)
-    }
-
     /// Reads motion-request YAML text; `file` names it in errors (see the module notes):
     /// `start.len() = goal.len() = robot.dof()`.
     pub fn from_yaml_str(
@@ -61,10 +54,9 @@ impl MotionRequest {
         file: Option<&Path>,
         robot: &Robot,
     ) -> Result<MotionRequest, MoveItError> {
-        let file = file.map(Path::to_path_buf);
-        let doc = yaml::load(text, &file)?;
-        let top = Node::top(&doc, &file);
         let mut notes = Vec::new();
+        let doc = Document::parse(text, file)?;
+        let top = doc.top();
         let state = top.require("start_state")?;
         if let Some(attached) = state.get("attached_collision_objects")?
             && !attached.items()?.is_empty()
@@ -117,5 +109,11 @@ impl MotionRequest {
         }
         let goal = configuration(robot, &values, &goal_set, &mut notes)?;
         Ok(MotionRequest { start, goal, notes })
+    }
+
+    /// Reads a motion-request YAML file for `robot` (see the module notes):
+    /// `from_yaml_file(p, r) = from_yaml_str(read(p), Some(p), r)`.
+    pub fn from_yaml_file(path: &Path, robot: &Robot) -> Result<MotionRequest, MoveItError> {
+        MotionRequest::from_yaml_str(&read(path)?, Some(path), robot)
     }
 }

@@ -18,9 +18,9 @@
 
 use super::error::MoveItError;
 use super::messages::{base_transform, configuration, joint_state, pose};
-use super::yaml::{self, Node};
+use super::yaml::{Document, Node, read};
 use crate::Pose;
-use crate::robot::{Robot, Scene, read_text};
+use crate::robot::{Robot, Scene};
 use nalgebra::Vector3;
 use std::path::Path;
 
@@ -84,8 +84,7 @@ impl MoveItScene {
     /// Reads a planning-scene YAML file for `robot` (see the module notes):
     /// `from_yaml_file(p, r) = from_yaml_str(read(p), Some(p), r)`.
     pub fn from_yaml_file(path: &Path, robot: &Robot) -> Result<MoveItScene, MoveItError> {
-        let text = read_text(path).map_err(|e| MoveItError::Read(Box::new(e)))?;
-        MoveItScene::from_yaml_str(&text, Some(path), robot)
+        MoveItScene::from_yaml_str(&read(path)?, Some(path), robot)
     }
 
     /// Reads planning-scene YAML text; `file` names it in errors (see the module notes):
@@ -95,43 +94,20 @@ impl MoveItScene {
         file: Option<&Path>,
         robot: &Robot,
     ) -> Result<MoveItScene, MoveItError> {
-        let file = file.map(Path::to_path_buf);
-        let doc = yaml::load(text, &file)?;
-        let top = Node::top(&doc, &file);
-        let mut notes = Vec::new();
-        let mut scene = Scene::new();
+        let doc = Document::parse(text, file)?;
+        let top = doc.top();
+        let mut reader = Reader {
+            robot,
+            scene: Scene::new(),
+            notes: Vec::new(),
+        };
         let mut robot_state = None;
         if let Some(state) = top.get("robot_state")? {
-            if let Some(attached) = state.get("attached_collision_objects")?
-                && !attached.items()?.is_empty()
-            {
-                return Err(attached.unsupported(
-                    "attached collision objects (objects carried by the robot are not read yet)",
-                ));
-            }
-            if let Some(base) = base_transform(&state, &mut notes)? {
-                scene.set_robot_base_pose(base);
-            }
-            if let Some(joints) = state.get("joint_state")? {
-                let values = joint_state(&joints)?;
-                if !values.is_empty() {
-                    robot_state = match configuration(robot, &values, &joints, &mut notes) {
-                        Ok(q) => Some(q),
-                        Err(MoveItError::MissingJoint { joint, .. }) => {
-                            notes.push(format!(
-                                "{}: no value for the movable joint `{joint}`: the scene's robot state is left out",
-                                joints.field()
-                            ));
-                            None
-                        }
-                        Err(e) => return Err(e),
-                    };
-                }
-            }
+            robot_state = reader.robot_state(&state)?;
         }
         if let Some(world) = top.get("world")? {
             for object in world.items_at("collision_objects")? {
-                add_object(&mut scene, &object, robot, &mut notes)?;
+                reader.add_object(&object)?;
             }
             if let Some(octomap) = world.get("octomap")?
                 && let Some(map) = octomap.get("octomap")?
@@ -141,126 +117,209 @@ impl MoveItScene {
             }
         }
         if let Some(matrix) = top.get("allowed_collision_matrix")? {
-            allow_pairs(&mut scene, &matrix, robot, &mut notes)?;
+            reader.allow_pairs(&matrix)?;
         }
         for key in ["link_padding", "link_scale"] {
             if let Some(node) = top.get(key)?
                 && !node.items()?.is_empty()
             {
-                notes.push(format!(
-                    "{key}: ignored (links are checked as the URDF gives them)"
-                ));
+                let note = format!("{key}: ignored (links are checked as the URDF gives them)");
+                reader.notes.push(note);
             }
         }
         Ok(MoveItScene {
-            scene,
+            scene: reader.scene,
             robot_state,
-            notes,
+            notes: reader.notes,
         })
     }
 }
 
-/// The pose of an object's frame in the world: identity for the world (`""`, `world`,
-/// `/world`), the robot's base pose for its root link.
-fn frame_pose(object: &Node<'_>, robot: &Robot, scene: &Scene) -> Result<Pose, MoveItError> {
-    let Some(header) = object.get("header")? else {
-        return Ok(Pose::identity());
-    };
-    let Some(frame) = header.get("frame_id")? else {
-        return Ok(Pose::identity());
-    };
-    let name = frame.text()?;
-    let root = &robot.links()[robot.root()].name;
-    match name.trim_start_matches('/') {
-        "" | "world" => Ok(Pose::identity()),
-        n if n == root => Ok(*scene.robot_base_pose()),
-        _ => Err(frame.unsupported(format!(
-            "frame `{name}` (objects are read in the world frame or the root link `{root}`'s)"
-        ))),
-    }
+/// A scene being read: the robot it is read for, the scene so far, the notes so far.
+struct Reader<'r> {
+    robot: &'r Robot,
+    scene: Scene,
+    notes: Vec<String>,
 }
 
-/// Adds one collision object's primitives to `scene`.
-fn add_object(
-    scene: &mut Scene,
-    object: &Node<'_>,
-    robot: &Robot,
-    notes: &mut Vec<String>,
-) -> Result<(), MoveItError> {
-    let id_node = object.require("id")?;
-    let id = id_node.text()?;
-    if let Some(op) = object.get("operation")? {
-        let add = match op.integer() {
-            Some(code) => code == 0,
-            None => op.text()?.eq_ignore_ascii_case("add"),
-        };
-        if !add {
-            return Err(
-                op.unsupported("operations other than ADD (a scene file lists what is there)")
-            );
-        }
-    }
-    for (key, what) in [
-        (
-            "meshes",
-            "mesh shapes (give the obstacle as primitives, or as a mesh file in a JSON scene)",
-        ),
-        (
-            "planes",
-            "planes (unbounded half-spaces; give a large box instead)",
-        ),
-    ] {
-        if let Some(node) = object.get(key)?
-            && !node.items()?.is_empty()
+impl Reader<'_> {
+    /// The robot state: attached objects refused, the virtual joint's transform as the base
+    /// pose, the joint values in the robot's order when every movable joint has one.
+    fn robot_state(&mut self, state: &Node<'_>) -> Result<Option<Vec<f64>>, MoveItError> {
+        if let Some(attached) = state.get("attached_collision_objects")?
+            && !attached.items()?.is_empty()
         {
-            return Err(node.unsupported(what));
+            return Err(attached.unsupported(
+                "attached collision objects (objects carried by the robot are not read yet)",
+            ));
+        }
+        if let Some(base) = base_transform(state, &mut self.notes)? {
+            self.scene.set_robot_base_pose(base);
+        }
+        let Some(joints) = state.get("joint_state")? else {
+            return Ok(None);
+        };
+        let values = joint_state(&joints)?;
+        if values.is_empty() {
+            return Ok(None);
+        }
+        match configuration(self.robot, &values, &joints, &mut self.notes) {
+            Ok(q) => Ok(Some(q)),
+            Err(MoveItError::MissingJoint { joint, .. }) => {
+                self.notes.push(format!(
+                    "{}: no value for the movable joint `{joint}`: the scene's robot state is left out",
+                    joints.field()
+                ));
+                Ok(None)
+            }
+            Err(e) => Err(e),
         }
     }
-    let frame = frame_pose(object, robot, scene)?;
-    let object_pose = match object.get("pose")? {
-        Some(p) => pose(&p, notes)?,
-        None => Pose::identity(),
-    };
-    let primitives = object.items_at("primitives")?;
-    let poses = object.items_at("primitive_poses")?;
-    if primitives.len() != poses.len() {
-        return Err(object.fail(format!(
-            "{} primitives but {} primitive_poses",
-            primitives.len(),
-            poses.len()
-        )));
-    }
-    for (k, (primitive, placed)) in primitives.iter().zip(&poses).enumerate() {
-        let at = frame * object_pose * pose(placed, notes)?;
-        let name = if primitives.len() == 1 {
-            id.to_string()
-        } else {
-            format!("{id}[{k}]")
+
+    /// The pose of an object's frame in the world: identity for the world (`""`, `world`,
+    /// `/world`), the robot's base pose for its root link.
+    fn frame_pose(&self, object: &Node<'_>) -> Result<Pose, MoveItError> {
+        let Some(header) = object.get("header")? else {
+            return Ok(Pose::identity());
         };
-        let kind = primitive_kind(&primitive.require("type")?)?;
-        let dims_node = primitive.require("dimensions")?;
-        let d = dims_node.numbers()?;
-        let (wanted, form) = kind.dimensions();
-        if d.len() != wanted {
-            return Err(dims_node.fail(format!(
-                "a {} needs {wanted} dimensions {form}, found {}",
-                kind.name(),
-                d.len()
-            )));
+        let Some(frame) = header.get("frame_id")? else {
+            return Ok(Pose::identity());
+        };
+        let name = frame.text()?;
+        let root = &self.robot.links()[self.robot.root()].name;
+        match name.trim_start_matches('/') {
+            "" | "world" => Ok(Pose::identity()),
+            n if n == root => Ok(*self.scene.robot_base_pose()),
+            _ => Err(frame.unsupported(format!(
+                "frame `{name}` (objects are read in the world frame or the root link `{root}`'s)"
+            ))),
         }
-        let added = match kind {
-            Primitive::Box => scene.add_box(name, Vector3::new(d[0], d[1], d[2]) / 2.0, at),
-            Primitive::Sphere => scene.add_sphere(name, d[0], at),
-            Primitive::Cylinder => scene.add_cylinder(name, d[1], d[0], at),
-        };
-        added.map_err(|source| MoveItError::Scene {
-            file: primitive.file(),
-            field: primitive.field().to_string(),
-            line: primitive.line(),
-            source: Box::new(source),
-        })?;
     }
-    Ok(())
+
+    /// Adds one collision object's primitives to `scene`.
+    fn add_object(&mut self, object: &Node<'_>) -> Result<(), MoveItError> {
+        let id_node = object.require("id")?;
+        let id = id_node.text()?;
+        if let Some(op) = object.get("operation")? {
+            let add = match op.integer() {
+                Some(code) => code == 0,
+                None => op.text()?.eq_ignore_ascii_case("add"),
+            };
+            if !add {
+                return Err(
+                    op.unsupported("operations other than ADD (a scene file lists what is there)")
+                );
+            }
+        }
+        for (key, what) in [
+            (
+                "meshes",
+                "mesh shapes (give the obstacle as primitives, or as a mesh file in a JSON scene)",
+            ),
+            (
+                "planes",
+                "planes (unbounded half-spaces; give a large box instead)",
+            ),
+        ] {
+            if let Some(node) = object.get(key)?
+                && !node.items()?.is_empty()
+            {
+                return Err(node.unsupported(what));
+            }
+        }
+        let frame = self.frame_pose(object)?;
+        let object_pose = match object.get("pose")? {
+            Some(p) => pose(&p, &mut self.notes)?,
+            None => Pose::identity(),
+        };
+        let (primitives, poses) = object.paired("primitives", "primitive_poses")?;
+        for (k, (primitive, placed)) in primitives.iter().zip(&poses).enumerate() {
+            let at = frame * object_pose * pose(placed, &mut self.notes)?;
+            let name = if primitives.len() == 1 {
+                id.to_string()
+            } else {
+                format!("{id}[{k}]")
+            };
+            let kind = primitive_kind(&primitive.require("type")?)?;
+            let dims_node = primitive.require("dimensions")?;
+            let d = dims_node.numbers()?;
+            let (wanted, form) = kind.dimensions();
+            if d.len() != wanted {
+                return Err(dims_node.fail(format!(
+                    "a {} needs {wanted} dimensions {form}, found {}",
+                    kind.name(),
+                    d.len()
+                )));
+            }
+            let added = match kind {
+                Primitive::Box => {
+                    self.scene
+                        .add_box(name, Vector3::new(d[0], d[1], d[2]) / 2.0, at)
+                }
+                Primitive::Sphere => self.scene.add_sphere(name, d[0], at),
+                Primitive::Cylinder => self.scene.add_cylinder(name, d[1], d[0], at),
+            };
+            added.map_err(|source| MoveItError::Scene {
+                file: primitive.file(),
+                field: primitive.field().to_string(),
+                line: primitive.line(),
+                source: Box::new(source),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The allowed-collision matrix's link–obstacle pairs into `scene` (its link–link entries
+    /// are left to the SRDF, with a note).
+    fn allow_pairs(&mut self, matrix: &Node<'_>) -> Result<(), MoveItError> {
+        let (names, rows) = matrix.paired("entry_names", "entry_values")?;
+        let names = names
+            .iter()
+            .map(|n| n.text().map(str::to_string))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut link_pairs = 0usize;
+        for (i, row) in rows.iter().enumerate() {
+            let values = row.items()?;
+            if values.len() != names.len() {
+                return Err(row.fail(format!(
+                    "{} values, one per entry name ({}) expected",
+                    values.len(),
+                    names.len()
+                )));
+            }
+            for (j, value) in values.iter().enumerate().skip(i + 1) {
+                if !value.boolean()? {
+                    continue;
+                }
+                let (a, b) = (&names[i], &names[j]);
+                let link = |n: &str| self.robot.link_index(n).is_some();
+                let obstacle = |n: &str| self.scene.obstacle_index(n).is_some();
+                if (link(a) && obstacle(b)) || (obstacle(a) && link(b)) {
+                    self.scene
+                        .allow_collision(a, b)
+                        .map_err(|source| MoveItError::Scene {
+                            file: value.file(),
+                            field: value.field().to_string(),
+                            line: value.line(),
+                            source: Box::new(source),
+                        })?;
+                } else if link(a) && link(b) {
+                    link_pairs += 1;
+                }
+            }
+        }
+        if link_pairs > 0 {
+            self.notes.push(format!(
+                "{}: its {link_pairs} allowed link–link pairs are ignored (the SRDF gives those)",
+                matrix.field()
+            ));
+        }
+        if !matrix.items_at("default_entry_names")?.is_empty() {
+            self.notes
+                .push(format!("{}.default_entry_names: ignored", matrix.field()));
+        }
+        Ok(())
+    }
 }
 
 /// A primitive's `type`: a name (any case) or MoveIt's `SolidPrimitive` number.
@@ -285,68 +344,4 @@ fn primitive_kind(node: &Node<'_>) -> Result<Primitive, MoveItError> {
             "unknown primitive type `{name}` (box, sphere, cylinder, cone, prism)"
         ))),
     }
-}
-
-/// The allowed-collision matrix's link–obstacle pairs into `scene` (its link–link entries
-/// are left to the SRDF, with a note).
-fn allow_pairs(
-    scene: &mut Scene,
-    matrix: &Node<'_>,
-    robot: &Robot,
-    notes: &mut Vec<String>,
-) -> Result<(), MoveItError> {
-    let names = matrix
-        .items_at("entry_names")?
-        .iter()
-        .map(|n| n.text().map(str::to_string))
-        .collect::<Result<Vec<_>, _>>()?;
-    let rows = matrix.items_at("entry_values")?;
-    if rows.len() != names.len() {
-        return Err(matrix.fail(format!(
-            "{} entry_names but {} rows of entry_values",
-            names.len(),
-            rows.len()
-        )));
-    }
-    let mut link_pairs = 0usize;
-    for (i, row) in rows.iter().enumerate() {
-        let values = row.items()?;
-        if values.len() != names.len() {
-            return Err(row.fail(format!(
-                "{} values, one per entry name ({}) expected",
-                values.len(),
-                names.len()
-            )));
-        }
-        for (j, value) in values.iter().enumerate().skip(i + 1) {
-            if !value.boolean()? {
-                continue;
-            }
-            let (a, b) = (&names[i], &names[j]);
-            let link = |n: &str| robot.link_index(n).is_some();
-            let obstacle = |n: &str| scene.obstacle_index(n).is_some();
-            if (link(a) && obstacle(b)) || (obstacle(a) && link(b)) {
-                scene
-                    .allow_collision(a, b)
-                    .map_err(|source| MoveItError::Scene {
-                        file: value.file(),
-                        field: value.field().to_string(),
-                        line: value.line(),
-                        source: Box::new(source),
-                    })?;
-            } else if link(a) && link(b) {
-                link_pairs += 1;
-            }
-        }
-    }
-    if link_pairs > 0 {
-        notes.push(format!(
-            "{}: its {link_pairs} allowed link–link pairs are ignored (the SRDF gives those)",
-            matrix.field()
-        ));
-    }
-    if !matrix.items_at("default_entry_names")?.is_empty() {
-        notes.push(format!("{}.default_entry_names: ignored", matrix.field()));
-    }
-    Ok(())
 }

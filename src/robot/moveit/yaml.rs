@@ -5,18 +5,46 @@
 //! A leaf of `robot::moveit`, used by the scene and request readers.
 
 use super::error::MoveItError;
+use crate::robot::read_text;
 use saphyr::{LoadableYamlNode, MarkedYamlOwned, ScalarOwned, YamlDataOwned};
 use saphyr_parser::{Event, Parser};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The deepest nesting of mappings and sequences the MoveIt readers accept (real files nest
 /// 6–8 deep): accepted iff `depth ≤ MAX_YAML_DEPTH` for every node, the top-level node at
 /// depth 1. It keeps crafted input from exhausting the stack when a deep tree is dropped.
 pub const MAX_YAML_DEPTH: usize = 64;
 
+/// The text of a MoveIt file (the input size cap applies; a byte-order mark is dropped).
+pub(super) fn read(path: &Path) -> Result<String, MoveItError> {
+    read_text(path).map_err(|e| MoveItError::Read(Box::new(e)))
+}
+
+/// A loaded document and the file it came from.
+pub(super) struct Document {
+    root: MarkedYamlOwned,
+    file: Option<PathBuf>,
+}
+
+impl Document {
+    /// Loads the one document of `text` (see [`load`]); `file` names it in errors.
+    pub(super) fn parse(text: &str, file: Option<&Path>) -> Result<Document, MoveItError> {
+        let file = file.map(Path::to_path_buf);
+        Ok(Document {
+            root: load(text, &file)?,
+            file,
+        })
+    }
+
+    /// Its top node.
+    pub(super) fn top(&self) -> Node<'_> {
+        Node::top(&self.root, &self.file)
+    }
+}
+
 /// The one document of `text`: [`MoveItError::Yaml`] on a syntax error, a duplicate key,
 /// nesting deeper than [`MAX_YAML_DEPTH`], or a number of documents `≠ 1`.
-pub(super) fn load(text: &str, file: &Option<PathBuf>) -> Result<MarkedYamlOwned, MoveItError> {
+fn load(text: &str, file: &Option<PathBuf>) -> Result<MarkedYamlOwned, MoveItError> {
     let fail = |line: usize, message: String| MoveItError::Yaml {
         file: file.clone(),
         line: line.max(1),
@@ -61,7 +89,7 @@ pub(super) struct Node<'a> {
 
 impl<'a> Node<'a> {
     /// The document's top node.
-    pub(super) fn top(yaml: &'a MarkedYamlOwned, file: &'a Option<PathBuf>) -> Node<'a> {
+    fn top(yaml: &'a MarkedYamlOwned, file: &'a Option<PathBuf>) -> Node<'a> {
         Node {
             yaml,
             path: String::new(),
@@ -175,6 +203,20 @@ impl<'a> Node<'a> {
             Some(node) => node.items()?,
             None => Vec::new(),
         })
+    }
+
+    /// The items of the sequences at `a` and `b`, which must be as many (ROS messages pair
+    /// parallel arrays: names and positions, primitives and their poses …).
+    pub(super) fn paired(
+        &self,
+        a: &str,
+        b: &str,
+    ) -> Result<(Vec<Node<'a>>, Vec<Node<'a>>), MoveItError> {
+        let (left, right) = (self.items_at(a)?, self.items_at(b)?);
+        if left.len() != right.len() {
+            return Err(self.fail(format!("{} {a} but {} {b}", left.len(), right.len())));
+        }
+        Ok((left, right))
     }
 
     /// This scalar as a finite number (YAML integers and floats).
