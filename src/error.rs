@@ -33,7 +33,7 @@
 //! fault); [`std::error::Error::source`] reaches the cause beneath it.
 
 #[cfg(feature = "robot")]
-use crate::robot::RobotError;
+use crate::robot::{MoveItError, PlanError, RobotError};
 use crate::{
     codec::DecodeError,
     decompose::DecomposeError,
@@ -131,6 +131,16 @@ pub enum Error {
     #[cfg(feature = "robot")]
     #[error(transparent)]
     Robot(#[from] RobotError),
+    /// Reading a MoveIt planning scene or motion request failed (feature `robot`).
+    /// `Error::MoveIt(e) = Error::from(e)` for `e: MoveItError`.
+    #[cfg(feature = "robot")]
+    #[error(transparent)]
+    MoveIt(#[from] MoveItError),
+    /// Planning could not start or failed (feature `robot`).
+    /// `Error::Plan(e) = Error::from(e)` for `e: PlanError`.
+    #[cfg(feature = "robot")]
+    #[error(transparent)]
+    Plan(#[from] PlanError),
 }
 
 #[cfg(test)]

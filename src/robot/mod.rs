@@ -43,6 +43,11 @@
 //!   [`Checker::check_motion`]: whether the straight joint-space segment between two
 //!   configurations is free, certified by conservative advancement (see the checker's motion
 //!   notes), or sampled ([`Checker::check_motion_sampled`]) for comparison.
+//! * [`MoveItScene`] and [`MotionRequest`] read MoveIt's planning-scene and motion-request
+//!   YAML (the `moveit` module), [`list_motion_problems`] MotionBenchMaker's folders of them.
+//! * [`Planner`] plans a certified path between two configurations: RRT-Connect, shortcuts
+//!   and vertex removal, then every edge through [`Checker::check_motion_with`] (the `plan`
+//!   module).
 //! * [`serialize`]: a robot (with its allowed-collision matrix), a scene or a checker to
 //!   versioned, checksummed bytes and back ([`Robot::to_bytes`], [`Scene::to_bytes`],
 //!   [`Checker::to_bytes`]); a checker's bytes hold its built shapes, so decoding one builds
@@ -54,7 +59,9 @@ mod bvh;
 mod checker;
 mod collision_shape;
 mod model;
+mod moveit;
 mod packages;
+mod plan;
 pub mod scene;
 mod scene_json;
 pub mod serialize;
@@ -75,7 +82,14 @@ pub use model::{
     Clamped, Collision, DEFAULT_LIMIT_TOLERANCE, Geometry, Joint, JointKind, JointLimits,
     LimitCheck, Link, LinkPoses, Mimic, Robot,
 };
+pub use moveit::{
+    MAX_YAML_DEPTH, MotionProblem, MotionRequest, MoveItError, MoveItScene, list_motion_problems,
+};
 pub use packages::PackageDirs;
+pub use plan::{
+    DEFAULT_RANGE_FRACTION, EdgeCheck, Endpoint, Plan, PlanError, PlanStats, Planner,
+    PlannerOptions, Stop,
+};
 pub use scene::{Obstacle, Scene};
 pub use serialize::SerializeError;
 pub use shape::{ConvexShape, HullFit, ShapeCore, ShapeError};
