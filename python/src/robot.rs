@@ -199,6 +199,7 @@ impl Robot {
 
     /// The robot of pickled bytes and its mesh options (see `__reduce__`).
     #[staticmethod]
+    #[pyo3(signature = (bytes, mesh_shape="decomposed", mesh_tolerance=DEFAULT_MESH_TOLERANCE))]
     fn _from_bytes(bytes: &[u8], mesh_shape: &str, mesh_tolerance: f64) -> PyResult<Robot> {
         let (robot, allowed) = lib::Robot::from_bytes(bytes).map_err(|e| to_py(&e))?;
         Ok(Robot {
