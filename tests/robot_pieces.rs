@@ -11,6 +11,7 @@
 //! rounding is allowed `1e-9` m (the mesh is 0.49 m long: ~2e-9 of its size).
 #![cfg(feature = "robot")]
 
+use crate::common::mesh_solid;
 use polyquery::query::gjk::{self, GjkSettings};
 use polyquery::robot::{
     AllowedCollisions, Checker, CheckerOptions, ConvexShape, LinkPoses, MeshShape, PackageDirs,
@@ -145,20 +146,6 @@ impl SupportMap for Triangle {
     }
 }
 
-/// The winding number of the closed mesh around `p` (1 inside, 0 outside): the sum of the
-/// triangles' signed solid angles over 4π (Van Oosterom–Strackee).
-fn winding_number(triangles: &[[Point; 3]], p: &Point) -> f64 {
-    let mut total = 0.0;
-    for t in triangles {
-        let (a, b, c) = (t[0] - p, t[1] - p, t[2] - p);
-        let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
-        let num = a.dot(&b.cross(&c));
-        let den = la * lb * lc + a.dot(&b) * lc + b.dot(&c) * la + c.dot(&a) * lb;
-        total += 2.0 * num.atan2(den);
-    }
-    total / (4.0 * std::f64::consts::PI)
-}
-
 /// The exact distance between the placed mesh's solid and the box at the origin (0 when they
 /// meet): the nearest triangle, or 0 when the box's centre is inside the solid.
 fn exact_distance(f: &Fixture, q: &[f64]) -> f64 {
@@ -177,7 +164,7 @@ fn exact_distance(f: &Fixture, q: &[f64]) -> f64 {
         .map(|t| [pose * t[0], pose * t[1], pose * t[2]])
         .collect();
     let local_origin = pose.inverse() * Point::origin();
-    if winding_number(&f.triangles, &local_origin) > 0.5 {
+    if mesh_solid::winding_number(&f.triangles, &local_origin) > 0.5 {
         return 0.0;
     }
     let cuboid = ConvexShape::Cuboid {

@@ -113,8 +113,8 @@ impl ShapeCache {
         scale: &Vector,
         tolerance: f64,
     ) -> Option<PathBuf> {
-        let mut key = super::serialize::FORMAT_VERSION.to_le_bytes().to_vec();
-        key.extend_from_slice(&DECOMPOSITION_VERSION.to_le_bytes());
+        // A file of an older serialisation format fails to decode and is rebuilt.
+        let mut key = DECOMPOSITION_VERSION.to_le_bytes().to_vec();
         key.extend_from_slice(&tolerance.to_bits().to_le_bytes());
         self.keyed_file(PIECES_KEY_TAG, &key, mesh_bytes, scale, "pieces")
     }

@@ -320,9 +320,10 @@ pub mod bundled {
         Scene::from_json_file(&dir.join(file)).unwrap()
     }
 
-    /// A checker with default options (meshes decomposed) and no shape cache.
+    /// A checker with default options (meshes decomposed), its shapes built once per test
+    /// run (see [`decomposed_checker`]).
     pub fn checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker {
-        checker_with(robot, scene, allowed, MeshShape::default())
+        decomposed_checker(robot, scene, allowed)
     }
 
     /// A checker of every mesh's hull alone (`--mesh-shape hull`), no shape cache.
@@ -403,5 +404,43 @@ pub mod panda {
             .lines()
             .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
             .collect()
+    }
+}
+
+/// An exact, slow oracle on a closed triangle mesh's solid, independent of the library's
+/// decomposition: its triangles and the winding number of a point.
+pub mod mesh_solid {
+    use polyquery::mesh::Mesh;
+    use polyquery::{Point, Pose, Vector};
+    use std::path::Path;
+
+    /// The mesh file's triangles (polygons fanned), scaled, then placed by `pose`.
+    pub fn triangles(path: &Path, scale: &Vector, pose: &Pose) -> Vec<[Point; 3]> {
+        let mesh = Mesh::load(path).unwrap();
+        let p = |i: u32| {
+            let q = mesh.points[i as usize];
+            pose * Point::new(q.x * scale.x, q.y * scale.y, q.z * scale.z)
+        };
+        let mut out = Vec::new();
+        for face in &mesh.faces {
+            for k in 1..face.len().saturating_sub(1) {
+                out.push([p(face[0]), p(face[k]), p(face[k + 1])]);
+            }
+        }
+        out
+    }
+
+    /// The winding number of the closed mesh around `p` (1 inside a shell, 0 outside): the
+    /// triangles' signed solid angles over 4π (Van Oosterom–Strackee), summed in O(n).
+    pub fn winding_number(triangles: &[[Point; 3]], p: &Point) -> f64 {
+        let mut total = 0.0;
+        for t in triangles {
+            let (a, b, c) = (t[0] - p, t[1] - p, t[2] - p);
+            let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
+            let num = a.dot(&b.cross(&c));
+            let den = la * lb * lc + a.dot(&b) * lc + b.dot(&c) * la + c.dot(&a) * lb;
+            total += 2.0 * num.atan2(den);
+        }
+        total / (4.0 * std::f64::consts::PI)
     }
 }
