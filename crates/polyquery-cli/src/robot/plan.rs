@@ -1,7 +1,7 @@
 //! Planning for `robot plan`: problems (a start and a goal, given on the command line, read
 //! from a MoveIt motion request, or every MotionBenchMaker problem of a folder, each in its
-//! own scene) planned by the library's [`Planner`], one JSON line each, and the run's summary
-//! per set.
+//! own scene) planned by the library's [`Planner`](polyquery::robot::Planner), one JSON line
+//! each, and the run's summary per set.
 //!
 //! Where it sits: after the robot is loaded, like [`motion`](crate::robot::motion) for motions:
 //!
@@ -14,8 +14,9 @@
 //! outcomes ──PlanSummary::new──▶ solved counts, median / mean / p95 times per set and overall
 //! ```
 //!
-//! Each problem is planned by one call of [`Planner::plan`] on one thread with the seed given,
-//! so the paths do not depend on `--threads` (only a time limit that is hit can change one).
+//! Each problem is planned by one call of
+//! [`Planner::plan`](polyquery::robot::Planner::plan) on one thread with the seed given, so the
+//! paths do not depend on `--threads` (only a time limit that is hit can change one).
 
 use super::configs::parse_values;
 use super::summary::{CacheSummary, InputSummary, LoadLine};
@@ -162,7 +163,8 @@ pub fn read_problems(
 }
 
 /// A start or goal the planner refused: which end, the colliding pair (`None` when the
-/// configuration itself is bad: outside the limits, not finite) and the planner's message.
+/// configuration itself is bad: outside the limits, not finite) and the planner's message:
+/// `pair = Some([a, b])` ⟺ `PlanError::Collides { a, b, .. }`.
 #[derive(Clone, Debug, Serialize)]
 pub struct Invalid {
     /// `endpoint = "start"` or `"goal"`.
@@ -173,7 +175,8 @@ pub struct Invalid {
     pub message: String,
 }
 
-/// One problem's answer: its plan, or why its start or goal is invalid.
+/// One problem's answer: its plan, or why its start or goal is invalid:
+/// `plan = planner.plan(start, goal)`, a refused end as `Err(Invalid)`.
 #[derive(Clone, Debug)]
 pub struct PlanOutcome {
     /// `problem` = the problem's name.
@@ -271,43 +274,27 @@ struct Line<'a> {
 /// "path": [[q…], …] | null}`; path values in their shortest round-trip form, so reading them
 /// back gives the very numbers planned (`path[0] = start`, `path[n−1] = goal`).
 pub fn write_plan_jsonl(outcomes: &[PlanOutcome], w: &mut dyn Write) -> io::Result<()> {
-    let zero = PlanStats {
-        stop: polyquery::robot::Stop::Timeout,
-        planning_seconds: 0.0,
-        simplify_seconds: 0.0,
-        certify_seconds: 0.0,
-        iterations: 0,
-        state_checks: 0,
-        motion_checks: 0,
-        certified_checks: 0,
-        repairs: 0,
-        tree_nodes: 0,
-        length: None,
-    };
     let lines = outcomes.iter().map(|o| {
-        let (s, path, invalid, stop) = match &o.plan {
-            Ok(plan) => (
-                plan.stats,
-                plan.path.as_deref(),
-                None,
-                plan.stats.stop.name(),
-            ),
-            Err(invalid) => (zero, None, Some(invalid), "invalid"),
+        let (stats, path, invalid) = match &o.plan {
+            Ok(plan) => (Some(plan.stats), plan.path.as_deref(), None),
+            Err(invalid) => (None, None, Some(invalid)),
         };
+        let seconds = |f: fn(&PlanStats) -> f64| stats.as_ref().map_or(0.0, f);
+        let count = |f: fn(&PlanStats) -> u64| stats.as_ref().map_or(0, f);
         Line {
             problem: &o.problem,
             solved: path.is_some(),
-            stop,
-            planning_seconds: s.planning_seconds,
-            simplify_seconds: s.simplify_seconds,
-            certify_seconds: s.certify_seconds,
-            length: s.length,
+            stop: stats.map_or("invalid", |s| s.stop.name()),
+            planning_seconds: seconds(|s| s.planning_seconds),
+            simplify_seconds: seconds(|s| s.simplify_seconds),
+            certify_seconds: seconds(|s| s.certify_seconds),
+            length: stats.and_then(|s| s.length),
             waypoints: path.map_or(0, <[_]>::len),
-            iterations: s.iterations,
-            state_checks: s.state_checks,
-            motion_checks: s.motion_checks,
-            certified_checks: s.certified_checks,
-            repairs: s.repairs,
+            iterations: count(|s| s.iterations),
+            state_checks: count(|s| s.state_checks),
+            motion_checks: count(|s| s.motion_checks),
+            certified_checks: count(|s| s.certified_checks),
+            repairs: count(|s| s.repairs),
             invalid,
             path,
         }
@@ -335,7 +322,7 @@ pub struct Times {
 }
 
 impl Times {
-    /// The times of `xs` (any order).
+    /// The times of `xs` (any order): `of(xs).mean = Σ xs / n`, all 0 for none.
     pub fn of(mut xs: Vec<f64>) -> Times {
         if xs.is_empty() {
             return Times::default();
@@ -373,7 +360,7 @@ pub struct SetSummary {
 }
 
 impl SetSummary {
-    /// The summary of `outcomes`, named `set`.
+    /// The summary of `outcomes`, named `set`: `solved = #{o : o.plan solved}`.
     fn of<'a>(set: &str, outcomes: impl Iterator<Item = &'a PlanOutcome> + Clone) -> SetSummary {
         let solved: Vec<&PlanStats> = outcomes
             .clone()
@@ -463,7 +450,8 @@ pub struct PlanSummary {
 }
 
 impl PlanSummary {
-    /// The summary of `outcomes` planned with `options` in `seconds` on `threads` threads.
+    /// The summary of `outcomes` planned with `options` in `seconds` on `threads` threads:
+    /// `all.problems = outcomes.len()`, one set per distinct non-empty `set`.
     pub fn new(
         outcomes: &[PlanOutcome],
         options: PlannerOptions,
