@@ -213,6 +213,9 @@ impl Plan {
     }
 }
 
+/// A `(dof,)` float64 array handed to Python.
+type Array<'py> = Bound<'py, PyArray1<f64>>;
+
 /// Reads a MoveIt motion-plan request (YAML) for `robot`: `(start, goal)`, two `(dof,)`
 /// float64 arrays in the robot's configuration order. Joints the robot has as fixed are
 /// ignored; a movable joint the request lacks raises `ValueError` naming it.
@@ -221,7 +224,7 @@ pub fn read_motion_request<'py>(
     py: Python<'py>,
     path: PathBuf,
     robot: PyRef<'_, Robot>,
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+) -> PyResult<(Array<'py>, Array<'py>)> {
     let robot = robot.library();
     let request = py
         .detach(|| lib::MotionRequest::from_yaml_file(&path, robot))
