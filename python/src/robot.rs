@@ -270,6 +270,19 @@ impl Scene {
         })
     }
 
+    /// Reads a MoveIt planning scene (YAML: `world.collision_objects` with box, sphere and
+    /// cylinder primitives and their poses; the robot state's virtual joint as the base pose)
+    /// for `robot`; what is not supported (meshes, cones, attached objects) raises `ValueError`
+    /// naming the field and its line.
+    #[staticmethod]
+    fn from_moveit(py: Python<'_>, path: PathBuf, robot: PyRef<'_, Robot>) -> PyResult<Scene> {
+        let robot = robot.robot.clone();
+        let read = py
+            .detach(|| lib::MoveItScene::from_yaml_file(&path, &robot))
+            .map_err(|e| to_py(&e))?;
+        Ok(Scene { scene: read.scene })
+    }
+
     /// Reads a scene from JSON text; relative mesh paths resolve against `base_dir`.
     #[staticmethod]
     #[pyo3(signature = (text, base_dir=None))]
@@ -430,7 +443,37 @@ pub struct Checker {
     workspace: Mutex<CheckWorkspace>,
 }
 
+impl Robot {
+    /// The library's robot (for the planning module).
+    pub(crate) fn library(&self) -> &lib::Robot {
+        &self.robot
+    }
+}
+
 impl Checker {
+    /// The library's checker (for the planning module).
+    pub(crate) fn library(&self) -> &lib::Checker {
+        &self.checker
+    }
+
+    /// One configuration `(dof,)` of a Python argument named `what`, checked and clamped as
+    /// every call's are ([`Checker::clamped`]).
+    pub(crate) fn configuration(
+        &self,
+        q: &Bound<'_, PyAny>,
+        what: &str,
+        limit_tolerance: f64,
+    ) -> PyResult<Vec<f64>> {
+        let a = array_in(q, what)?;
+        let rows = self.clamped(&a, what, limit_tolerance)?;
+        if rows.batched {
+            return Err(value_error(format!(
+                "{what}: expected one configuration, shape (dof,)"
+            )));
+        }
+        Ok(rows.row(0).to_vec())
+    }
+
     fn wrap(checker: lib::Checker) -> Checker {
         let workspace = Mutex::new(checker.workspace());
         Checker {

@@ -43,7 +43,8 @@ use std::str::FromStr;
         O(log n) support queries) as a .nvm file, which every command taking a mesh also takes \
         (told by its magic bytes: nothing is rebuilt). `robot check` checks robot \
         configurations (URDF, SRDF, a scene of obstacles) for collisions, `robot motion` checks \
-        straight joint-space motions (certified), `robot info` describes the robot. Every command prints a readable summary, \
+        straight joint-space motions (certified), `robot plan` plans certified collision-free \
+        paths (MoveIt and MotionBenchMaker problems too), `robot info` describes the robot. Every command prints a readable summary, \
         or one JSON object with --json.",
     after_help = "Examples:\n  \
         polyquery report --out report\n  \
@@ -55,7 +56,8 @@ use std::str::FromStr;
         polyquery query distance a.obj b.obj --pose-b 3,0,0 --json\n  \
         polyquery batch queries.jsonl --out results.jsonl\n  \
         polyquery robot check panda.urdf --srdf panda.srdf --scene scene.json --configs q.txt\n  \
-        polyquery robot motion panda.urdf --srdf panda.srdf --scene scene.json --motions plan.txt\n\n\
+        polyquery robot motion panda.urdf --srdf panda.srdf --scene scene.json --motions plan.txt\n  \
+        polyquery robot plan panda.urdf --srdf panda.srdf --problems mbm/problems --out plans.jsonl\n\n\
         Exit codes: 0 success, 2 bad input, 1 other failures."
 )]
 struct Cli {
@@ -340,7 +342,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Robots (URDF) in scenes: check configurations or motions for collisions, or describe the robot.
+    /// Robots (URDF) in scenes: check configurations or motions for collisions, plan motions, or describe the robot.
     #[command(subcommand)]
     Robot(cli::robot_command::RobotCommand),
     /// Describe a .nvm file: counts, sizes, build times, persistence, format version.

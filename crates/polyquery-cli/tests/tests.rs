@@ -16,3 +16,4 @@ mod report;
 mod robot_cli;
 mod robot_load_cli;
 mod robot_motion_cli;
+mod robot_plan_cli;

@@ -1,4 +1,4 @@
-//! `polyquery robot check`, `robot motion` and `robot info`: the arguments, the thread pool,
+//! `polyquery robot check`, `robot motion`, `robot plan` and `robot info`: the arguments, the thread pool,
 //! the progress bar and the printing; the work is in [`polyquery_cli::robot`]:
 //! `run(Check(args)) = robot::load → robot::read_configurations → robot::check_all → write`,
 //! `run(Motion(args)) = robot::load → robot::read_motions | robot::random_motions →
@@ -136,6 +136,60 @@ pub enum RobotCommand {
             polyquery robot motion panda.urdf --srdf panda.srdf --random 100000 --max-step 0.5 --shard 2/4 --out part2.jsonl"
     )]
     Motion(MotionArgs),
+    /// Plan collision-free motions between configurations, every edge certified:
+    /// `robot plan` ↦ [`PlanArgs`].
+    #[command(
+        about = "Plan collision-free motions between configurations, every edge certified",
+        long_about = "Plan collision-free motions between configurations, every edge certified.\n\n\
+            Loads the robot, SRDF and shapes as `robot check` does (--scene may also be a MoveIt \
+            planning-scene YAML file, told by its .yaml or .yml extension), then plans each \
+            problem with polyquery's planner: RRT-Connect from the start and the goal (edges \
+            checked at samples while searching), shortcuts and vertex removal (unless \
+            --no-simplify), then every edge of the path certified by the certified motion check \
+            (`robot motion`): an edge that fails is replaced by a detour found with certified \
+            edges, never returned. A returned path is free at every point of every edge, on the \
+            robot's exact (decomposed) geometry.\n\n\
+            The problems: --start Q --goal Q (values separated by commas or spaces, one per \
+            movable non-mimic joint in the URDF's order: `polyquery robot info` prints it), or \
+            --request F (a MoveIt motion-plan request as YAML: the start state's joint values \
+            and one set of joint goal constraints; joints the robot has as fixed are ignored \
+            with a note, a movable joint the request lacks is an error naming it), or \
+            --problems DIR (every MotionBenchMaker problem under DIR: `<set>/sceneNNNN.yaml` \
+            with `requestNNNN.yaml`, each planned in its own scene; every file is read before \
+            anything is planned, and the first bad one is an error naming the file, the field \
+            and its line). A start or goal that collides or lies outside the joint limits is \
+            reported on its problem's line with the colliding pair, not planned.\n\n\
+            Each problem is planned on one thread with the same seed; --threads N plans N \
+            problems at once, and the paths are the same for any N (only a --timeout that is \
+            hit can change a path).\n\n\
+            Output: one JSON line per problem, in order, to --out (written all or nothing; `-` \
+            is standard output) or standard output:\n  \
+            {\"problem\": \"bookshelf_small_panda/0001\", \"solved\": true, \"stop\": \"solved\", \
+            \"planning_seconds\": 0.0004, \"simplify_seconds\": 0.0002, \"certify_seconds\": 0.001, \
+            \"length\": 3.2, \"waypoints\": 4, \"iterations\": 12, \"state_checks\": 80, \
+            \"motion_checks\": 20, \"certified_checks\": 3, \"repairs\": 0, \"invalid\": null, \
+            \"path\": [[…], …]}\n\
+            `path` holds the waypoints in the robot's configuration order, from the start to the \
+            goal exactly (values in their shortest round-trip form), null when unsolved; `stop` \
+            is solved, timeout, iterations or invalid; `invalid` is {\"endpoint\", \"pair\", \
+            \"message\"} for a refused start or goal. `planning_seconds` is the search, \
+            `simplify_seconds` the simplification, `certify_seconds` the certification; \
+            `motion_checks` counts edges checked at samples, `certified_checks` certified ones.\n\n\
+            A summary goes to stderr: per problem set and overall, the solved counts and the \
+            median, mean and 95th percentile of the planning and simplification times of the \
+            solved problems (one JSON object with --json), and a progress bar for --problems \
+            when stderr is a terminal.\n\n\
+            With --problems every problem gets its own checker, its robot shapes read from the \
+            shape cache: keep the cache on (the default) for many problems, as --no-cache \
+            rebuilds (decomposes) the robot's meshes for each one.",
+        after_help = "Examples:\n  \
+            polyquery robot plan data/robots/mbm_panda/panda.urdf --srdf data/robots/mbm_panda/panda.srdf \\\n      \
+            --problems data/robots/mbm_panda/problems --threads 2 --out plans.jsonl\n  \
+            polyquery robot plan panda.urdf --srdf panda.srdf --scene scene0001.yaml --request request0001.yaml --json\n  \
+            polyquery robot plan panda.urdf --srdf panda.srdf --scene scene.json \\\n      \
+            --start 0,-0.785,0,-2.356,0,1.571,0.785 --goal 0.5,-0.5,0,-2,0,1.6,0.785 --timeout 5 --seed 3"
+    )]
+    Plan(super::plan_command::PlanArgs),
     /// Describe a robot: configuration order, limits, collision shapes, active pairs:
     /// `robot info` ↦ [`InfoArgs`].
     #[command(
@@ -278,7 +332,7 @@ fn non_negative(text: &str) -> Result<f64, String> {
 }
 
 /// `text` as a positive finite number, for clap: `positive("0.01") = Ok(0.01)`.
-fn positive(text: &str) -> Result<f64, String> {
+pub(super) fn positive(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
         _ => Err(format!("'{text}' is not a positive finite number")),
@@ -387,6 +441,7 @@ pub fn run(command: RobotCommand, limits: &ReadLimits) -> Result<(), CliError> {
     match command {
         RobotCommand::Check(args) => check(&args, limits),
         RobotCommand::Motion(args) => motion(&args, limits),
+        RobotCommand::Plan(args) => super::plan_command::plan(&args),
         RobotCommand::Info(args) => info(&args),
     }
 }
@@ -397,6 +452,9 @@ fn warn_load(loaded: &LoadedRobot) {
     for w in loaded.warnings() {
         eprintln!("warning: {w}");
     }
+    for note in &loaded.notes {
+        eprintln!("note: {note}");
+    }
     if let Some(message) = loaded.cache.stats().write_error {
         eprintln!("warning: cannot write the shape cache: {message}");
     }
@@ -404,16 +462,16 @@ fn warn_load(loaded: &LoadedRobot) {
 
 /// A started `robot check` or `robot motion`: its thread pool, how it treats joint limits,
 /// and the loaded robot.
-struct Started {
-    pool: rayon::ThreadPool,
-    limits: LimitCheck,
-    loaded: LoadedRobot,
+pub(super) struct Started {
+    pub(super) pool: rayon::ThreadPool,
+    pub(super) limits: LimitCheck,
+    pub(super) loaded: LoadedRobot,
 }
 
 impl RunArgs {
     /// Checks that the output files (`--out` and `outputs`) can be written, starts the thread
     /// pool of `--threads` (rayon's default without it) and loads the robot on it.
-    fn start(
+    pub(super) fn start(
         &self,
         source: &RobotSourceArgs,
         outputs: &[&Option<PathBuf>],
@@ -438,7 +496,7 @@ impl RunArgs {
 
     /// What the summary says of the input: the load's warnings, `clamped` values clamped
     /// within `--limit-tolerance`.
-    fn input_summary(&self, loaded: &LoadedRobot, clamped: usize) -> InputSummary {
+    pub(super) fn input_summary(&self, loaded: &LoadedRobot, clamped: usize) -> InputSummary {
         InputSummary {
             warnings: loaded.warnings().iter().map(|w| w.to_string()).collect(),
             clamped_values: clamped,
@@ -448,7 +506,7 @@ impl RunArgs {
 
     /// Runs `work` on the pool, timed, with a progress bar of `count` items named `what`
     /// (none with `--quiet` or below `long_run` items): `(work's answer, seconds, threads)`.
-    fn timed<R: Send>(
+    pub(super) fn timed<R: Send>(
         &self,
         pool: &rayon::ThreadPool,
         (count, what, long_run): (usize, &str, usize),
@@ -471,7 +529,7 @@ impl RunArgs {
 
     /// Writes the result lines to `--out` (all or nothing) or to stdout, then the summary
     /// (unless `--quiet`) on stderr: one JSON object with `--json`, else its text.
-    fn finish<S: serde::Serialize + std::fmt::Display>(
+    pub(super) fn finish<S: serde::Serialize + std::fmt::Display>(
         &self,
         write: &dyn Fn(&mut dyn Write) -> std::io::Result<()>,
         summary: impl FnOnce() -> S,
