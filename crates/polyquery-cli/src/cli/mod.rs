@@ -14,5 +14,6 @@ pub mod commands;
 pub mod plan_command;
 pub mod report;
 pub mod report_command;
+pub mod robot_args;
 pub mod robot_command;
 pub mod terminal;

@@ -4,7 +4,7 @@
 //! plan_all → write_plan_jsonl, PlanSummary`.
 
 use super::commands::CliError;
-use super::robot_command::{RobotSourceArgs, RunArgs, Started, positive};
+use super::robot_args::{RobotSourceArgs, RunArgs, Started, positive};
 use clap::{ArgGroup, Args};
 use polyquery::robot::PlannerOptions;
 use polyquery_cli::robot::{
