@@ -15,6 +15,12 @@
 //!   A mesh that is not closed bounds no solid: it gets **one piece, the hull of all its
 //!   vertices**, and `deviation` bounds the distance from that hull to the *surface*
 //!   (`f64::INFINITY` when the mesh has no triangle).
+//! * `fill`: **enclosed voids filled**. A closed shell that lies inside the rest of the
+//!   solid, crosses none of its triangles and encloses none of them is dropped (an inward
+//!   shell inside the main one bounds a void: no obstacle can be in it without meeting the
+//!   solid). The solid decomposed and measured against, `S` below, is the mesh's solid
+//!   with those voids filled: it contains the mesh's solid (proof in the module), so the
+//!   pieces contain the mesh's solid too; `deviation` is measured against the filled solid.
 //! * `solid`: [`MeshSolid`], the solid `S` = the points of nonzero winding number (inside
 //!   tests exact through `robust::orient3d`), and distances to its surface (a box tree).
 //! * `cell`: convex cells `R` (halfspaces), their vertices, polygon clipping.
@@ -70,6 +76,7 @@
 
 mod cell;
 mod deviation;
+mod fill;
 mod pipeline;
 mod solid;
 mod split;

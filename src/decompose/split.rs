@@ -98,17 +98,45 @@ impl Context<'_> {
         Some((b, a))
     }
 
-    /// The best cut of `piece`: the candidate plane with the least
+    /// The best cut of `piece`: [`Context::volume_cut`] over the candidate normals (the
+    /// axes, the piece's principal axes, and at the surface point nearest the worst face
+    /// centroid (the crease) and at the `witness` (the deepest pocket point found by the
+    /// certification) the nearest triangle's normal and the direction to the surface),
+    /// with offsets through the crease and the witness among the others.
+    pub fn best_cut(&mut self, piece: &Piece, witness: Option<Point>) -> Option<(Piece, Piece)> {
+        let crease = self.estimate(piece).1;
+        let through: Vec<Point> = crease.into_iter().chain(witness).collect();
+        let mut normals = axes(piece.hull.points());
+        for w in &through {
+            let Some((p, t)) = self.solid.nearest_triangle(w) else {
+                continue;
+            };
+            for n in [(t[1] - t[0]).cross(&(t[2] - t[0])), w - p] {
+                let n = n / n.norm();
+                if n.iter().all(|v| v.is_finite())
+                    && normals.iter().all(|m| m.dot(&n).abs() < 0.9998)
+                {
+                    normals.push(n);
+                }
+            }
+        }
+        self.volume_cut(piece, &normals, &through)
+    }
+
+    /// The cut of `piece` by volume: the candidate plane with the least
     /// `vol(conv(A)) + vol(conv(B))` (offsets at eighths of the extent along each axis and
     /// through the crease nearest the worst face centroid and, when there are at most
     /// [`LEVELS`], through every vertex level; then refined around the best);
     /// `None` if no candidate splits it.
-    pub fn best_cut(&mut self, piece: &Piece) -> Option<(Piece, Piece)> {
+    fn volume_cut(
+        &mut self,
+        piece: &Piece,
+        normals: &[Vector],
+        through: &[Point],
+    ) -> Option<(Piece, Piece)> {
         let points = piece.hull.points();
         let mut cuts: Vec<(f64, Plane, f64)> = Vec::new();
-        // The surface point nearest the worst face centroid: a crease to cut through.
-        let crease = self.estimate(piece).1;
-        for n in axes(points) {
+        for &n in normals {
             let (lo, hi) = points
                 .iter()
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
@@ -118,7 +146,7 @@ impl Context<'_> {
             if hi - lo <= 0.0 || !(hi - lo).is_finite() {
                 continue;
             }
-            let through = crease
+            let through = (through.iter())
                 .map(|p| n.dot(&p.coords))
                 .filter(|&d| d > lo && d < hi);
             // Few distinct vertex levels (a mesh made of boxes): cut through each of them.
