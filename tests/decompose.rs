@@ -296,12 +296,6 @@ fn voxel_shapes_are_contained_within_their_bound() {
         // The greedy volume cut meets 1e-3 within 16 pieces only on the U and the ring; on
         // the L with a cube on top, the C and the notch (non-convex in more than one
         // direction) only containment and the bound are asserted (README, limitations).
-        eprintln!(
-            "DEBUG {name} met {} pieces {} dev {}",
-            d.tolerance_met,
-            d.pieces.len(),
-            d.deviation
-        );
         if ["U", "ring"].contains(&name) {
             assert!(d.tolerance_met, "{name}: deviation {}", d.deviation);
             assert!(
