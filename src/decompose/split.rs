@@ -107,10 +107,28 @@ impl Context<'_> {
         let crease = self.estimate(piece).1;
         let through: Vec<Point> = crease.into_iter().chain(witness).collect();
         let mut normals = axes(piece.hull.points());
+        let mut chords = Vec::new();
         for w in &through {
             let Some((p, t)) = self.solid.nearest_triangle(w) else {
                 continue;
             };
+            // Chords of the pocket: planes normal to the way out of it, a little way in from
+            // its wall (a hole wider than the tolerance is cut into sectors this way).
+            let depth = (w - p).norm();
+            let n = (w - p) / depth;
+            let tolerance = 16.0 * self.near;
+            for s in [0.5, 1.0, 2.0]
+                .map(|k| k * tolerance)
+                .into_iter()
+                .chain([depth / 4.0, depth / 2.0])
+            {
+                if s < depth && n.iter().all(|v| v.is_finite()) {
+                    chords.push(Plane {
+                        n,
+                        d: n.dot(&p.coords) + s,
+                    });
+                }
+            }
             for n in [(t[1] - t[0]).cross(&(t[2] - t[0])), w - p] {
                 let n = n / n.norm();
                 if n.iter().all(|v| v.is_finite())
@@ -120,7 +138,7 @@ impl Context<'_> {
                 }
             }
         }
-        self.volume_cut(piece, &normals, &through)
+        self.volume_cut(piece, &normals, &through, &chords)
     }
 
     /// The cut of `piece` by volume: the candidate plane with the least
@@ -133,9 +151,15 @@ impl Context<'_> {
         piece: &Piece,
         normals: &[Vector],
         through: &[Point],
+        chords: &[Plane],
     ) -> Option<(Piece, Piece)> {
         let points = piece.hull.points();
         let mut cuts: Vec<(f64, Plane, f64)> = Vec::new();
+        for plane in chords {
+            if let Some(score) = self.cut_volume(piece, plane) {
+                cuts.push((score, *plane, 16.0 * self.near));
+            }
+        }
         for &n in normals {
             let (lo, hi) = points
                 .iter()
