@@ -44,6 +44,8 @@ pub(crate) struct Piece {
     pub hull: Polytope,
     /// `hull.volume()`.
     pub volume: f64,
+    /// The hull's surface area: `Σ_faces face_area`.
+    pub area: f64,
 }
 
 impl Context<'_> {
@@ -65,11 +67,13 @@ impl Context<'_> {
         points.dedup();
         let hull = convex_hull(&points).ok()?;
         let volume = hull.volume();
+        let area = hull.face_ids().map(|f| hull.face_area(f)).sum();
         Some(Piece {
             planes,
             polygons,
             hull,
             volume,
+            area,
         })
     }
 
@@ -209,9 +213,17 @@ impl Context<'_> {
         self.cut(piece, &best)
     }
 
-    /// `vol(conv(A)) + vol(conv(B))` for the cut of `piece` by `plane`, if it splits it.
+    /// `vol(conv(A)) + vol(conv(B))` for the cut of `piece` by `plane`, if it splits it, plus
+    /// `vol(piece)` when a side is a sliver (thinner than a sixteenth of the tolerance by
+    /// `2 · volume / area`) and the piece is not: slicing a flat face off a piece removes
+    /// all but no volume and leaves its holes covered.
     fn cut_volume(&mut self, piece: &Piece, plane: &Plane) -> Option<f64> {
-        self.cut(piece, plane).map(|(a, b)| a.volume + b.volume)
+        let near = self.near;
+        let thin = |p: &Piece| 2.0 * p.volume < near * p.area;
+        let (a, b) = self.cut(piece, plane)?;
+        let sliver = (thin(&a) || thin(&b)) && !thin(piece);
+        // A sliver cut only when nothing else splits: it ranks after every other cut.
+        Some(a.volume + b.volume + if sliver { piece.volume } else { 0.0 })
     }
 
     /// Where a piece is worst, cheaply: the largest distance to the solid of its hull's face
