@@ -58,7 +58,8 @@
 //!
 //! `deviation` is the largest per-piece bound of [`max_distance`]'s branch and bound (each
 //! box `c ± h`: `dist(x, S) ≤ dist(c, S) + ‖h‖`, or `max(0, ‖h‖ − dist_surface(c))` when `c`
-//! is inside), stopped when the bounds are `tolerance / 4` apart or the question
+//! is inside, and `≤ max_v dist(v, t)` over the vertices `v` of the box clipped by the hull
+//! faces crossing it, `t` the surface triangle nearest to `c`: `dist(·, t)` is convex), stopped when the bounds are `tolerance / 4` apart or the question
 //! "`≤ tolerance`?" is decided; an exhausted budget keeps the bound reached (still an upper
 //! bound) and counts as not met.
 //!

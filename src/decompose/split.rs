@@ -102,11 +102,14 @@ impl Context<'_> {
         Some((b, a))
     }
 
-    /// The best cut of `piece`: [`Context::volume_cut`] over the candidate normals (the
-    /// axes, the piece's principal axes, and at the surface point nearest the worst face
-    /// centroid (the crease) and at the `witness` (the deepest pocket point found by the
-    /// certification) the nearest triangle's normal and the direction to the surface),
-    /// with offsets through the crease and the witness among the others.
+    /// The best cut of `piece`: `argmin_plane vol(conv(A)) + vol(conv(B))` (a sliver side
+    /// ranks last) by [`Context::volume_cut`] over the candidate normals (the axes, the
+    /// piece's principal axes, and at the surface point nearest the worst face centroid (the
+    /// crease) and at the `witness` (the deepest pocket point found by the certification) the
+    /// nearest triangle's normal and the direction to the surface), with offsets through the
+    /// crease and the witness among the others, and the witness pocket's chords (planes
+    /// `n · x = n · p + s`, `n` the way out of the pocket from its nearest surface point `p`,
+    /// `s` ∈ {½, 1, 2} tolerances and {¼, ½} of the pocket's depth, `s` < depth).
     pub fn best_cut(&mut self, piece: &Piece, witness: Option<Point>) -> Option<(Piece, Piece)> {
         let crease = self.estimate(piece).1;
         let through: Vec<Point> = crease.into_iter().chain(witness).collect();
