@@ -85,6 +85,21 @@ impl Ord for Cell {
     }
 }
 
+/// Whether the plane of triangle `t` leaves the box `c ± h` strictly on one side (by more
+/// than `slack` plus the rounding of the normal): then `t` does not meet the box.
+fn plane_misses_box(t: &[Point; 3], c: &Point, h: &Vector, slack: f64) -> bool {
+    let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
+    let norm = n.norm();
+    if !(norm > 0.0 && norm.is_finite()) {
+        return false;
+    }
+    let n = n / norm;
+    let s = n.dot(&(c - t[0]));
+    let reach = n.abs().dot(h);
+    let rounding = 1e-12 * ((c - t[0]).norm() + h.norm());
+    s.abs() > reach + slack + rounding
+}
+
 /// Whether the box `c ± h` meets the hull only where it meets the solid, proved thus: let
 /// `U` = the open box minus the closed outer halfspaces of the hull's faces that cross it.
 /// If every triangle near the box lies exactly (`orient3d`) on or beyond one of those faces,
@@ -107,6 +122,9 @@ fn hull_side_is_solid(
         .collect();
     let mut seen = 0;
     let clear = solid.all_near_box(&(c.coords - h), &(c.coords + h), |t| {
+        if plane_misses_box(t, c, h, slack) {
+            return true;
+        }
         seen += 1;
         seen <= MAX_TRIANGLES
             && crossing.iter().any(|&i| {
