@@ -1,5 +1,6 @@
-//! Convex decomposition time against hull time on the UR5 forearm (`data/`) and, when
-//! vendored, its upper arm (`data/robots/ur5/…/upperarm.stl`), at tolerance 1 mm.
+//! Convex decomposition time against hull time on the UR5 forearm (`data/`), its upper arm
+//! and base (`data/robots/ur5/…`) and the Panda's link 3 (`data/robots/panda/…`, one piece:
+//! the certification alone, built for every Panda checker without a cache), tolerance 1 mm.
 //!
 //! Run: `cargo bench --bench decompose` (10 samples each; a decomposition takes seconds).
 
@@ -16,6 +17,11 @@ fn meshes() -> Vec<(&'static str, Mesh)> {
     [
         ("forearm", "data/ur5_forearm_collision.obj"),
         ("upper_arm", "data/robots/ur5/meshes/collision/upperarm.stl"),
+        ("base", "data/robots/ur5/meshes/collision/base.stl"),
+        (
+            "panda_link3",
+            "data/robots/panda/meshes/collision/link3.stl",
+        ),
     ]
     .into_iter()
     .filter_map(|(name, path)| Mesh::load(&root.join(path)).ok().map(|m| (name, m)))

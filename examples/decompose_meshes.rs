@@ -2,8 +2,9 @@
 //! closed, the pieces, the certified deviation bound, the hull's and the pieces' volume over
 //! the mesh's, the evaluations counted and the decomposition time (one run, one thread).
 //!
-//! Run: `cargo run --release --example decompose_meshes -- [--tolerance M] MESH...`
-//! (default tolerance 1e-3, in the mesh's units). Prints a Markdown table.
+//! Run: `cargo run --release --example decompose_meshes -- [--tolerance M] [--max-pieces N] MESH...`
+//! (defaults: `DecomposeOptions::default()`, tolerance in the mesh's units). Prints a
+//! Markdown table.
 
 use polyquery::decompose::{DecomposeOptions, decompose};
 use polyquery::mesh::Mesh;
@@ -16,6 +17,11 @@ fn main() -> Result<(), polyquery::Error> {
     if let Some(i) = args.iter().position(|a| a == "--tolerance") {
         let value = args.get(i + 1).and_then(|v| v.parse().ok());
         options.tolerance = value.expect("--tolerance takes a number");
+        args.drain(i..i + 2);
+    }
+    if let Some(i) = args.iter().position(|a| a == "--max-pieces") {
+        let value = args.get(i + 1).and_then(|v| v.parse().ok());
+        options.max_pieces = value.expect("--max-pieces takes a count");
         args.drain(i..i + 2);
     }
     println!(

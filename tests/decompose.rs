@@ -569,3 +569,63 @@ proptest! {
         assert_deviation(&points, &faces, &d, tolerance, 10);
     }
 }
+
+/// The cube `[lo, hi]³`: 8 corners and 6 quads, outward (`inward` reverses them).
+fn cube(lo: f64, hi: f64, first: u32, inward: bool) -> (Vec<Point>, Faces) {
+    let points = (0..8)
+        .map(|i| {
+            let c = |b: u32| if i >> b & 1 == 1 { hi } else { lo };
+            Point::new(c(0), c(1), c(2))
+        })
+        .collect();
+    let quads = [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ];
+    let faces = quads
+        .iter()
+        .map(|q| {
+            let f: Vec<u32> = q.iter().map(|&v| v + first).collect();
+            if inward {
+                f.into_iter().rev().collect()
+            } else {
+                f
+            }
+        })
+        .collect();
+    (points, faces)
+}
+
+#[test]
+fn enclosed_voids_are_filled() {
+    // A box [0, 4]³ with an inward box [1, 3]³ inside: a hollow box whose void is enclosed.
+    let (mut points, mut faces) = cube(0.0, 4.0, 0, false);
+    let (inner, inner_faces) = cube(1.0, 3.0, 8, true);
+    points.extend(inner);
+    faces.extend(inner_faces);
+    let d = decompose(&points, &faces, &DecomposeOptions::default()).expect("hollow box");
+    assert!(d.closed);
+    assert_eq!(d.pieces.len(), 1, "the void is filled: one piece, the box");
+    assert!(d.tolerance_met && d.deviation <= 1e-3, "{}", d.deviation);
+    // The mesh's volume counts the void out (64 − 8); the piece is the whole box.
+    assert!((d.mesh_volume - 56.0).abs() < 1e-9, "{}", d.mesh_volume);
+    assert!((d.pieces_volume - 64.0).abs() < 1e-9, "{}", d.pieces_volume);
+    // The true solid (the wall) is contained.
+    let samples = solid_points(&points, &faces, 3, 500);
+    assert!(assert_contains(&points, &faces, &d.pieces, &samples) > 0);
+    // An inverted box that crosses the outer one is no void: it is kept (the corner it
+    // cuts out and the part it adds outside make the solid non-convex: several pieces).
+    let (mut points, mut faces) = cube(0.0, 4.0, 0, false);
+    let (crossing, crossing_faces) = cube(3.0, 5.0, 8, true);
+    points.extend(crossing);
+    faces.extend(crossing_faces);
+    let d = decompose(&points, &faces, &options(1e-3, 16)).expect("notched box");
+    assert!(d.closed);
+    let samples = solid_points(&points, &faces, 3, 500);
+    assert!(assert_contains(&points, &faces, &d.pieces, &samples) > 0);
+    assert!(d.pieces.len() > 1, "{}", d.pieces.len());
+}

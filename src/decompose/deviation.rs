@@ -12,7 +12,8 @@
 //! largest upper bound is split until the bounds meet, the question is decided, or the
 //! evaluation budget runs out — the answer is an upper bound in every case.
 
-use super::solid::{MeshSolid, orient};
+use super::cell::{Plane, box_planes, vertices};
+use super::solid::{MeshSolid, orient, triangle_closest};
 use crate::{Point, Polytope, Vector};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -36,6 +37,9 @@ pub struct DistanceBound {
     pub upper: f64,
     /// A lower bound from sampled points of `conv(P)`: `lower ≤ max_{x ∈ conv(P)} dist(x, S)`.
     pub lower: f64,
+    /// A point of `conv(P)` outside `S` at distance `lower` from it (the deepest point of
+    /// its pocket found), `None` when `lower = 0`: `dist(witness, S) = lower`.
+    pub witness: Option<Point>,
     /// Counted work: `evaluations` = surface distances evaluated.
     pub evaluations: usize,
     /// The budget ran out before the bounds met: `exhausted ⇒ upper − lower > resolution`.
@@ -81,6 +85,21 @@ impl Ord for Cell {
     }
 }
 
+/// Whether the plane of triangle `t` leaves the box `c ± h` strictly on one side (by more
+/// than `slack` plus the rounding of the normal): then `t` does not meet the box.
+fn plane_misses_box(t: &[Point; 3], c: &Point, h: &Vector, slack: f64) -> bool {
+    let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
+    let norm = n.norm();
+    if !(norm > 0.0 && norm.is_finite()) {
+        return false;
+    }
+    let n = n / norm;
+    let s = n.dot(&(c - t[0]));
+    let reach = n.abs().dot(h);
+    let rounding = 1e-12 * ((c - t[0]).norm() + h.norm());
+    s.abs() > reach + slack + rounding
+}
+
 /// Whether the box `c ± h` meets the hull only where it meets the solid, proved thus: let
 /// `U` = the open box minus the closed outer halfspaces of the hull's faces that cross it.
 /// If every triangle near the box lies exactly (`orient3d`) on or beyond one of those faces,
@@ -103,6 +122,9 @@ fn hull_side_is_solid(
         .collect();
     let mut seen = 0;
     let clear = solid.all_near_box(&(c.coords - h), &(c.coords + h), |t| {
+        if plane_misses_box(t, c, h, slack) {
+            return true;
+        }
         seen += 1;
         seen <= MAX_TRIANGLES
             && crossing.iter().any(|&i| {
@@ -131,6 +153,39 @@ fn hull_side_is_solid(
         n.dot(&y.coords) - e < -0.5 * margin
     });
     margin > 0.0 && in_box && in_faces && solid.inside(&y)
+}
+
+/// An upper bound on `dist(x, S)` over `x ∈ box ∩ hull` from one surface triangle `t`:
+/// `dist(x, S) ≤ dist(x, t)`, which is convex in `x`, so its maximum over the convex
+/// polytope `Q = box ∩ {the hull's halfspaces that cross the box}` is at a vertex of `Q`
+/// (enumerated as the cells' vertices are, within `slack`, which is added to the bound).
+/// With `t` the triangle nearest to the centre this is never above `dist(c, S) + ‖h‖`
+/// (1-Lipschitz), and near a flat stretch of surface it is close to the true maximum.
+fn convex_bound(
+    planes: &[(Vector, f64)],
+    t: &[Point; 3],
+    c: &Point,
+    h: &Vector,
+    slack: f64,
+) -> f64 {
+    /// Beyond this many crossing hull faces the box's corners alone are used.
+    const MAX_CROSSING: usize = 4;
+    let mut cell = box_planes(&(c - h), &(c + h));
+    let crossing = planes
+        .iter()
+        .filter(|(n, e)| (n.dot(&c.coords) - e).abs() <= n.abs().dot(h));
+    if crossing.clone().count() <= MAX_CROSSING {
+        cell.extend(crossing.map(|(n, e)| Plane { n: *n, d: *e }));
+    }
+    let corners = vertices(&cell, slack);
+    if corners.is_empty() {
+        return f64::INFINITY;
+    }
+    let far = corners
+        .iter()
+        .map(|x| (triangle_closest(x, t) - x).norm())
+        .fold(0.0, f64::max);
+    far + slack
 }
 
 /// Bounds `max_{x ∈ hull} dist(x, S)` until `upper − lower ≤ resolution` or
@@ -173,9 +228,11 @@ pub(crate) fn bound(solid: &MeshSolid, hull: &Polytope, stop: &Stop) -> Distance
     let (lo, hi) = hull.bounding_box();
     let magnitude = lo.coords.amax().max(hi.coords.amax()) + (hi - lo).norm();
     let slack = 1e-12 * magnitude;
+    let vertex_slack = 1e-9 * magnitude;
     let mut result = DistanceBound {
         upper: 0.0,
         lower: 0.0,
+        witness: None,
         evaluations: 0,
         exhausted: false,
     };
@@ -196,12 +253,17 @@ pub(crate) fn bound(solid: &MeshSolid, hull: &Polytope, stop: &Stop) -> Distance
             Some(p) => p.inside,
             None => solid.inside(&c),
         };
-        let d = solid.dist_surface(&c);
+        let near = solid.nearest_triangle(&c);
+        let d = near.map_or(f64::INFINITY, |(p, _)| (p - c).norm());
         out.evaluations += 1;
         let r = h.norm();
         let mut ub = if inside { (r - d).max(0.0) } else { d + r };
-        if !inside && strictly_in {
-            out.lower = out.lower.max(d);
+        if !inside && strictly_in && d > out.lower {
+            out.lower = d;
+            out.witness = Some(c);
+        }
+        if let Some((_, t)) = near.filter(|_| ub > 0.0) {
+            ub = ub.min(convex_bound(&planes, &t, &c, &h, vertex_slack));
         }
         if ub > 0.0 && !stop.surface_only && d < r {
             out.evaluations += 1;

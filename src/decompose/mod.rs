@@ -15,6 +15,12 @@
 //!   A mesh that is not closed bounds no solid: it gets **one piece, the hull of all its
 //!   vertices**, and `deviation` bounds the distance from that hull to the *surface*
 //!   (`f64::INFINITY` when the mesh has no triangle).
+//! * `fill`: **enclosed voids filled**. A closed shell that lies inside the rest of the
+//!   solid, crosses none of its triangles and encloses none of them is dropped (an inward
+//!   shell inside the main one bounds a void: no obstacle can be in it without meeting the
+//!   solid). The solid decomposed and measured against, `S` below, is the mesh's solid
+//!   with those voids filled: it contains the mesh's solid (proof in the module), so the
+//!   pieces contain the mesh's solid too; `deviation` is measured against the filled solid.
 //! * `solid`: [`MeshSolid`], the solid `S` = the points of nonzero winding number (inside
 //!   tests exact through `robust::orient3d`), and distances to its surface (a box tree).
 //! * `cell`: convex cells `R` (halfspaces), their vertices, polygon clipping.
@@ -52,7 +58,8 @@
 //!
 //! `deviation` is the largest per-piece bound of [`max_distance`]'s branch and bound (each
 //! box `c ± h`: `dist(x, S) ≤ dist(c, S) + ‖h‖`, or `max(0, ‖h‖ − dist_surface(c))` when `c`
-//! is inside), stopped when the bounds are `tolerance / 4` apart or the question
+//! is inside, and `≤ max_v dist(v, t)` over the vertices `v` of the box clipped by the hull
+//! faces crossing it, `t` the surface triangle nearest to `c`: `dist(·, t)` is convex), stopped when the bounds are `tolerance / 4` apart or the question
 //! "`≤ tolerance`?" is decided; an exhausted budget keeps the bound reached (still an upper
 //! bound) and counts as not met.
 //!
@@ -70,6 +77,7 @@
 
 mod cell;
 mod deviation;
+mod fill;
 mod pipeline;
 mod solid;
 mod split;

@@ -5,6 +5,7 @@
 
 use super::cell::{Plane, box_planes};
 use super::deviation::{Stop, bound};
+use super::fill::fill_voids;
 use super::solid::MeshSolid;
 use super::split::{Context, Piece};
 use super::types::{DecomposeError, DecomposeOptions, Decomposition};
@@ -17,6 +18,7 @@ struct Certified {
     piece: Piece,
     bound: f64,
     lower: f64,
+    witness: Option<Point>,
     met: bool,
     exhausted: bool,
     splittable: bool,
@@ -50,7 +52,10 @@ pub fn decompose(
     check_options(options)?;
     let welded = weld(points, faces)?;
     let tolerance = options.tolerance;
-    let solid = MeshSolid::new(&welded.points, &welded.triangles);
+    // Enclosed voids are filled (module `fill`): the solid measured against is `S_filled ⊇ S`.
+    let filled = welded.closed.then(|| fill_voids(&welded).0);
+    let mesh = filled.as_ref().unwrap_or(&welded);
+    let solid = MeshSolid::new(&mesh.points, &mesh.triangles);
     let stop = |surface_only| Stop {
         resolution: tolerance / 4.0,
         threshold: Some(tolerance),
@@ -83,7 +88,7 @@ pub fn decompose(
             budget_exhausted: b.exhausted,
         });
     }
-    let (mut ctx, first) = start(&welded, &solid, tolerance)?;
+    let (mut ctx, first) = start(mesh, &solid, tolerance)?;
     let hull_volume = first.volume;
     let certify = |ctx: &mut Context, piece: Piece| {
         let b = bound(&solid, &piece.hull, &stop(false));
@@ -92,6 +97,7 @@ pub fn decompose(
             met: b.upper <= tolerance && !b.exhausted,
             bound: b.upper,
             lower: b.lower,
+            witness: b.witness,
             exhausted: b.exhausted,
             splittable: true,
             piece,
@@ -114,7 +120,7 @@ pub fn decompose(
             })
             .map(|(i, _)| i);
         let Some(i) = worst else { break };
-        match ctx.best_cut(&pieces[i].piece) {
+        match ctx.best_cut(&pieces[i].piece, pieces[i].witness) {
             Some((a, b)) => {
                 pieces[i] = certify(&mut ctx, a);
                 let b = certify(&mut ctx, b);
@@ -212,8 +218,9 @@ pub fn cut_by_planes(
     if !welded.closed {
         return Ok(vec![convex_hull(&welded.points)?.points().to_vec()]);
     }
-    let solid = MeshSolid::new(&welded.points, &welded.triangles);
-    let (mut ctx, first) = start(&welded, &solid, options.tolerance)?;
+    let filled = fill_voids(&welded).0;
+    let solid = MeshSolid::new(&filled.points, &filled.triangles);
+    let (mut ctx, first) = start(&filled, &solid, options.tolerance)?;
     let mut pieces = vec![first];
     for (n, d) in planes {
         let norm = n.norm();

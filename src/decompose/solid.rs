@@ -129,7 +129,13 @@ impl MeshSolid {
     /// The point of the surface nearest to `x`: `nearest(x) = argmin_{p ∈ ∂S} ‖p − x‖`
     /// (`None` for a mesh without triangles).
     pub fn nearest(&self, x: &Point) -> Option<Point> {
-        let mut best = (f64::INFINITY, None);
+        self.nearest_triangle(x).map(|(p, _)| p)
+    }
+
+    /// The point of the surface nearest to `x` and a triangle it lies on:
+    /// `(argmin_{p ∈ ∂S} ‖p − x‖, T ∋ p)` (`None` for a mesh without triangles).
+    pub(crate) fn nearest_triangle(&self, x: &Point) -> Option<(Point, [Point; 3])> {
+        let mut best: (f64, Option<(Point, [Point; 3])>) = (f64::INFINITY, None);
         let root = self.nodes.first()?;
         let mut stack: Vec<(u32, f64)> = vec![(0, box_dist2(root, x))];
         while let Some((id, d2)) = stack.pop() {
@@ -143,7 +149,7 @@ impl MeshSolid {
                     let p = triangle_closest(x, t);
                     let d2 = (p - x).norm_squared();
                     if d2 < best.0 || best.1.is_none() {
-                        best = (d2, Some(p));
+                        best = (d2, Some((p, *t)));
                     }
                 }
             } else {
@@ -359,7 +365,7 @@ fn segment_meets_box(x: &Point, dir: &Vector, slo: &Vector, shi: &Vector, node: 
 }
 
 /// The point of triangle `t` nearest to `x` (a degenerate triangle: of its edges).
-fn triangle_closest(x: &Point, t: &[Point; 3]) -> Point {
+pub(crate) fn triangle_closest(x: &Point, t: &[Point; 3]) -> Point {
     let [a, b, c] = t;
     let n = (b - a).cross(&(c - a));
     let nn = n.norm_squared();

@@ -44,6 +44,8 @@ pub(crate) struct Piece {
     pub hull: Polytope,
     /// `hull.volume()`.
     pub volume: f64,
+    /// The hull's surface area: `Σ_faces face_area`.
+    pub area: f64,
 }
 
 impl Context<'_> {
@@ -65,11 +67,13 @@ impl Context<'_> {
         points.dedup();
         let hull = convex_hull(&points).ok()?;
         let volume = hull.volume();
+        let area = hull.face_ids().map(|f| hull.face_area(f)).sum();
         Some(Piece {
             planes,
             polygons,
             hull,
             volume,
+            area,
         })
     }
 
@@ -98,17 +102,72 @@ impl Context<'_> {
         Some((b, a))
     }
 
-    /// The best cut of `piece`: the candidate plane with the least
+    /// The best cut of `piece`: `argmin_plane vol(conv(A)) + vol(conv(B))` (a sliver side
+    /// ranks last) by [`Context::volume_cut`] over the candidate normals (the axes, the
+    /// piece's principal axes, and at the surface point nearest the worst face centroid (the
+    /// crease) and at the `witness` (the deepest pocket point found by the certification) the
+    /// nearest triangle's normal and the direction to the surface), with offsets through the
+    /// crease and the witness among the others, and the witness pocket's chords (planes
+    /// `n · x = n · p + s`, `n` the way out of the pocket from its nearest surface point `p`,
+    /// `s` ∈ {½, 1, 2} tolerances and {¼, ½} of the pocket's depth, `s` < depth).
+    pub fn best_cut(&mut self, piece: &Piece, witness: Option<Point>) -> Option<(Piece, Piece)> {
+        let crease = self.estimate(piece).1;
+        let through: Vec<Point> = crease.into_iter().chain(witness).collect();
+        let mut normals = axes(piece.hull.points());
+        let mut chords = Vec::new();
+        for w in &through {
+            let Some((p, t)) = self.solid.nearest_triangle(w) else {
+                continue;
+            };
+            // Chords of the pocket: planes normal to the way out of it, a little way in from
+            // its wall (a hole wider than the tolerance is cut into sectors this way).
+            let depth = (w - p).norm();
+            let n = (w - p) / depth;
+            let tolerance = 16.0 * self.near;
+            for s in [0.5, 1.0, 2.0]
+                .map(|k| k * tolerance)
+                .into_iter()
+                .chain([depth / 4.0, depth / 2.0])
+            {
+                if s < depth && n.iter().all(|v| v.is_finite()) {
+                    chords.push(Plane {
+                        n,
+                        d: n.dot(&p.coords) + s,
+                    });
+                }
+            }
+            for n in [(t[1] - t[0]).cross(&(t[2] - t[0])), w - p] {
+                let n = n / n.norm();
+                if n.iter().all(|v| v.is_finite())
+                    && normals.iter().all(|m| m.dot(&n).abs() < 0.9998)
+                {
+                    normals.push(n);
+                }
+            }
+        }
+        self.volume_cut(piece, &normals, &through, &chords)
+    }
+
+    /// The cut of `piece` by volume: the candidate plane with the least
     /// `vol(conv(A)) + vol(conv(B))` (offsets at eighths of the extent along each axis and
     /// through the crease nearest the worst face centroid and, when there are at most
     /// [`LEVELS`], through every vertex level; then refined around the best);
     /// `None` if no candidate splits it.
-    pub fn best_cut(&mut self, piece: &Piece) -> Option<(Piece, Piece)> {
+    fn volume_cut(
+        &mut self,
+        piece: &Piece,
+        normals: &[Vector],
+        through: &[Point],
+        chords: &[Plane],
+    ) -> Option<(Piece, Piece)> {
         let points = piece.hull.points();
         let mut cuts: Vec<(f64, Plane, f64)> = Vec::new();
-        // The surface point nearest the worst face centroid: a crease to cut through.
-        let crease = self.estimate(piece).1;
-        for n in axes(points) {
+        for plane in chords {
+            if let Some(score) = self.cut_volume(piece, plane) {
+                cuts.push((score, *plane, 16.0 * self.near));
+            }
+        }
+        for &n in normals {
             let (lo, hi) = points
                 .iter()
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
@@ -118,7 +177,7 @@ impl Context<'_> {
             if hi - lo <= 0.0 || !(hi - lo).is_finite() {
                 continue;
             }
-            let through = crease
+            let through = (through.iter())
                 .map(|p| n.dot(&p.coords))
                 .filter(|&d| d > lo && d < hi);
             // Few distinct vertex levels (a mesh made of boxes): cut through each of them.
@@ -157,9 +216,17 @@ impl Context<'_> {
         self.cut(piece, &best)
     }
 
-    /// `vol(conv(A)) + vol(conv(B))` for the cut of `piece` by `plane`, if it splits it.
+    /// `vol(conv(A)) + vol(conv(B))` for the cut of `piece` by `plane`, if it splits it, plus
+    /// `vol(piece)` when a side is a sliver (thinner than a sixteenth of the tolerance by
+    /// `2 · volume / area`) and the piece is not: slicing a flat face off a piece removes
+    /// all but no volume and leaves its holes covered.
     fn cut_volume(&mut self, piece: &Piece, plane: &Plane) -> Option<f64> {
-        self.cut(piece, plane).map(|(a, b)| a.volume + b.volume)
+        let near = self.near;
+        let thin = |p: &Piece| 2.0 * p.volume < near * p.area;
+        let (a, b) = self.cut(piece, plane)?;
+        let sliver = (thin(&a) || thin(&b)) && !thin(piece);
+        // A sliver cut only when nothing else splits: it ranks after every other cut.
+        Some(a.volume + b.volume + if sliver { piece.volume } else { 0.0 })
     }
 
     /// Where a piece is worst, cheaply: the largest distance to the solid of its hull's face

@@ -12,7 +12,7 @@ use crate::hull::HullError;
 /// use polyquery::decompose::DecomposeOptions;
 ///
 /// let o = DecomposeOptions::default();
-/// assert_eq!((o.tolerance, o.max_pieces), (1e-3, 64));
+/// assert_eq!((o.tolerance, o.max_pieces), (1e-3, 128));
 /// let coarse = DecomposeOptions { tolerance: 5e-3, ..DecomposeOptions::default() };
 /// assert!(coarse.tolerance > o.tolerance);
 /// ```
@@ -21,7 +21,7 @@ pub struct DecomposeOptions {
     /// The deviation to certify, absolute, in the mesh's units: `deviation ≤ tolerance`
     /// is the goal (default `1e-3`, one millimetre for a mesh in metres).
     pub tolerance: f64,
-    /// The most pieces to cut the mesh into: `pieces.len() ≤ max_pieces` (default 64).
+    /// The most pieces to cut the mesh into: `pieces.len() ≤ max_pieces` (default 128).
     pub max_pieces: usize,
     /// The most distance evaluations spent certifying one piece's deviation: beyond it the
     /// piece keeps the bound reached so far (still an upper bound) and counts as not meeting
@@ -30,11 +30,11 @@ pub struct DecomposeOptions {
 }
 
 impl Default for DecomposeOptions {
-    /// `tolerance = 1e-3`, `max_pieces = 64`, `max_evaluations = 400_000`.
+    /// `tolerance = 1e-3`, `max_pieces = 128`, `max_evaluations = 400_000`.
     fn default() -> Self {
         DecomposeOptions {
             tolerance: 1e-3,
-            max_pieces: 64,
+            max_pieces: 128,
             max_evaluations: 400_000,
         }
     }
@@ -59,13 +59,16 @@ impl Default for DecomposeOptions {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decomposition {
-    /// Piece `k` is `conv(pieces[k])` (here its hull's extreme vertices): `S ⊆ ∪_k conv(pieces[k])`.
+    /// Piece `k` is `conv(pieces[k])` (here its hull's extreme vertices): `S ⊆ ∪_k conv(pieces[k])`
+    /// (for the mesh's solid and for the filled one, which contains it).
     pub pieces: Vec<Vec<Point>>,
     /// The welded mesh is closed and consistently oriented: `closed` ⟺ every undirected edge
     /// is used by exactly two triangles, once in each direction.
     pub closed: bool,
-    /// A certified upper bound: `deviation ≥ max_{x ∈ ∪ pieces} dist(x, S)` (for a mesh that
-    /// is not closed, `S` is its surface).
+    /// A certified upper bound: `deviation ≥ max_{x ∈ ∪ pieces} dist(x, S)`, where `S` is the
+    /// mesh's solid with its **enclosed voids filled** (a closed shell inside the rest of the
+    /// solid, crossing and enclosing none of its triangles, is dropped: an obstacle in such a
+    /// void would meet the solid first); for a mesh that is not closed, `S` is its surface.
     pub deviation: f64,
     /// `tolerance_met = (deviation ≤ options.tolerance)`, decided by the certification
     /// (false when a piece's evaluation budget ran out before deciding).
