@@ -17,17 +17,18 @@ use std::path::Path;
 /// What the UR5 cells run on: robot, allowed pairs, scene, configurations and their exact
 /// verdicts (`exact[i]` = configuration `i` collides by the exact meshes).
 pub struct Ur5Inputs {
-    /// The UR5 (`ur5.urdf`).
+    /// `robot = Robot::from_urdf_file(ur5/ur5.urdf)`: 6 joints, 8 links with geometry.
     pub robot: Robot,
-    /// Its allowed collisions (`ur5.srdf`).
+    /// `allowed = AllowedCollisions::from_srdf_file(ur5/ur5.srdf)`: 15 active self pairs.
     pub allowed: AllowedCollisions,
-    /// The table top (`scene_tabletop.json`).
+    /// `scene = Scene::from_json_file(ur5/scene_tabletop.json)`: 7 obstacles.
     pub scene: Scene,
     /// The configurations checked: `configurations.len() = exact.len()`.
     pub configurations: Vec<Vec<f64>>,
     /// The exact meshes' verdicts: `exact[i] = self_collides[i] ∨ scene_collides[i]`.
     pub exact: Vec<bool>,
-    /// The random subset's seed (`None`: every configuration, in file order).
+    /// `subset_seed = Some(UR5_SUBSET_SEED)` for a random subset (`None`: every
+    /// configuration, in file order).
     pub subset_seed: Option<u64>,
 }
 
