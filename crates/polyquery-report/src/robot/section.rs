@@ -256,7 +256,8 @@ pub struct LinkDecomposition {
     pub hull_over_mesh: f64,
     /// `pieces_over_mesh = pieces' volume / mesh volume`.
     pub pieces_over_mesh: f64,
-    /// `seconds` = the decomposition's time when built (0 when read from the shape cache).
+    /// `seconds` = `DecompositionSummary::seconds`: the decomposition's time when it was built
+    /// (the shape cache keeps it, so a warm load shows the first build's time).
     pub seconds: f64,
 }
 

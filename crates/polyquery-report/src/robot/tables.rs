@@ -104,16 +104,19 @@ fn ur5_tables(s: &RobotSection, u: &Ur5Section) -> Vec<Table> {
         .collect();
     let which = match u.subset_seed {
         Some(seed) => format!(
-            "a random subset of {} of its {} configurations (seed {seed})",
+            "{} of the {} configurations of configs_2000.txt, drawn at random (seed {seed})",
             group(u.configurations),
             group(UR5_CONFIGURATIONS)
         ),
-        None => format!("its {} configurations", group(u.configurations)),
+        None => format!(
+            "all {} configurations of configs_2000.txt",
+            group(u.configurations)
+        ),
     };
     let mut out = vec![Table {
         title: format!("Robot: {UR5_LABEL}, hulls against decomposed meshes"),
         caption: format!(
-            "The UR5 of {} in its table-top scene, on {which} (configs_2000.txt), one thread, both mesh shapes in this run: hull (every mesh as its convex hull) and decomposed (each non-convex mesh as certified convex pieces within {:.0e} m of its solid, the hull as a first test). Verdicts are held to pinocchio + coal's exact meshes (expected_2000.txt, self or scene colliding; {} colliding): missed = colliding by the exact meshes but free here (must be 0), false alarm = free by the exact meshes but colliding here. Deviation: the certified bound on how far the pieces reach beyond the mesh. Checker build: Checker::new's wall time, decompositions read from the shape cache when there.",
+            "The UR5 of {} in its table-top scene, on {which}, one thread, both mesh shapes in this run: hull (every mesh as its convex hull) and decomposed (each non-convex mesh as certified convex pieces within {:.0e} m of its solid, the hull as a first test). Verdicts are held to pinocchio + coal's exact meshes (expected_2000.txt, self or scene colliding; {} colliding): missed = colliding by the exact meshes but free here (must be 0), false alarm = free by the exact meshes but colliding here. Deviation: the certified bound on how far the pieces reach beyond the mesh. Checker build: Checker::new's wall time, decompositions read from the shape cache when there.",
             u.folder,
             u.tolerance,
             group(u.exact_colliding)
@@ -154,7 +157,7 @@ fn ur5_tables(s: &RobotSection, u: &Ur5Section) -> Vec<Table> {
         out.push(Table {
             title: format!("Robot: {UR5_LABEL}, decomposition per link"),
             caption: format!(
-                "Each mesh of the decomposed checker: its convex pieces, their certified deviation beyond the mesh's solid (tolerance {:.0e} m), the hull's and the pieces' volume over the mesh's, and the decomposition's time when built (0 s: read from the shape cache).",
+                "Each mesh of the decomposed checker: its convex pieces, their certified deviation beyond the mesh's solid (tolerance {:.0e} m), the hull's and the pieces' volume over the mesh's, and the time the decomposition took when it was built (the shape cache keeps it with the pieces, so a warm run shows the first build's time; the other table's checker build is this run's).",
                 u.tolerance
             ),
             header: [
