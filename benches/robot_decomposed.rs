@@ -117,7 +117,7 @@ fn main() {
     let qs = rows(&dir.join("configs_2000.txt"));
     let exact: Vec<bool> = rows(&dir.join("expected_2000.txt"))
         .iter()
-        .map(|r| r[0] != 0.0)
+        .map(|r| r[0] != 0.0 || r[1] != 0.0) // self or scene collision
         .collect();
     let motions: Vec<(Vec<f64>, Vec<f64>)> = rows(&dir.join("motions_500.txt"))
         .into_iter()

@@ -138,7 +138,8 @@ pub struct DecompositionSummary {
     /// The pieces' total volume (they lie in disjoint cells, so it is their union's):
     /// `mesh_volume ≤ pieces_volume ≤ hull_volume`.
     pub pieces_volume: f64,
-    /// Seconds the decomposition took when it was built (0 when read from the cache).
+    /// Seconds the decomposition took when it was built (a shape read from the cache keeps
+    /// its first build's time).
     pub seconds: f64,
 }
 

@@ -88,7 +88,7 @@ pub struct DecompositionInfo {
     pub pieces_over_mesh: Option<f64>,
     /// `excess_removed` = the share of the hull's excess volume the pieces remove.
     pub excess_removed: f64,
-    /// `seconds` = the time the decomposition took when built (0 when read from the cache).
+    /// `seconds` = the time the decomposition took when first built (kept by the cache).
     pub seconds: f64,
 }
 
