@@ -117,7 +117,8 @@ impl LoadedRobot {
 /// let robot = Robot::from_urdf_str(r#"<robot name="r"><link name="base"/></robot>"#, None, &PackageDirs::new())?;
 /// let dir = tempfile::tempdir()?;
 /// let file = dir.path().join("scene.yml");
-/// std::fs::write(&file, "world: {collision_objects: [{id: ball, primitives: [{type: sphere, dimensions: [0.5]}]}]}")?;
+/// std::fs::write(&file, "world: {collision_objects: [{id: ball, primitives: [{type: sphere, dimensions: [0.5]}], \
+///     primitive_poses: [{position: [0, 0, 1], orientation: [0, 0, 0, 1]}]}]}")?;
 /// let (scene, _notes) = read_scene(&file, &robot)?;
 /// assert_eq!(scene.obstacles()[0].name, "ball");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
