@@ -162,12 +162,9 @@ impl Checker {
 
     /// Visits the piece pairs of shape pair `shapes` (one of whose shapes has pieces) until
     /// `visit` breaks: piece `i` of `a` (or `a` itself, without pieces) against piece `j` of `b`
-    /// (or `b`), each with its bounding balls placed by the shapes' frames (an obstacle without
-    /// pieces keeps its box) and its own warm-start slot, **nearest first** by the gap of their
-    /// bounding volumes (so a check meets a colliding piece pair early, a distance query
-    /// lowers its best distance early and skips the rest by their gaps, a motion step's aim
-    /// falls early). The union of the piece pairs is the pair's geometry:
-    /// `A ∩ B ≠ ∅ ⟺ some piece pair meets`.
+    /// (or `b`), `i` outer, each with its bounding balls placed by the shapes' frames (an
+    /// obstacle without pieces keeps its box) and its own warm-start slot. The union of the
+    /// piece pairs is the pair's geometry: `A ∩ B ≠ ∅ ⟺ some piece pair meets`.
     #[inline]
     pub(super) fn for_each_piece_pair<B>(
         &self,
@@ -176,27 +173,42 @@ impl Checker {
         mut visit: impl FnMut(&mut CheckWorkspace, &ShapePair<'_>) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let first = self.piece_slots[shapes.slot] as usize;
+        let ball_a = match shapes.near {
+            Near::Balls { ca, ra, .. } => (ca, ra),
+            Near::Obstacle { c, r, .. } => (c, r),
+        };
+        let na = shapes.pieces_a.len().max(1);
         let nb = shapes.pieces_b.len().max(1);
-        let mut order = std::mem::take(&mut ws.piece_order);
-        order.clear();
-        for i in 0..shapes.pieces_a.len().max(1) {
+        for i in 0..na {
+            let (a, placed_a) = side(shapes.pieces_a, shapes.a, &shapes.frame_a, i);
+            let (ca, ra) = placed_a.unwrap_or(ball_a);
             for j in 0..nb {
-                let pair = piece_pair(shapes, i, j, first + i * nb + j);
-                order.push((pair.near.gap(), i as u32, j as u32));
+                let (b, placed_b) = side(shapes.pieces_b, shapes.b, &shapes.frame_b, j);
+                let near = match (placed_b, shapes.near) {
+                    (Some((cb, rb)), _) | (None, Near::Balls { cb, rb, .. }) => {
+                        Near::Balls { ca, ra, cb, rb }
+                    }
+                    (None, Near::Obstacle { obstacle, .. }) => Near::Obstacle {
+                        c: ca,
+                        r: ra,
+                        obstacle,
+                    },
+                };
+                let pieces = ShapePair {
+                    a,
+                    frame_a: shapes.frame_a,
+                    b,
+                    frame_b: shapes.frame_b,
+                    pieces_a: &[],
+                    pieces_b: &[],
+                    near,
+                    slot: first + i * nb + j,
+                    bodies: shapes.bodies,
+                };
+                visit(ws, &pieces)?;
             }
         }
-        order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
-        let mut outcome = ControlFlow::Continue(());
-        for &(_, i, j) in &order {
-            let (i, j) = (i as usize, j as usize);
-            let pair = piece_pair(shapes, i, j, first + i * nb + j);
-            outcome = visit(ws, &pair);
-            if outcome.is_break() {
-                break;
-            }
-        }
-        ws.piece_order = order;
-        outcome
+        ControlFlow::Continue(())
     }
 
     /// The two shapes' cores placed by their frames, answering as the options say (the
@@ -207,37 +219,6 @@ impl Checker {
             self.placed(pair.a, &pair.frame_a),
             self.placed(pair.b, &pair.frame_b),
         )
-    }
-}
-
-/// Piece pair `(i, j)` of shape pair `shapes` (a side without pieces is its whole shape,
-/// with the pair's bounding volume for it), with warm-start slot `slot`.
-#[inline(always)]
-fn piece_pair<'a>(shapes: &ShapePair<'a>, i: usize, j: usize, slot: usize) -> ShapePair<'a> {
-    let (a, placed_a) = side(shapes.pieces_a, shapes.a, &shapes.frame_a, i);
-    let (ca, ra) = placed_a.unwrap_or(match shapes.near {
-        Near::Balls { ca, ra, .. } => (ca, ra),
-        Near::Obstacle { c, r, .. } => (c, r),
-    });
-    let (b, placed_b) = side(shapes.pieces_b, shapes.b, &shapes.frame_b, j);
-    let near = match (placed_b, shapes.near) {
-        (Some((cb, rb)), _) | (None, Near::Balls { cb, rb, .. }) => Near::Balls { ca, ra, cb, rb },
-        (None, Near::Obstacle { obstacle, .. }) => Near::Obstacle {
-            c: ca,
-            r: ra,
-            obstacle,
-        },
-    };
-    ShapePair {
-        a,
-        frame_a: shapes.frame_a,
-        b,
-        frame_b: shapes.frame_b,
-        pieces_a: &[],
-        pieces_b: &[],
-        near,
-        slot,
-        bodies: shapes.bodies,
     }
 }
 

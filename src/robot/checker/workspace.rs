@@ -36,9 +36,6 @@ pub struct CheckWorkspace {
     pub(super) guesses: Vec<Vector>,
     /// Candidate pairs of a distance query with their lower bounds.
     pub(super) candidates: Vec<(f64, usize)>,
-    /// A shape pair's piece pairs by the gap of their bounding volumes, nearest first:
-    /// `(gap, i, j)`.
-    pub(super) piece_order: Vec<(f64, u32, u32)>,
     /// Scratch stack of the obstacle tree's traversal.
     pub(super) stack: Vec<u32>,
     /// Motion checks: `|q1 − q0|` per variable, per term its rates, joint axes, per pair the
