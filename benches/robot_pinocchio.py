@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""pinocchio + coal on the bundled Panda with the table and shelf, for comparison with
-`benches/robot.rs` (group `robot/table_shelf`). Not run by CI.
+"""pinocchio + coal on a bundled robot and its scene — the Panda with the table and shelf
+(default), or the UR5 on its table top (`--robot ur5`) — for comparison with `benches/robot.rs`
+(group `robot/table_shelf`) and the report. Not run by CI.
 
 Usage (from the repository's root):
 
@@ -9,15 +10,33 @@ Usage (from the repository's root):
     /work/venv-pin/bin/python benches/robot_pinocchio.py \
         --configs target/robot-bench/configs_random_10000_seed20250601.txt    # the Rust bench's
     /work/venv-pin/bin/python benches/robot_pinocchio.py --random 10000 --seed 1
+    /work/venv-pin/bin/python benches/robot_pinocchio.py --robot ur5 --meshes exact   # configs_2000.txt
     ... --out result.json
 
+Robots (`--robot`), each with its URDF, SRDF, scene and default configurations:
+
+* `panda`: `data/robots/panda/` (`panda.urdf`, `panda.srdf`, `scene_table_shelf.json`,
+  `configs_1000.txt`);
+* `ur5`: `data/robots/ur5/` (`ur5.urdf`, `ur5.srdf`, `scene_tabletop.json`, `configs_2000.txt`;
+  its meshes are not convex).
+
+Meshes (`--meshes`):
+
+* `hull` (default, what polyquery checks today): every mesh replaced by its convex hull,
+  computed by coal with qhull (`bvh.buildConvexHull(True, "Qt"); geometry = bvh.convex`);
+* `exact`: the meshes as pinocchio loads them, triangle BVHs (`coal.BVHModelOBBRSS`), as
+  MoveIt and pinocchio check them. coal's BVH distance for a colliding pair is not a
+  penetration depth (see `data/robots/ur5/README.md`).
+
 The model is built as data/robots/panda/README.md describes: `pin.buildModelsFromUrdf(...,
-geometry_types=COLLISION, mimic=True)` (8 configuration values), every mesh replaced by its
-convex hull computed by coal with qhull (`bvh.buildConvexHull(True, "Qt")`; the finger boxes
-stay boxes), the five obstacles of `scene_table_shelf.json` added as `coal.Box` on the universe
-joint, `addAllCollisionPairs()` and then the SRDF's `disable_collisions` removed (124 pairs:
-44 self + 80 scene). GJK/EPA tolerances are pinocchio's defaults unless `--tight` (1e-10,
-10,000 iterations, as used for `expected_1000.txt`).
+geometry_types=COLLISION, mimic=True)` (the Panda: 8 configuration values; the UR5: 6), the
+meshes as `--meshes` says (primitive shapes, such as the Panda's finger boxes, stay
+primitives), the scene's obstacles added on the universe joint (`coal.Box`, `coal.Sphere`,
+`coal.Cylinder`, `coal.Capsule`; mesh obstacles are refused), `addAllCollisionPairs()`, then
+the SRDF's `disable_collisions` and the scene's `allowed_collisions` removed (the Panda: 124
+pairs, 44 self + 80 scene; the UR5: 58, 17 self + 41 scene). GJK/EPA tolerances are
+pinocchio's defaults unless `--tight` (1e-10, 10,000 iterations, as used for the `expected_*`
+files).
 
 Modes (configurations per second, best of `--rounds` passes over all configurations, after
 one untimed warm-up pass; the median is reported too):
@@ -45,9 +64,9 @@ on the identical ones:
     polyquery report --pinocchio pin.json
 
 Output: one JSON object (stdout, or `--out FILE`) with the configurations/s per mode, the
-fraction of colliding configurations, the pinocchio, coal and numpy versions, the thread
-count and the settings. Exits with status 2 and a one-line message when pinocchio or coal is
-not installed.
+fraction of colliding configurations, the robot and meshes (`robot`, `meshes`, `bvh_meshes`,
+`convex_hulls`), the pinocchio, coal and numpy versions, the thread count and the settings.
+Exits with status 2 and a one-line message when pinocchio or coal is not installed.
 """
 
 import argparse
@@ -60,7 +79,25 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PANDA = ROOT / "data" / "robots" / "panda"
+ROBOTS = {
+    "panda": {
+        "dir": ROOT / "data" / "robots" / "panda",
+        "urdf": "panda.urdf",
+        "srdf": "panda.srdf",
+        "scene": "scene_table_shelf.json",
+        "configs": "configs_1000.txt",
+        "title": "Panda + table and shelf (scene_table_shelf.json)",
+    },
+    "ur5": {
+        "dir": ROOT / "data" / "robots" / "ur5",
+        "urdf": "ur5.urdf",
+        "srdf": "ur5.srdf",
+        "scene": "scene_tabletop.json",
+        "configs": "configs_2000.txt",
+        "title": "UR5 + table top (scene_tabletop.json)",
+    },
+}
+MESHES = ("hull", "exact")
 
 try:
     import coal
@@ -113,16 +150,23 @@ def read_motions(path):
     return motions
 
 
-def sampled_motion(model, data, gm, gd, q0, q1, resolution):
-    """True when some sample collides (stops there); the samples as Checker::check_motion_sampled."""
+def first_colliding_sample(model, data, gm, gd, q0, q1, resolution):
+    """`(k, n)`: the samples of Checker::check_motion_sampled, `q(k/n)` for `k = 0 ... n` in
+    order (`n = ceil(max_j |q1_j - q0_j| / resolution)`, at least 1; the last exactly `q1`),
+    and the first colliding one's `k`, or `None` when every sample is free."""
     longest = float(np.max(np.abs(q1 - q0))) if len(q0) else 0.0
     n = max(1, int(np.ceil(longest / resolution)))
     dq = q1 - q0
     for k in range(n + 1):
         q = q1 if k == n else q0 + (k / n) * dq
         if pin.computeCollisions(model, data, gm, gd, q, True):
-            return True
-    return False
+            return k, n
+    return None, n
+
+
+def sampled_motion(model, data, gm, gd, q0, q1, resolution):
+    """True when some sample collides (stops there); the samples as Checker::check_motion_sampled."""
+    return first_colliding_sample(model, data, gm, gd, q0, q1, resolution)[0] is not None
 
 
 def random_configurations(model, n, seed):
@@ -139,28 +183,73 @@ def transform(pose):
     return pin.SE3(rotation, np.array(t, dtype=float))
 
 
-def build(tight):
+def obstacle_geometry(obstacle):
+    """The coal shape of one obstacle of a scene file (its format: src/robot/scene.rs)."""
+    if "box" in obstacle:
+        return coal.Box(*(2.0 * np.array(obstacle["box"]["half_extents"], dtype=float)))
+    if "sphere" in obstacle:
+        return coal.Sphere(float(obstacle["sphere"]["radius"]))
+    if "cylinder" in obstacle:  # axis z, centred, `length` the full length (as coal's lz)
+        return coal.Cylinder(float(obstacle["cylinder"]["radius"]), float(obstacle["cylinder"]["length"]))
+    if "capsule" in obstacle:
+        return coal.Capsule(float(obstacle["capsule"]["radius"]), float(obstacle["capsule"]["length"]))
+    sys.exit(f"obstacle {obstacle.get('name')!r}: only box, sphere, cylinder and capsule obstacles "
+             "are supported here")
+
+
+def build(robot="panda", meshes="hull"):
+    """pinocchio's model and geometry model of `robot` (a key of ROBOTS) in its scene, every
+    mesh a triangle BVH (`meshes="exact"`) or its qhull convex hull (`"hull"`); with the SRDF's
+    pairs removed. Returns `(model, geometry_model, info)`, `info` counting the meshes."""
+    spec = ROBOTS[robot]
+    folder = spec["dir"]
     model, gm = pin.buildModelsFromUrdf(
-        str(PANDA / "panda.urdf"),
-        package_dirs=[str(PANDA)],
+        str(folder / spec["urdf"]),
+        package_dirs=[str(folder)],
         geometry_types=pin.GeometryType.COLLISION,
         mimic=True,
     )
-    hulls = 0
+    hulls = bvhs = 0
     for go in gm.geometryObjects:
         if isinstance(go.geometry, coal.BVHModelBase):
-            go.geometry.buildConvexHull(True, "Qt")
-            go.geometry = go.geometry.convex
-            hulls += 1
-    scene = json.loads((PANDA / "scene_table_shelf.json").read_text())
+            if meshes == "hull":
+                go.geometry.buildConvexHull(True, "Qt")
+                go.geometry = go.geometry.convex
+                hulls += 1
+            else:
+                bvhs += 1
+    scene = json.loads((folder / spec["scene"]).read_text())
     for obstacle in scene["obstacles"]:
-        half = np.array(obstacle["box"]["half_extents"], dtype=float)
         go = pin.GeometryObject(obstacle["name"], 0, 0, transform(obstacle["pose"]),
-                                coal.Box(*(2.0 * half)))
+                                obstacle_geometry(obstacle))
         gm.addGeometryObject(go)
     gm.addAllCollisionPairs()
-    pin.removeCollisionPairs(model, gm, str(PANDA / "panda.srdf"))
-    return model, gm, hulls
+    pin.removeCollisionPairs(model, gm, str(folder / spec["srdf"]))
+    remove_allowed_scene_pairs(model, gm, scene.get("allowed_collisions", []))
+    return model, gm, {"convex_hulls": hulls, "bvh_meshes": bvhs}
+
+
+def obstacle_names(gm):
+    """The names of the scene's obstacles: the geometries on the universe joint's own frame
+    (a link fixed to the world, such as a base link, hangs on its own frame)."""
+    return {go.name for go in gm.geometryObjects if go.parentJoint == 0 and go.parentFrame == 0}
+
+
+def body_name(model, gm, k, obstacles):
+    """Geometry `k`'s body, as polyquery names it: its link, or the obstacle's name."""
+    go = gm.geometryObjects[k]
+    return go.name if go.name in obstacles else model.frames[go.parentFrame].name
+
+
+def remove_allowed_scene_pairs(model, gm, allowed):
+    """Removes the pairs of the scene's `allowed_collisions` ([link, obstacle] names) from
+    `gm`, as polyquery never checks them."""
+    obstacles = obstacle_names(gm)
+    allowed = {frozenset(pair) for pair in allowed}
+    for cp in list(gm.collisionPairs):
+        names = (body_name(model, gm, k, obstacles) for k in (cp.first, cp.second))
+        if frozenset(names) in allowed:
+            gm.removeCollisionPair(cp)
 
 
 def set_tolerances(gd, tight):
@@ -193,16 +282,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--configs", type=Path, default=None,
-                        help="configurations file, one per line (default: "
-                             "data/robots/panda/configs_1000.txt)")
+                        help="configurations file, one per line (default: the robot's "
+                             "bundled file, data/robots/panda/configs_1000.txt or "
+                             "data/robots/ur5/configs_2000.txt)")
     source.add_argument("--random", type=int, metavar="N", default=None,
                         help="N random configurations within the limits instead of a file")
     parser.add_argument("--seed", type=int, default=0, help="seed for --random (default 0)")
+    parser.add_argument("--robot", choices=sorted(ROBOTS), default="panda",
+                        help="the robot and its scene (default panda)")
+    parser.add_argument("--meshes", choices=MESHES, default="hull",
+                        help="hull: every mesh's convex hull (default, as polyquery today); "
+                             "exact: the meshes as triangle BVHs")
     parser.add_argument("--rounds", type=int, default=3, help="timed passes per mode (default 3)")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                         help="threads of the batched all-threads mode (default: all)")
     parser.add_argument("--tight", action="store_true",
-                        help="GJK/EPA tolerance 1e-10 and 10,000 iterations (as expected_1000.txt)")
+                        help="GJK/EPA tolerance 1e-10 and 10,000 iterations (as the expected_* files)")
     parser.add_argument("--skip-distance", action="store_true", help="skip computeDistances")
     parser.add_argument("--motions", type=Path, default=None,
                         help="motions file, one `q0 ; q1` per line (polyquery report writes "
@@ -212,7 +307,7 @@ def main():
     parser.add_argument("--out", type=Path, default=None, help="write the JSON here, not stdout")
     args = parser.parse_args()
 
-    model, gm, hulls = build(args.tight)
+    model, gm, mesh_info = build(args.robot, args.meshes)
     data, gd = model.createData(), pin.GeometryData(gm)
     set_tolerances(gd, args.tight)
 
@@ -220,7 +315,8 @@ def main():
         qs = random_configurations(model, args.random, args.seed)
         source_name = f"random {args.random} (numpy default_rng({args.seed}))"
     else:
-        path = args.configs or PANDA / "configs_1000.txt"
+        spec = ROBOTS[args.robot]
+        path = args.configs or spec["dir"] / spec["configs"]
         qs = read_configurations(path)
         source_name = str(path)
     if qs.shape[1] != model.nq:
@@ -289,7 +385,9 @@ def main():
         }
 
     report = {
-        "benchmark": "robot_pinocchio: Panda + table and shelf (scene_table_shelf.json)",
+        "benchmark": f"robot_pinocchio: {ROBOTS[args.robot]['title']}, {args.meshes} meshes",
+        "robot": args.robot,
+        "meshes": args.meshes,
         "configurations": source_name,
         "n": n,
         "colliding_fraction": colliding / n,
@@ -297,7 +395,8 @@ def main():
         "min_distance_negative_fraction": (sum(d < 0 for d in min_distances) / n
                                            if min_distances else None),
         "collision_pairs": len(gm.collisionPairs),
-        "convex_hulls": hulls,
+        "convex_hulls": mesh_info["convex_hulls"],
+        "bvh_meshes": mesh_info["bvh_meshes"],
         "tolerances": "1e-10 (tight)" if args.tight else "pinocchio defaults",
         "modes": results,
         "motions": motions_info,

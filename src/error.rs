@@ -33,9 +33,10 @@
 //! fault); [`std::error::Error::source`] reaches the cause beneath it.
 
 #[cfg(feature = "robot")]
-use crate::robot::RobotError;
+use crate::robot::{MoveItError, PlanError, RobotError};
 use crate::{
     codec::DecodeError,
+    decompose::DecomposeError,
     format::FormatError,
     hull::HullError,
     input::InputError,
@@ -87,6 +88,10 @@ pub enum Error {
     /// `Error::Hull(e) = Error::from(e)` for `e: HullError`.
     #[error(transparent)]
     Hull(#[from] HullError),
+    /// Decomposing a mesh into convex pieces failed.
+    /// `Error::Decompose(e) = Error::from(e)` for `e: DecomposeError`.
+    #[error(transparent)]
+    Decompose(#[from] DecomposeError),
     /// Building a polytope from given parts failed.
     /// `Error::Polytope(e) = Error::from(e)` for `e: PolytopeError`.
     #[error(transparent)]
@@ -126,6 +131,16 @@ pub enum Error {
     #[cfg(feature = "robot")]
     #[error(transparent)]
     Robot(#[from] RobotError),
+    /// Reading a MoveIt planning scene or motion request failed (feature `robot`).
+    /// `Error::MoveIt(e) = Error::from(e)` for `e: MoveItError`.
+    #[cfg(feature = "robot")]
+    #[error(transparent)]
+    MoveIt(#[from] MoveItError),
+    /// Planning could not start or failed (feature `robot`).
+    /// `Error::Plan(e) = Error::from(e)` for `e: PlanError`.
+    #[cfg(feature = "robot")]
+    #[error(transparent)]
+    Plan(#[from] PlanError),
 }
 
 #[cfg(test)]
@@ -146,6 +161,12 @@ mod tests {
         ];
         let cases = [
             via(crate::hull::convex_hull(&flat).unwrap_err()),
+            via(crate::decompose::decompose(
+                &flat,
+                &[],
+                &crate::decompose::DecomposeOptions::default(),
+            )
+            .unwrap_err()),
             via(crate::magnitude::check_coordinates(&[1e300]).unwrap_err()),
             via(crate::pose::parse_pose("1,2").unwrap_err()),
             via(crate::read::read_bounded(

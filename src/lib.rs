@@ -17,6 +17,8 @@
 //! * [`mesh`] loads and validates meshes: Wavefront OBJ and STL (binary and ASCII).
 //! * [`hull`] builds the exact convex hull of a point set (quickhull with exact orientation
 //!   predicates) and returns a [`Polytope`].
+//! * [`decompose`] cuts a non-convex closed mesh into convex pieces whose union contains its
+//!   solid by construction, within a certified deviation ([`decompose::decompose`]).
 //! * [`polytope`] is the half-edge representation of a convex polytope with its vertex
 //!   adjacency in cyclic order.
 //! * [`support`] holds the [`SupportMap`] trait and its implementations: [`LinearScan`]
@@ -94,6 +96,7 @@
 
 pub mod codec;
 pub(crate) mod compensated;
+pub mod decompose;
 pub mod error;
 pub mod format;
 pub mod hull;

@@ -213,7 +213,7 @@ fn header_errors_name_what_is_wrong() {
             err,
             SerializeError::UnsupportedVersion {
                 found: 9,
-                supported: 1,
+                supported: 2,
                 ..
             }
         ),

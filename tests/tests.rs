@@ -7,6 +7,7 @@
 
 mod common;
 
+mod decompose;
 mod dyn_support_map;
 mod format;
 mod gjk;
@@ -14,13 +15,18 @@ mod hull;
 mod magnitude;
 mod mesh;
 mod mesh_collada;
+mod moveit;
 mod nvm;
 mod nvm_stream;
+mod plan;
 mod queries;
 mod robot;
 mod robot_checker;
+mod robot_load;
 mod robot_motion;
+mod robot_pieces;
 mod robot_serialize;
+mod robot_ur5;
 mod scene;
 mod support;
 mod synth;

@@ -15,6 +15,10 @@ array of ``N`` answers); the work runs in Rust with the GIL released.
   checksummed bytes; a checker's bytes hold its built shapes (every hull's saved map), so a
   cluster ships it once and no worker needs a mesh file or rebuilds a hull. Corrupt pickled
   bytes raise ``ValueError``.
+* Planning: :class:`Planner` on a checker plans a path whose every edge is certified free
+  (``Planner(checker).plan(q_start, q_goal)`` gives a :class:`Plan`: ``path`` an ``(N, dof)``
+  array or ``None``, and its times and counted work); MoveIt files: :meth:`Scene.from_moveit`,
+  :func:`read_motion_request`; MotionBenchMaker folders: :func:`motion_problems`.
 
 Errors are ``ValueError`` (``FileNotFoundError`` for a missing file) with the library's
 message.
@@ -22,6 +26,8 @@ message.
 
 from ._polyquery import (
     Checker,
+    Plan,
+    Planner,
     Polytope,
     Robot,
     Scene,
@@ -29,13 +35,17 @@ from ._polyquery import (
     directional_penetration,
     distance,
     intersects,
+    motion_problems,
     penetration_depth,
     raycast,
+    read_motion_request,
     time_of_impact,
 )
 
 __all__ = [
     "Checker",
+    "Plan",
+    "Planner",
     "Polytope",
     "Robot",
     "Scene",
@@ -43,7 +53,9 @@ __all__ = [
     "directional_penetration",
     "distance",
     "intersects",
+    "motion_problems",
     "penetration_depth",
     "raycast",
+    "read_motion_request",
     "time_of_impact",
 ]

@@ -6,7 +6,7 @@ length 1 broadcast against inputs of length ``N``.
 """
 
 from os import PathLike
-from typing import Any, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -74,8 +74,17 @@ class Robot:
 
     @staticmethod
     def from_urdf(
-        path: _Path, srdf: Optional[_Path] = None, package_dirs: Optional[Mapping[str, _Path]] = None
+        path: _Path,
+        srdf: Optional[_Path] = None,
+        package_dirs: Optional[Mapping[str, _Path]] = None,
+        *,
+        mesh_shape: Literal["decomposed", "hull"] = "decomposed",
+        mesh_tolerance: float = 0.001,
     ) -> "Robot": ...
+    @property
+    def mesh_shape(self) -> Literal["decomposed", "hull"]: ...
+    @property
+    def mesh_tolerance(self) -> float: ...
     @property
     def name(self) -> str: ...
     @property
@@ -87,6 +96,9 @@ class Robot:
     @property
     def limits(self) -> npt.NDArray[np.float64]:
         """``(dof, 2)``: lower, upper."""
+    @property
+    def warnings(self) -> list[str]:
+        """The SRDF's names the URDF lacks, one message each (their entries ignored)."""
     def __reduce__(self) -> Tuple[Any, Tuple[bytes]]:
         """Pickles as the library's bytes (the model and its allowed pairs; meshes as paths)."""
 
@@ -98,6 +110,10 @@ class Scene:
     def from_json(path: _Path) -> "Scene": ...
     @staticmethod
     def from_json_str(text: str, base_dir: Optional[_Path] = None) -> "Scene": ...
+    @staticmethod
+    def from_moveit(path: _Path, robot: "Robot") -> "Scene":
+        """A MoveIt planning scene (YAML) read for ``robot``: collision objects (box, sphere,
+        cylinder) with poses, the base pose; unsupported content raises ``ValueError``."""
     def add_box(self, name: str, half_extents: Sequence[float], pose: Pose = None) -> None: ...
     def add_sphere(self, name: str, radius: float, pose: Pose = None) -> None: ...
     def add_cylinder(self, name: str, radius: float, length: float, pose: Pose = None) -> None: ...
@@ -129,11 +145,16 @@ class Checker:
         allow_out_of_limits: bool = False,
         cache_dir: Optional[_Path] = None,
     ) -> None: ...
-    def check(self, q: _Array, parallel: bool = True) -> _Bools:
-        """Whether each configuration collides: ``(dof,)`` → bool, ``(N, dof)`` → bool array."""
-    def distance(self, q: _Array, parallel: bool = True) -> _Floats:
+    def check(self, q: _Array, parallel: bool = True, *, limit_tolerance: float = 1e-4) -> _Bools:
+        """Whether each configuration collides: ``(dof,)`` → bool, ``(N, dof)`` → bool array.
+        Values at most ``limit_tolerance`` beyond a joint limit are clamped onto it (every call)."""
+    def distance(
+        self, q: _Array, parallel: bool = True, *, limit_tolerance: float = 1e-4
+    ) -> _Floats:
         """Minimum distance over the active pairs (0 when colliding)."""
-    def colliding_pair(self, q: _Array) -> Optional[Tuple[str, str]]:
+    def colliding_pair(
+        self, q: _Array, *, limit_tolerance: float = 1e-4
+    ) -> Optional[Tuple[str, str]]:
         """The colliding pair's names at one configuration, or None."""
     def check_motions(
         self,
@@ -142,6 +163,8 @@ class Checker:
         certified: bool = True,
         resolution: float = 1e-3,
         parallel: bool = True,
+        *,
+        limit_tolerance: float = 1e-4,
     ) -> Tuple[_Bools, _Floats]:
         """``(free, s)`` for the motions ``q0 → q1``; ``s`` is NaN when free."""
     @property
@@ -153,3 +176,72 @@ class Checker:
     @property
     def active_pairs(self) -> Tuple[int, int]: ...
     def __reduce__(self) -> Tuple[Any, Tuple[bytes]]: ...
+
+class Plan:
+    """A planner's answer: the path (or None) and the time and work it took."""
+
+    @property
+    def path(self) -> Optional[npt.NDArray[np.float64]]:
+        """``(N, dof)`` waypoints, ``path[0]`` the start and ``path[-1]`` the goal exactly,
+        every edge certified free; None when a limit stopped the search."""
+    @property
+    def solved(self) -> bool: ...
+    @property
+    def stop(self) -> Literal["solved", "timeout", "iterations"]: ...
+    @property
+    def planning_seconds(self) -> float: ...
+    @property
+    def simplify_seconds(self) -> float: ...
+    @property
+    def certify_seconds(self) -> float: ...
+    @property
+    def iterations(self) -> int: ...
+    @property
+    def state_checks(self) -> int: ...
+    @property
+    def motion_checks(self) -> int: ...
+    @property
+    def certified_checks(self) -> int: ...
+    @property
+    def repairs(self) -> int: ...
+    @property
+    def length(self) -> Optional[float]:
+        """Σ ‖path[i+1] − path[i]‖₂, None when unsolved."""
+
+class Planner:
+    """RRT-Connect, shortcuts and vertex removal on a checker, then every edge of the path
+    certified by the certified motion check. Thread-safe; ``plan`` releases the GIL."""
+
+    def __init__(
+        self,
+        checker: Checker,
+        *,
+        range: Optional[float] = None,
+        simplify: bool = True,
+        shortcut_attempts: int = 64,
+        max_iterations: Optional[int] = None,
+        certified_search: bool = False,
+        resolution: float = 1.0 / 32.0,
+    ) -> None: ...
+    def plan(
+        self,
+        q_start: _Array,
+        q_goal: _Array,
+        timeout: float = 1.0,
+        seed: int = 0,
+        *,
+        limit_tolerance: float = 1e-4,
+    ) -> Plan:
+        """Plans ``q_start → q_goal``; a colliding start or goal raises ``ValueError`` naming
+        the pair. The same seed gives the same path unless the time limit is hit."""
+    @property
+    def range(self) -> float: ...
+
+def read_motion_request(
+    path: _Path, robot: Robot
+) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """A MoveIt motion request's ``(start, goal)`` in the robot's configuration order; a
+    movable joint the request lacks raises ``ValueError`` naming it."""
+
+def motion_problems(dir: _Path) -> list[Tuple[str, str, str]]:
+    """The MotionBenchMaker problems under ``dir``: ``(name, scene_path, request_path)``."""

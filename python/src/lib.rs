@@ -11,11 +11,14 @@
 //!   `time_of_impact`, `raycast`), vectorised over poses.
 //! * [`robot`]: `Robot` (URDF + SRDF), `Scene` and `Checker` (configurations, distances,
 //!   motions), with pickling of a checker for distributed use.
+//! * [`plan`]: `Planner` (certified paths on a `Checker`) and its `Plan`, MoveIt motion
+//!   requests (`read_motion_request`) and MotionBenchMaker folders (`motion_problems`).
 //! * [`poses`]: poses given as 4×4 matrices or `(translation, quaternion_xyzw)`, one or many.
 
 mod arrays;
 mod errors;
 mod geometry;
+mod plan;
 mod poses;
 mod robot;
 
@@ -35,5 +38,9 @@ fn _polyquery(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<robot::Robot>()?;
     m.add_class::<robot::Scene>()?;
     m.add_class::<robot::Checker>()?;
+    m.add_class::<plan::Planner>()?;
+    m.add_class::<plan::Plan>()?;
+    m.add_function(wrap_pyfunction!(plan::read_motion_request, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::motion_problems, m)?)?;
     Ok(())
 }

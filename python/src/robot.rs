@@ -22,8 +22,8 @@ use nalgebra::Vector3;
 use numpy::{PyArray1, PyArrayMethods};
 use polyquery::format;
 use polyquery::robot::{
-    self as lib, AllowedCollisions, CheckWorkspace, CheckerOptions, LimitCheck, MotionOptions,
-    PackageDirs, RobotError,
+    self as lib, AllowedCollisions, CheckWorkspace, CheckerOptions, DEFAULT_MESH_TOLERANCE,
+    LimitCheck, MeshShape, MotionOptions, PackageDirs, RobotError,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -31,15 +31,37 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// A robot read from URDF, with the SRDF's allowed-collision pairs.
+/// A robot read from URDF, with the SRDF's allowed-collision pairs and the load's warnings.
 #[pyclass(frozen, module = "polyquery")]
 pub struct Robot {
     robot: Arc<lib::Robot>,
     allowed: Arc<AllowedCollisions>,
+    /// How a checker of this robot builds its meshes (`mesh_shape=` of `from_urdf`).
+    mesh_shape: MeshShape,
+    /// The decomposition's tolerance in metres (`mesh_tolerance=` of `from_urdf`).
+    mesh_tolerance: f64,
+}
+
+/// A Python argument, as pyo3 hands it over.
+type Any<'py> = Bound<'py, PyAny>;
+
+/// A Python answer (a scalar or an array).
+type Answer = PyResult<Py<PyAny>>;
+
+/// What [`Checker::per_row`] answers for each configuration.
+enum RowQuery {
+    /// Whether it collides (`Checker::check`).
+    Collides,
+    /// Its minimum distance over the active pairs, 0 when colliding (`Checker::distance`).
+    Distance,
 }
 
 /// What `__reduce__` returns: the class's `_from_bytes` and the pickled bytes.
 type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>,));
+
+/// What a robot's `__reduce__` returns: `Robot._from_bytes` and its bytes with the mesh
+/// options (a checker built from the unpickled robot builds its meshes the same way).
+type ReducedRobot<'py> = (Bound<'py, PyAny>, (Bound<'py, PyBytes>, &'static str, f64));
 
 /// Pickles `slf` as `type(slf)._from_bytes(bytes)`.
 fn reduce<'py>(slf: &Bound<'py, PyAny>, bytes: &[u8]) -> PyResult<Reduced<'py>> {
@@ -49,18 +71,32 @@ fn reduce<'py>(slf: &Bound<'py, PyAny>, bytes: &[u8]) -> PyResult<Reduced<'py>> 
 
 #[pymethods]
 impl Robot {
-    /// Reads a URDF file (meshes resolved against its folder; `package://NAME/…` through
-    /// `package_dirs[NAME]`, or else a folder named NAME above the URDF) and, when given, an
-    /// SRDF file whose `disable_collisions` pairs are never checked.
+    /// Reads a URDF file (meshes resolved against its folder; `package://NAME/FILE` looked
+    /// for in `package_dirs[NAME]`, then in the roots of the environment's
+    /// `ROS_PACKAGE_PATH`, then in the URDF's folder and the folders above it) and, when
+    /// given, an SRDF file whose `disable_collisions` pairs are never checked. SRDF entries
+    /// naming links or joints the URDF lacks are ignored, each name once in `warnings` and
+    /// raised once as a `UserWarning`.
+    /// `mesh_shape` says how a checker of this robot tests its meshes: `"decomposed"` (the
+    /// hull first, then convex pieces containing the mesh's solid within `mesh_tolerance`
+    /// metres) or `"hull"`.
     #[staticmethod]
-    #[pyo3(signature = (path, srdf=None, package_dirs=None))]
+    #[pyo3(signature = (path, srdf=None, package_dirs=None, *, mesh_shape="decomposed", mesh_tolerance=DEFAULT_MESH_TOLERANCE))]
     fn from_urdf(
         py: Python<'_>,
         path: PathBuf,
         srdf: Option<PathBuf>,
         package_dirs: Option<BTreeMap<String, PathBuf>>,
+        mesh_shape: &str,
+        mesh_tolerance: f64,
     ) -> PyResult<Robot> {
-        let mut packages = PackageDirs::new();
+        let mesh_shape: MeshShape = mesh_shape.parse().map_err(value_error)?;
+        if !(mesh_tolerance.is_finite() && mesh_tolerance > 0.0) {
+            return Err(value_error(format!(
+                "mesh_tolerance {mesh_tolerance} is not a positive length"
+            )));
+        }
+        let mut packages = PackageDirs::from_env();
         for (name, dir) in package_dirs.unwrap_or_default() {
             packages.insert(name, dir);
         }
@@ -75,10 +111,29 @@ impl Robot {
             };
             Ok::<_, PyErr>((robot, allowed))
         })?;
+        for w in allowed.warnings() {
+            let message = std::ffi::CString::new(w.to_string().replace('\0', " "))?;
+            let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+            PyErr::warn(py, &category, &message, 1)?;
+        }
         Ok(Robot {
             robot: Arc::new(robot),
             allowed: Arc::new(allowed),
+            mesh_shape,
+            mesh_tolerance,
         })
+    }
+
+    /// How a checker of this robot tests its meshes: `"decomposed"` or `"hull"`.
+    #[getter]
+    fn mesh_shape(&self) -> &'static str {
+        self.mesh_shape.name()
+    }
+
+    /// How far a decomposed mesh's pieces may reach beyond its solid (metres).
+    #[getter]
+    fn mesh_tolerance(&self) -> f64 {
+        self.mesh_tolerance
     }
 
     /// The robot's name (`<robot name>`).
@@ -111,6 +166,17 @@ impl Robot {
         limits(py, &self.robot)
     }
 
+    /// What loading the SRDF warned about: one message per link or joint name it gives that
+    /// the URDF lacks (its entries ignored). Empty after unpickling.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.allowed
+            .warnings()
+            .iter()
+            .map(|w| w.to_string())
+            .collect()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Robot(name={:?}, dof={}, links={})",
@@ -122,18 +188,25 @@ impl Robot {
 
     /// Pickles as the library's bytes of the robot and its allowed pairs (mesh geometries as
     /// their paths).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<ReducedRobot<'py>> {
         let me = slf.get();
-        reduce(slf.as_any(), &me.robot.to_bytes(&me.allowed))
+        let from = slf.get_type().getattr("_from_bytes")?;
+        let bytes = PyBytes::new(slf.py(), &me.robot.to_bytes(&me.allowed));
+        Ok((from, (bytes, me.mesh_shape.name(), me.mesh_tolerance)))
     }
 
-    /// The robot of pickled bytes (see `__reduce__`).
+    /// The robot of pickled bytes and its mesh options (see `__reduce__`).
     #[staticmethod]
-    fn _from_bytes(bytes: &[u8]) -> PyResult<Robot> {
+    #[pyo3(signature = (bytes, mesh_shape="decomposed", mesh_tolerance=DEFAULT_MESH_TOLERANCE))]
+    fn _from_bytes(bytes: &[u8], mesh_shape: &str, mesh_tolerance: f64) -> PyResult<Robot> {
         let (robot, allowed) = lib::Robot::from_bytes(bytes).map_err(|e| to_py(&e))?;
         Ok(Robot {
             robot: Arc::new(robot),
             allowed: Arc::new(allowed),
+            mesh_shape: mesh_shape.parse().map_err(value_error)?,
+            mesh_tolerance,
         })
     }
 }
@@ -195,6 +268,19 @@ impl Scene {
         Ok(Scene {
             scene: lib::Scene::from_json_file(&path).map_err(|e| to_py(&e))?,
         })
+    }
+
+    /// Reads a MoveIt planning scene (YAML: `world.collision_objects` with box, sphere and
+    /// cylinder primitives and their poses; the robot state's virtual joint as the base pose)
+    /// for `robot`; what is not supported (meshes, cones, attached objects) raises `ValueError`
+    /// naming the field and its line.
+    #[staticmethod]
+    fn from_moveit(py: Python<'_>, path: PathBuf, robot: PyRef<'_, Robot>) -> PyResult<Scene> {
+        let robot = robot.robot.clone();
+        let read = py
+            .detach(|| lib::MoveItScene::from_yaml_file(&path, &robot))
+            .map_err(|e| to_py(&e))?;
+        Ok(Scene { scene: read.scene })
     }
 
     /// Reads a scene from JSON text; relative mesh paths resolve against `base_dir`.
@@ -357,18 +443,84 @@ pub struct Checker {
     workspace: Mutex<CheckWorkspace>,
 }
 
-/// The library's configuration rows of a Python argument, with the row count checked.
-fn configs<'a>(a: &'a ArrayIn<'_>, what: &str) -> PyResult<Rows<'a>> {
-    rows(a, None, what)
+impl Robot {
+    /// The library's robot (for the planning module).
+    pub(crate) fn library(&self) -> &lib::Robot {
+        &self.robot
+    }
 }
 
 impl Checker {
+    /// The library's checker (for the planning module).
+    pub(crate) fn library(&self) -> &lib::Checker {
+        &self.checker
+    }
+
+    /// One configuration `(dof,)` of a Python argument named `what`, checked and clamped as
+    /// every call's are ([`Checker::clamped`]).
+    pub(crate) fn configuration(
+        &self,
+        q: &Bound<'_, PyAny>,
+        what: &str,
+        limit_tolerance: f64,
+    ) -> PyResult<Vec<f64>> {
+        let a = array_in(q, what)?;
+        let rows = self.clamped(&a, what, limit_tolerance)?;
+        if rows.batched {
+            return Err(value_error(format!(
+                "{what}: expected one configuration, shape (dof,)"
+            )));
+        }
+        Ok(rows.row(0).to_vec())
+    }
+
     fn wrap(checker: lib::Checker) -> Checker {
         let workspace = Mutex::new(checker.workspace());
         Checker {
             checker: Arc::new(checker),
             workspace,
         }
+    }
+
+    /// The configuration rows of a Python argument, each checked by the library's
+    /// `Robot::clamp_configuration` (values within `limit_tolerance` of a joint limit clamped
+    /// onto it; the rows copied only when some value is): the first bad row is an error,
+    /// naming it when batched (`what` = `"q"` for configurations, `"q0"` / `"q1"` for the
+    /// ends of motions).
+    fn clamped<'a>(
+        &self,
+        a: &'a ArrayIn<'_>,
+        what: &str,
+        limit_tolerance: f64,
+    ) -> PyResult<Rows<'a>> {
+        if !(limit_tolerance >= 0.0 && limit_tolerance.is_finite()) {
+            return Err(to_py(&RobotError::BadLimitTolerance {
+                tolerance: limit_tolerance,
+            }));
+        }
+        let mut q = rows(a, None, what)?;
+        let robot = self.checker.robot();
+        let limits = self.checker.options().limits;
+        for i in 0..q.n {
+            let c = robot
+                .clamp_configuration(q.row(i), limits, limit_tolerance)
+                .map_err(|e| {
+                    // As the checks' own errors: `configuration i: …` / `motion i: q0: …`.
+                    let prefix = match (what, q.batched) {
+                        ("q", true) => format!("configuration {i}: "),
+                        ("q", false) => String::new(),
+                        (_, true) => format!("motion {i}: {what}: "),
+                        (_, false) => format!("{what}: "),
+                    };
+                    to_py_with(prefix, &e)
+                })?;
+            if c.clamped > 0 {
+                let clamped = c.q.into_owned();
+                let w = q.width;
+                q.data.to_mut()[i * w..(i + 1) * w].copy_from_slice(&clamped);
+            }
+        }
+        Ok(q)
     }
 
     /// Runs `f` with the shared workspace (or a fresh one when another thread holds it).
@@ -379,17 +531,51 @@ impl Checker {
         }
     }
 
-    /// One result per row, in order (see [`Checker::batch`]); a single row runs on the shared
-    /// workspace as it stands, keeping the warm starts of earlier calls. The first error
-    /// names its row when batched.
-    fn per_row<T: Send>(
+    /// The answers of `query` for the configurations `q` (see [`Checker::rows_with`]).
+    fn per_row(&self, q: &Any<'_>, how: (bool, f64), query: RowQuery) -> Answer {
+        match query {
+            RowQuery::Collides => self.rows_with(
+                q,
+                how,
+                |c, rows| {
+                    c.check_many(rows)
+                        .into_iter()
+                        .map(|r| r.map(|x| x.collides))
+                        .collect()
+                },
+                |c, ws, row| c.check_with(ws, row).map(|x| x.collides),
+            ),
+            RowQuery::Distance => self.rows_with(
+                q,
+                how,
+                |c, rows| {
+                    c.distance_many(rows)
+                        .into_iter()
+                        .map(|r| r.map(|x| x.distance.max(0.0)))
+                        .collect()
+                },
+                |c, ws, row| c.distance_with(ws, row).map(|x| x.distance.max(0.0)),
+            ),
+        }
+    }
+
+    /// One result per row of the configurations `q` (clamped by [`Checker::clamped`] with
+    /// `limit_tolerance`), in order, as a scalar for `(dof,)` and an array for `(N, dof)` (see
+    /// [`Checker::batch`]); a single row runs on the shared workspace as it stands, keeping
+    /// the warm starts of earlier calls. The first error names its row when batched.
+    fn rows_with<'py, T>(
         &self,
-        py: Python<'_>,
-        q: &Rows<'_>,
-        parallel: bool,
+        q: &Bound<'py, PyAny>,
+        (parallel, limit_tolerance): (bool, f64),
         many: impl FnOnce(&lib::Checker, &[&[f64]]) -> Vec<Result<T, RobotError>> + Send,
         one: impl Fn(&lib::Checker, &mut CheckWorkspace, &[f64]) -> Result<T, RobotError> + Send + Sync,
-    ) -> PyResult<Vec<T>> {
+    ) -> PyResult<Py<PyAny>>
+    where
+        T: Send + numpy::Element + for<'a> IntoPyObject<'py> + Copy,
+    {
+        let py = q.py();
+        let a = array_in(q, "q")?;
+        let q = self.clamped(&a, "q", limit_tolerance)?;
         let results = py.detach(|| {
             if q.n == 1 {
                 self.with_workspace(|ws| vec![one(&self.checker, ws, q.row(0))])
@@ -397,7 +583,11 @@ impl Checker {
                 self.batch(&q.slices(), parallel, many, |c, ws, row| one(c, ws, row))
             }
         });
-        first_error(results, q.batched, "configuration")
+        out(
+            py,
+            first_error(results, q.batched, "configuration")?,
+            q.batched,
+        )
     }
 
     /// The results of a batch, in input order: in parallel through `many` (the library's
@@ -444,7 +634,8 @@ impl Checker {
     /// Builds the checker: every mesh's exact hull and normal vector map (cached in
     /// `cache_dir` by content when given), bounding volumes and the active pairs. With
     /// `allow_out_of_limits`, configurations outside the joint limits are checked rather
-    /// than refused.
+    /// than refused; otherwise each call's `limit_tolerance` says how far beyond a limit a
+    /// value may be to be clamped onto it.
     #[new]
     #[pyo3(signature = (robot, scene=None, *, allow_out_of_limits=false, cache_dir=None))]
     fn new(
@@ -466,6 +657,8 @@ impl Checker {
         };
         let options = CheckerOptions {
             limits,
+            mesh_shape: robot.mesh_shape,
+            mesh_tolerance: robot.mesh_tolerance,
             ..CheckerOptions::default()
         };
         let (r, a) = (robot.robot.clone(), robot.allowed.clone());
@@ -476,60 +669,32 @@ impl Checker {
 
     /// Whether configurations collide: `q` of shape `(dof,)` gives a bool, `(N, dof)` a bool
     /// array. `parallel=True` spreads a batch over all cores (rayon); `False` runs it in this
-    /// thread with one reused workspace.
-    #[pyo3(signature = (q, parallel=true))]
-    fn check(&self, py: Python<'_>, q: &Bound<'_, PyAny>, parallel: bool) -> PyResult<Py<PyAny>> {
-        let a = array_in(q, "q")?;
-        let q = configs(&a, "q")?;
-        let v = self.per_row(
-            py,
-            &q,
-            parallel,
-            |c, rows| {
-                c.check_many(rows)
-                    .into_iter()
-                    .map(|r| r.map(|x| x.collides))
-                    .collect()
-            },
-            |c, ws, row| c.check_with(ws, row).map(|x| x.collides),
-        )?;
-        out(py, v, q.batched)
+    /// thread with one reused workspace. Every call takes `limit_tolerance` (radians or
+    /// metres, default 1e-4): a value beyond its joint's limit by at most that much is
+    /// clamped onto the limit (`Robot::clamp_configuration`), a larger excess is a
+    /// `ValueError` naming the joint (unless the checker allows values outside the limits).
+    #[pyo3(signature = (q, parallel=true, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE))]
+    fn check(&self, q: &Any<'_>, parallel: bool, limit_tolerance: f64) -> Answer {
+        self.per_row(q, (parallel, limit_tolerance), RowQuery::Collides)
     }
 
     /// The minimum distance over the active pairs (metres; 0 when colliding, `inf` with no
     /// active pairs), per configuration: a float for `(dof,)`, an array for `(N, dof)`.
-    #[pyo3(signature = (q, parallel=true))]
-    fn distance(
-        &self,
-        py: Python<'_>,
-        q: &Bound<'_, PyAny>,
-        parallel: bool,
-    ) -> PyResult<Py<PyAny>> {
-        let a = array_in(q, "q")?;
-        let q = configs(&a, "q")?;
-        let v = self.per_row(
-            py,
-            &q,
-            parallel,
-            |c, rows| {
-                c.distance_many(rows)
-                    .into_iter()
-                    .map(|r| r.map(|x| x.distance.max(0.0)))
-                    .collect()
-            },
-            |c, ws, row| c.distance_with(ws, row).map(|x| x.distance.max(0.0)),
-        )?;
-        out(py, v, q.batched)
+    #[pyo3(signature = (q, parallel=true, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE))]
+    fn distance(&self, q: &Any<'_>, parallel: bool, limit_tolerance: f64) -> Answer {
+        self.per_row(q, (parallel, limit_tolerance), RowQuery::Distance)
     }
 
     /// The colliding pair's names at one configuration `(dof,)`, or `None` when free.
+    #[pyo3(signature = (q, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE))]
     fn colliding_pair(
         &self,
         py: Python<'_>,
         q: &Bound<'_, PyAny>,
+        limit_tolerance: f64,
     ) -> PyResult<Option<(String, String)>> {
         let a = array_in(q, "q")?;
-        let q = configs(&a, "q")?;
+        let q = self.clamped(&a, "q", limit_tolerance)?;
         if q.batched {
             return Err(value_error("q: expected one configuration, shape (dof,)"));
         }
@@ -549,7 +714,8 @@ impl Checker {
     /// motion free (conservative advancement); `certified=False` samples every `resolution`
     /// radians (or metres) of the longest joint move, and may miss contacts between samples.
     /// Shapes `(dof,)` give scalars, `(N, dof)` arrays (one side may be a single row).
-    #[pyo3(signature = (q0, q1, certified=true, resolution=1e-3, parallel=true))]
+    #[pyo3(signature = (q0, q1, certified=true, resolution=1e-3, parallel=true, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn check_motions(
         &self,
         py: Python<'_>,
@@ -558,11 +724,12 @@ impl Checker {
         certified: bool,
         resolution: f64,
         parallel: bool,
+        limit_tolerance: f64,
     ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
         let a0 = array_in(q0, "q0")?;
         let a1 = array_in(q1, "q1")?;
-        let r0 = configs(&a0, "q0")?;
-        let r1 = configs(&a1, "q1")?;
+        let r0 = self.clamped(&a0, "q0", limit_tolerance)?;
+        let r1 = self.clamped(&a1, "q1", limit_tolerance)?;
         let n = crate::arrays::broadcast(&[(r0.n, "q0"), (r1.n, "q1")])?;
         let batched = r0.batched || r1.batched;
         let options = MotionOptions::default();

@@ -187,12 +187,30 @@ def test_corrupt_pickles_are_value_errors(panda_robot, panda_checker):
         blob[len(blob) // 2] ^= 0x40
         with pytest.raises(ValueError, match="checksum mismatch"):
             pickle.loads(bytes(blob))
-        rebuild, (data,) = value.__reduce__()
+        # A robot's pickle also carries its mesh options after the bytes.
+        rebuild, (data, *options) = value.__reduce__()
         with pytest.raises(ValueError, match="truncated"):
-            rebuild(data[:-1])
+            rebuild(data[:-1], *options)
         with pytest.raises(ValueError, match="not a saved polyquery"):
-            rebuild(b"garbage")
+            rebuild(b"garbage", *options)
     # A scene's bytes are not a checker's.
     _, (scene_bytes,) = scene.__reduce__()
     with pytest.raises(ValueError, match="expected a saved checker, found a saved scene"):
         pq.Checker._from_bytes(scene_bytes)
+
+
+def test_mesh_shape_options_and_pickles(panda_robot):
+    """`mesh_shape=` / `mesh_tolerance=` of `Robot.from_urdf` reach the checker and survive a
+    pickle; a bad value is a ValueError naming it."""
+    hull = pq.Robot.from_urdf(PANDA / "panda.urdf", PANDA / "panda.srdf", mesh_shape="hull")
+    assert (hull.mesh_shape, panda_robot.mesh_shape) == ("hull", "decomposed")
+    assert panda_robot.mesh_tolerance == 0.001
+    back = pickle.loads(pickle.dumps(pq.Robot.from_urdf(PANDA / "panda.urdf", mesh_tolerance=0.002)))
+    assert (back.mesh_shape, back.mesh_tolerance) == ("decomposed", 0.002)
+    with pytest.raises(ValueError, match="unknown mesh shape `voxels`"):
+        pq.Robot.from_urdf(PANDA / "panda.urdf", mesh_shape="voxels")
+    with pytest.raises(ValueError, match="mesh_tolerance -1"):
+        pq.Robot.from_urdf(PANDA / "panda.urdf", mesh_tolerance=-1.0)
+    # The Panda's meshes are convex: its hulls and its decomposed meshes answer alike.
+    configs = np.array([[0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02]])
+    assert np.array_equal(pq.Checker(hull).distance(configs), pq.Checker(panda_robot).distance(configs))

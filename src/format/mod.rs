@@ -290,9 +290,15 @@ pub fn encode(map: &NormalVectorMap, metadata: &Metadata) -> Vec<u8> {
 /// writes through its own atomic writer, which also refuses FIFOs and devices, follows
 /// symbolic links and keeps the old file's permissions; it calls [`encode`].)
 pub fn save(path: &Path, map: &NormalVectorMap, metadata: &Metadata) -> Result<u64, FormatError> {
+    save_bytes(path, &encode(map, metadata))
+}
+
+/// Writes `bytes` to `path` atomically, as [`save`] writes a map (a temporary file beside
+/// `path`, synced, renamed over it; removed on an error): `Ok(bytes.len())`. The shape cache
+/// writes its decomposed meshes through it.
+pub fn save_bytes(path: &Path, bytes: &[u8]) -> Result<u64, FormatError> {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let bytes = encode(map, metadata);
     let io_error = |source| FormatError::Io {
         path: path.to_path_buf(),
         source,
@@ -314,7 +320,7 @@ pub fn save(path: &Path, map: &NormalVectorMap, metadata: &Metadata) -> Result<u
             .write(true)
             .create_new(true)
             .open(&temp)?;
-        io::Write::write_all(&mut file, &bytes)?;
+        io::Write::write_all(&mut file, bytes)?;
         file.sync_all()?;
         std::fs::rename(&temp, path)
     })();

@@ -4,9 +4,9 @@
 //! Where it sits: the first stage of a robot check,
 //!
 //! ```text
-//! URDF ──Robot::from_urdf_*──▶ Robot (links, joints, collision shapes)
-//! SRDF ──AllowedCollisions::from_srdf_*──▶ allowed-collision matrix ──▶ active link pairs
-//! q ──Robot::check_configuration──▶ valid q ──Robot::forward_kinematics──▶ LinkPoses ──▶ broad / narrow phase
+//! URDF ──Robot::from_urdf_* (urdf; mesh URIs through packages)──▶ Robot (links, joints, collision shapes)
+//! SRDF ──AllowedCollisions::from_srdf_*──▶ allowed-collision matrix (+ LoadWarnings) ──▶ active link pairs
+//! q ──Robot::clamp_configuration──▶ valid q ──Robot::forward_kinematics──▶ LinkPoses ──▶ broad / narrow phase
 //! ```
 //!
 //! * [`Robot`] holds the links (each with its `<collision>` elements: origin and geometry —
@@ -15,28 +15,39 @@
 //!   validates the tree: every joint names existing links, no link has two parents, one root,
 //!   no cycle; malformed XML, non-finite numbers and unknown packages are errors naming the
 //!   element. Mesh files are only resolved to paths here, not read: turning meshes into
-//!   hulls and support maps is the next stage.
+//!   hulls and support maps is the next stage. `package://NAME/…` is looked for through
+//!   [`PackageDirs`]: the folder given for NAME, the `ROS_PACKAGE_PATH` roots, then the
+//!   URDF's folder and its parents.
 //! * A **configuration** `q` has one value per movable, non-mimic joint, in the URDF's
 //!   document order ([`Robot::joint_names`]); [`Robot::check_configuration`] rejects a wrong
 //!   length, a non-finite value or (unless allowed) a value outside the joint's limits, naming
-//!   the joint.
+//!   the joint; [`Robot::clamp_configuration`] first clamps values within a tolerance of a
+//!   limit onto it (the front ends' default [`DEFAULT_LIMIT_TOLERANCE`]).
 //! * [`Robot::forward_kinematics`] writes every link's pose (in the root link's frame) into a
 //!   reusable [`LinkPoses`] buffer: no allocation per call.
-//! * [`AllowedCollisions`] is the SRDF's `disable_collisions` list, exactly as written;
-//!   [`AllowedCollisions::active_pairs`] lists the link pairs a checker must test.
+//! * [`AllowedCollisions`] is the SRDF's `disable_collisions` list as written, less entries
+//!   naming links the robot lacks: those are ignored with one [`LoadWarning`] per name (as
+//!   MoveIt warns and goes on); [`AllowedCollisions::active_pairs`] lists the link pairs a
+//!   checker must test.
 //! * [`Scene`] holds the static obstacles (each an [`Obstacle`]: a named [`Geometry`] with a
 //!   pose), the robot base's pose and the link–obstacle pairs never checked, read from a
 //!   JSON file ([`Scene::from_json_file`]; the format is described in [`scene`], the reader
 //!   is its own module) or built in code.
-//! * [`ShapeCache`] turns each geometry into a [`ConvexShape`]: a mesh into its exact convex
-//!   hull with a normal vector map (cached by content hash), primitives into exact support
-//!   maps.
+//! * [`ShapeCache`] turns each geometry into a [`CollisionShape`]: primitives into exact
+//!   support maps, a mesh into its exact convex hull with a normal vector map and — by
+//!   default ([`MeshShape::Decomposed`]) — certified convex pieces inside the hull whose union
+//!   contains the mesh's solid (both cached by content hash).
 //! * [`Checker`] (robot + scene + matrix, built once, `Send + Sync`) answers
 //!   [`Checker::check`] (collides, and the first colliding pair), [`Checker::distance`]
 //!   (minimum distance, pair and witness points) and their parallel `_many` forms, and
 //!   [`Checker::check_motion`]: whether the straight joint-space segment between two
 //!   configurations is free, certified by conservative advancement (see the checker's motion
 //!   notes), or sampled ([`Checker::check_motion_sampled`]) for comparison.
+//! * [`MoveItScene`] and [`MotionRequest`] read MoveIt's planning-scene and motion-request
+//!   YAML (the `moveit` module), [`list_motion_problems`] MotionBenchMaker's folders of them.
+//! * [`Planner`] plans a certified path between two configurations: RRT-Connect, shortcuts
+//!   and vertex removal, then every edge through [`Checker::check_motion_with`] (the `plan`
+//!   module).
 //! * [`serialize`]: a robot (with its allowed-collision matrix), a scene or a checker to
 //!   versioned, checksummed bytes and back ([`Robot::to_bytes`], [`Scene::to_bytes`],
 //!   [`Checker::to_bytes`]); a checker's bytes hold its built shapes, so decoding one builds
@@ -46,25 +57,45 @@
 
 mod bvh;
 mod checker;
+mod collision_shape;
 mod model;
+mod moveit;
+mod packages;
+mod plan;
 pub mod scene;
 mod scene_json;
 pub mod serialize;
 mod shape;
+mod shape_cache;
 mod srdf;
+mod urdf;
+mod warning;
 
 pub use checker::{
     Body, CheckCounts, CheckResult, CheckWorkspace, Checker, CheckerOptions, DistanceResult,
     MotionOptions, MotionResult,
 };
+pub use collision_shape::{
+    CollisionShape, DEFAULT_MESH_TOLERANCE, DecompositionSummary, MeshShape, Piece,
+};
 pub use model::{
-    Collision, Geometry, Joint, JointKind, JointLimits, LimitCheck, Link, LinkPoses, Mimic,
-    PackageDirs, Robot,
+    Clamped, Collision, DEFAULT_LIMIT_TOLERANCE, Geometry, Joint, JointKind, JointLimits,
+    LimitCheck, Link, LinkPoses, Mimic, Robot,
+};
+pub use moveit::{
+    MAX_YAML_DEPTH, MotionProblem, MotionRequest, MoveItError, MoveItScene, list_motion_problems,
+};
+pub use packages::PackageDirs;
+pub use plan::{
+    DEFAULT_RANGE_FRACTION, EdgeCheck, Endpoint, Plan, PlanError, PlanStats, Planner,
+    PlannerOptions, Stop,
 };
 pub use scene::{Obstacle, Scene};
 pub use serialize::SerializeError;
-pub use shape::{CacheStats, ConvexShape, HullFit, ShapeCache, ShapeCore, ShapeError};
+pub use shape::{ConvexShape, HullFit, ShapeCore, ShapeError};
+pub use shape_cache::{CacheStats, ShapeCache};
 pub use srdf::AllowedCollisions;
+pub use warning::{LoadWarning, NameKind};
 
 use std::path::{Path, PathBuf};
 
@@ -229,10 +260,13 @@ pub enum RobotError {
         /// What is wrong: `problem` = the bad value and the rule it breaks.
         problem: String,
     },
-    /// A mesh's `package://NAME/…` URI names a package with no known folder: `NAME ∉`
-    /// [`PackageDirs`] and no folder named `NAME` at or above `base_dir` (the URDF's folder).
+    /// A mesh's `package://NAME/FILE` URI names a package found nowhere: no place searched
+    /// holds FILE (`tried[k].is_file() = false` for every `k`) and none is a folder of package NAME (see [`PackageDirs`] for the order:
+    /// the folder given for NAME, the `ROS_PACKAGE_PATH` roots, the URDF's folder and its
+    /// parents). The message lists every place tried, in order.
     #[error(
-        "link `{link}`: mesh `{uri}`: unknown package `{package}` (give its folder, e.g. --package-dir {package}=DIR)"
+        "link `{link}`: mesh `{uri}`: unknown package `{package}`: no file at {} (give its folder with --package-dir {package}=DIR or ROS_PACKAGE_PATH)",
+        tried_list(tried)
     )]
     UnknownPackage {
         /// The link: `link` = the `<link name>` holding the mesh.
@@ -241,6 +275,8 @@ pub enum RobotError {
         uri: String,
         /// The package name: `package = NAME` of `package://NAME/…`.
         package: String,
+        /// The files looked for, in search order: `tried[k]` = the `k`-th place searched.
+        tried: Vec<PathBuf>,
     },
     /// A mesh URI the loader cannot resolve (an unsupported scheme, or a relative path with
     /// no base folder): `uri` is not `package://NAME/PATH`, `file:///abs`, an absolute path,
@@ -253,16 +289,6 @@ pub enum RobotError {
         uri: String,
         /// What is wrong: `problem` = the form the URI breaks.
         problem: String,
-    },
-    /// An SRDF entry names a link the robot does not have: `robot.link_index(link) = None`.
-    #[error("SRDF line {line}: <{element}> names link `{link}`, which the robot does not have")]
-    UnknownSrdfLink {
-        /// The element (`disable_collisions`): `element = "disable_collisions"`.
-        element: String,
-        /// Its line (1-based): `line ≥ 1`.
-        line: u32,
-        /// The unknown name: `link` = its `link1` or `link2` attribute.
-        link: String,
     },
     /// A configuration has the wrong number of values: `q.len() ≠ robot.dof()`.
     #[error("configuration has {found} values, the robot has {expected} movable non-mimic joints")]
@@ -280,10 +306,12 @@ pub enum RobotError {
         /// The value: `value = q[i]`.
         value: f64,
     },
-    /// A configuration value lies outside its joint's limits: `!(lower ≤ q[i] ≤ upper)` (only
-    /// with `LimitCheck::Enforce`).
+    /// A configuration value lies outside its joint's limits by more than the tolerance:
+    /// `!(lower − tolerance ≤ q[i] ≤ upper + tolerance)` (only with `LimitCheck::Enforce`;
+    /// values within the tolerance are clamped by [`Robot::clamp_configuration`]).
     #[error(
-        "configuration value {value} for joint `{joint}` is outside its limits [{lower}, {upper}]"
+        "configuration value {value} for joint `{joint}` is outside its limits [{lower}, {upper}]{}",
+        beyond_tolerance(*tolerance)
     )]
     OutsideLimits {
         /// The joint: `joint = robot.joint_names().nth(i)`.
@@ -294,6 +322,15 @@ pub enum RobotError {
         lower: f64,
         /// The upper limit: `upper = robot.limits().nth(i).upper`.
         upper: f64,
+        /// The tolerance in force: values within it of a limit would have been clamped
+        /// (`tolerance = 0` for [`Robot::check_configuration`]).
+        tolerance: f64,
+    },
+    /// A limit tolerance that is negative, NaN or infinite: `¬(0 ≤ tolerance < ∞)`.
+    #[error("limit tolerance {tolerance} is not a finite number ≥ 0")]
+    BadLimitTolerance {
+        /// The tolerance given: `tolerance < 0`, NaN or infinite.
+        tolerance: f64,
     },
     /// A scene's JSON text is malformed (a syntax error, a key written twice in one object,
     /// nesting deeper than serde_json's limit of 128): `serde_json::from_str(text) = Err(_)`.
@@ -366,6 +403,27 @@ pub enum RobotError {
         /// `source` = the pair query's error.
         source: crate::query::QueryError,
     },
+}
+
+/// `" by more than the tolerance {t}"` for a positive tolerance `t`, else nothing: the tail of
+/// [`RobotError::OutsideLimits`]'s message.
+fn beyond_tolerance(tolerance: f64) -> String {
+    if tolerance > 0.0 {
+        format!(" by more than the tolerance {tolerance}")
+    } else {
+        String::new()
+    }
+}
+
+/// The places a package was looked for, for its error: `"a, b, c"`, or `"no place (no
+/// package folder, ROS_PACKAGE_PATH root or URDF folder was given)"` for none.
+fn tried_list(tried: &[PathBuf]) -> String {
+    if tried.is_empty() {
+        return "no place (no package folder, ROS_PACKAGE_PATH root or URDF folder was given)"
+            .to_string();
+    }
+    let places: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+    places.join(", ")
 }
 
 /// `"{file}: "` or `"scene: "`, the prefix of a scene error's message.

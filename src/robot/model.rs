@@ -1,47 +1,17 @@
-//! The robot model read from URDF, configurations and forward kinematics.
+//! The kinematic model: links, joints and their collision geometry, configurations (their
+//! length, finiteness and joint limits, with the clamping tolerance front ends use) and
+//! forward kinematics.
+//!
+//! Where it sits: the robot as the rest of `robot` sees it. `urdf` reads a URDF into it
+//! (`Robot::from_urdf_*`), `packages` resolves the mesh URIs that reader meets, and
+//! `serialize` rebuilds it from bytes through [`assemble`], which checks the tree either way.
 
-use super::{RobotError, folder_of, parse_xml, read_text};
+use super::RobotError;
 use crate::Pose;
 use nalgebra::{Translation3, Unit, UnitQuaternion, Vector3};
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::{Component, Path, PathBuf};
-
-/// The folders of ROS packages, for resolving `package://NAME/…` mesh URIs: NAME → folder.
-///
-/// ```
-/// use polyquery::robot::PackageDirs;
-/// use std::path::Path;
-///
-/// let mut packages = PackageDirs::new();
-/// packages.insert("arm", "/opt/arm").insert("arm", "/srv/arm");
-/// assert_eq!(packages.get("arm"), Some(Path::new("/srv/arm")));
-/// assert_eq!(packages.get("hand"), None);
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PackageDirs {
-    dirs: BTreeMap<String, PathBuf>,
-}
-
-impl PackageDirs {
-    /// No package folders: `package://` URIs resolve only through the URDF's own folder (see
-    /// [`Robot::from_urdf_file`]). `PackageDirs::new().get(name) = None` for every `name`.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Sets the folder of package `name` (replacing an earlier one): afterwards
-    /// `self.get(name) = Some(dir)`. Returns `self` for chaining.
-    pub fn insert(&mut self, name: impl Into<String>, dir: impl Into<PathBuf>) -> &mut Self {
-        self.dirs.insert(name.into(), dir.into());
-        self
-    }
-
-    /// The folder of package `name`, if given: `get(name) = Some(dir)` for the last
-    /// `insert(name, dir)`, else `None`.
-    pub fn get(&self, name: &str) -> Option<&Path> {
-        self.dirs.get(name).map(PathBuf::as_path)
-    }
-}
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::PathBuf;
 
 /// A collision shape's geometry, as the URDF gives it (sizes in metres), in the frame
 /// `link ← geometry = Collision::origin`.
@@ -228,6 +198,23 @@ pub enum LimitCheck {
     Allow,
 }
 
+/// The default limit tolerance of the front ends (radians or metres): a configuration value
+/// at most this far beyond its joint's limit is clamped onto it ([`Robot::clamp_configuration`]),
+/// as a goal written `π` against a limit written `3.14159` is: `DEFAULT_LIMIT_TOLERANCE = 1e-4`.
+pub const DEFAULT_LIMIT_TOLERANCE: f64 = 1e-4;
+
+/// A configuration checked by [`Robot::clamp_configuration`]: its values, clamped onto the
+/// joint limits where they were beyond them by at most the tolerance, and how many were:
+/// `clamped = #{i : q[i] was clamped}`, `q` borrowed from the input when `clamped = 0`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clamped<'q> {
+    /// The configuration to use: `q[i] = clamp(input[i], lower_i, upper_i)` (unchanged within
+    /// the limits, and with [`LimitCheck::Allow`]).
+    pub q: Cow<'q, [f64]>,
+    /// How many values were clamped onto a limit: `clamped ≤ q.len()`.
+    pub clamped: usize,
+}
+
 /// A robot: links, joints forming one tree, and the configuration variables
 /// (`joints().len() = links().len() - 1`; a configuration `q` has `q.len() = dof()`).
 ///
@@ -265,34 +252,6 @@ pub struct Robot {
 }
 
 impl Robot {
-    /// Reads a URDF file. Relative mesh paths resolve against the URDF's folder;
-    /// `package://NAME/…` through `packages`, or else through the URDF's folder or the
-    /// nearest folder above it named NAME (a ROS package holds `urdf/` beside `meshes/`).
-    /// The file is read with the default input size cap. Equivalent to
-    /// `from_urdf_str(text, Some(dir), packages)` with `dir = path.parent()` (or `dir = "."`
-    /// for a bare file name).
-    pub fn from_urdf_file(path: &Path, packages: &PackageDirs) -> Result<Robot, RobotError> {
-        let text = read_text(path)?;
-        Robot::from_urdf_str(&text, Some(folder_of(path)), packages)
-    }
-
-    /// Reads a URDF from text. `base_dir` is the folder relative mesh paths (and packages not
-    /// in `packages`, by folder name) resolve against; without it they are errors. Example:
-    /// `from_urdf_str(r#"<robot name="r"><link name="a"/></robot>"#, None, &PackageDirs::new())`
-    /// gives a robot with `links().len() = 1`, `dof() = 0` (see [`Robot`] for a doctest).
-    pub fn from_urdf_str(
-        text: &str,
-        base_dir: Option<&Path>,
-        packages: &PackageDirs,
-    ) -> Result<Robot, RobotError> {
-        let doc = parse_xml(text, "URDF")?;
-        let facts = precheck(&doc)?;
-        let urdf = urdf_rs::read_from_string(text).map_err(|e| RobotError::Urdf {
-            message: e.to_string(),
-        })?;
-        build(urdf, &facts, base_dir, packages)
-    }
-
     /// The robot's name: `name() = <robot name="…">`.
     pub fn name(&self) -> &str {
         &self.name
@@ -367,25 +326,73 @@ impl Robot {
     /// Checks a configuration: [`Robot::dof`] values, each finite and (with
     /// [`LimitCheck::Enforce`]) within its joint's limits. The error names the first joint
     /// at fault. `Ok` iff `q.len() = dof()`, every `q[i]` is finite and (with `Enforce`)
-    /// `limits()[i].lower ≤ q[i] ≤ limits()[i].upper`.
+    /// `limits()[i].lower ≤ q[i] ≤ limits()[i].upper`:
+    /// `check_configuration(q, l) = clamp_configuration(q, l, 0).map(|_| ())`.
     pub fn check_configuration(&self, q: &[f64], limits: LimitCheck) -> Result<(), RobotError> {
-        self.check_finite(q)?;
-        if limits == LimitCheck::Enforce {
-            for (&value, &j) in q.iter().zip(&self.variables) {
-                let joint = &self.joints[j];
-                if let Some(l) = joint.limits
-                    && !(l.lower <= value && value <= l.upper)
-                {
-                    return Err(RobotError::OutsideLimits {
-                        joint: joint.name.clone(),
-                        value,
-                        lower: l.lower,
-                        upper: l.upper,
-                    });
-                }
-            }
+        self.clamp_configuration(q, limits, 0.0).map(|_| ())
+    }
+
+    /// Checks a configuration as [`Robot::check_configuration`] does, but a value beyond its
+    /// joint's limit by at most `tolerance` (radians or metres) is clamped onto the limit and
+    /// counted; a larger excess is [`RobotError::OutsideLimits`] naming the joint. With
+    /// [`LimitCheck::Allow`] nothing is clamped. Every front end (the CLI's configuration and
+    /// motion readers, Python) passes configurations through here before the checker, which
+    /// takes them as they are. `Ok(c)` with `c.q[i] = clamp(q[i], lower_i, upper_i)` when
+    /// `lower_i − tolerance ≤ q[i] ≤ upper_i + tolerance`, `c.clamped = #{i : c.q[i] ≠ q[i]}`,
+    /// and `c.q` borrowing `q` when nothing was clamped; a tolerance that is negative or not
+    /// finite is [`RobotError::BadLimitTolerance`].
+    ///
+    /// ```
+    /// use polyquery::robot::{DEFAULT_LIMIT_TOLERANCE, LimitCheck, PackageDirs, Robot, RobotError};
+    ///
+    /// let urdf = r#"<robot name="r"><link name="a"/><link name="b"/>
+    ///   <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+    ///   <limit lower="-3.14159" upper="3.14159" effort="1" velocity="1"/></joint></robot>"#;
+    /// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new())?;
+    /// let pi = [std::f64::consts::PI];
+    /// let c = robot.clamp_configuration(&pi, LimitCheck::Enforce, DEFAULT_LIMIT_TOLERANCE)?;
+    /// assert_eq!((c.q.as_ref(), c.clamped), (&[3.14159][..], 1));
+    /// let e = robot.clamp_configuration(&[3.1418], LimitCheck::Enforce, DEFAULT_LIMIT_TOLERANCE).unwrap_err();
+    /// assert!(matches!(e, RobotError::OutsideLimits { .. }));
+    /// assert!(robot.clamp_configuration(&pi, LimitCheck::Enforce, 0.0).is_err());
+    /// # Ok::<(), RobotError>(())
+    /// ```
+    pub fn clamp_configuration<'q>(
+        &self,
+        q: &'q [f64],
+        limits: LimitCheck,
+        tolerance: f64,
+    ) -> Result<Clamped<'q>, RobotError> {
+        if !(tolerance >= 0.0 && tolerance.is_finite()) {
+            return Err(RobotError::BadLimitTolerance { tolerance });
         }
-        Ok(())
+        self.check_finite(q)?;
+        let mut out = Clamped {
+            q: Cow::Borrowed(q),
+            clamped: 0,
+        };
+        if limits == LimitCheck::Allow {
+            return Ok(out);
+        }
+        for (i, (&value, &j)) in q.iter().zip(&self.variables).enumerate() {
+            let joint = &self.joints[j];
+            let Some(l) = joint.limits else { continue };
+            if l.lower <= value && value <= l.upper {
+                continue;
+            }
+            if !(l.lower - tolerance <= value && value <= l.upper + tolerance) {
+                return Err(RobotError::OutsideLimits {
+                    joint: joint.name.clone(),
+                    value,
+                    lower: l.lower,
+                    upper: l.upper,
+                    tolerance,
+                });
+            }
+            out.q.to_mut()[i] = value.clamp(l.lower, l.upper);
+            out.clamped += 1;
+        }
+        Ok(out)
     }
 
     fn check_finite(&self, q: &[f64]) -> Result<(), RobotError> {
@@ -494,96 +501,6 @@ impl LinkPoses {
     }
 }
 
-/// What the XML pass finds that urdf-rs does not tell: which joints have a `<limit>`.
-struct Facts {
-    joints_with_limit: HashSet<String>,
-}
-
-/// Checks what urdf-rs accepts too leniently, on the XML tree: the root element, and that
-/// the number lists urdf-rs reads (`<origin xyz rpy>`, `<axis xyz>`, `<box size>`,
-/// `<mesh scale>`) hold exactly three numbers (urdf-rs skips unparsable words). Other
-/// elements (Gazebo or transmission extensions) are left alone.
-fn precheck(doc: &roxmltree::Document<'_>) -> Result<Facts, RobotError> {
-    let root = doc.root_element();
-    if root.tag_name().name() != "robot" {
-        return Err(RobotError::Urdf {
-            message: format!(
-                "line {}: the root element is <{}>, not <robot>",
-                super::line_of(doc, root),
-                root.tag_name().name()
-            ),
-        });
-    }
-    let mut joints_with_limit = HashSet::new();
-    for node in root.descendants().filter(|n| n.is_element()) {
-        let attrs: &[&str] = match node.tag_name().name() {
-            "origin" => &["xyz", "rpy"],
-            "axis" => &["xyz"],
-            "box" => &["size"],
-            "mesh" => &["scale"],
-            _ => &[],
-        };
-        for &attr in attrs {
-            if let Some(v) = node.attribute(attr) {
-                let words: Vec<&str> = v.split_whitespace().collect();
-                if words.len() != 3 || words.iter().any(|w| w.parse::<f64>().is_err()) {
-                    return Err(RobotError::Urdf {
-                        message: format!(
-                            "line {}: <{} {attr}=\"{v}\">: expected three numbers",
-                            super::line_of(doc, node),
-                            node.tag_name().name()
-                        ),
-                    });
-                }
-            }
-        }
-        if node.tag_name().name() == "joint"
-            && node.parent() == Some(root)
-            && node
-                .children()
-                .any(|c| c.is_element() && c.tag_name().name() == "limit")
-            && let Some(name) = node.attribute("name")
-        {
-            joints_with_limit.insert(name.to_string());
-        }
-    }
-    Ok(Facts { joints_with_limit })
-}
-
-fn finite3(v: &[f64; 3], element: impl Fn() -> String, what: &str) -> Result<(), RobotError> {
-    if v.iter().all(|x| x.is_finite()) {
-        Ok(())
-    } else {
-        Err(RobotError::BadValue {
-            element: element(),
-            problem: format!("{what} {} {} {} is not finite", v[0], v[1], v[2]),
-        })
-    }
-}
-
-fn pose_of(p: &urdf_rs::Pose, element: impl Fn() -> String) -> Result<Pose, RobotError> {
-    finite3(&p.xyz, &element, "xyz")?;
-    finite3(&p.rpy, &element, "rpy")?;
-    let [x, y, z] = *p.xyz;
-    let [r, pi, ya] = *p.rpy;
-    // URDF rpy: fixed-axis roll about x, then pitch about y, then yaw about z: Rz·Ry·Rx.
-    Ok(Pose::from_parts(
-        Translation3::new(x, y, z),
-        UnitQuaternion::from_euler_angles(r, pi, ya),
-    ))
-}
-
-fn positive(value: f64, element: &dyn Fn() -> String, what: &str) -> Result<f64, RobotError> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(RobotError::BadValue {
-            element: element(),
-            problem: format!("{what} {value} is not a positive finite number"),
-        })
-    }
-}
-
 /// Each item's index by its name; the first name given twice is `duplicate(name)`.
 pub(crate) fn index_by_name<'a, T>(
     items: &'a [T],
@@ -609,158 +526,6 @@ pub(crate) fn interval(joint: &str, lower: f64, upper: f64) -> Result<JointLimit
         });
     }
     Ok(JointLimits { lower, upper })
-}
-
-/// Builds and validates the model from urdf-rs's parse.
-fn build(
-    urdf: urdf_rs::Robot,
-    facts: &Facts,
-    base_dir: Option<&Path>,
-    packages: &PackageDirs,
-) -> Result<Robot, RobotError> {
-    if urdf.links.is_empty() {
-        return Err(RobotError::NoLinks);
-    }
-    let link_index = index_by_name(
-        &urdf.links,
-        |l| &l.name,
-        |link| RobotError::DuplicateLink { link },
-    )?;
-    let mut links = Vec::with_capacity(urdf.links.len());
-    for l in &urdf.links {
-        let mut collisions = Vec::with_capacity(l.collision.len());
-        for (k, c) in l.collision.iter().enumerate() {
-            let element = || format!("link `{}` <collision> {}", l.name, k + 1);
-            let origin = pose_of(&c.origin, element)?;
-            let geometry = geometry_of(&c.geometry, &l.name, &element, base_dir, packages)?;
-            collisions.push(Collision {
-                name: c.name.clone(),
-                origin,
-                geometry,
-            });
-        }
-        links.push(Link {
-            name: l.name.clone(),
-            collisions,
-        });
-    }
-
-    // Joints: names, links, kinds, origins, axes, limits.
-    let joint_index = index_by_name(
-        &urdf.joints,
-        |j| &j.name,
-        |joint| RobotError::DuplicateJoint { joint },
-    )?;
-    let mut joints = Vec::with_capacity(urdf.joints.len());
-    let mut variables = Vec::new();
-    for j in &urdf.joints {
-        let kind = match j.joint_type {
-            urdf_rs::JointType::Revolute => JointKind::Revolute,
-            urdf_rs::JointType::Continuous => JointKind::Continuous,
-            urdf_rs::JointType::Prismatic => JointKind::Prismatic,
-            urdf_rs::JointType::Fixed => JointKind::Fixed,
-            ref other => {
-                return Err(RobotError::UnsupportedJoint {
-                    joint: j.name.clone(),
-                    kind: format!("{other:?}").to_lowercase(),
-                });
-            }
-        };
-        let find = |name: &str, role: &'static str| {
-            link_index
-                .get(name)
-                .copied()
-                .ok_or_else(|| RobotError::MissingLink {
-                    joint: j.name.clone(),
-                    role,
-                    link: name.to_string(),
-                })
-        };
-        let parent = find(&j.parent.link, "parent")?;
-        let child = find(&j.child.link, "child")?;
-        let origin = pose_of(&j.origin, || format!("joint `{}` <origin>", j.name))?;
-        let axis_element = || format!("joint `{}` <axis>", j.name);
-        finite3(&j.axis.xyz, axis_element, "xyz")?;
-        let axis = Vector3::from(*j.axis.xyz);
-        let axis = match Unit::try_new(axis, 0.0) {
-            Some(a) => a,
-            None if kind == JointKind::Fixed => Vector3::x_axis(),
-            None => {
-                return Err(RobotError::BadValue {
-                    element: axis_element(),
-                    problem: "the axis is zero".to_string(),
-                });
-            }
-        };
-        let limits = match kind {
-            JointKind::Fixed => None,
-            JointKind::Continuous => Some(JointLimits {
-                lower: f64::NEG_INFINITY,
-                upper: f64::INFINITY,
-            }),
-            JointKind::Revolute | JointKind::Prismatic => {
-                if !facts.joints_with_limit.contains(&j.name) {
-                    return Err(RobotError::BadLimits {
-                        joint: j.name.clone(),
-                        problem: "a revolute or prismatic joint needs a <limit>".to_string(),
-                    });
-                }
-                Some(interval(&j.name, j.limit.lower, j.limit.upper)?)
-            }
-        };
-        let is_mimic = kind.is_movable() && j.mimic.is_some();
-        let variable = (kind.is_movable() && !is_mimic).then(|| {
-            variables.push(joints.len());
-            variables.len() - 1
-        });
-        joints.push(Joint {
-            name: j.name.clone(),
-            kind,
-            parent,
-            child,
-            origin,
-            axis,
-            limits,
-            mimic: None,
-            variable,
-        });
-    }
-    // Mimic rules, now that every joint's variable is known.
-    for (i, j) in urdf.joints.iter().enumerate() {
-        let Some(m) = &j.mimic else { continue };
-        if !joints[i].kind.is_movable() {
-            continue; // a fixed joint has no position to follow with
-        }
-        let bad = |problem: &str| RobotError::BadMimic {
-            joint: j.name.clone(),
-            target: m.joint.clone(),
-            problem: problem.to_string(),
-        };
-        let target = *joint_index
-            .get(m.joint.as_str())
-            .ok_or_else(|| bad("no joint of that name"))?;
-        let variable = match (joints[target].variable, joints[target].mimic.is_some()) {
-            (Some(v), _) => v,
-            _ if target == i => return Err(bad("a joint cannot mimic itself")),
-            _ if !joints[target].kind.is_movable() => return Err(bad("that joint is fixed")),
-            _ => return Err(bad("that joint is itself a mimic joint")),
-        };
-        let multiplier = m.multiplier.unwrap_or(1.0);
-        let offset = m.offset.unwrap_or(0.0);
-        if !multiplier.is_finite() || !offset.is_finite() {
-            return Err(bad(&format!(
-                "multiplier {multiplier} and offset {offset} must be finite"
-            )));
-        }
-        joints[i].mimic = Some(Mimic {
-            joint: target,
-            variable,
-            multiplier,
-            offset,
-        });
-    }
-
-    assemble(urdf.name, links, joints, variables)
 }
 
 /// The robot of links and joints checked as the URDF reader checks them, `variables` the
@@ -859,134 +624,4 @@ fn on_cycle(start: usize, parent_joint: &[Option<usize>], joints: &[Joint]) -> u
         }
     }
     l
-}
-
-fn geometry_of(
-    g: &urdf_rs::Geometry,
-    link: &str,
-    element: &dyn Fn() -> String,
-    base_dir: Option<&Path>,
-    packages: &PackageDirs,
-) -> Result<Geometry, RobotError> {
-    Ok(match g {
-        urdf_rs::Geometry::Box { size } => {
-            let e = || format!("{} <box>", element());
-            let mut half = Vector3::zeros();
-            for k in 0..3 {
-                half[k] = positive(size[k], &e, "size")? / 2.0;
-            }
-            Geometry::Box { half_extents: half }
-        }
-        urdf_rs::Geometry::Sphere { radius } => {
-            let e = || format!("{} <sphere>", element());
-            Geometry::Sphere {
-                radius: positive(*radius, &e, "radius")?,
-            }
-        }
-        urdf_rs::Geometry::Cylinder { radius, length } => {
-            let e = || format!("{} <cylinder>", element());
-            Geometry::Cylinder {
-                radius: positive(*radius, &e, "radius")?,
-                length: positive(*length, &e, "length")?,
-            }
-        }
-        urdf_rs::Geometry::Capsule { radius, length } => {
-            let e = || format!("{} <capsule>", element());
-            Geometry::Capsule {
-                radius: positive(*radius, &e, "radius")?,
-                length: positive(*length, &e, "length")?,
-            }
-        }
-        urdf_rs::Geometry::Mesh { filename, scale } => {
-            let e = || format!("{} <mesh>", element());
-            let scale = scale.map_or([1.0; 3], |s| *s);
-            if scale.iter().any(|s| !s.is_finite() || *s == 0.0) {
-                return Err(RobotError::BadValue {
-                    element: e(),
-                    problem: format!(
-                        "scale {} {} {} must be finite and non-zero",
-                        scale[0], scale[1], scale[2]
-                    ),
-                });
-            }
-            Geometry::Mesh {
-                uri: filename.clone(),
-                path: resolve_uri(filename, link, base_dir, packages)?,
-                scale: Vector3::from(scale),
-            }
-        }
-    })
-}
-
-/// Resolves a mesh URI: `package://NAME/rest`, `file:///abs`, an absolute path, or a path
-/// relative to `base_dir`.
-fn resolve_uri(
-    uri: &str,
-    link: &str,
-    base_dir: Option<&Path>,
-    packages: &PackageDirs,
-) -> Result<PathBuf, RobotError> {
-    let bad = |problem: &str| RobotError::BadMeshUri {
-        link: link.to_string(),
-        uri: uri.to_string(),
-        problem: problem.to_string(),
-    };
-    if let Some(rest) = uri.strip_prefix("package://") {
-        let (package, file) = rest.split_once('/').unwrap_or((rest, ""));
-        if package.is_empty() || file.is_empty() {
-            return Err(bad("expected package://NAME/PATH"));
-        }
-        let dir = packages
-            .get(package)
-            .map(Path::to_path_buf)
-            .or_else(|| package_by_folder_name(package, base_dir))
-            .ok_or_else(|| RobotError::UnknownPackage {
-                link: link.to_string(),
-                uri: uri.to_string(),
-                package: package.to_string(),
-            })?;
-        return Ok(dir.join(file));
-    }
-    if let Some(rest) = uri.strip_prefix("file://") {
-        return if rest.starts_with('/') {
-            Ok(PathBuf::from(rest))
-        } else {
-            Err(bad("a file:// URI must hold an absolute path"))
-        };
-    }
-    if uri.contains("://") {
-        return Err(bad(
-            "only package://, file:// and plain paths are supported",
-        ));
-    }
-    if uri.is_empty() {
-        return Err(bad("the file name is empty"));
-    }
-    let path = Path::new(uri);
-    if path.is_absolute() {
-        return Ok(path.to_path_buf());
-    }
-    match base_dir {
-        Some(dir) => Ok(dir.join(path)),
-        None => Err(bad(
-            "a relative path needs the URDF's folder (read the URDF from a file)",
-        )),
-    }
-}
-
-/// The URDF's folder or the nearest folder above it whose name is `package`.
-fn package_by_folder_name(package: &str, base_dir: Option<&Path>) -> Option<PathBuf> {
-    let dir = base_dir?;
-    let absolute = std::path::absolute(dir).ok()?;
-    let mut found = None;
-    let mut prefix = PathBuf::new();
-    for c in absolute.components() {
-        prefix.push(c);
-        if let Component::Normal(name) = c
-            && name == package
-        {
-            found = Some(prefix.clone());
-        }
-    }
-    found
 }

@@ -1,14 +1,16 @@
-//! Collision shapes of links and obstacles: exact convex shapes answering support queries,
-//! and the cache that makes a mesh's hull and normal vector map a one-time cost.
+//! Convex shapes of links and obstacles: exact convex shapes answering support queries, the
+//! errors of building them, and how well a hull fits its mesh.
 //!
 //! Where it sits (ARCHITECTURE.md, "Robots against scenes"): a URDF `<collision>` geometry or a scene obstacle
-//! ([`Geometry`]) → **[`ConvexShape`]** → the checker's broad phase (bounding spheres and
+//! ([`super::Geometry`]) → **[`ConvexShape`]** → the checker's broad phase (bounding spheres and
 //! boxes) and narrow phase (GJK on support maps).
 //!
 //! * A mesh becomes its **exact convex hull** ([`crate::hull::convex_hull`], after scaling the
-//!   vertices), preprocessed into a [`NormalVectorMap`]; [`ShapeCache`] keeps that map in a
-//!   `.nvm` file named by a SHA-256 of the mesh file's bytes and the scale, so the next load
-//!   reads the map instead of building anything. A `.nvm` geometry is loaded as saved.
+//!   vertices), preprocessed into a [`NormalVectorMap`]; [`super::ShapeCache`] keeps that map
+//!   in a `.nvm` file named by a SHA-256 of the mesh file's bytes and the scale, so the next
+//!   load reads the map instead of building anything. A `.nvm` geometry is loaded as saved. A
+//!   non-convex mesh may also be decomposed into convex pieces inside its hull
+//!   ([`super::CollisionShape`]); each piece is a `Hull` shape too.
 //! * Boxes, spheres, capsules and cylinders are **exact** support maps, not tessellations. A
 //!   shape is a *core* swept by a ball of radius *margin*, `shape = core ⊕ B(margin)`:
 //!   a sphere is a point core with margin `r`, a capsule a segment core with margin `r`;
@@ -21,19 +23,16 @@
 //! an id only when they lie within `2π·r/2³¹ ≈ 2.9e-9·r` of each other (GJK then stops there,
 //! at rounding level).
 
-use super::Geometry;
-use crate::format::{self, FormatError, Metadata};
-use crate::hull::{HullError, convex_hull};
-use crate::input::{ReadError, ReadLimits, read_bounded};
+use crate::decompose::DecomposeError;
+use crate::format::FormatError;
+use crate::hull::HullError;
 use crate::kinds::SupportKind;
-use crate::mesh::{Mesh, MeshError};
+use crate::mesh::MeshError;
 use crate::nvm::NvmError;
 use crate::support::Support;
 use crate::{HillClimb, LinearScan, NormalVectorMap, Point, SupportMap, Vector, VertexId};
-use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// A convex collision shape in its own frame: `shape = core ⊕ B(margin)` (see the module
 /// notes). Cheap to clone: a hull's map is shared.
@@ -348,6 +347,26 @@ pub enum ShapeError {
         /// `source` = the map builder's error.
         source: NvmError,
     },
+    /// The mesh could not be decomposed into convex pieces:
+    /// `decompose(scaled vertices, faces) = Err(source)`.
+    #[error("{owner}: mesh {}: convex decomposition: {source}", path.display())]
+    Decompose {
+        /// The link or obstacle: `owner = "link `NAME`"` or `"obstacle `NAME`"`.
+        owner: String,
+        /// The mesh file: `path` = the resolved path.
+        path: PathBuf,
+        /// `source` = the decomposition's error.
+        source: DecomposeError,
+    },
+    /// The mesh tolerance is not a positive finite length:
+    /// `¬(tolerance > 0 ∧ tolerance < ∞)`.
+    #[error("{owner}: mesh tolerance {tolerance} is not a positive length")]
+    MeshTolerance {
+        /// The link or obstacle: `owner = "link `NAME`"` or `"obstacle `NAME`"`.
+        owner: String,
+        /// `tolerance` = the value given.
+        tolerance: f64,
+    },
     /// A `.nvm` geometry could not be loaded: `format::load(path) = Err(source)`.
     #[error("{owner}: {source}")]
     Nvm {
@@ -356,191 +375,6 @@ pub enum ShapeError {
         /// `source` = the loader's error (it names the file).
         source: FormatError,
     },
-}
-
-/// Where meshes' normal vector maps are kept between runs: `dir/<sha256>.nvm`, keyed by the
-/// mesh file's bytes and the scale (see the module notes), or nowhere ([`ShapeCache::disabled`]).
-/// A cache file that fails to load (truncated, another format version) is rebuilt and
-/// replaced; a cache folder that cannot be written is not an error — the shape is built and
-/// the failure counted in [`ShapeCache::stats`].
-///
-/// ```
-/// use polyquery::robot::{Geometry, ShapeCache};
-///
-/// let cache = ShapeCache::disabled();
-/// let ball = cache.shape("obstacle `ball`", &Geometry::Sphere { radius: 0.5 })?;
-/// assert_eq!((ball.kind(), ball.margin()), ("sphere", 0.5));
-/// # Ok::<(), polyquery::robot::ShapeError>(())
-/// ```
-#[derive(Debug, Default)]
-pub struct ShapeCache {
-    dir: Option<PathBuf>,
-    stats: std::sync::Mutex<CacheStats>,
-}
-
-/// What a [`ShapeCache`] has done so far: `hits + built = meshes loaded`.
-///
-/// ```
-/// use polyquery::robot::ShapeCache;
-///
-/// assert_eq!(ShapeCache::disabled().stats().hits, 0);
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CacheStats {
-    /// Meshes whose map came from the cache: `hits` = cache files loaded.
-    pub hits: usize,
-    /// Meshes whose hull and map were built: `built` = cache misses (or no cache).
-    pub built: usize,
-    /// Cache files written: `written ≤ built`.
-    pub written: usize,
-    /// Cache files that existed but did not load and were rebuilt: `rebuilt_corrupt ≤ built`.
-    pub rebuilt_corrupt: usize,
-    /// The last failure to write the cache, if any (the shape was still built):
-    /// `write_error = Some(message)` naming the file.
-    pub write_error: Option<String>,
-}
-
-/// The cache key's domain tag: bump it when the hull or map construction changes.
-const CACHE_KEY_TAG: &[u8] = b"polyquery shape cache v1\0";
-
-impl ShapeCache {
-    /// A cache in `dir` (created when first written): `cache file = dir/<sha256>.nvm`.
-    pub fn in_dir(dir: impl Into<PathBuf>) -> ShapeCache {
-        ShapeCache {
-            dir: Some(dir.into()),
-            ..ShapeCache::default()
-        }
-    }
-
-    /// No cache: every mesh's hull and map are built: `stats().hits = 0` always.
-    pub fn disabled() -> ShapeCache {
-        ShapeCache::default()
-    }
-
-    /// The cache folder, if any: `dir() = Some(dir)` for [`ShapeCache::in_dir`].
-    pub fn dir(&self) -> Option<&Path> {
-        self.dir.as_deref()
-    }
-
-    /// What the cache has done so far (a copy): `hits + built` = meshes loaded.
-    pub fn stats(&self) -> CacheStats {
-        self.stats.lock().map(|s| s.clone()).unwrap_or_default()
-    }
-
-    /// The cache file for a mesh with these bytes and scale:
-    /// `dir/hex(SHA-256(tag ‖ format version ‖ scale ‖ bytes)).nvm` (`None` without a cache).
-    pub fn file_for(&self, mesh_bytes: &[u8], scale: &Vector) -> Option<PathBuf> {
-        let dir = self.dir.as_ref()?;
-        let mut hash = Sha256::new();
-        hash.update(CACHE_KEY_TAG);
-        hash.update(format::FORMAT_VERSION.to_le_bytes());
-        for s in scale.iter() {
-            hash.update(s.to_bits().to_le_bytes());
-        }
-        hash.update(mesh_bytes);
-        let hex: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
-        Some(dir.join(format!("{hex}.nvm")))
-    }
-
-    /// The exact convex shape of `geometry` (see the module notes); `owner` names the link or
-    /// obstacle in errors. Meshes go through the cache: `shape(owner, Mesh{..})` =
-    /// `Hull(map of convex_hull(scale · vertices))`.
-    pub fn shape(&self, owner: &str, geometry: &Geometry) -> Result<ConvexShape, ShapeError> {
-        Ok(match geometry {
-            Geometry::Box { half_extents } => ConvexShape::Cuboid {
-                half_extents: *half_extents,
-            },
-            Geometry::Sphere { radius } => ConvexShape::Sphere { radius: *radius },
-            Geometry::Capsule { radius, length } => ConvexShape::Capsule {
-                radius: *radius,
-                half_length: length / 2.0,
-            },
-            Geometry::Cylinder { radius, length } => ConvexShape::Cylinder {
-                radius: *radius,
-                half_length: length / 2.0,
-            },
-            Geometry::Mesh { path, scale, .. } => {
-                ConvexShape::Hull(Arc::new(self.mesh_map(owner, path, scale)?))
-            }
-            Geometry::Nvm { path } => {
-                let saved = format::load(path).map_err(|source| ShapeError::Nvm {
-                    owner: owner.to_string(),
-                    source,
-                })?;
-                ConvexShape::Hull(Arc::new(saved.map))
-            }
-        })
-    }
-
-    /// The map of a mesh's hull: from the cache when there, else built (and cached).
-    fn mesh_map(
-        &self,
-        owner: &str,
-        path: &Path,
-        scale: &Vector,
-    ) -> Result<NormalVectorMap, ShapeError> {
-        let mesh_error = |source| ShapeError::Mesh {
-            owner: owner.to_string(),
-            path: path.to_path_buf(),
-            source,
-        };
-        let bytes = read_bounded(path, &ReadLimits::default())
-            .map_err(|e| mesh_error(MeshError::from(e)))?;
-        let cache_file = self.file_for(&bytes, scale);
-        let mut corrupt = false;
-        if let Some(file) = &cache_file {
-            match format::load(file) {
-                Ok(saved) => {
-                    self.record(|s| s.hits += 1);
-                    return Ok(saved.map);
-                }
-                Err(FormatError::Read(ReadError::Io { source, .. }))
-                    if source.kind() == std::io::ErrorKind::NotFound => {}
-                Err(_) => corrupt = true,
-            }
-        }
-        let mesh = Mesh::from_bytes(&bytes, path).map_err(mesh_error)?;
-        let points: Vec<Point> = mesh
-            .points
-            .iter()
-            .map(|p| Point::new(p.x * scale.x, p.y * scale.y, p.z * scale.z))
-            .collect();
-        let started = Instant::now();
-        let hull = convex_hull(&points).map_err(|source| ShapeError::Hull {
-            owner: owner.to_string(),
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let hull_ms = started.elapsed().as_secs_f64() * 1e3;
-        let started = Instant::now();
-        let map = NormalVectorMap::build(hull).map_err(|source| ShapeError::Map {
-            owner: owner.to_string(),
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let map_ms = started.elapsed().as_secs_f64() * 1e3;
-        self.record(|s| {
-            s.built += 1;
-            s.rebuilt_corrupt += corrupt as usize;
-        });
-        if let Some(file) = cache_file {
-            let metadata = Metadata::new(&path.to_string_lossy(), points.len(), hull_ms, map_ms);
-            let written = std::fs::create_dir_all(file.parent().unwrap_or(Path::new(".")))
-                .map_err(|e| format!("{}: {e}", file.display()))
-                .and_then(|()| format::save(&file, &map, &metadata).map_err(|e| e.to_string()));
-            match written {
-                Ok(_) => self.record(|s| s.written += 1),
-                Err(message) => self.record(|s| s.write_error = Some(message)),
-            }
-        }
-        Ok(map)
-    }
-
-    fn record(&self, f: impl FnOnce(&mut CacheStats)) {
-        if let Ok(mut stats) = self.stats.lock() {
-            f(&mut stats);
-        }
-    }
 }
 
 /// How closely a mesh's hull fits the mesh (for `robot info`): the hull holds every mesh

@@ -288,32 +288,113 @@ pub mod answers;
 pub mod files;
 pub mod mutate;
 
-/// The bundled Franka Panda (`data/robots/panda/`) and a checker over it without a shape cache.
+/// The robots bundled under `data/robots/` (the Panda, the UR5): their folders, loaders and
+/// a checker without a shape cache.
 #[cfg(feature = "robot")]
-pub mod panda {
+pub mod bundled {
     use polyquery::robot::{
-        AllowedCollisions, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache,
+        AllowedCollisions, Checker, CheckerOptions, MeshShape, PackageDirs, Robot, Scene,
+        ShapeCache,
     };
     use std::path::{Path, PathBuf};
 
+    /// `data/robots/NAME` of this repository.
+    pub fn dir(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/robots")
+            .join(name)
+    }
+
+    /// The robot of `dir/urdf` (no package folders).
+    pub fn robot(dir: &Path, urdf: &str) -> Robot {
+        Robot::from_urdf_file(&dir.join(urdf), &PackageDirs::new()).unwrap()
+    }
+
+    /// The allowed-collision matrix of `dir/srdf`.
+    pub fn srdf(dir: &Path, srdf: &str, robot: &Robot) -> AllowedCollisions {
+        AllowedCollisions::from_srdf_file(&dir.join(srdf), robot).unwrap()
+    }
+
+    /// The scene of `dir/file`.
+    pub fn scene(dir: &Path, file: &str) -> Scene {
+        Scene::from_json_file(&dir.join(file)).unwrap()
+    }
+
+    /// A checker with default options (meshes decomposed), its shapes built once per test
+    /// run (see [`decomposed_checker`]).
+    pub fn checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker {
+        decomposed_checker(robot, scene, allowed)
+    }
+
+    /// A checker of every mesh's hull alone (`--mesh-shape hull`), no shape cache.
+    pub fn hull_checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker {
+        checker_with(robot, scene, allowed, MeshShape::Hull)
+    }
+
+    /// A checker of decomposed meshes whose pieces are built once per test run: the shape
+    /// cache is one temporary folder shared by every test of the process.
+    pub fn decomposed_checker(
+        robot: &Robot,
+        scene: &Scene,
+        allowed: &AllowedCollisions,
+    ) -> Checker {
+        static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+        let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
+        let cache = ShapeCache::in_dir(dir.path());
+        Checker::new(robot, scene, allowed, &cache, CheckerOptions::default()).unwrap()
+    }
+
+    /// The largest certified deviation of a checker's decomposed link meshes (0 without any):
+    /// `max_links deviation`.
+    pub fn largest_deviation(checker: &Checker) -> f64 {
+        (0..checker.robot().links().len())
+            .flat_map(|l| checker.link_collision_shapes(l))
+            .filter_map(|(s, _)| s.decomposition().map(|d| d.deviation))
+            .fold(0.0, f64::max)
+    }
+
+    /// A checker with meshes as `mesh_shape` says, other options default, no shape cache.
+    pub fn checker_with(
+        robot: &Robot,
+        scene: &Scene,
+        allowed: &AllowedCollisions,
+        mesh_shape: MeshShape,
+    ) -> Checker {
+        let options = CheckerOptions {
+            mesh_shape,
+            ..CheckerOptions::default()
+        };
+        Checker::new(robot, scene, allowed, &ShapeCache::disabled(), options).unwrap()
+    }
+}
+
+/// The bundled Franka Panda (`data/robots/panda/`) and a checker over it without a shape cache.
+#[cfg(feature = "robot")]
+pub mod panda {
+    use super::bundled;
+    use polyquery::robot::{AllowedCollisions, Robot, Scene};
+    use std::path::PathBuf;
+
+    pub use bundled::checker;
+
     /// `data/robots/panda` of this repository.
     pub fn dir() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/robots/panda")
+        bundled::dir("panda")
     }
 
     /// The Panda from its URDF.
     pub fn robot() -> Robot {
-        Robot::from_urdf_file(&dir().join("panda.urdf"), &PackageDirs::new()).unwrap()
+        bundled::robot(&dir(), "panda.urdf")
     }
 
     /// Its SRDF's allowed-collision matrix.
     pub fn srdf(robot: &Robot) -> AllowedCollisions {
-        AllowedCollisions::from_srdf_file(&dir().join("panda.srdf"), robot).unwrap()
+        bundled::srdf(&dir(), "panda.srdf", robot)
     }
 
     /// The table-and-shelf scene.
     pub fn table_and_shelf() -> Scene {
-        Scene::from_json_file(&dir().join("scene_table_shelf.json")).unwrap()
+        bundled::scene(&dir(), "scene_table_shelf.json")
     }
 
     /// The 1,000 bundled configurations (`configs_1000.txt`).
@@ -324,16 +405,42 @@ pub mod panda {
             .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
             .collect()
     }
+}
 
-    /// A checker with default options and no shape cache.
-    pub fn checker(robot: &Robot, scene: &Scene, allowed: &AllowedCollisions) -> Checker {
-        Checker::new(
-            robot,
-            scene,
-            allowed,
-            &ShapeCache::disabled(),
-            CheckerOptions::default(),
-        )
-        .unwrap()
+/// An exact, slow oracle on a closed triangle mesh's solid, independent of the library's
+/// decomposition: its triangles and the winding number of a point.
+pub mod mesh_solid {
+    use polyquery::mesh::Mesh;
+    use polyquery::{Point, Pose, Vector};
+    use std::path::Path;
+
+    /// The mesh file's triangles (polygons fanned), scaled, then placed by `pose`.
+    pub fn triangles(path: &Path, scale: &Vector, pose: &Pose) -> Vec<[Point; 3]> {
+        let mesh = Mesh::load(path).unwrap();
+        let p = |i: u32| {
+            let q = mesh.points[i as usize];
+            pose * Point::new(q.x * scale.x, q.y * scale.y, q.z * scale.z)
+        };
+        let mut out = Vec::new();
+        for face in &mesh.faces {
+            for k in 1..face.len().saturating_sub(1) {
+                out.push([p(face[0]), p(face[k]), p(face[k + 1])]);
+            }
+        }
+        out
+    }
+
+    /// The winding number of the closed mesh around `p` (1 inside a shell, 0 outside): the
+    /// triangles' signed solid angles over 4π (Van Oosterom–Strackee), summed in O(n).
+    pub fn winding_number(triangles: &[[Point; 3]], p: &Point) -> f64 {
+        let mut total = 0.0;
+        for t in triangles {
+            let (a, b, c) = (t[0] - p, t[1] - p, t[2] - p);
+            let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
+            let num = a.dot(&b.cross(&c));
+            let den = la * lb * lc + a.dot(&b) * lc + b.dot(&c) * la + c.dot(&a) * lb;
+            total += 2.0 * num.atan2(den);
+        }
+        total / (4.0 * std::f64::consts::PI)
     }
 }

@@ -1,11 +1,13 @@
 //! Writing output files atomically: all or nothing, and only where a regular file belongs (after `write_atomically(path, f)`, `file = f's bytes` on success, `file = old file` on error).
 //!
 //! Where it sits: the last step of every command that writes a file (`hull --out`, `gen`,
-//! `batch --out`, `preprocess`, `report`). The destination is checked first
-//! ([`check_target`]): a directory, FIFO, socket or device node is refused (a
-//! [`RefusedTarget`] error, kind [`io::ErrorKind::InvalidInput`]), and a symbolic link is
-//! followed to the regular file it names, which is the file replaced (the link stays a
-//! link). The content goes to a temporary file in the folder of that file (same file
+//! `batch --out`, `robot check --out`, `robot motion --out`, `preprocess`, `report`). The
+//! path `-` is standard output ([`is_stdout`]), written as it comes. The destination is
+//! checked first ([`check_target`]): a character device (`/dev/null`, a terminal) is written
+//! directly, as it is (nothing to replace, so no temporary file); a directory, FIFO, socket
+//! or block device is refused (a [`RefusedTarget`] error, kind
+//! [`io::ErrorKind::InvalidInput`]), and a symbolic link is followed to the file it names,
+//! which is the file replaced (the link stays a link). The content goes to a temporary file in the folder of that file (same file
 //! system), which is flushed, given the old file's permission bits (and owner, where the
 //! process may set it; 0644 for a new file), synced and renamed over it only when the writer
 //! succeeded. On any error the temporary file is removed and the destination is untouched:
@@ -15,6 +17,19 @@ use std::fs::{FileType, Metadata};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// Whether `path` is `-`, which every `--out` takes as standard output:
+/// `is_stdout(p) ⟺ p = "-"`.
+///
+/// ```
+/// use polyquery_cli::atomic_file::is_stdout;
+/// use std::path::Path;
+///
+/// assert!(is_stdout(Path::new("-")) && !is_stdout(Path::new("./-")));
+/// ```
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 /// What a destination path names, as far as writing a file there goes: `TargetKind::of(&metadata(path)?.file_type())`, or `Missing`.
 ///
 /// ```
@@ -23,6 +38,7 @@ use std::path::{Path, PathBuf};
 /// let kind = TargetKind::of(&std::fs::metadata(env!("CARGO_MANIFEST_DIR")).unwrap().file_type());
 /// assert_eq!(kind, TargetKind::Directory);
 /// assert!(!kind.is_writable_target() && TargetKind::Missing.is_writable_target());
+/// assert!(TargetKind::CharDevice.is_writable_target() && !TargetKind::Fifo.is_writable_target());
 /// assert_eq!(kind.describe(), "a directory");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +53,8 @@ pub enum TargetKind {
     Fifo,
     /// A Unix-domain socket: `file_type.is_socket() = true`.
     Socket,
-    /// A character device node: `file_type.is_char_device() = true`.
+    /// A character device node (`/dev/null`, a terminal), written directly:
+    /// `file_type.is_char_device() = true`.
     CharDevice,
     /// A block device node: `file_type.is_block_device() = true`.
     BlockDevice,
@@ -76,9 +93,13 @@ impl TargetKind {
         }
     }
 
-    /// Whether an output file may be written there: `is_writable_target() = matches!(self, Missing | RegularFile)`.
+    /// Whether an output file may be written there:
+    /// `is_writable_target() = matches!(self, Missing | RegularFile | CharDevice)`.
     pub fn is_writable_target(self) -> bool {
-        matches!(self, TargetKind::Missing | TargetKind::RegularFile)
+        matches!(
+            self,
+            TargetKind::Missing | TargetKind::RegularFile | TargetKind::CharDevice
+        )
     }
 
     /// A short description, for messages (`a FIFO`, `a directory` …): `Directory.describe() = "a directory"`.
@@ -102,7 +123,7 @@ impl TargetKind {
 /// [`check_target`] return for it: `io_error.kind() = InvalidInput`.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "{} is {}: output is written only to a regular file (or a symbolic link to one), never replacing anything else",
+    "{} is {}: output is written only to a regular file (or a symbolic link to one), a character device such as /dev/null, or - (standard output), never replacing anything else",
     path.display(),
     kind.describe()
 )]
@@ -160,22 +181,45 @@ fn resolve(path: &Path) -> io::Result<(PathBuf, Option<Metadata>)> {
     Ok((target, Some(metadata)))
 }
 
-/// Checks that an output file may be written at `path` (missing, a regular file, or a
-/// symbolic link to one), without writing anything: the error [`write_atomically`] would
-/// give, found before any work is done: `check_target(p).is_ok() ⟺ kind of p ∈ {Missing, RegularFile}`.
+/// Checks that an output file may be written at `path` (`-`, missing, a regular file, a
+/// character device, or a symbolic link to one), without writing anything: the error
+/// [`write_atomically`] would give, found before any work is done:
+/// `check_target(p).is_ok() ⟺ p = "-" or kind of p ∈ {Missing, RegularFile, CharDevice}`.
 pub fn check_target(path: &Path) -> io::Result<()> {
+    if is_stdout(path) {
+        return Ok(());
+    }
     resolve(path).map(|_| ())
 }
 
 /// Writes `path` through `write`, atomically (a temporary file in the same folder as the
 /// file replaced, renamed into place only when `write` succeeds). A symbolic link is written
-/// through; an existing file keeps its permission bits (and owner where allowed); anything
-/// but a regular file is refused (see the module notes): afterwards `file = write's bytes`, or unchanged on error.
+/// through; an existing file keeps its permission bits (and owner where allowed); `-` is
+/// standard output and a character device (`/dev/null`) is written directly, as `write`
+/// goes (a closed standard output, e.g. piped into `head`, is not an error); anything else
+/// but a regular file is refused (see the module notes): afterwards `file = write's bytes`,
+/// or unchanged on error.
 pub fn write_atomically<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
 {
+    if is_stdout(path) {
+        let mut out = BufWriter::new(io::stdout().lock());
+        return match write(&mut out).and_then(|()| out.flush()) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            other => other,
+        };
+    }
     let (target, existing) = resolve(path)?;
+    if existing
+        .as_ref()
+        .is_some_and(|m| TargetKind::of(&m.file_type()) == TargetKind::CharDevice)
+    {
+        let device = std::fs::OpenOptions::new().write(true).open(&target)?;
+        let mut out = BufWriter::new(device);
+        write(&mut out)?;
+        return out.flush();
+    }
     let folder = match target.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -355,16 +399,22 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_device_is_refused_without_being_opened() {
-        // Only the metadata of /dev/null is read: `check_target` never opens its path.
-        let err = check_target(Path::new("/dev/null")).unwrap_err();
-        assert!(is_refused_target(&err), "{err}");
-        assert!(err.to_string().contains("character device"), "{err}");
+    fn a_character_device_is_written_directly_and_a_block_device_refused() {
+        // /dev/null is written as it is (issue 20): no temporary file, no rename over it.
+        check_target(Path::new("/dev/null")).unwrap();
+        write_atomically(Path::new("/dev/null"), |w| w.write_all(b"discarded")).unwrap();
         // The classification itself, for every device kind the platform reports.
         let kind = TargetKind::of(&std::fs::metadata("/dev/null").unwrap().file_type());
         assert_eq!(kind, TargetKind::CharDevice);
         assert!(!TargetKind::BlockDevice.is_writable_target());
-        assert!(!TargetKind::CharDevice.is_writable_target());
+        assert!(TargetKind::CharDevice.is_writable_target());
+    }
+
+    #[test]
+    fn a_dash_is_standard_output() {
+        check_target(Path::new("-")).unwrap();
+        assert!(is_stdout(Path::new("-")));
+        assert!(!is_stdout(Path::new("-.txt")));
     }
 
     #[cfg(unix)]

@@ -14,7 +14,7 @@ mod cli;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use cli::commands::{self, CliError, EXIT_BAD_INPUT, QueryInput};
-use cli::terminal::{print, progress_bar, thread_pool};
+use cli::terminal::{print, print_beside, progress_bar, thread_pool};
 use polyquery::input::{self, ReadLimits};
 use polyquery::kinds::{Algorithm, QueryKind, SupportKind};
 use polyquery::pose::{QuatOrder, parse_pose_with};
@@ -43,7 +43,8 @@ use std::str::FromStr;
         O(log n) support queries) as a .nvm file, which every command taking a mesh also takes \
         (told by its magic bytes: nothing is rebuilt). `robot check` checks robot \
         configurations (URDF, SRDF, a scene of obstacles) for collisions, `robot motion` checks \
-        straight joint-space motions (certified), `robot info` describes the robot. Every command prints a readable summary, \
+        straight joint-space motions (certified), `robot plan` plans certified collision-free \
+        paths (MoveIt and MotionBenchMaker problems too), `robot info` describes the robot. Every command prints a readable summary, \
         or one JSON object with --json.",
     after_help = "Examples:\n  \
         polyquery report --out report\n  \
@@ -55,7 +56,8 @@ use std::str::FromStr;
         polyquery query distance a.obj b.obj --pose-b 3,0,0 --json\n  \
         polyquery batch queries.jsonl --out results.jsonl\n  \
         polyquery robot check panda.urdf --srdf panda.srdf --scene scene.json --configs q.txt\n  \
-        polyquery robot motion panda.urdf --srdf panda.srdf --scene scene.json --motions plan.txt\n\n\
+        polyquery robot motion panda.urdf --srdf panda.srdf --scene scene.json --motions plan.txt\n  \
+        polyquery robot plan panda.urdf --srdf panda.srdf --problems mbm/problems --out plans.jsonl\n\n\
         Exit codes: 0 success, 2 bad input, 1 other failures."
 )]
 struct Cli {
@@ -116,7 +118,8 @@ enum Command {
         /// The mesh (Wavefront OBJ, only `v` lines matter, STL or COLLADA .dae) or a .nvm file.
         #[arg(value_name = "MESH.obj")]
         mesh: PathBuf,
-        /// Write the hull here as OBJ.
+        /// Write the hull here as OBJ (`-`: standard output, the report then on stderr; a
+        /// device such as /dev/null is written directly).
         #[arg(long, value_name = "HULL.obj")]
         out: Option<PathBuf>,
         /// Print one JSON object instead of text.
@@ -148,7 +151,8 @@ enum Command {
         /// Random seed (the same seed gives the same points).
         #[arg(long, value_name = "S", default_value_t = 0)]
         seed: u64,
-        /// The OBJ file to write.
+        /// The OBJ file to write (`-`: standard output, the report then on stderr; a device
+        /// such as /dev/null is written directly).
         #[arg(long, value_name = "FILE.obj")]
         out: PathBuf,
         /// Print one JSON object instead of text.
@@ -277,7 +281,8 @@ enum Command {
         /// The queries, one JSON object per line.
         #[arg(value_name = "QUERIES.jsonl")]
         queries: PathBuf,
-        /// Write the results here (atomically) instead of stdout.
+        /// Write the results here (atomically) instead of stdout (`-` is stdout too; a device
+        /// such as /dev/null is written directly).
         #[arg(long, value_name = "RESULTS.jsonl")]
         out: Option<PathBuf>,
         /// Worker threads, 1 to 4 per available core [default: one per core].
@@ -318,7 +323,8 @@ enum Command {
         /// The meshes (Wavefront OBJ, STL or COLLADA .dae).
         #[arg(value_name = "MESH.obj", required = true)]
         meshes: Vec<PathBuf>,
-        /// The .nvm file to write (one mesh only).
+        /// The .nvm file to write (one mesh only; `-`: standard output, the report then on
+        /// stderr).
         #[arg(
             short = 'o',
             long = "out",
@@ -336,7 +342,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Robots (URDF) in scenes: check configurations or motions for collisions, or describe the robot.
+    /// Robots (URDF) in scenes: check configurations or motions for collisions, plan motions, or describe the robot.
     #[command(subcommand)]
     Robot(cli::robot_command::RobotCommand),
     /// Describe a .nvm file: counts, sizes, build times, persistence, format version.
@@ -510,7 +516,8 @@ fn main() -> ExitCode {
 fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
     match command {
         Command::Hull { mesh, out, json } => {
-            print(&commands::hull(&mesh, out.as_deref(), limits)?, json)?;
+            let report = commands::hull(&mesh, out.as_deref(), limits)?;
+            print_beside(&report, json, out.as_deref())?;
         }
         Command::Gen {
             shape,
@@ -518,7 +525,7 @@ fn run(command: Command, limits: &ReadLimits) -> Result<(), CliError> {
             seed,
             out,
             json,
-        } => print(&commands::generate(shape, n, seed, &out)?, json)?,
+        } => print_beside(&commands::generate(shape, n, seed, &out)?, json, Some(&out))?,
         Command::Query {
             operation,
             a,
@@ -671,7 +678,7 @@ fn preprocess(
     let (report, errors) = commands::preprocess(&jobs, limits, &progress);
     bar.finish_and_clear();
     if !report.files.is_empty() {
-        print(&report, json)?;
+        print_beside(&report, json, out)?;
     }
     // Each failure is reported here; the exit code is 2 if any input was bad, else 1.
     for err in &errors {

@@ -14,4 +14,6 @@ mod magnitude_cli;
 mod nvm_cli;
 mod report;
 mod robot_cli;
+mod robot_load_cli;
 mod robot_motion_cli;
+mod robot_plan_cli;

@@ -8,6 +8,10 @@
 //! * **distance** sorts the pairs by the lower bound of their bounding volumes and visits them
 //!   in that order until the next bound is no better than the best distance found, every GJK
 //!   run cut short once it is certified farther than that.
+//!
+//! A shape pair with convex pieces (a decomposed mesh) is tested by its outer shapes first:
+//! the check descends to the piece pairs only when the outer shapes meet, the distance only
+//! when the outer shapes' lower bound is below the best distance found.
 
 use super::core::{Checker, NO_PAIR};
 use super::pairs::ShapePair;
@@ -84,7 +88,21 @@ impl Checker {
                         }
                         match self.collide(shapes, &mut ws.guesses[shapes.slot], &mut counts) {
                             Ok(false) => ControlFlow::Continue(()),
-                            Ok(true) => ControlFlow::Break(Ok(shapes.bodies)),
+                            Ok(true) if !shapes.has_pieces() => {
+                                ControlFlow::Break(Ok(shapes.bodies))
+                            }
+                            // The outer shapes meet: the pair collides iff a piece pair does.
+                            Ok(true) => self.for_each_piece_pair(ws, shapes, |ws, pieces| {
+                                if pieces.near.apart(true) {
+                                    return ControlFlow::Continue(());
+                                }
+                                let guess = &mut ws.guesses[pieces.slot];
+                                match self.collide(pieces, guess, &mut counts) {
+                                    Ok(false) => ControlFlow::Continue(()),
+                                    Ok(true) => ControlFlow::Break(Ok(pieces.bodies)),
+                                    Err(e) => ControlFlow::Break(Err(e)),
+                                }
+                            }),
                             Err(e) => ControlFlow::Break(Err(e)),
                         }
                     },
@@ -188,13 +206,35 @@ impl Checker {
                         return ControlFlow::Continue(());
                     }
                     let guess = &mut ws.guesses[shapes.slot];
-                    if let Err(e) = self.shape_distance(shapes, guess, &mut best, &mut counts) {
-                        return ControlFlow::Break(Err(e));
+                    if !shapes.has_pieces() {
+                        if let Err(e) = self.shape_distance(shapes, guess, &mut best, &mut counts) {
+                            return ControlFlow::Break(Err(e));
+                        }
+                        return if best.distance == 0.0 {
+                            ControlFlow::Break(Ok(()))
+                        } else {
+                            ControlFlow::Continue(())
+                        };
                     }
-                    if best.distance == 0.0 {
-                        return ControlFlow::Break(Ok(()));
+                    // The outer shapes' distance bounds the pieces' from below.
+                    match self.outer_lower_bound(shapes, guess, best.distance, &mut counts) {
+                        Ok(bound) if bound >= best.distance => return ControlFlow::Continue(()),
+                        Ok(_) => {}
+                        Err(e) => return ControlFlow::Break(Err(e)),
                     }
-                    ControlFlow::Continue(())
+                    self.for_each_piece_pair(ws, shapes, |ws, pieces| {
+                        if pieces.near.gap() >= best.distance {
+                            return ControlFlow::Continue(());
+                        }
+                        let guess = &mut ws.guesses[pieces.slot];
+                        if let Err(e) = self.shape_distance(pieces, guess, &mut best, &mut counts) {
+                            return ControlFlow::Break(Err(e));
+                        }
+                        if best.distance == 0.0 {
+                            return ControlFlow::Break(Ok(()));
+                        }
+                        ControlFlow::Continue(())
+                    })
                 },
             );
             if let ControlFlow::Break(Err(e)) = step {
@@ -236,6 +276,32 @@ impl Checker {
             }
             Ok(r.intersecting || r.distance <= margin)
         }
+    }
+
+    /// A lower bound on the distance between two placed shapes, margins included, certified
+    /// only below `cutoff` (a bound `≥ cutoff` says the pair is no nearer than `cutoff`):
+    /// `outer_lower_bound ≤ dist(A, B)`.
+    fn outer_lower_bound(
+        &self,
+        shapes: &ShapePair<'_>,
+        guess: &mut Vector,
+        cutoff: f64,
+        counts: &mut CheckCounts,
+    ) -> Result<f64, RobotError> {
+        let (pa, pb) = self.placed_pair(shapes);
+        let margins = shapes.a.margin() + shapes.b.margin();
+        counts.gjk_runs += 1;
+        let r = gjk::distance_from(&pa, &pb, &self.options.gjk, guess, cutoff + margins)
+            .map_err(|source| self.query_error(shapes.bodies, source))?;
+        counts.support_calls += r.support_calls;
+        if let Some(n) = r.normal {
+            *guess = n;
+        }
+        Ok(if r.intersecting {
+            0.0
+        } else {
+            (r.lower_bound - margins).max(0.0)
+        })
     }
 
     /// The distance between two placed shapes if below `best.distance`, margins included,

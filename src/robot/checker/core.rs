@@ -7,11 +7,11 @@ use super::geometry::{Frame, LinkShape, Placed, PlacedObstacle, enclosing_sphere
 use super::results::{Body, CheckerOptions};
 use super::workspace::CheckWorkspace;
 use crate::query::QueryError;
-use crate::robot::ConvexShape;
 use crate::robot::bvh::BoxTree;
 use crate::robot::{
     AllowedCollisions, LinkPoses, Robot, RobotError, Scene, ShapeCache, ShapeError,
 };
+use crate::robot::{CollisionShape, ConvexShape};
 use crate::{Point, Pose, Vector};
 
 /// An active link–link pair and where its shape pairs' warm starts live.
@@ -62,7 +62,9 @@ pub struct Checker {
     pub(super) obstacle_names: Vec<String>,
     pub(super) options: CheckerOptions,
     pub(super) base: Pose,
-    pub(super) shapes: Vec<ConvexShape>,
+    /// Every link's and obstacle's shape (links first), indexed by `LinkShape::shape` and
+    /// `PlacedObstacle::shape`.
+    pub(super) shapes: Vec<CollisionShape>,
     /// Per link, its shapes.
     pub(super) link_shapes: Vec<Vec<LinkShape>>,
     /// Per link, the bounding sphere of all its shapes in the link frame (`None`: no shapes).
@@ -75,7 +77,13 @@ pub struct Checker {
     pub(super) scene_index: Vec<u32>,
     /// The obstacles' world boxes in a tree, once there are more than [`TREE_ABOVE`].
     pub(super) obstacle_tree: Option<BoxTree>,
+    /// Warm-start slots: one per shape pair, then one per piece pair of the shape pairs with
+    /// pieces.
     pub(super) slots: usize,
+    /// `piece_slots[slot]` = the first warm-start slot of shape pair `slot`'s piece pairs
+    /// (piece pair `(i, j)` at `+ i · max(1, pieces b) + j`), or [`NO_PAIR`] when neither
+    /// shape has pieces.
+    pub(super) piece_slots: Vec<u32>,
     /// The motion bounds of the active pairs (scene pairs, then self pairs).
     pub(super) motion: MotionBounds,
 }
@@ -87,9 +95,9 @@ pub(crate) struct CheckerParts {
     pub(crate) robot: Robot,
     /// Per link, per `<collision>` element, its shape: `link_shapes[i][j]` for
     /// `robot.links()[i].collisions[j]`.
-    pub(crate) link_shapes: Vec<Vec<ConvexShape>>,
+    pub(crate) link_shapes: Vec<Vec<CollisionShape>>,
     /// Per obstacle: its name, its pose (`world ← shape`) and its shape.
-    pub(crate) obstacles: Vec<(String, Pose, ConvexShape)>,
+    pub(crate) obstacles: Vec<(String, Pose, CollisionShape)>,
     /// The robot base's pose, `world ← root`.
     pub(crate) base: Pose,
     /// The link pairs never checked; the checked ones are its
@@ -101,6 +109,42 @@ pub(crate) struct CheckerParts {
     pub(crate) options: CheckerOptions,
 }
 
+/// The piece-pair warm-start slots (see `Checker::piece_slots`), numbered after the `slots`
+/// shape-pair slots, in the pair loop's order: `(piece_slots, total slots)`.
+fn piece_slots(
+    shapes: &[CollisionShape],
+    link_shapes: &[Vec<LinkShape>],
+    obstacles: &[PlacedObstacle],
+    scene_pairs: &[ScenePair],
+    self_pairs: &[SelfPair],
+    slots: usize,
+) -> (Vec<u32>, usize) {
+    let mut first = vec![NO_PAIR; slots];
+    let mut next = slots;
+    let pieces = |shape: usize| shapes[shape].pieces().len();
+    let mut assign = |slot: usize, na: usize, nb: usize| {
+        if na + nb > 0 {
+            first[slot] = u32::try_from(next).unwrap_or(NO_PAIR);
+            next += na.max(1) * nb.max(1);
+        }
+    };
+    for pair in scene_pairs {
+        let nb = pieces(obstacles[pair.obstacle].shape);
+        for (i, ls) in link_shapes[pair.link].iter().enumerate() {
+            assign(pair.slot + i, pieces(ls.shape), nb);
+        }
+    }
+    for pair in self_pairs {
+        let nb = link_shapes[pair.b].len();
+        for (i, sa) in link_shapes[pair.a].iter().enumerate() {
+            for (j, sb) in link_shapes[pair.b].iter().enumerate() {
+                assign(pair.slot + i * nb + j, pieces(sa.shape), pieces(sb.shape));
+            }
+        }
+    }
+    (first, next)
+}
+
 /// Above this many obstacles the checker finds a link's nearby obstacles through a
 /// [`BoxTree`] instead of testing every obstacle's box.
 pub(super) const TREE_ABOVE: usize = 8;
@@ -110,7 +154,8 @@ pub(super) const NO_PAIR: u32 = u32::MAX;
 
 impl Checker {
     /// Builds the checker: every link's and obstacle's shapes through `cache` (see
-    /// [`ShapeCache`]), bounding volumes, and the active pairs — link pairs `allowed` does not
+    /// [`ShapeCache::collision_shape`]; meshes as `options.mesh_shape` and
+    /// `options.mesh_tolerance` say), bounding volumes, and the active pairs — link pairs `allowed` does not
     /// list (links without shapes have none), and link–obstacle pairs the scene does not
     /// allow. Obstacle–obstacle pairs are never checked.
     /// `active = {(a, b) links with shapes, a < b, not allowed} ∪ {(l, o) not allowed by the scene}`.
@@ -128,14 +173,26 @@ impl Checker {
             let shapes = link.collisions.iter();
             link_shapes.push(
                 shapes
-                    .map(|collision| cache.shape(&owner, &collision.geometry))
+                    .map(|collision| {
+                        cache.collision_shape(
+                            &owner,
+                            &collision.geometry,
+                            options.mesh_shape,
+                            options.mesh_tolerance,
+                        )
+                    })
                     .collect::<Result<Vec<_>, _>>()?,
             );
         }
         let mut obstacles = Vec::with_capacity(scene.obstacles().len());
         for obstacle in scene.obstacles() {
             let owner = format!("obstacle `{}`", obstacle.name);
-            let shape = cache.shape(&owner, &obstacle.geometry)?;
+            let shape = cache.collision_shape(
+                &owner,
+                &obstacle.geometry,
+                options.mesh_shape,
+                options.mesh_tolerance,
+            )?;
             obstacles.push((obstacle.name.clone(), obstacle.pose, shape));
         }
         Ok(Checker::from_parts(CheckerParts {
@@ -174,11 +231,12 @@ impl Checker {
                     .iter()
                     .zip(made)
                     .map(|(collision, shape)| {
-                        let (c, r) = shape.bounding_sphere();
+                        let (c, r) = shape.outer().bounding_sphere();
                         shapes.push(shape);
                         LinkShape {
                             shape: shapes.len() - 1,
                             origin: collision.origin,
+                            local: Frame::from_pose(&collision.origin),
                             center: collision.origin * c,
                             radius: r,
                         }
@@ -191,9 +249,9 @@ impl Checker {
         let mut obstacle_names = Vec::with_capacity(obstacle_parts.len());
         for (name, pose, shape) in obstacle_parts {
             let frame = Frame::from_pose(&pose);
-            let (lo, hi) = shape.bounding_box();
+            let (lo, hi) = shape.outer().bounding_box();
             let (lo, hi) = world_box(&frame, &lo, &hi);
-            let (c, r) = shape.bounding_sphere();
+            let (c, r) = shape.outer().bounding_sphere();
             obstacle_names.push(name);
             obstacles.push(PlacedObstacle {
                 shape: shapes.len(),
@@ -235,6 +293,14 @@ impl Checker {
             self_pairs.push(SelfPair { a, b, slot: slots });
             slots += link_shapes[a].len() * link_shapes[b].len();
         }
+        let (piece_slots, slots) = piece_slots(
+            &shapes,
+            &link_shapes,
+            &obstacles,
+            &scene_pairs,
+            &self_pairs,
+            slots,
+        );
         // Motion bounds: each link's reach from its frame's origin, then per joint the arm.
         let reach: Vec<f64> = link_shapes
             .iter()
@@ -266,6 +332,7 @@ impl Checker {
             scene_index,
             obstacle_tree,
             slots,
+            piece_slots,
             motion,
         }
     }
@@ -313,10 +380,29 @@ impl Checker {
             .get(link)
             .map(|s| {
                 s.iter()
+                    .map(|p| (self.shapes[p.shape].outer(), p.origin))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The collision shapes of link `i` (outer shape, pieces, decomposition) with their origins
+    /// (`link ← shape`): `link_collision_shapes(i)[j].0.outer() = link_shapes(i)[j].0`.
+    pub fn link_collision_shapes(&self, link: usize) -> Vec<(&CollisionShape, Pose)> {
+        self.link_shapes
+            .get(link)
+            .map(|s| {
+                s.iter()
                     .map(|p| (&self.shapes[p.shape], p.origin))
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// The collision shape of obstacle `k`:
+    /// `obstacle_collision_shape(k)?.outer() = obstacle_shape(k)?`.
+    pub fn obstacle_collision_shape(&self, obstacle: usize) -> Option<&CollisionShape> {
+        self.obstacles.get(obstacle).map(|o| &self.shapes[o.shape])
     }
 
     /// The number of obstacles: `obstacle_count() = scene.obstacles().len()`.
@@ -337,7 +423,9 @@ impl Checker {
 
     /// The shape of obstacle `k`: `obstacle_shape(k) = Some(shape)` for `k < obstacles`.
     pub fn obstacle_shape(&self, obstacle: usize) -> Option<&ConvexShape> {
-        self.obstacles.get(obstacle).map(|o| &self.shapes[o.shape])
+        self.obstacles
+            .get(obstacle)
+            .map(|o| self.shapes[o.shape].outer())
     }
 
     /// A fresh workspace for this checker (see [`CheckWorkspace`]): no warm starts yet,
@@ -405,7 +493,7 @@ impl Checker {
         let link = ws.link_frames[l];
         let first = ws.shape_offsets[l];
         for (i, s) in self.link_shapes[l].iter().enumerate() {
-            let local = Frame::from_pose(&s.origin);
+            let local = &s.local;
             ws.shape_frames[first + i] = Frame {
                 rotation: link.rotation * local.rotation,
                 translation: link.rotation * local.translation + link.translation,

@@ -15,6 +15,8 @@ pub(super) struct LinkShape {
     pub(super) shape: usize,
     /// `link ← shape`.
     pub(super) origin: Pose,
+    /// `origin` as a rotation matrix and translation (placing a shape is then one product).
+    pub(super) local: Frame,
     /// The shape's bounding sphere in the link frame.
     pub(super) center: Point,
     pub(super) radius: f64,

@@ -416,33 +416,13 @@ impl Checker {
             ws,
             p,
             #[inline(always)]
-            |ws, shapes| {
-                let (d, n) = shapes.near.plane();
-                let mut step = if d > eps + self.motion.slack() {
-                    self.step_for(ws, p, d, n.as_ref())
-                } else {
-                    0.0
-                };
-                if step < rest.min(shape_step) {
-                    let axis = ws.guesses[shapes.slot];
-                    let d = self.axis_gap(shapes, &axis);
-                    if d > eps + self.motion.slack() {
-                        step = step.max(self.step_for(ws, p, d, Some(&axis)));
-                    }
+            |ws, shapes| match self.shape_step(ws, p, shapes, rest.min(shape_step), eps, counts) {
+                Ok(Some(step)) => {
+                    shape_step = shape_step.min(step);
+                    ControlFlow::Continue(())
                 }
-                if step < AXIS_ENOUGH * rest.min(shape_step) {
-                    let guess = &mut ws.guesses[shapes.slot];
-                    let (d, n) = match self.shape_gap(shapes, guess, counts) {
-                        Ok(gap) => gap,
-                        Err(e) => return ControlFlow::Break(Err(e)),
-                    };
-                    if d <= eps + self.motion.slack() {
-                        return ControlFlow::Break(Ok(()));
-                    }
-                    step = step.max(self.step_for(ws, p, d, n.as_ref()));
-                }
-                shape_step = shape_step.min(step);
-                ControlFlow::Continue(())
+                Ok(None) => ControlFlow::Break(Ok(())),
+                Err(e) => ControlFlow::Break(Err(e)),
             },
         );
         match contact {
@@ -507,6 +487,65 @@ impl Checker {
     /// The gap between two placed shapes along the unit `axis` (from A towards B), margins
     /// subtracted: `min_{b∈B} axis·b − max_{a∈A} axis·a`, two support queries. Any axis gives
     /// a certified lower bound on the distance; the pair's last GJK axis usually gives a good one.
+    /// How far along the segment one shape pair of pair `p` stays apart from the placed
+    /// configuration, aiming at `target` (no step beyond it is needed): the best of its
+    /// certificates — bounding balls, the axis of its last GJK run, GJK's lower bound — and,
+    /// for a pair with pieces whose outer certificate falls short, the smallest of its piece
+    /// pairs' steps (the pieces hold the geometry; the outer shapes hold the pieces).
+    /// `None`: the pair is within `eps` of contact.
+    fn shape_step(
+        &self,
+        ws: &mut CheckWorkspace,
+        p: usize,
+        shapes: &ShapePair<'_>,
+        target: f64,
+        eps: f64,
+        counts: &mut CheckCounts,
+    ) -> Result<Option<f64>, RobotError> {
+        let floor = eps + self.motion.slack();
+        let (d, n) = shapes.near.plane();
+        let mut step = if d > floor {
+            self.step_for(ws, p, d, n.as_ref())
+        } else {
+            0.0
+        };
+        if step < target {
+            let axis = ws.guesses[shapes.slot];
+            let d = self.axis_gap(shapes, &axis);
+            if d > floor {
+                step = step.max(self.step_for(ws, p, d, Some(&axis)));
+            }
+        }
+        if step < AXIS_ENOUGH * target {
+            let (d, n) = self.shape_gap(shapes, &mut ws.guesses[shapes.slot], counts)?;
+            if d > floor {
+                step = step.max(self.step_for(ws, p, d, n.as_ref()));
+            } else if !shapes.has_pieces() {
+                return Ok(None);
+            }
+        }
+        if shapes.has_pieces() && step < AXIS_ENOUGH * target {
+            let mut piece_step = f64::INFINITY;
+            let contact = self.for_each_piece_pair(ws, shapes, |ws, pieces| {
+                let aim = target.min(piece_step);
+                match self.shape_step(ws, p, pieces, aim, eps, counts) {
+                    Ok(Some(s)) => {
+                        piece_step = piece_step.min(s);
+                        ControlFlow::Continue(())
+                    }
+                    Ok(None) => ControlFlow::Break(Ok(())),
+                    Err(e) => ControlFlow::Break(Err(e)),
+                }
+            });
+            match contact {
+                ControlFlow::Continue(()) => step = step.max(piece_step),
+                ControlFlow::Break(Ok(())) => return Ok(None),
+                ControlFlow::Break(Err(e)) => return Err(e),
+            }
+        }
+        Ok(Some(step))
+    }
+
     fn axis_gap(&self, shapes: &ShapePair<'_>, axis: &Vector) -> f64 {
         let (pa, pb) = self.placed_pair(shapes);
         let top_a = pa.support(axis).point.coords.dot(axis);

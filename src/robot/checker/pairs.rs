@@ -4,28 +4,43 @@
 //! the pair's links' shapes and visits its shape pairs, each with its bounding volumes, its
 //! warm-start slot and its bodies. What is done per pair — the boolean check, the distance
 //! query, a motion check's step — is the visitor, a generic closure (no dynamic dispatch, no
-//! allocation).
+//! allocation). A shape pair whose shapes have convex pieces (decomposed meshes) is tested by
+//! its outer shapes first; [`Checker::for_each_piece_pair`] then visits its piece pairs, each
+//! with its own bounding balls and warm-start slot, when the visitor needs them.
 
 use super::core::Checker;
 use super::geometry::{Frame, Near, Placed, frame_center};
 use super::results::Body;
 use super::workspace::CheckWorkspace;
-use crate::robot::ConvexShape;
+use crate::Point;
+use crate::robot::{ConvexShape, Piece};
 use std::ops::ControlFlow;
 
 /// One shape pair of an active pair, placed at the current configuration: the shapes with
-/// their world frames, their bounding volumes, the slot of its warm start in
-/// `CheckWorkspace::guesses`, and the bodies it belongs to (for results and errors).
+/// their world frames, their pieces (empty for a convex shape, and for a pair of pieces), their
+/// bounding volumes, the slot of its warm start in `CheckWorkspace::guesses`, and the bodies
+/// it belongs to (for results and errors).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ShapePair<'a> {
     pub(super) a: &'a ConvexShape,
     pub(super) frame_a: Frame,
     pub(super) b: &'a ConvexShape,
     pub(super) frame_b: Frame,
+    /// The pieces inside `a` and `b` (`a ⊇ ∪ pieces_a ⊇ solid a`).
+    pub(super) pieces_a: &'a [Piece],
+    pub(super) pieces_b: &'a [Piece],
     /// The shapes' bounding volumes: balls, or a ball and the obstacle's box and ball.
     pub(super) near: Near<'a>,
     pub(super) slot: usize,
     pub(super) bodies: (Body, Body),
+}
+
+impl ShapePair<'_> {
+    /// Whether either shape has pieces to descend to: `has_pieces() ⟺ pieces_a ∪ pieces_b ≠ ∅`.
+    #[inline(always)]
+    pub(super) fn has_pieces(&self) -> bool {
+        !(self.pieces_a.is_empty() && self.pieces_b.is_empty())
+    }
 }
 
 impl Checker {
@@ -90,11 +105,14 @@ impl Checker {
             let bodies = (Body::Link(pair.link), Body::Obstacle(pair.obstacle));
             for (i, ls) in self.link_shapes[pair.link].iter().enumerate() {
                 let c = frame_center(&ws.link_frames[pair.link], ls);
+                let (sa, sb) = (&self.shapes[ls.shape], &self.shapes[obstacle.shape]);
                 let shapes = ShapePair {
-                    a: &self.shapes[ls.shape],
+                    a: sa.outer(),
                     frame_a: ws.shape_frames[first + i],
-                    b: &self.shapes[obstacle.shape],
+                    b: sb.outer(),
                     frame_b: obstacle.frame,
+                    pieces_a: sa.pieces(),
+                    pieces_b: sb.pieces(),
                     near: Near::Obstacle {
                         c,
                         r: ls.radius,
@@ -115,13 +133,17 @@ impl Checker {
             for (i, sa) in self.link_shapes[pair.a].iter().enumerate() {
                 let ca = frame_center(&ws.link_frames[pair.a], sa);
                 let frame_a = ws.shape_frames[fa + i];
+                let shape_a = &self.shapes[sa.shape];
                 for (j, sb) in self.link_shapes[pair.b].iter().enumerate() {
                     let cb = frame_center(&ws.link_frames[pair.b], sb);
+                    let shape_b = &self.shapes[sb.shape];
                     let shapes = ShapePair {
-                        a: &self.shapes[sa.shape],
+                        a: shape_a.outer(),
                         frame_a,
-                        b: &self.shapes[sb.shape],
+                        b: shape_b.outer(),
                         frame_b: ws.shape_frames[fb + j],
+                        pieces_a: shape_a.pieces(),
+                        pieces_b: shape_b.pieces(),
                         near: Near::Balls {
                             ca,
                             ra: sa.radius,
@@ -138,6 +160,57 @@ impl Checker {
         ControlFlow::Continue(())
     }
 
+    /// Visits the piece pairs of shape pair `shapes` (one of whose shapes has pieces) until
+    /// `visit` breaks: piece `i` of `a` (or `a` itself, without pieces) against piece `j` of `b`
+    /// (or `b`), `i` outer, each with its bounding balls placed by the shapes' frames (an
+    /// obstacle without pieces keeps its box) and its own warm-start slot. The union of the
+    /// piece pairs is the pair's geometry: `A ∩ B ≠ ∅ ⟺ some piece pair meets`.
+    #[inline]
+    pub(super) fn for_each_piece_pair<B>(
+        &self,
+        ws: &mut CheckWorkspace,
+        shapes: &ShapePair<'_>,
+        mut visit: impl FnMut(&mut CheckWorkspace, &ShapePair<'_>) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let first = self.piece_slots[shapes.slot] as usize;
+        let ball_a = match shapes.near {
+            Near::Balls { ca, ra, .. } => (ca, ra),
+            Near::Obstacle { c, r, .. } => (c, r),
+        };
+        let na = shapes.pieces_a.len().max(1);
+        let nb = shapes.pieces_b.len().max(1);
+        for i in 0..na {
+            let (a, placed_a) = side(shapes.pieces_a, shapes.a, &shapes.frame_a, i);
+            let (ca, ra) = placed_a.unwrap_or(ball_a);
+            for j in 0..nb {
+                let (b, placed_b) = side(shapes.pieces_b, shapes.b, &shapes.frame_b, j);
+                let near = match (placed_b, shapes.near) {
+                    (Some((cb, rb)), _) | (None, Near::Balls { cb, rb, .. }) => {
+                        Near::Balls { ca, ra, cb, rb }
+                    }
+                    (None, Near::Obstacle { obstacle, .. }) => Near::Obstacle {
+                        c: ca,
+                        r: ra,
+                        obstacle,
+                    },
+                };
+                let pieces = ShapePair {
+                    a,
+                    frame_a: shapes.frame_a,
+                    b,
+                    frame_b: shapes.frame_b,
+                    pieces_a: &[],
+                    pieces_b: &[],
+                    near,
+                    slot: first + i * nb + j,
+                    bodies: shapes.bodies,
+                };
+                visit(ws, &pieces)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     /// The two shapes' cores placed by their frames, answering as the options say (the
     /// shapes are their cores swept by their margins).
     #[inline]
@@ -146,5 +219,23 @@ impl Checker {
             self.placed(pair.a, &pair.frame_a),
             self.placed(pair.b, &pair.frame_b),
         )
+    }
+}
+
+/// Piece `k` of a side of a shape pair with its world bounding ball, or — for a side without
+/// pieces — the whole shape (its ball is the pair's).
+#[inline(always)]
+fn side<'a>(
+    pieces: &'a [Piece],
+    whole: &'a ConvexShape,
+    frame: &Frame,
+    k: usize,
+) -> (&'a ConvexShape, Option<(Point, f64)>) {
+    match pieces.get(k) {
+        Some(piece) => {
+            let (c, r) = piece.bounding_sphere();
+            (piece.shape(), Some((frame.apply(&c), r)))
+        }
+        None => (whole, None),
     }
 }

@@ -5,7 +5,7 @@
 use crate::Point;
 use crate::kinds::SupportKind;
 use crate::query::gjk::GjkSettings;
-use crate::robot::LimitCheck;
+use crate::robot::{DEFAULT_MESH_TOLERANCE, LimitCheck, MeshShape};
 
 /// One body of a checked pair: a robot link or a scene obstacle, by index
 /// (`Link(i)` is `robot.links()[i]`, `Obstacle(k)` is `scene.obstacles()[k]`).
@@ -64,16 +64,18 @@ pub struct DistanceResult {
     pub point_b: Point,
 }
 
-/// How a [`Checker`](crate::robot::Checker) treats configurations and runs GJK: `CheckerOptions::default()` enforces
-/// joint limits and uses GJK's default tolerances.
+/// How a [`Checker`](crate::robot::Checker) builds its shapes, treats configurations and runs
+/// GJK: `CheckerOptions::default()` decomposes non-convex meshes within 1 mm, enforces joint
+/// limits and uses GJK's default tolerances.
 ///
 /// ```
-/// use polyquery::robot::{CheckerOptions, LimitCheck};
+/// use polyquery::robot::{CheckerOptions, LimitCheck, MeshShape};
 ///
 /// let lax = CheckerOptions { limits: LimitCheck::Allow, ..CheckerOptions::default() };
 /// assert_eq!(lax.gjk.max_iterations, 128);
+/// assert_eq!((lax.mesh_shape, lax.mesh_tolerance), (MeshShape::Decomposed, 1e-3));
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CheckerOptions {
     /// Whether configurations outside the joint limits are errors (`Enforce`, the default) or
     /// checked anyway (`Allow`): `limits = LimitCheck::Enforce` by default.
@@ -84,6 +86,24 @@ pub struct CheckerOptions {
     /// climb walks the hull's vertex adjacency): `hull_support = SupportKind::NormalVectorMap`
     /// by default.
     pub hull_support: SupportKind,
+    /// How meshes become shapes: `mesh_shape = MeshShape::Decomposed` by default (the hull
+    /// first, then certified convex pieces); `Hull` keeps each mesh's hull alone.
+    pub mesh_shape: MeshShape,
+    /// How far the pieces of a decomposed mesh may reach beyond its solid, in the robot's
+    /// units: `mesh_tolerance = DEFAULT_MESH_TOLERANCE` (1 mm) by default.
+    pub mesh_tolerance: f64,
+}
+
+impl Default for CheckerOptions {
+    fn default() -> Self {
+        CheckerOptions {
+            limits: LimitCheck::default(),
+            gjk: GjkSettings::default(),
+            hull_support: SupportKind::default(),
+            mesh_shape: MeshShape::default(),
+            mesh_tolerance: DEFAULT_MESH_TOLERANCE,
+        }
+    }
 }
 
 /// Counted work of one query, for tests and benchmarks: `gjk_runs ≤ shape pairs`.

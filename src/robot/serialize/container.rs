@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 
 /// The first 8 bytes of a saved robot, scene or checker: `MAGIC = *b"\x89PQROB\r\n"`.
 pub const MAGIC: [u8; 8] = *b"\x89PQROB\r\n";
-/// The format version this build writes and reads: `FORMAT_VERSION = 1`.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes and reads: `FORMAT_VERSION = 2` (2 added the
+/// checker's mesh options and convex pieces, and collision shapes on their own).
+pub const FORMAT_VERSION: u32 = 2;
 
 const HEADER_BYTES: usize = 24;
 const CHECKSUM_BYTES: usize = 4;
@@ -24,6 +25,7 @@ pub(super) enum Kind {
     Robot = 1,
     Scene = 2,
     Checker = 3,
+    Shape = 4,
 }
 
 impl Kind {
@@ -32,6 +34,7 @@ impl Kind {
             Kind::Robot => "robot",
             Kind::Scene => "scene",
             Kind::Checker => "checker",
+            Kind::Shape => "collision shape",
         }
     }
 }

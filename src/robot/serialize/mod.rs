@@ -44,7 +44,7 @@ mod parts;
 pub use container::{FORMAT_VERSION, MAGIC, SerializeError};
 
 use super::checker::CheckerParts;
-use super::{AllowedCollisions, Checker, ConvexShape, Obstacle, Robot, Scene};
+use super::{AllowedCollisions, Checker, CollisionShape, ConvexShape, Obstacle, Robot, Scene};
 use crate::format::{self, Metadata};
 use crate::{NormalVectorMap, Pose};
 use container::{
@@ -52,8 +52,8 @@ use container::{
     put_pose, put_str, start,
 };
 use parts::{
-    get_geometry, get_options, get_robot, get_shape, put_geometry, put_options, put_robot,
-    put_shape,
+    get_collision_shape, get_geometry, get_options, get_robot, put_collision_shape, put_geometry,
+    put_options, put_robot,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -185,40 +185,24 @@ impl Checker {
         put_options(&mut w, &self.options());
         put_pose(&mut w, &self.base_pose());
         // Every hull's map once, in the order first met.
-        let link_shapes: Vec<Vec<(&ConvexShape, Pose)>> =
-            (0..links).map(|l| self.link_shapes(l)).collect();
-        let obstacles: Vec<&ConvexShape> = (0..self.obstacle_count())
-            .filter_map(|k| self.obstacle_shape(k))
+        let link_shapes: Vec<Vec<(&CollisionShape, Pose)>> =
+            (0..links).map(|l| self.link_collision_shapes(l)).collect();
+        let obstacles: Vec<&CollisionShape> = (0..self.obstacle_count())
+            .filter_map(|k| self.obstacle_collision_shape(k))
             .collect();
-        let mut maps: Vec<&Arc<NormalVectorMap>> = Vec::new();
         let shapes = link_shapes.iter().flatten().map(|(s, _)| *s);
-        for shape in shapes.chain(obstacles.iter().copied()) {
-            if let ConvexShape::Hull(map) = shape
-                && !maps.iter().any(|m| Arc::ptr_eq(m, map))
-            {
-                maps.push(map);
-            }
-        }
-        w.put_len(maps.len());
-        for (k, map) in maps.iter().enumerate() {
-            let metadata = Metadata {
-                created_unix_s: 0,
-                ..Metadata::new(&format!("map {k}"), map.polytope().num_vertices(), 0.0, 0.0)
-            };
-            let bytes = format::encode(map, &metadata);
-            w.put_len(bytes.len());
-            w.put_bytes(&bytes);
-        }
+        let maps = shared_maps(shapes.chain(obstacles.iter().copied()));
+        put_maps(&mut w, &maps);
         for shapes in &link_shapes {
             for (shape, _) in shapes {
-                put_shape(&mut w, shape, &maps);
+                put_collision_shape(&mut w, shape, &maps);
             }
         }
         w.put_len(obstacles.len());
         for (k, shape) in obstacles.iter().enumerate() {
             put_str(&mut w, self.name(super::Body::Obstacle(k)));
             put_pose(&mut w, self.obstacle_pose(k).unwrap_or(&Pose::identity()));
-            put_shape(&mut w, shape, &maps);
+            put_collision_shape(&mut w, shape, &maps);
         }
         let scene_pairs = self.scene_pairs();
         let mut allowed_scene = Vec::new();
@@ -242,26 +226,17 @@ impl Checker {
             let allowed = AllowedCollisions::from_entries(&robot, &entries).map_err(invalid)?;
             let options = get_options(r)?;
             let base = get_pose(r, "base pose")?;
-            let n_maps = r.count(8, "maps")?;
-            let mut maps = Vec::with_capacity(n_maps);
-            for index in 0..n_maps {
-                let n = r.count(1, "map")?;
-                let bytes = r.bytes(n as u64, "map")?;
-                let path = PathBuf::from(format!("<embedded map {index}>"));
-                let saved =
-                    format::decode(&bytes, &path).map_err(|source| Fail::Map { index, source })?;
-                maps.push(Arc::new(saved.map));
-            }
+            let maps = get_maps(r)?;
             let mut link_shapes = Vec::with_capacity(robot.links().len());
             for link in robot.links() {
-                let shapes = (0..link.collisions.len()).map(|_| get_shape(r, &maps));
+                let shapes = (0..link.collisions.len()).map(|_| get_collision_shape(r, &maps));
                 link_shapes.push(shapes.collect::<Result<Vec<_>, _>>()?);
             }
             let mut obstacles = Vec::new();
             for _ in 0..r.count(1, "obstacles")? {
                 let name = get_str(r, "obstacle name")?;
                 let pose = get_pose(r, "obstacle pose")?;
-                obstacles.push((name, pose, get_shape(r, &maps)?));
+                obstacles.push((name, pose, get_collision_shape(r, &maps)?));
             }
             let allowed_scene = get_pairs(r, "allowed link–obstacle pairs")?;
             if let Some(&(l, o)) = allowed_scene
@@ -281,4 +256,81 @@ impl Checker {
             }))
         })
     }
+}
+
+impl CollisionShape {
+    /// The collision shape as bytes — its outer shape and pieces with their maps, and what the
+    /// decomposition achieved (the shape cache keeps decomposed meshes so):
+    /// `CollisionShape::from_bytes(&s.to_bytes())` answers exactly as `s`.
+    ///
+    /// ```
+    /// use polyquery::robot::{CollisionShape, ConvexShape};
+    ///
+    /// let ball = CollisionShape::convex(ConvexShape::Sphere { radius: 0.5 });
+    /// let back = CollisionShape::from_bytes(&ball.to_bytes())?;
+    /// assert_eq!(back.outer().margin(), 0.5);
+    /// # Ok::<(), polyquery::robot::SerializeError>(())
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = start(Kind::Shape);
+        let maps = shared_maps(std::iter::once(self));
+        put_maps(&mut w, &maps);
+        put_collision_shape(&mut w, self, &maps);
+        finish(w)
+    }
+
+    /// Reads back the bytes of [`CollisionShape::to_bytes`] (maps decoded in O(n), nothing
+    /// rebuilt): `from_bytes(&s.to_bytes())?.pieces().len() = s.pieces().len()`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<CollisionShape, SerializeError> {
+        decode(bytes, Kind::Shape, |r| {
+            let maps = get_maps(r)?;
+            get_collision_shape(r, &maps)
+        })
+    }
+}
+
+/// Every hull map of the shapes (outer shapes and pieces), each once, in the order first met.
+fn shared_maps<'a>(
+    shapes: impl Iterator<Item = &'a CollisionShape>,
+) -> Vec<&'a Arc<NormalVectorMap>> {
+    let mut maps: Vec<&Arc<NormalVectorMap>> = Vec::new();
+    for shape in shapes {
+        let pieces = shape.pieces().iter().map(|p| p.shape());
+        for convex in std::iter::once(shape.outer()).chain(pieces) {
+            if let ConvexShape::Hull(map) = convex
+                && !maps.iter().any(|m| Arc::ptr_eq(m, map))
+            {
+                maps.push(map);
+            }
+        }
+    }
+    maps
+}
+
+/// The maps, each encoded by [`format::encode`] with its length before it.
+fn put_maps(w: &mut crate::codec::ByteWriter, maps: &[&Arc<NormalVectorMap>]) {
+    w.put_len(maps.len());
+    for (k, map) in maps.iter().enumerate() {
+        let metadata = Metadata {
+            created_unix_s: 0,
+            ..Metadata::new(&format!("map {k}"), map.polytope().num_vertices(), 0.0, 0.0)
+        };
+        let bytes = format::encode(map, &metadata);
+        w.put_len(bytes.len());
+        w.put_bytes(&bytes);
+    }
+}
+
+/// Reads back [`put_maps`]'s maps (each decoded in O(n)).
+fn get_maps(r: &mut container::Reader<'_>) -> Result<Vec<Arc<NormalVectorMap>>, Fail> {
+    let n_maps = r.count(8, "maps")?;
+    let mut maps = Vec::with_capacity(n_maps);
+    for index in 0..n_maps {
+        let n = r.count(1, "map")?;
+        let bytes = r.bytes(n as u64, "map")?;
+        let path = PathBuf::from(format!("<embedded map {index}>"));
+        let saved = format::decode(&bytes, &path).map_err(|source| Fail::Map { index, source })?;
+        maps.push(Arc::new(saved.map));
+    }
+    Ok(maps)
 }

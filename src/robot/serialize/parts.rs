@@ -12,8 +12,8 @@ use crate::pose::UNIT_TOLERANCE;
 use crate::query::gjk::GjkSettings;
 use crate::robot::model::{assemble, index_by_name, interval};
 use crate::robot::{
-    CheckerOptions, Collision, ConvexShape, Geometry, Joint, JointKind, JointLimits, LimitCheck,
-    Link, Mimic, Robot, RobotError,
+    CheckerOptions, Collision, CollisionShape, ConvexShape, DecompositionSummary, Geometry, Joint,
+    JointKind, JointLimits, LimitCheck, Link, MeshShape, Mimic, Robot, RobotError,
 };
 use nalgebra::{Unit, Vector3};
 use std::sync::Arc;
@@ -335,6 +335,11 @@ pub(super) fn put_options(w: &mut ByteWriter, options: &CheckerOptions) {
         SupportKind::LinearScan => 1,
         SupportKind::HillClimb => 2,
     });
+    w.put_u8(match options.mesh_shape {
+        MeshShape::Hull => 0,
+        MeshShape::Decomposed => 1,
+    });
+    w.put_f64(options.mesh_tolerance);
 }
 
 pub(super) fn get_options(r: &mut Reader<'_>) -> Result<CheckerOptions, Fail> {
@@ -353,9 +358,96 @@ pub(super) fn get_options(r: &mut Reader<'_>) -> Result<CheckerOptions, Fail> {
         2 => SupportKind::HillClimb,
         x => return Err(corrupt(format!("hull support {x}"))),
     };
+    let mesh_shape = match r.u8("mesh shape")? {
+        0 => MeshShape::Hull,
+        1 => MeshShape::Decomposed,
+        x => return Err(corrupt(format!("mesh shape {x}"))),
+    };
+    let mesh_tolerance = get_size(r, "mesh tolerance")?;
     Ok(CheckerOptions {
         limits,
         gjk,
         hull_support,
+        mesh_shape,
+        mesh_tolerance,
     })
+}
+
+/// A collision shape: its outer shape, its pieces and, for a decomposed mesh, what the
+/// decomposition achieved (maps as indices into `maps`).
+pub(super) fn put_collision_shape(
+    w: &mut ByteWriter,
+    shape: &CollisionShape,
+    maps: &[&Arc<NormalVectorMap>],
+) {
+    put_shape(w, shape.outer(), maps);
+    w.put_len(shape.pieces().len());
+    for piece in shape.pieces() {
+        put_shape(w, piece.shape(), maps);
+    }
+    match shape.decomposition() {
+        None => w.put_u8(0),
+        Some(s) => {
+            w.put_u8(1);
+            w.put_len(s.pieces);
+            w.put_u8(s.closed as u8);
+            w.put_u8(s.tolerance_met as u8);
+            put_f64s(
+                w,
+                &[
+                    s.tolerance,
+                    s.mesh_volume,
+                    s.hull_volume,
+                    s.pieces_volume,
+                    s.seconds,
+                ],
+            );
+            // `+∞` for a mesh whose deviation has no bound (an open mesh).
+            w.put_f64(s.deviation);
+        }
+    }
+}
+
+/// Reads back [`put_collision_shape`]'s bytes.
+pub(super) fn get_collision_shape(
+    r: &mut Reader<'_>,
+    maps: &[Arc<NormalVectorMap>],
+) -> Result<CollisionShape, Fail> {
+    let outer = get_shape(r, maps)?;
+    let n = r.count(2, "pieces")?;
+    let pieces = (0..n)
+        .map(|_| get_shape(r, maps))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !get_flag(r, "decomposition")? {
+        if !pieces.is_empty() {
+            return Err(corrupt("pieces without a decomposition"));
+        }
+        return Ok(CollisionShape::convex(outer));
+    }
+    let count = r.u64("piece count")?;
+    let closed = get_flag(r, "closed")?;
+    let tolerance_met = get_flag(r, "tolerance met")?;
+    let [tolerance, mesh_volume, hull_volume, pieces_volume, seconds] =
+        get_f64s::<5>(r, "decomposition")?;
+    let deviation = r.f64("deviation")?;
+    if deviation.is_nan() || deviation < 0.0 {
+        return Err(corrupt(format!("deviation {deviation}")));
+    }
+    if n == 1 || (n > 1 && count != n as u64) {
+        return Err(corrupt(format!(
+            "{n} pieces for a decomposition of {count}"
+        )));
+    }
+    let summary = DecompositionSummary {
+        pieces: usize::try_from(count).map_err(|_| corrupt(format!("piece count {count}")))?,
+        closed,
+        tolerance,
+        deviation,
+        tolerance_met,
+        mesh_volume,
+        hull_volume,
+        pieces_volume,
+        seconds,
+    };
+    Ok(CollisionShape::decomposed(outer, pieces, summary))
 }

@@ -1,20 +1,19 @@
-//! `polyquery robot check`, `robot motion` and `robot info`: the arguments, the thread pool,
+//! `polyquery robot check`, `robot motion`, `robot plan` and `robot info`: the arguments, the thread pool,
 //! the progress bar and the printing; the work is in [`polyquery_cli::robot`]:
 //! `run(Check(args)) = robot::load → robot::read_configurations → robot::check_all → write`,
 //! `run(Motion(args)) = robot::load → robot::read_motions | robot::random_motions →
 //! robot::check_motions_all → write`.
 
-use super::commands::{CliError, check_output, write_or_print};
-use super::terminal::{print, progress_bar, thread_pool};
+use super::commands::{CliError, write_or_print};
+use super::robot_args::{RobotSourceArgs, RunArgs, Started, positive, warn_load};
+use super::terminal::print;
 use clap::{ArgGroup, Args, Subcommand};
 use polyquery::input::ReadLimits;
 use polyquery::robot::{LimitCheck, MotionOptions};
 use polyquery_cli::robot::{
-    self as robot, CacheSummary, CheckSummary, InfoReport, LoadedRobot, MotionMode, MotionSummary,
-    RobotSources,
+    self as robot, CacheSummary, CheckSummary, InfoReport, MotionMode, MotionSummary,
 };
 use polyquery_cli::shard::{Shard, ShardSummary};
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -40,10 +39,17 @@ pub enum RobotCommand {
             machine; an error for a continuous joint). Every configuration is validated before \
             anything is checked: a line with the wrong number of values, a value that is not \
             a number, NaN or infinite, or (unless --allow-outside-limits) outside its joint's \
-            limits is an error naming the file, the line and the joint, and no output is \
-            written.\n\n\
+            limits by more than --limit-tolerance (default 1e-4 rad or m) is an error naming \
+            the file, the line and the joint, and no output is written; a value beyond its \
+            limit by at most the tolerance is clamped onto the limit and counted in the \
+            summary.\n\n\
+            Loading goes as in MoveIt and the ROS tools: package://NAME/FILE meshes are looked \
+            for in --package-dir NAME=DIR, then in each ROS_PACKAGE_PATH root (ROOT/NAME, or a \
+            folder whose package.xml is named NAME), then in the URDF's folder and the folders \
+            above it; SRDF entries naming links or joints the URDF lacks are ignored with one \
+            warning per name on stderr (listed as \"warnings\" in the --json summary).\n\n\
             Output: one JSON line per configuration, in input order, to --out (written all or \
-            nothing) or standard output:\n  \
+            nothing; `-` is standard output, /dev/null discards) or standard output:\n  \
             {\"index\": 0, \"collides\": true, \"pair\": [\"panda_link3\", \"shelf_top\"], \"distance\": null}\n\
             `pair` names the two links (or the link and the obstacle) of a colliding pair, \
             null when nothing collides. With --distance, `distance` is the minimum distance \
@@ -102,15 +108,17 @@ pub enum RobotCommand {
             0 -0.785 0 -2.356 0 1.571 0.785 0.02 ; 0.5 -0.5 0 -2 0 1.6 0.785 0.02\n\
             Every line is validated before anything is checked: a missing `;`, the wrong number \
             of values on either side, a value that is not a number, NaN or infinite, or (unless \
-            --allow-outside-limits) outside its joint's limits is an error naming the file, the \
-            line, the side (q0 or q1) and the joint (exit status 2, no output written). \
+            --allow-outside-limits) outside its joint's limits by more than --limit-tolerance \
+            (default 1e-4; smaller excesses are clamped onto the limit and counted) is an error \
+            naming the file, the line, the side (q0 or q1) and the joint (exit status 2, no \
+            output written). \
             --random N --max-step RAD [--seed S] draws N motions instead: q0 uniform within the \
             joint limits and free, q1 = q0 + a uniform step in [−RAD, RAD] per joint, clipped \
             to the limits, and free (motion i from ChaCha8 seeded with S on stream i: the same \
             on every machine, for any --threads and in every --shard); --save-motions F writes \
             them as a motions file.\n\n\
-            Output: one JSON line per motion, in input order, to --out (written all or nothing) \
-            or standard output:\n  \
+            Output: one JSON line per motion, in input order, to --out (written all or nothing; \
+            `-` is standard output, /dev/null discards) or standard output:\n  \
             {\"index\": 3, \"free\": false, \"s\": 0.16905436757218925, \"pair\": [\"panda_link4\", \"shelf_middle\"], \"distance_queries\": 197}\n\
             `s` and `pair` are null for a free motion; `distance_queries` counts GJK runs \
             (certified) or configuration checks (sampled). The output is the same for any \
@@ -127,6 +135,60 @@ pub enum RobotCommand {
             polyquery robot motion panda.urdf --srdf panda.srdf --random 100000 --max-step 0.5 --shard 2/4 --out part2.jsonl"
     )]
     Motion(MotionArgs),
+    /// Plan collision-free motions between configurations, every edge certified:
+    /// `robot plan` ↦ [`PlanArgs`].
+    #[command(
+        about = "Plan collision-free motions between configurations, every edge certified",
+        long_about = "Plan collision-free motions between configurations, every edge certified.\n\n\
+            Loads the robot, SRDF and shapes as `robot check` does (--scene may also be a MoveIt \
+            planning-scene YAML file, told by its .yaml or .yml extension), then plans each \
+            problem with polyquery's planner: RRT-Connect from the start and the goal (edges \
+            checked at samples while searching), shortcuts and vertex removal (unless \
+            --no-simplify), then every edge of the path certified by the certified motion check \
+            (`robot motion`): an edge that fails is replaced by a detour found with certified \
+            edges, never returned. A returned path is free at every point of every edge, on the \
+            robot's exact (decomposed) geometry.\n\n\
+            The problems: --start Q --goal Q (values separated by commas or spaces, one per \
+            movable non-mimic joint in the URDF's order: `polyquery robot info` prints it), or \
+            --request F (a MoveIt motion-plan request as YAML: the start state's joint values \
+            and one set of joint goal constraints; joints the robot has as fixed are ignored \
+            with a note, a movable joint the request lacks is an error naming it), or \
+            --problems DIR (every MotionBenchMaker problem under DIR: `<set>/sceneNNNN.yaml` \
+            with `requestNNNN.yaml`, each planned in its own scene; every file is read before \
+            anything is planned, and the first bad one is an error naming the file, the field \
+            and its line). A start or goal that collides or lies outside the joint limits is \
+            reported on its problem's line with the colliding pair, not planned.\n\n\
+            Each problem is planned on one thread with the same seed; --threads N plans N \
+            problems at once, and the paths are the same for any N (only a --timeout that is \
+            hit can change a path).\n\n\
+            Output: one JSON line per problem, in order, to --out (written all or nothing; `-` \
+            is standard output) or standard output:\n  \
+            {\"problem\": \"bookshelf_small_panda/0001\", \"solved\": true, \"stop\": \"solved\", \
+            \"planning_seconds\": 0.0004, \"simplify_seconds\": 0.0002, \"certify_seconds\": 0.001, \
+            \"length\": 3.2, \"waypoints\": 4, \"iterations\": 12, \"state_checks\": 80, \
+            \"motion_checks\": 20, \"certified_checks\": 3, \"repairs\": 0, \"invalid\": null, \
+            \"path\": [[…], …]}\n\
+            `path` holds the waypoints in the robot's configuration order, from the start to the \
+            goal exactly (values in their shortest round-trip form), null when unsolved; `stop` \
+            is solved, timeout, iterations or invalid; `invalid` is {\"endpoint\", \"pair\", \
+            \"message\"} for a refused start or goal. `planning_seconds` is the search, \
+            `simplify_seconds` the simplification, `certify_seconds` the certification; \
+            `motion_checks` counts edges checked at samples, `certified_checks` certified ones.\n\n\
+            A summary goes to stderr: per problem set and overall, the solved counts and the \
+            median, mean and 95th percentile of the planning and simplification times of the \
+            solved problems (one JSON object with --json), and a progress bar for --problems \
+            when stderr is a terminal.\n\n\
+            With --problems every problem gets its own checker, its robot shapes read from the \
+            shape cache: keep the cache on (the default) for many problems, as --no-cache \
+            rebuilds (decomposes) the robot's meshes for each one.",
+        after_help = "Examples:\n  \
+            polyquery robot plan data/robots/mbm_panda/panda.urdf --srdf data/robots/mbm_panda/panda.srdf \\\n      \
+            --problems data/robots/mbm_panda/problems --threads 2 --out plans.jsonl\n  \
+            polyquery robot plan panda.urdf --srdf panda.srdf --scene scene0001.yaml --request request0001.yaml --json\n  \
+            polyquery robot plan panda.urdf --srdf panda.srdf --scene scene.json \\\n      \
+            --start 0,-0.785,0,-2.356,0,1.571,0.785 --goal 0.5,-0.5,0,-2,0,1.6,0.785 --timeout 5 --seed 3"
+    )]
+    Plan(super::plan_command::PlanArgs),
     /// Describe a robot: configuration order, limits, collision shapes, active pairs:
     /// `robot info` ↦ [`InfoArgs`].
     #[command(
@@ -139,7 +201,8 @@ pub enum RobotCommand {
             every vertex) and the mesh's volume over the hull's (1 for a convex closed mesh); \
             the scene's obstacles; how many link pairs the SRDF allows; and the active self \
             pairs and scene pairs, the ones `robot check` tests. A table by default, one JSON \
-            object with --json.",
+            object with --json. SRDF entries naming links or joints the URDF lacks are ignored \
+            with one warning per name (stderr, and \"warnings\" in the JSON).",
         after_help = "Examples:\n  \
             polyquery robot info data/robots/panda/panda.urdf --srdf data/robots/panda/panda.srdf\n  \
             polyquery robot info panda.urdf --srdf panda.srdf --scene scene.json --json"
@@ -147,66 +210,12 @@ pub enum RobotCommand {
     Info(InfoArgs),
 }
 
-/// Where the robot comes from (shared by `check`, `motion` and `info`): `RobotSourceArgs` ↦ [`RobotSources`].
-#[derive(Args, Debug)]
-pub struct RobotSourceArgs {
-    /// The robot's URDF file. Relative mesh paths resolve against its folder; `package://NAME/…`
-    /// through --package-dir, or a folder named NAME at or above the URDF's: `urdf` = the file.
-    #[arg(value_name = "URDF")]
-    pub urdf: PathBuf,
-    /// The SRDF file: its `disable_collisions` link pairs are never checked (without it every
-    /// pair of links with shapes is): `srdf = None` ⟹ no pair allowed.
-    #[arg(long, value_name = "FILE")]
-    pub srdf: Option<PathBuf>,
-    /// The scene: static obstacles (box, sphere, cylinder, capsule, mesh, .nvm) with poses,
-    /// the robot base's pose and allowed link–obstacle pairs, as JSON: `scene = None` ⟹ no obstacles.
-    #[arg(long, value_name = "FILE")]
-    pub scene: Option<PathBuf>,
-    /// The folder of a ROS package, for `package://NAME/…` mesh URIs; repeat for several
-    /// packages: `--package-dir NAME=DIR` ⟹ `package://NAME/x = DIR/x`.
-    #[arg(long, value_name = "NAME=DIR", value_parser = robot::parse_package_dir)]
-    pub package_dir: Vec<(String, PathBuf)>,
-    /// The shape cache folder (meshes' hulls and normal vector maps, keyed by content hash).
-    /// Default: $XDG_CACHE_HOME/polyquery/shapes, else $HOME/.cache/polyquery/shapes:
-    /// `cache_dir = None` ⟹ `default_cache_dir()`.
-    #[arg(long, value_name = "DIR")]
-    pub cache_dir: Option<PathBuf>,
-    /// No shape cache: build every hull in this run and write nothing: `no_cache` ⟹ `ShapeCache::disabled()`.
-    #[arg(long, conflicts_with = "cache_dir")]
-    pub no_cache: bool,
-}
-
-impl RobotSourceArgs {
-    /// The sources to load, with the cache folder decided:
-    /// `sources(l).cache_dir = cache_dir.or(default_cache_dir())`, `None` with `--no-cache`.
-    pub fn sources(&self, limits: LimitCheck) -> RobotSources {
-        let cache_dir = if self.no_cache {
-            None
-        } else {
-            self.cache_dir.clone().or_else(|| {
-                robot::default_cache_dir(
-                    std::env::var_os("XDG_CACHE_HOME"),
-                    std::env::var_os("HOME"),
-                )
-            })
-        };
-        RobotSources {
-            urdf: self.urdf.clone(),
-            srdf: self.srdf.clone(),
-            scene: self.scene.clone(),
-            packages: self.package_dir.clone(),
-            cache_dir,
-            limits,
-        }
-    }
-}
-
 /// The arguments of `polyquery robot check`: exactly one of `--configs`, `--random`
-/// (`CheckArgs` ↦ [`RobotSources`] and the configurations).
+/// (`CheckArgs` ↦ [`RobotSources`](polyquery_cli::robot::RobotSources) and the configurations).
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("input").required(true).args(["configs", "random"])))]
 pub struct CheckArgs {
-    /// The robot, SRDF, scene, packages and cache: `source` ↦ [`RobotSources`].
+    /// The robot, SRDF, scene, packages and cache: `source` ↦ [`RobotSources`](polyquery_cli::robot::RobotSources).
     #[command(flatten)]
     pub source: RobotSourceArgs,
     /// The configurations: one per line, one value per movable non-mimic joint in the URDF's
@@ -232,20 +241,12 @@ pub struct CheckArgs {
     pub run: RunArgs,
 }
 
-/// `text` as a positive finite number, for clap: `positive("0.01") = Ok(0.01)`.
-fn positive(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("'{text}' is not a positive finite number")),
-    }
-}
-
 /// The arguments of `polyquery robot motion`: exactly one of `--motions`, `--random`
-/// (`MotionArgs` ↦ [`RobotSources`], the motions and the [`MotionMode`]).
+/// (`MotionArgs` ↦ [`RobotSources`](polyquery_cli::robot::RobotSources), the motions and the [`MotionMode`]).
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("input").required(true).args(["motions", "random"])))]
 pub struct MotionArgs {
-    /// The robot, SRDF, scene, packages and cache: `source` ↦ [`RobotSources`].
+    /// The robot, SRDF, scene, packages and cache: `source` ↦ [`RobotSources`](polyquery_cli::robot::RobotSources).
     #[command(flatten)]
     pub source: RobotSourceArgs,
     /// The motions: one per line, `q0 ; q1` (each side one value per movable non-mimic joint
@@ -284,39 +285,10 @@ pub struct MotionArgs {
     pub run: RunArgs,
 }
 
-/// The flags `robot check` and `robot motion` share, after their inputs: the joint limits,
-/// the threads, where the lines go, the summary and the shard (`RunArgs` ↦ how a run goes).
-#[derive(Args, Debug)]
-pub struct RunArgs {
-    /// Check configurations (motions: their ends) outside the joint limits instead of
-    /// refusing them (they must still be finite numbers): `allow_outside_limits` ⟹
-    /// `LimitCheck::Allow`.
-    #[arg(long)]
-    pub allow_outside_limits: bool,
-    /// Worker threads (default: one per core): `threads = None` ⟹ rayon's default.
-    #[arg(long, value_name = "N")]
-    pub threads: Option<u64>,
-    /// Write the result lines here (all or nothing) instead of standard output:
-    /// `out = None` ⟹ stdout.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Print the summary on stderr as one JSON object: `json` ⟹ `{"configurations" or
-    /// "motions", "colliding", …}`.
-    #[arg(long)]
-    pub json: bool,
-    /// No progress bar and no summary on stderr: `quiet` ⟹ nothing on stderr but errors and warnings.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
-    /// Check only shard K of N (1 ≤ K ≤ N): configuration or motion i (0-based) belongs to
-    /// shard ⌊i/64⌋ mod N + 1; lines keep their global index: `shard = None` ⟹ everything.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<Shard>,
-}
-
 /// The arguments of `polyquery robot info`: `InfoArgs` ↦ [`InfoReport`].
 #[derive(Args, Debug)]
 pub struct InfoArgs {
-    /// The robot, SRDF, scene, packages and cache: `source` ↦ [`RobotSources`].
+    /// The robot, SRDF, scene, packages and cache: `source` ↦ [`RobotSources`](polyquery_cli::robot::RobotSources).
     #[command(flatten)]
     pub source: RobotSourceArgs,
     /// Print one JSON object instead of the table: `json` ⟹ `InfoReport` as JSON.
@@ -335,94 +307,8 @@ pub fn run(command: RobotCommand, limits: &ReadLimits) -> Result<(), CliError> {
     match command {
         RobotCommand::Check(args) => check(&args, limits),
         RobotCommand::Motion(args) => motion(&args, limits),
+        RobotCommand::Plan(args) => super::plan_command::plan(&args),
         RobotCommand::Info(args) => info(&args),
-    }
-}
-
-/// Prints the shape cache's write failure, if any, as a warning.
-fn warn_cache(loaded: &LoadedRobot) {
-    if let Some(message) = loaded.cache.stats().write_error {
-        eprintln!("warning: cannot write the shape cache: {message}");
-    }
-}
-
-/// A started `robot check` or `robot motion`: its thread pool, how it treats joint limits,
-/// and the loaded robot.
-struct Started {
-    pool: rayon::ThreadPool,
-    limits: LimitCheck,
-    loaded: LoadedRobot,
-}
-
-impl RunArgs {
-    /// Checks that the output files (`--out` and `outputs`) can be written, starts the thread
-    /// pool of `--threads` (rayon's default without it) and loads the robot on it.
-    fn start(
-        &self,
-        source: &RobotSourceArgs,
-        outputs: &[&Option<PathBuf>],
-    ) -> Result<Started, CliError> {
-        for out in [&self.out].iter().chain(outputs).copied().flatten() {
-            check_output(out)?;
-        }
-        let pool = thread_pool(self.threads)?;
-        let limits = if self.allow_outside_limits {
-            LimitCheck::Allow
-        } else {
-            LimitCheck::Enforce
-        };
-        let loaded = pool.install(|| robot::load(&source.sources(limits)))?;
-        warn_cache(&loaded);
-        Ok(Started {
-            pool,
-            limits,
-            loaded,
-        })
-    }
-
-    /// Runs `work` on the pool, timed, with a progress bar of `count` items named `what`
-    /// (none with `--quiet` or below `long_run` items): `(work's answer, seconds, threads)`.
-    fn timed<R: Send>(
-        &self,
-        pool: &rayon::ThreadPool,
-        (count, what, long_run): (usize, &str, usize),
-        work: impl FnOnce(&(dyn Fn(usize) + Sync)) -> R + Send,
-    ) -> (R, f64, usize) {
-        let bar = progress_bar(
-            Some(count as u64),
-            &format!("{{bar:40}} {{pos}}/{{len}} {what}, {{elapsed}}"),
-            self.quiet || count < long_run,
-        );
-        let started = Instant::now();
-        let (answer, threads) = pool.install(|| {
-            let answer = work(&|done| bar.inc(done as u64));
-            (answer, rayon::current_num_threads())
-        });
-        let seconds = started.elapsed().as_secs_f64();
-        bar.finish_and_clear();
-        (answer, seconds, threads)
-    }
-
-    /// Writes the result lines to `--out` (all or nothing) or to stdout, then the summary
-    /// (unless `--quiet`) on stderr: one JSON object with `--json`, else its text.
-    fn finish<S: serde::Serialize + std::fmt::Display>(
-        &self,
-        write: &dyn Fn(&mut dyn Write) -> std::io::Result<()>,
-        summary: impl FnOnce() -> S,
-    ) -> Result<(), CliError> {
-        write_or_print(self.out.as_deref(), write)?;
-        if self.quiet {
-            return Ok(());
-        }
-        let summary = summary();
-        if self.json {
-            let text = polyquery_cli::json::to_string(&summary)
-                .map_err(|e| CliError::Internal(format!("cannot serialise the summary: {e}")))?;
-            eprintln!("{text}");
-        } else {
-            eprint!("{summary}");
-        }
-        Ok(())
     }
 }
 
@@ -438,9 +324,17 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
         limits,
         loaded,
     } = run.start(&args.source, &[])?;
-    let configurations = match (&args.configs, args.random) {
-        (Some(file), _) => robot::read_configurations(file, &loaded.robot, limits, read_limits)?,
-        (None, Some(n)) => robot::random_configurations(&loaded.robot, n, args.seed.unwrap_or(0))?,
+    let (configurations, clamped) = match (&args.configs, args.random) {
+        (Some(file), _) => robot::read_configurations(
+            file,
+            &loaded.robot,
+            (limits, run.limit_tolerance),
+            read_limits,
+        )?,
+        (None, Some(n)) => (
+            robot::random_configurations(&loaded.robot, n, args.seed.unwrap_or(0))?,
+            0,
+        ),
         (None, None) => {
             return Err(CliError::Usage(
                 "give the configurations: --configs FILE or --random N".into(),
@@ -474,6 +368,7 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
             summary.shard = run
                 .shard
                 .map(|s| ShardSummary::new(s, configurations.len()));
+            summary.input = run.input_summary(&loaded, clamped);
             summary
         },
     )
@@ -497,9 +392,16 @@ fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
     };
     let shard = run.shard.unwrap_or(Shard::WHOLE);
     let drawing = Instant::now();
+    let mut clamped = 0;
     let (total, motions) = match (&args.motions, args.random, args.max_step) {
         (Some(file), _, _) => {
-            let all = robot::read_motions(file, &loaded.robot, limits, read_limits)?;
+            let (all, c) = robot::read_motions(
+                file,
+                &loaded.robot,
+                (limits, run.limit_tolerance),
+                read_limits,
+            )?;
+            clamped = c;
             (all.len(), robot::of_shard(all, shard))
         }
         (None, Some(n), Some(max_step)) => {
@@ -546,6 +448,7 @@ fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
             );
             summary.random_seconds = random_seconds;
             summary.shard = run.shard.map(|s| ShardSummary::new(s, total));
+            summary.input = run.input_summary(&loaded, clamped);
             summary
         },
     )
@@ -553,7 +456,7 @@ fn motion(args: &MotionArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
 
 fn info(args: &InfoArgs) -> Result<(), CliError> {
     let loaded = robot::load(&args.source.sources(LimitCheck::Enforce))?;
-    warn_cache(&loaded);
+    warn_load(&loaded);
     let report = InfoReport::build(&loaded)?;
     print(&report, args.json)
 }

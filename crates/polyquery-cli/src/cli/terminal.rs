@@ -56,6 +56,16 @@ pub(crate) fn progress_bar(len: Option<u64>, template: &str, quiet: bool) -> Pro
 /// and nothing is printed. A closed stdout (e.g. piped into `head`) is not an error worth
 /// reporting.
 pub(crate) fn print<R: Serialize + Display>(report: &R, json: bool) -> Result<(), CliError> {
+    print_beside(report, json, None)
+}
+
+/// [`print`], but to stderr when the command's output file `out` is standard output (`-`),
+/// so that stdout holds the output alone: `print_beside(r, j, Some("-"))` writes to stderr.
+pub(crate) fn print_beside<R: Serialize + Display>(
+    report: &R,
+    json: bool,
+    out: Option<&std::path::Path>,
+) -> Result<(), CliError> {
     polyquery_cli::json::check_finite(report).map_err(CliError::NonFinite)?;
     let text = if json {
         let mut s = polyquery_cli::json::to_string_pretty(report)
@@ -65,6 +75,10 @@ pub(crate) fn print<R: Serialize + Display>(report: &R, json: bool) -> Result<()
     } else {
         report.to_string()
     };
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    if out.is_some_and(polyquery_cli::atomic_file::is_stdout) {
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    } else {
+        let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    }
     Ok(())
 }

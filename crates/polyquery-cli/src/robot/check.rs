@@ -9,7 +9,7 @@
 //! run, so the output is the same for any `--threads`, and the shards' outputs merge into the
 //! whole run's.
 
-use super::summary::{CacheSummary, LoadLine, fraction, per_second};
+use super::summary::{CacheSummary, InputSummary, LoadLine, fraction, per_second};
 use super::{RobotCliError, map_indexed, pair_names};
 use crate::shard::{Shard, ShardSummary};
 use polyquery::robot::{Body, CheckWorkspace, Checker, RobotError};
@@ -186,6 +186,10 @@ pub struct CheckSummary {
     pub load_seconds: f64,
     /// `cache` = what the shape cache did.
     pub cache: CacheSummary,
+    /// `input` = the load's warnings and the values clamped onto joint limits (flattened
+    /// into the JSON object: `"warnings"`, `"clamped_values"`, `"limit_tolerance"`).
+    #[serde(flatten)]
+    pub input: InputSummary,
     /// `shard = Some(K/N of the whole run's count)` with `--shard` (then `configurations`
     /// counts this shard's only), `None` for a whole run.
     pub shard: Option<ShardSummary>,
@@ -212,6 +216,7 @@ impl CheckSummary {
             threads,
             load_seconds,
             cache,
+            input: InputSummary::default(),
             shard: None,
         }
     }
@@ -235,6 +240,7 @@ impl Display for CheckSummary {
         let load = LoadLine {
             seconds: self.load_seconds,
             cache: &self.cache,
+            input: &self.input,
         };
         write!(f, "{load}")
     }

@@ -15,8 +15,10 @@ use std::path::Path;
 /// Parses a configurations file's bytes: one configuration per line, its values separated by
 /// spaces, tabs or commas, in the robot's configuration order (`robot.joint_names()`); text
 /// after `#` and blank lines are skipped. Every configuration is checked
-/// (`robot.check_configuration(q, limits)`); the first bad line is an error naming `name`,
-/// the line, and the count or the joint: `Ok(qs)` with `qs[i].len() = robot.dof()`.
+/// (`robot.clamp_configuration(q, limits, tolerance)`: values beyond a joint limit by at most
+/// `tolerance` are clamped onto it and counted); the first bad line is an error naming `name`,
+/// the line, and the count or the joint: `Ok((qs, clamped))` with `qs[i].len() = robot.dof()`
+/// and `clamped` = the values clamped in all.
 ///
 /// ```
 /// use polyquery::robot::{LimitCheck, PackageDirs, Robot};
@@ -26,9 +28,9 @@ use std::path::Path;
 ///   <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
 ///   <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>"#;
 /// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new()).unwrap();
-/// let qs = parse_configurations(b"# q\n0.5\n\n-1 # lower limit\n", "q.txt", &robot, LimitCheck::Enforce).unwrap();
-/// assert_eq!(qs, vec![vec![0.5], vec![-1.0]]);
-/// let err = parse_configurations(b"0.5\n2\n", "q.txt", &robot, LimitCheck::Enforce).unwrap_err();
+/// let qs = parse_configurations(b"# q\n0.5\n\n-1.00005 # just below the lower limit\n", "q.txt", &robot, LimitCheck::Enforce, 1e-4).unwrap();
+/// assert_eq!(qs, (vec![vec![0.5], vec![-1.0]], 1));
+/// let err = parse_configurations(b"0.5\n2\n", "q.txt", &robot, LimitCheck::Enforce, 1e-4).unwrap_err();
 /// assert!(err.to_string().starts_with("q.txt:2: configuration value 2 for joint `j` is outside"));
 /// ```
 pub fn parse_configurations(
@@ -36,14 +38,18 @@ pub fn parse_configurations(
     name: &str,
     robot: &Robot,
     limits: LimitCheck,
-) -> Result<Vec<Vec<f64>>, RobotCliError> {
+    tolerance: f64,
+) -> Result<(Vec<Vec<f64>>, usize), RobotCliError> {
     let mut configurations = Vec::new();
+    let mut clamped = 0;
     for entry in content_lines(bytes, name) {
         let (line, text) = entry?;
-        let q = parse_values(text, robot, limits).map_err(line_error(name, line))?;
+        let (q, c) =
+            parse_values(text, robot, limits, tolerance).map_err(line_error(name, line))?;
         configurations.push(q);
+        clamped += c;
     }
-    Ok(configurations)
+    Ok((configurations, clamped))
 }
 
 /// The lines of a configurations or motions file that hold something, in order:
@@ -78,14 +84,15 @@ pub(crate) fn line_error(name: &str, line: usize) -> impl Fn(String) -> RobotCli
 }
 
 /// One configuration's text (comments already removed): values separated by whitespace or
-/// commas, as many as `robot.dof()`, checked by `robot.check_configuration(q, limits)`; the
-/// error says what is wrong (the count, the value, the joint): `Ok(q)` with
-/// `q.len() = robot.dof()`.
+/// commas, as many as `robot.dof()`, checked and clamped by
+/// `robot.clamp_configuration(q, limits, tolerance)`; the error says what is wrong (the
+/// count, the value, the joint): `Ok((q, clamped))` with `q.len() = robot.dof()`.
 pub(super) fn parse_values(
     text: &str,
     robot: &Robot,
     limits: LimitCheck,
-) -> Result<Vec<f64>, String> {
+    tolerance: f64,
+) -> Result<(Vec<f64>, usize), String> {
     let dof = robot.dof();
     let mut q = Vec::with_capacity(dof);
     for field in text
@@ -104,15 +111,17 @@ pub(super) fn parse_values(
             robot.joint_names().collect::<Vec<_>>().join(" ")
         ));
     }
-    robot.check_configuration(&q, limits).map_err(|e| {
-        let hint = if matches!(e, RobotError::OutsideLimits { .. }) {
-            " (--allow-outside-limits checks it anyway)"
-        } else {
-            ""
-        };
-        format!("{e}{hint}")
-    })?;
-    Ok(q)
+    let clamped = robot
+        .clamp_configuration(&q, limits, tolerance)
+        .map_err(|e| {
+            let hint = if matches!(e, RobotError::OutsideLimits { .. }) {
+                " (--limit-tolerance X clamps values up to X beyond a limit; --allow-outside-limits checks it anyway)"
+            } else {
+                ""
+            };
+            format!("{e}{hint}")
+        })?;
+    Ok((clamped.q.into_owned(), clamped.clamped))
 }
 
 /// The joint limits, in configuration order, when all are finite (for `--random`); a
@@ -138,11 +147,17 @@ pub(super) fn finite_limits(
 pub fn read_configurations(
     path: &Path,
     robot: &Robot,
-    limits: LimitCheck,
+    (limits, tolerance): (LimitCheck, f64),
     read_limits: &ReadLimits,
-) -> Result<Vec<Vec<f64>>, RobotCliError> {
+) -> Result<(Vec<Vec<f64>>, usize), RobotCliError> {
     let bytes = read_bounded(path, read_limits).map_err(RobotCliError::Read)?;
-    parse_configurations(&bytes, &path.display().to_string(), robot, limits)
+    parse_configurations(
+        &bytes,
+        &path.display().to_string(),
+        robot,
+        limits,
+        tolerance,
+    )
 }
 
 /// `n` configurations drawn uniformly within the joint limits from

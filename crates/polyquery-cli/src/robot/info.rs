@@ -9,7 +9,9 @@ use super::{LoadedRobot, RobotCliError};
 use polyquery::Point;
 use polyquery::mesh::Mesh;
 use polyquery::output::Shortest;
-use polyquery::robot::{ConvexShape, Geometry, HullFit, JointKind, RobotError, ShapeError};
+use polyquery::robot::{
+    CollisionShape, ConvexShape, Geometry, HullFit, JointKind, RobotError, ShapeError,
+};
 use serde::Serialize;
 use std::fmt::{self, Display, Formatter};
 
@@ -60,6 +62,34 @@ pub struct ShapeInfo {
     /// `volume_ratio = mesh_volume / hull_volume` (1 for a convex closed mesh; `None` for a
     /// mesh without faces or a `.nvm` file).
     pub volume_ratio: Option<f64>,
+    /// `decomposition = Some(…)` for a mesh loaded with `--mesh-shape decomposed`: what its
+    /// convex pieces achieved.
+    pub decomposition: Option<DecompositionInfo>,
+}
+
+/// What the convex decomposition of a mesh achieved (`DecompositionSummary`, in metres and
+/// shares): the pieces contain the mesh's solid and reach at most `deviation` beyond it.
+#[derive(Clone, Debug, Serialize)]
+pub struct DecompositionInfo {
+    /// `pieces` = the convex pieces (1: the hull is already within the tolerance).
+    pub pieces: usize,
+    /// `closed` = the mesh is closed and consistently oriented (an open mesh keeps its hull).
+    pub closed: bool,
+    /// `tolerance` = the tolerance asked for (metres).
+    pub tolerance: f64,
+    /// `deviation` = the certified bound on how far the pieces reach beyond the solid
+    /// (metres; `None` when unbounded, for an open mesh).
+    pub deviation: Option<f64>,
+    /// `tolerance_met = deviation ≤ tolerance`.
+    pub tolerance_met: bool,
+    /// `hull_over_mesh = hull volume / mesh volume` (≥ 1).
+    pub hull_over_mesh: Option<f64>,
+    /// `pieces_over_mesh = pieces' volume / mesh volume` (between 1 and `hull_over_mesh`).
+    pub pieces_over_mesh: Option<f64>,
+    /// `excess_removed` = the share of the hull's excess volume the pieces remove.
+    pub excess_removed: f64,
+    /// `seconds` = the time the decomposition took when first built (kept by the cache).
+    pub seconds: f64,
 }
 
 /// A link and its collision shapes: `shapes.len() = <collision> elements of the link`.
@@ -126,6 +156,9 @@ pub struct InfoReport {
     pub cache_hits: usize,
     /// `cache_built` = meshes whose hull was built.
     pub cache_built: usize,
+    /// `warnings[k]` = the text of the load's `k`-th warning (the SRDF's names the URDF
+    /// lacks, one per name; `LoadedRobot::warnings`).
+    pub warnings: Vec<String>,
 }
 
 fn kind_name(kind: JointKind) -> &'static str {
@@ -152,10 +185,30 @@ fn nums(values: &[f64]) -> String {
 /// Describes one shape; a mesh is read again (scaled) to measure its hull's fit.
 fn shape_info(
     owner: &str,
-    shape: &ConvexShape,
+    collision_shape: &CollisionShape,
     geometry: &Geometry,
 ) -> Result<ShapeInfo, RobotCliError> {
+    let shape = collision_shape.outer();
+    let decomposition = collision_shape.decomposition().map(|d| {
+        let ratio = |v: f64| {
+            (d.mesh_volume > 0.0)
+                .then(|| v / d.mesh_volume)
+                .and_then(finite)
+        };
+        DecompositionInfo {
+            pieces: d.pieces,
+            closed: d.closed,
+            tolerance: d.tolerance,
+            deviation: finite(d.deviation),
+            tolerance_met: d.tolerance_met,
+            hull_over_mesh: ratio(d.hull_volume),
+            pieces_over_mesh: ratio(d.pieces_volume),
+            excess_removed: d.excess_removed(),
+            seconds: d.seconds,
+        }
+    });
     let mut info = ShapeInfo {
+        decomposition,
         kind: shape.kind().to_string(),
         hull_vertices: shape.num_vertices(),
         size: None,
@@ -246,7 +299,7 @@ impl InfoReport {
             }
             let owner = format!("link `{}`", link.name);
             let infos = checker
-                .link_shapes(i)
+                .link_collision_shapes(i)
                 .iter()
                 .zip(&link.collisions)
                 .map(|((shape, _), collision)| shape_info(&owner, shape, &collision.geometry))
@@ -258,7 +311,7 @@ impl InfoReport {
         }
         let mut obstacles = Vec::new();
         for (k, obstacle) in loaded.scene.obstacles().iter().enumerate() {
-            if let Some(shape) = checker.obstacle_shape(k) {
+            if let Some(shape) = checker.obstacle_collision_shape(k) {
                 let owner = format!("obstacle `{}`", obstacle.name);
                 obstacles.push(ObstacleInfo {
                     name: obstacle.name.clone(),
@@ -290,6 +343,7 @@ impl InfoReport {
             load_seconds: loaded.load_seconds,
             cache_hits: stats.hits,
             cache_built: stats.built,
+            warnings: loaded.warnings().iter().map(|w| w.to_string()).collect(),
         })
     }
 }
@@ -381,8 +435,60 @@ impl Display for InfoReport {
         for o in &self.obstacles {
             write_shape(f, &format!("[{}]", o.name), &o.shape)?;
         }
+        let decomposed: Vec<(String, &DecompositionInfo)> = self
+            .shapes
+            .iter()
+            .flat_map(|l| l.shapes.iter().map(move |s| (l.name.clone(), s)))
+            .chain(
+                self.obstacles
+                    .iter()
+                    .map(|o| (format!("[{}]", o.name), &o.shape)),
+            )
+            .filter_map(|(owner, s)| s.decomposition.as_ref().map(|d| (owner, d)))
+            .collect();
+        if !decomposed.is_empty() {
+            writeln!(f)?;
+            writeln!(
+                f,
+                "mesh decomposition (convex pieces containing the mesh's solid; deviation: how far they reach beyond it, m; volumes over the mesh's):"
+            )?;
+            writeln!(
+                f,
+                "  {:<20} {:>6} {:>10} {:>9} {:>7} {:>7} {:>8} {:>8}",
+                "link", "pieces", "deviation", "tolerance", "hull", "pieces", "excess", "seconds"
+            )?;
+            for (owner, d) in decomposed {
+                let deviation = d
+                    .deviation
+                    .map_or_else(|| "unbounded".to_string(), |x| format!("{x:.2e}"));
+                let met = if d.tolerance_met { "met" } else { "NOT met" };
+                let ratio =
+                    |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"));
+                write!(
+                    f,
+                    "  {:<20} {:>6} {:>10} {:>9} {:>7} {:>7} {:>7.0}% {:>8.3}",
+                    owner,
+                    d.pieces,
+                    deviation,
+                    met,
+                    ratio(d.hull_over_mesh),
+                    ratio(d.pieces_over_mesh),
+                    100.0 * d.excess_removed,
+                    d.seconds
+                )?;
+                if d.closed {
+                    writeln!(f)?;
+                } else {
+                    writeln!(f, "  (open mesh: kept as its hull)")?;
+                }
+            }
+        }
         writeln!(f)?;
-        writeln!(f, "allowed link pairs (SRDF): {}", self.allowed_pairs)?;
+        write!(f, "allowed link pairs (SRDF): {}", self.allowed_pairs)?;
+        match self.warnings.len() {
+            0 => writeln!(f)?,
+            n => writeln!(f, " ({n} unknown names ignored, with a warning each)")?,
+        }
         writeln!(f, "active self pairs: {}", self.active_self_pairs.len())?;
         for p in &self.active_self_pairs {
             writeln!(f, "  {} – {}", p[0], p[1])?;

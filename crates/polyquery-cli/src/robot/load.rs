@@ -1,13 +1,15 @@
-//! Loading what a robot command works on: the URDF (with `--package-dir` folders), the SRDF,
-//! the scene and the collision shapes (through the shape cache), into a [`Checker`].
+//! Loading what a robot command works on: the URDF (with `--package-dir` folders and the
+//! `ROS_PACKAGE_PATH` roots), the SRDF (its unknown names become warnings), the scene (JSON,
+//! or MoveIt planning-scene YAML by its extension) and the collision shapes (through the
+//! shape cache), into a [`Checker`].
 //!
 //! Where it sits: the first step of `robot check` and `robot info`, before any configuration
 //! is read; every error names the file and the element, link or obstacle at fault.
 
 use super::RobotCliError;
 use polyquery::robot::{
-    AllowedCollisions, Checker, CheckerOptions, LimitCheck, PackageDirs, Robot, RobotError, Scene,
-    ShapeCache,
+    AllowedCollisions, Checker, CheckerOptions, DEFAULT_MESH_TOLERANCE, LimitCheck, LoadWarning,
+    MeshShape, MoveItScene, PackageDirs, Robot, RobotError, Scene, ShapeCache,
 };
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -21,14 +23,23 @@ pub struct RobotSources {
     /// `srdf = Some(file)`: its `disable_collisions` pairs are never checked (`None`: every
     /// link pair is checked).
     pub srdf: Option<PathBuf>,
-    /// `scene = Some(file)`: the obstacles (JSON; `None`: an empty scene).
+    /// `scene = Some(file)`: the obstacles (JSON, or MoveIt planning-scene YAML when the
+    /// name ends in `.yaml` or `.yml`: [`read_scene`]; `None`: an empty scene).
     pub scene: Option<PathBuf>,
-    /// `packages[k] = (NAME, DIR)`: `package://NAME/…` resolves in `DIR`.
+    /// `packages[k] = (NAME, DIR)`: `package://NAME/…` is looked for in `DIR` first.
     pub packages: Vec<(String, PathBuf)>,
+    /// `ros_package_path = Some(value)`: the `ROS_PACKAGE_PATH` roots (`:`-separated),
+    /// searched after `packages` and before the URDF's folder (`None`: no roots). The CLI
+    /// passes the environment's value; the loader itself reads no environment variable.
+    pub ros_package_path: Option<OsString>,
     /// `cache_dir = Some(dir)`: meshes' hulls are cached in `dir` (`None`: no cache).
     pub cache_dir: Option<PathBuf>,
     /// `limits = LimitCheck::Allow` checks configurations outside the joint limits too.
     pub limits: LimitCheck,
+    /// How meshes become shapes: `mesh_shape = MeshShape::Decomposed` by default.
+    pub mesh_shape: MeshShape,
+    /// The decomposition's tolerance: `None` ⟹ [`DEFAULT_MESH_TOLERANCE`] (1 mm).
+    pub mesh_tolerance: Option<f64>,
 }
 
 /// A loaded robot in its scene: `checker = Checker::new(&robot, &scene, &allowed, &cache, …)`.
@@ -36,8 +47,11 @@ pub struct RobotSources {
 pub struct LoadedRobot {
     /// `robot = Robot::from_urdf_file(urdf, packages)`.
     pub robot: Robot,
-    /// `scene = Scene::from_json_file(scene)` (or `Scene::new()`).
+    /// `scene = read_scene(scene, &robot)?.0` (or `Scene::new()`).
     pub scene: Scene,
+    /// What reading a MoveIt scene ignored, one sentence each (`read_scene(…)?.1`; empty for
+    /// JSON): `notes[k]` names the field.
+    pub notes: Vec<String>,
     /// `allowed = AllowedCollisions::from_srdf_file(srdf, &robot)` (or `none(&robot)`).
     pub allowed: AllowedCollisions,
     /// `checker` = the robot, scene and matrix with every shape built.
@@ -46,6 +60,81 @@ pub struct LoadedRobot {
     pub cache: ShapeCache,
     /// `load_seconds` = wall time to read the files and build every shape.
     pub load_seconds: f64,
+}
+
+impl LoadedRobot {
+    /// What the load warns about (the SRDF's names the URDF lacks, one warning per name):
+    /// `warnings() = allowed.warnings()`.
+    ///
+    /// ```
+    /// use polyquery_cli::robot::{load, RobotSources};
+    /// use std::path::Path;
+    ///
+    /// let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
+    /// let loaded = load(&RobotSources { urdf: panda.join("panda.urdf"), srdf: Some(panda.join("panda.srdf")), ..RobotSources::default() })?;
+    /// assert!(loaded.warnings().is_empty());
+    /// # Ok::<(), polyquery_cli::robot::RobotCliError>(())
+    /// ```
+    pub fn warnings(&self) -> &[LoadWarning] {
+        self.allowed.warnings()
+    }
+
+    /// A checker of the same robot, matrix, shape cache and options in another scene (the
+    /// robot's shapes come through the cache again): `checker_in(s)` =
+    /// `Checker::new(&robot, s, &allowed, &cache, checker.options())`.
+    ///
+    /// ```
+    /// use polyquery::robot::Scene;
+    /// use polyquery_cli::robot::{load, RobotSources};
+    /// use std::path::Path;
+    ///
+    /// let panda = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
+    /// let loaded = load(&RobotSources { urdf: panda.join("panda.urdf"), ..RobotSources::default() })?;
+    /// let mut scene = Scene::new();
+    /// scene.add_sphere("ball", 0.1, polyquery::Pose::translation(2.0, 0.0, 0.0))?;
+    /// assert_eq!(loaded.checker_in(&scene)?.obstacle_count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn checker_in(&self, scene: &Scene) -> Result<Checker, RobotCliError> {
+        Ok(Checker::new(
+            &self.robot,
+            scene,
+            &self.allowed,
+            &self.cache,
+            self.checker.options(),
+        )?)
+    }
+}
+
+/// Reads a scene file for `robot`: MoveIt planning-scene YAML when its name ends in `.yaml` or
+/// `.yml` ([`MoveItScene::from_yaml_file`], with its notes on what was ignored), else the JSON
+/// scene format ([`Scene::from_json_file`], no notes): `read_scene(p, r)? = (scene, notes)`.
+///
+/// ```
+/// use polyquery::robot::{PackageDirs, Robot};
+/// use polyquery_cli::robot::read_scene;
+///
+/// let robot = Robot::from_urdf_str(r#"<robot name="r"><link name="base"/></robot>"#, None, &PackageDirs::new())?;
+/// let dir = tempfile::tempdir()?;
+/// let file = dir.path().join("scene.yml");
+/// std::fs::write(&file, "world: {collision_objects: [{id: ball, primitives: [{type: sphere, dimensions: [0.5]}], \
+///     primitive_poses: [{position: [0, 0, 1], orientation: [0, 0, 0, 1]}]}]}")?;
+/// let (scene, _notes) = read_scene(&file, &robot)?;
+/// assert_eq!(scene.obstacles()[0].name, "ball");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_scene(path: &Path, robot: &Robot) -> Result<(Scene, Vec<String>), RobotCliError> {
+    let yaml = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
+    if yaml {
+        let read = MoveItScene::from_yaml_file(path, robot)
+            .map_err(|e| RobotCliError::MoveIt(Box::new(e)))?;
+        Ok((read.scene, read.notes))
+    } else {
+        Ok((Scene::from_json_file(path)?, Vec::new()))
+    }
 }
 
 /// `NAME=DIR` of `--package-dir`: `parse_package_dir("pkg=/opt/pkg") = Ok(("pkg", "/opt/pkg"))`.
@@ -118,6 +207,9 @@ pub fn load(sources: &RobotSources) -> Result<LoadedRobot, RobotCliError> {
     for (name, dir) in &sources.packages {
         packages.insert(name.clone(), dir.clone());
     }
+    if let Some(roots) = &sources.ros_package_path {
+        packages.with_ros_package_path(roots);
+    }
     let robot = Robot::from_urdf_file(&sources.urdf, &packages)
         .map_err(|e| in_file(&sources.urdf, e, false))?;
     let allowed = match &sources.srdf {
@@ -126,9 +218,9 @@ pub fn load(sources: &RobotSources) -> Result<LoadedRobot, RobotCliError> {
         }
         None => AllowedCollisions::none(&robot),
     };
-    let scene = match &sources.scene {
-        Some(path) => Scene::from_json_file(path)?,
-        None => Scene::new(),
+    let (scene, notes) = match &sources.scene {
+        Some(path) => read_scene(path, &robot)?,
+        None => (Scene::new(), Vec::new()),
     };
     let cache = match &sources.cache_dir {
         Some(dir) => ShapeCache::in_dir(dir),
@@ -136,12 +228,15 @@ pub fn load(sources: &RobotSources) -> Result<LoadedRobot, RobotCliError> {
     };
     let options = CheckerOptions {
         limits: sources.limits,
+        mesh_shape: sources.mesh_shape,
+        mesh_tolerance: sources.mesh_tolerance.unwrap_or(DEFAULT_MESH_TOLERANCE),
         ..CheckerOptions::default()
     };
     let checker = Checker::new(&robot, &scene, &allowed, &cache, options)?;
     Ok(LoadedRobot {
         robot,
         scene,
+        notes,
         allowed,
         checker,
         cache,

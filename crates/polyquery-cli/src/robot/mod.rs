@@ -1,6 +1,6 @@
-//! `polyquery robot check`, `robot motion` and `robot info`: a robot (URDF, SRDF) in a scene
-//! (JSON), loaded into the library's [`Checker`], checked on a file of configurations or of
-//! motions (or random ones), or described.
+//! `polyquery robot check`, `robot motion`, `robot plan` and `robot info`: a robot (URDF,
+//! SRDF) in a scene (JSON or MoveIt YAML), loaded into the library's [`Checker`], checked on a
+//! file of configurations or of motions (or random ones), planned on, or described.
 //!
 //! Where it sits: between the command line (`src/cli/robot_command.rs`, which parses the
 //! flags, runs the thread pool and the progress bar, and prints) and the library's
@@ -13,6 +13,7 @@
 //! q's ──check::check_all (the library's chunks of 64 in parallel, a --shard's blocks only)──▶ Verdict per q ──write_jsonl──▶ one JSON line each
 //! motions file (q0 ; q1) or --random N --max-step R ──motion──▶ (q0, q1)'s
 //! (q0, q1)'s ──motion::check_motions_all (certified or sampled)──▶ MotionResult each ──▶ one JSON line each
+//! start/goal, request or problems folder ──plan::plan_all (a Planner per problem)──▶ PlanOutcome each ──▶ one JSON line each
 //! LoadedRobot ──info::InfoReport::build──▶ joints, limits, shapes and hull fit, active pairs
 //! ```
 //!
@@ -24,6 +25,8 @@
 //!   does not depend on the number of threads), and the run's summary.
 //! * [`motion`]: the motions of `robot motion` (a file of `q0 ; q1` lines, or random ones),
 //!   checked certified or sampled, deterministically, and the run's summary.
+//! * [`plan`]: the problems of `robot plan` (given, a MoveIt request, MotionBenchMaker
+//!   folders), planned in parallel one problem per thread, and the run's summary per set.
 //! * [`info`]: the report of `robot info`.
 //! * [`summary`]: what the two runs' summaries share (the shape cache's work, the rates).
 
@@ -38,6 +41,9 @@ pub mod load;
 /// Motions `q0 ; q1` from a file or at random, checked certified or sampled:
 /// `check_motions_all(c, ms, mode, p)[k].1 = c.check_motion_with(ms[k].1 …)`.
 pub mod motion;
+/// Planning problems (`--start`/`--goal`, a MoveIt request, MotionBenchMaker folders) with
+/// the library's planner: `plan_all(l, ps, o, p)?[k]` = the plan of `ps[k]`.
+pub mod plan;
 /// What the summaries of `robot check` and `robot motion` share:
 /// `CacheSummary::of(&loaded).hits + built = meshes loaded`.
 pub mod summary;
@@ -45,15 +51,19 @@ pub mod summary;
 pub use check::{CheckSummary, Verdict, check_all, write_jsonl};
 pub use configs::{parse_configurations, random_configurations, read_configurations};
 pub use info::InfoReport;
-pub use load::{LoadedRobot, RobotSources, default_cache_dir, load, parse_package_dir};
+pub use load::{LoadedRobot, RobotSources, default_cache_dir, load, parse_package_dir, read_scene};
 pub use motion::{
-    Motion, MotionMode, MotionSummary, check_motions_all, of_shard, parse_motions, random_motions,
-    read_motions, write_motion_jsonl, write_motions,
+    Motion, MotionMode, MotionSummary, check_motions_all, of_shard, parse_motions,
+    parse_motions_clamped, random_motions, read_motions, write_motion_jsonl, write_motions,
 };
-pub use summary::CacheSummary;
+pub use plan::{
+    Invalid, PlanOutcome, PlanProblem, PlanSummary, ProblemNotes, SetSummary, Times,
+    parse_configuration, plan_all, read_problems, request_problem, write_plan_jsonl,
+};
+pub use summary::{CacheSummary, InputSummary};
 
 use polyquery::input::ReadError;
-use polyquery::robot::{CheckWorkspace, Checker, RobotError, ShapeError};
+use polyquery::robot::{CheckWorkspace, Checker, MoveItError, PlanError, RobotError, ShapeError};
 use std::path::PathBuf;
 
 /// Why a robot command failed: `exit status = 2` when [`RobotCliError::is_bad_input`], else 1.
@@ -76,8 +86,8 @@ pub enum RobotCliError {
         /// `source` = the library's error.
         source: Box<RobotError>,
     },
-    /// The SRDF is malformed or names a link the robot does not have:
-    /// `to_string() = "{path}: {source}"`.
+    /// The SRDF is malformed (bad XML, an entry without its attributes, an unsupported
+    /// element; unknown link names are warnings, not errors): `to_string() = "{path}: {source}"`.
     #[error("{}: {source}", path.display())]
     Srdf {
         /// `path` = the SRDF file.
@@ -100,6 +110,20 @@ pub enum RobotCliError {
         line: usize,
         /// `message` = what is wrong (the count, the value, the joint).
         message: String,
+    },
+    /// A MoveIt scene or motion request is malformed or names a joint wrongly, or a folder of
+    /// MotionBenchMaker problems is incomplete (the message names the file, the field and its
+    /// line): `MoveIt(e).to_string() = e.to_string()`, exit status 2.
+    #[error(transparent)]
+    MoveIt(Box<MoveItError>),
+    /// Planning problem `problem` failed inside the library (a check failed: not the input's
+    /// fault, exit status 1): `to_string() = "{problem}: {source}"`.
+    #[error("{problem}: {source}")]
+    Plan {
+        /// `problem` = the problem's name (`"<set>/NNNN"` for `--problems`).
+        problem: String,
+        /// `source` = the planner's error.
+        source: Box<PlanError>,
     },
     /// The configurations file could not be read (missing, too large): `Read(e)` with
     /// `e: ReadError`, `to_string() = e.to_string()` (it names the file).
@@ -142,7 +166,9 @@ impl RobotCliError {
     /// hull or map failures and pair-query failures.
     pub fn is_bad_input(&self) -> bool {
         match self {
-            RobotCliError::Check { .. } | RobotCliError::Motion { .. } => false,
+            RobotCliError::Check { .. }
+            | RobotCliError::Motion { .. }
+            | RobotCliError::Plan { .. } => false,
             RobotCliError::Robot(e) | RobotCliError::Urdf { source: e, .. } => !is_internal(e),
             _ => true,
         }

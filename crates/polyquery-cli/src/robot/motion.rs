@@ -18,12 +18,13 @@
 //! output does not depend on `--threads` or `--shard`.
 
 use super::configs::{finite_limits, parse_values};
-use super::summary::{CacheSummary, LoadLine, fraction, per_second};
+use super::summary::{CacheSummary, InputSummary, LoadLine, fraction, per_second};
 use super::{RobotCliError, map_indexed, pair_names};
 use crate::shard::{Shard, ShardSummary};
 use polyquery::input::{ReadLimits, read_bounded};
 use polyquery::robot::{
-    Body, CheckWorkspace, Checker, LimitCheck, MotionOptions, MotionResult, Robot,
+    Body, CheckWorkspace, Checker, DEFAULT_LIMIT_TOLERANCE, LimitCheck, MotionOptions,
+    MotionResult, Robot,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -66,12 +67,9 @@ impl MotionMode {
     }
 }
 
-/// Parses a motions file's bytes: one motion per line, the two configurations' values
-/// separated by ` ; ` (values separated by whitespace or commas on each side, in the robot's
-/// configuration order); text after `#` and blank lines are skipped. Every motion is checked
-/// (count, finite values, limits unless `LimitCheck::Allow`); the first bad line is an error
-/// naming `name`, the line, the side (`q0` or `q1`) and the count or the joint:
-/// `Ok(ms)` with `ms[i].0.len() = ms[i].1.len() = robot.dof()`.
+/// Parses a motions file's bytes with the default limit tolerance
+/// ([`DEFAULT_LIMIT_TOLERANCE`]), keeping the motions only (see [`parse_motions_clamped`]):
+/// `parse_motions(b, n, r, l) = parse_motions_clamped(b, n, r, l, DEFAULT_LIMIT_TOLERANCE)?.0`.
 ///
 /// ```
 /// use polyquery::robot::{LimitCheck, PackageDirs, Robot};
@@ -81,10 +79,8 @@ impl MotionMode {
 ///   <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
 ///   <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>"#;
 /// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new()).unwrap();
-/// let ms = parse_motions(b"# q0 ; q1\n0.5 ; -0.5\n\n-1 ; 1 # limit to limit\n", "m.txt", &robot, LimitCheck::Enforce).unwrap();
-/// assert_eq!(ms, vec![(vec![0.5], vec![-0.5]), (vec![-1.0], vec![1.0])]);
-/// let err = parse_motions(b"0.5 ; 0\n0 ; 2\n", "m.txt", &robot, LimitCheck::Enforce).unwrap_err();
-/// assert!(err.to_string().starts_with("m.txt:2: q1: configuration value 2 for joint `j` is outside"));
+/// let ms = parse_motions(b"0.5 ; 1.00005\n", "m.txt", &robot, LimitCheck::Enforce).unwrap();
+/// assert_eq!(ms, vec![(vec![0.5], vec![1.0])]);
 /// ```
 pub fn parse_motions(
     bytes: &[u8],
@@ -92,7 +88,39 @@ pub fn parse_motions(
     robot: &Robot,
     limits: LimitCheck,
 ) -> Result<Vec<Motion>, RobotCliError> {
+    parse_motions_clamped(bytes, name, robot, limits, DEFAULT_LIMIT_TOLERANCE).map(|(m, _)| m)
+}
+
+/// Parses a motions file's bytes: one motion per line, the two configurations' values
+/// separated by ` ; ` (values separated by whitespace or commas on each side, in the robot's
+/// configuration order); text after `#` and blank lines are skipped. Every motion is checked
+/// (count, finite values, limits unless `LimitCheck::Allow`, values beyond a limit by at most
+/// `tolerance` clamped onto it and counted); the first bad line is an error naming `name`, the
+/// line, the side (`q0` or `q1`) and the count or the joint: `Ok((ms, clamped))` with
+/// `ms[i].0.len() = ms[i].1.len() = robot.dof()` and `clamped` = the values clamped in all.
+///
+/// ```
+/// use polyquery::robot::{LimitCheck, PackageDirs, Robot};
+/// use polyquery_cli::robot::parse_motions_clamped;
+///
+/// let urdf = r#"<robot name="r"><link name="a"/><link name="b"/>
+///   <joint name="j" type="revolute"><parent link="a"/><child link="b"/>
+///   <limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>"#;
+/// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new()).unwrap();
+/// let ms = parse_motions_clamped(b"# q0 ; q1\n0.5 ; -0.5\n\n-1 ; 1.00005 # limit to limit\n", "m.txt", &robot, LimitCheck::Enforce, 1e-4).unwrap();
+/// assert_eq!(ms, (vec![(vec![0.5], vec![-0.5]), (vec![-1.0], vec![1.0])], 1));
+/// let err = parse_motions_clamped(b"0.5 ; 0\n0 ; 2\n", "m.txt", &robot, LimitCheck::Enforce, 1e-4).unwrap_err();
+/// assert!(err.to_string().starts_with("m.txt:2: q1: configuration value 2 for joint `j` is outside"));
+/// ```
+pub fn parse_motions_clamped(
+    bytes: &[u8],
+    name: &str,
+    robot: &Robot,
+    limits: LimitCheck,
+    tolerance: f64,
+) -> Result<(Vec<Motion>, usize), RobotCliError> {
     let mut motions = Vec::new();
+    let mut clamped = 0;
     for entry in super::configs::content_lines(bytes, name) {
         let (line, text) = entry?;
         let error = super::configs::line_error(name, line);
@@ -107,23 +135,33 @@ pub fn parse_motions(
                 }
             )));
         }
-        let q0 = parse_values(sides[0], robot, limits).map_err(|m| error(format!("q0: {m}")))?;
-        let q1 = parse_values(sides[1], robot, limits).map_err(|m| error(format!("q1: {m}")))?;
+        let side = |k: usize| {
+            parse_values(sides[k], robot, limits, tolerance)
+                .map_err(|m| error(format!("q{k}: {m}")))
+        };
+        let ((q0, c0), (q1, c1)) = (side(0)?, side(1)?);
         motions.push((q0, q1));
+        clamped += c0 + c1;
     }
-    Ok(motions)
+    Ok((motions, clamped))
 }
 
 /// Reads and parses a motions file (see [`parse_motions`]), at most
-/// `read_limits.max_input_bytes` bytes: `read_motions(p, …) = parse_motions(read(p), p, …)`.
+/// `read_limits.max_input_bytes` bytes: `read_motions(p, …) = parse_motions_clamped(read(p), p, …)`.
 pub fn read_motions(
     path: &Path,
     robot: &Robot,
-    limits: LimitCheck,
+    (limits, tolerance): (LimitCheck, f64),
     read_limits: &ReadLimits,
-) -> Result<Vec<Motion>, RobotCliError> {
+) -> Result<(Vec<Motion>, usize), RobotCliError> {
     let bytes = read_bounded(path, read_limits).map_err(RobotCliError::Read)?;
-    parse_motions(&bytes, &path.display().to_string(), robot, limits)
+    parse_motions_clamped(
+        &bytes,
+        &path.display().to_string(),
+        robot,
+        limits,
+        tolerance,
+    )
 }
 
 /// Draws of `q1` from one `q0` before a new `q0` is drawn: `Q1_DRAWS = 16`.
@@ -383,6 +421,10 @@ pub struct MotionSummary {
     pub load_seconds: f64,
     /// `cache` = what the shape cache did.
     pub cache: CacheSummary,
+    /// `input` = the load's warnings and the values clamped onto joint limits (flattened
+    /// into the JSON object: `"warnings"`, `"clamped_values"`, `"limit_tolerance"`).
+    #[serde(flatten)]
+    pub input: InputSummary,
     /// `shard = Some(K/N of the whole run's count)` with `--shard`, `None` for a whole run.
     pub shard: Option<ShardSummary>,
 }
@@ -420,6 +462,7 @@ impl MotionSummary {
             random_seconds: 0.0,
             load_seconds,
             cache,
+            input: InputSummary::default(),
             shard: None,
         }
     }
@@ -459,6 +502,7 @@ impl Display for MotionSummary {
         let load = LoadLine {
             seconds: self.load_seconds,
             cache: &self.cache,
+            input: &self.input,
         };
         write!(f, "{load}")
     }

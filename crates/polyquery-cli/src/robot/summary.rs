@@ -1,5 +1,6 @@
 //! What the summaries of `robot check` and `robot motion` share: the shape cache's work
-//! while loading, the rates, and the closing line about loading.
+//! while loading, the load's warnings, the values clamped onto joint limits, the rates, and
+//! the closing lines about loading and input.
 
 use super::LoadedRobot;
 use serde::Serialize;
@@ -31,6 +32,43 @@ impl CacheSummary {
     }
 }
 
+/// What the input of a run needed to be used: the load's warnings (the SRDF's unknown names)
+/// and the configuration values clamped onto their joint limits; in the summaries' JSON as
+/// `"warnings"`, `"clamped_values"` and `"limit_tolerance"`.
+///
+/// ```
+/// use polyquery_cli::robot::InputSummary;
+///
+/// let input = InputSummary { warnings: vec![], clamped_values: 2, limit_tolerance: 1e-4 };
+/// assert_eq!(input.to_string(), "2 configuration values clamped onto their joint limits (each at most 0.0001 beyond)\n");
+/// assert_eq!(InputSummary::default().to_string(), "");
+/// ```
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct InputSummary {
+    /// `warnings[k]` = the text of the load's `k`-th warning (`LoadedRobot::warnings`).
+    pub warnings: Vec<String>,
+    /// `clamped_values` = configuration values beyond a joint limit by at most
+    /// `limit_tolerance`, clamped onto it (counted over every configuration read).
+    pub clamped_values: usize,
+    /// `limit_tolerance` = the `--limit-tolerance` in force (radians or metres).
+    pub limit_tolerance: f64,
+}
+
+impl Display for InputSummary {
+    /// One line when values were clamped, else nothing (the warnings are printed as the
+    /// robot loads, not again here).
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if self.clamped_values > 0 {
+            writeln!(
+                f,
+                "{} configuration values clamped onto their joint limits (each at most {} beyond)",
+                self.clamped_values, self.limit_tolerance
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// `part / whole`, 0 for an empty run: `fraction(339, 1000) = 0.339`.
 pub(crate) fn fraction(part: usize, whole: usize) -> f64 {
     if whole == 0 {
@@ -49,12 +87,15 @@ pub(crate) fn per_second(items: usize, seconds: f64) -> f64 {
     }
 }
 
-/// The summaries' last line: `robot, scene and shapes loaded in {s} s ({what the cache did})`.
+/// The summaries' last lines: the values clamped (if any), then `robot, scene and shapes
+/// loaded in {s} s ({what the cache did})`.
 pub(crate) struct LoadLine<'a> {
     /// Wall time to load the robot, the scene and the shapes.
     pub(crate) seconds: f64,
     /// What the shape cache did.
     pub(crate) cache: &'a CacheSummary,
+    /// The warnings and the values clamped.
+    pub(crate) input: &'a InputSummary,
 }
 
 impl Display for LoadLine<'_> {
@@ -66,6 +107,7 @@ impl Display for LoadLine<'_> {
             ),
             None => format!("no shape cache: {} built", self.cache.built),
         };
+        write!(f, "{}", self.input)?;
         writeln!(
             f,
             "robot, scene and shapes loaded in {:.3} s ({cache})",

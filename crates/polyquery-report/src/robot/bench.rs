@@ -15,19 +15,23 @@ use super::plan::{
     MOTION_RESOLUTION, MOTION_SEED, MOTIONS_FILE, RANDOM_OBSTACLES, RobotPlan, SCAN_SEED,
     SceneSpec,
 };
-use super::section::RobotMethod::{self, Certified, Nvm, Parry, PlainGjk, Sampled};
-use super::section::{
-    Agreement, MotionSummary, PeerDisagreement, RobotQuery, RobotRow, RobotScene, RobotSection,
-    Unit, WarmLoad,
+use super::plan::{UR5_SCENE, UR5_STEPS};
+use super::section::RobotMethod::{
+    self, Certified, Decomposed, Hull, Nvm, Parry, PlainGjk, Sampled,
 };
+use super::section::{
+    Agreement, MeshShapeResult, MotionSummary, PeerDisagreement, RobotQuery, RobotRow, RobotScene,
+    RobotSection, Unit, Ur5Section, WarmLoad,
+};
+use super::ur5;
 use crate::measure::{CellTiming, SampleCap, Timing, cell_timing, checking_pass, quantile};
 use crate::peers;
 use crate::progress::Progress;
 use crate::status::Status;
 use polyquery::kinds::SupportKind;
 use polyquery::robot::{
-    AllowedCollisions, CheckWorkspace, Checker, CheckerOptions, LinkPoses, MotionOptions,
-    MotionResult, PackageDirs, Robot, RobotError, Scene, ShapeCache,
+    AllowedCollisions, CheckWorkspace, Checker, CheckerOptions, LinkPoses, MeshShape,
+    MotionOptions, MotionResult, PackageDirs, Robot, RobotError, Scene, ShapeCache,
 };
 use polyquery_synth::robot_scenes::{
     Motion, build_scene, random_configurations, random_motions, random_obstacles, scanned_obstacle,
@@ -36,15 +40,22 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 /// The checker options of `method`: the one place a robot method picks its hulls' support
-/// map (plain GJK scans every vertex; the others use normal vector maps):
+/// map (plain GJK scans every vertex; the others use normal vector maps) and its meshes'
+/// shape (`Hull`: hulls; the others the default, decomposed):
 /// `checker_options(PlainGjk).hull_support = LinearScan`.
 fn checker_options(method: RobotMethod) -> CheckerOptions {
     let hull_support = match method {
         PlainGjk => SupportKind::LinearScan,
-        Nvm | Parry | Certified | Sampled => SupportKind::NormalVectorMap,
+        Nvm | Parry | Certified | Sampled | Hull | Decomposed => SupportKind::NormalVectorMap,
+    };
+    let mesh_shape = match method {
+        Hull => MeshShape::Hull,
+        Decomposed => MeshShape::Decomposed,
+        Nvm | PlainGjk | Parry | Certified | Sampled => CheckerOptions::default().mesh_shape,
     };
     CheckerOptions {
         hull_support,
+        mesh_shape,
         ..CheckerOptions::default()
     }
 }
@@ -676,6 +687,100 @@ impl Bench<'_> {
     }
 }
 
+impl Bench<'_> {
+    /// The UR5's cells: per mesh shape (hull, then decomposed) its checker, then check and
+    /// distance on one thread, the verdicts scored against the exact meshes' `exact`.
+    fn measure_ur5(
+        &self,
+        scene: &Scene,
+        exact: &[bool],
+        rows: &mut Vec<RobotRow>,
+    ) -> Result<Vec<MeshShapeResult>, String> {
+        let mut out = Vec::new();
+        for method in [Hull, Decomposed] {
+            self.progress
+                .message(format!("robot {UR5_SCENE}: building the {method} checker"));
+            let started = Instant::now();
+            let checker = self.checker(scene, method).map_err(|e| e.to_string())?;
+            let build_seconds = started.elapsed().as_secs_f64();
+            self.progress.advance(1);
+            let key = |query| CellKey {
+                scene: UR5_SCENE,
+                query,
+                method,
+                threads: 1,
+                unit: Unit::Configurations,
+            };
+            let mut ws = checker.workspace();
+            let (verdicts, row) = self.cell(key(RobotQuery::Check), &self.qs, None, |q| {
+                bool::ask(&checker, &mut ws, q).map_err(|e| e.to_string())
+            });
+            self.finish(rows, row);
+            let (_, row) = self.cell(key(RobotQuery::Distance), &self.qs, None, |q| {
+                f64::ask(&checker, &mut ws, q).map_err(|e| e.to_string())
+            });
+            self.finish(rows, row);
+            let (colliding, missed, false_alarms) = ur5::against_exact(&verdicts, exact);
+            out.push(MeshShapeResult {
+                method,
+                build_seconds,
+                colliding,
+                missed,
+                false_alarms,
+                links: if method == Decomposed {
+                    ur5::link_decompositions(&checker)
+                } else {
+                    Vec::new()
+                },
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The UR5 on its table top, hulls against decomposed meshes (`plan.ur5`, one thread, shape
+/// cache `plan.cache/ur5_shapes`): `run_ur5(plan, progress)?.0.methods = [hull, decomposed]`,
+/// with the four timed rows (check and distance per mesh shape); advances the progress by
+/// [`UR5_STEPS`].
+pub fn run_ur5(
+    plan: &RobotPlan,
+    progress: &dyn Progress,
+) -> Result<(Ur5Section, Vec<RobotRow>), RobotSectionError> {
+    let inputs = match ur5::load(plan) {
+        Ok(x) => x,
+        Err(e) => {
+            progress.advance(UR5_STEPS as u64);
+            return Err(RobotSectionError(e));
+        }
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| RobotSectionError(format!("the thread pool: {e}")))?;
+    let bench = Bench {
+        plan,
+        robot: inputs.robot,
+        allowed: inputs.allowed,
+        shapes: ShapeCache::in_dir(plan.cache.join("ur5_shapes")),
+        qs: inputs.configurations,
+        pool,
+        progress,
+    };
+    let mut rows = Vec::new();
+    let methods = bench
+        .measure_ur5(&inputs.scene, &inputs.exact, &mut rows)
+        .map_err(|e| RobotSectionError(format!("the UR5: {e}")))?;
+    let section = Ur5Section {
+        folder: plan.ur5.display().to_string(),
+        configurations: bench.qs.len(),
+        subset_seed: inputs.subset_seed,
+        exact_colliding: inputs.exact.iter().filter(|&&c| c).count(),
+        tolerance: CheckerOptions::default().mesh_tolerance,
+        methods,
+    };
+    Ok((section, rows))
+}
+
 /// Why the robot section could not run at all: `Display` = the reason (the report then
 /// notes it and goes on without the section).
 #[derive(Debug, thiserror::Error)]
@@ -726,6 +831,16 @@ pub fn run_robot(
     };
     progress.advance(1);
     let (motions, motion_values) = bench.measure_motions(&mut rows, &mut notes);
+    let ur5 = match run_ur5(plan, progress) {
+        Ok((section, ur5_rows)) => {
+            rows.extend(ur5_rows);
+            Some(section)
+        }
+        Err(e) => {
+            notes.push(format!("robot UR5 skipped: {e}"));
+            None
+        }
+    };
     let pinocchio = plan.pinocchio.as_ref().and_then(|path| {
         match read_pinocchio(path, plan.configurations, motion_values.len()) {
             Ok(p) => Some(p),
@@ -753,6 +868,7 @@ pub fn run_robot(
         warm_load,
         motions,
         pinocchio,
+        ur5,
         notes,
         configuration_values: bench.qs,
         motion_values,
@@ -794,6 +910,7 @@ mod tests {
             warm_load: None,
             motions: None,
             pinocchio: None,
+            ur5: None,
             notes: Vec::new(),
             configuration_values: Vec::new(),
             motion_values: Vec::new(),

@@ -6,12 +6,47 @@
 
 use super::plan::{
     TARGET_CHECKS_PER_S, TARGET_DISTANCES_PER_S, TARGET_MOTIONS_PER_S, TARGET_SCAN_RATIO,
-    TARGET_THREAD_SPEEDUP, TARGET_WARM_LOAD_MS,
+    TARGET_THREAD_SPEEDUP, TARGET_WARM_LOAD_MS, UR5_SCENE,
 };
-use super::section::RobotMethod::{self, Certified, Nvm, Parry, PlainGjk, Sampled};
+use super::section::RobotMethod::{
+    self, Certified, Decomposed, Hull, Nvm, Parry, PlainGjk, Sampled,
+};
 use super::section::RobotQuery::{self, Check, Distance, Motion};
 use super::section::{RobotSection, Unit};
 use crate::format::{group, rate, ratio, verdict, vertices_label};
+
+/// The UR5's line: decomposed against hull speed (`time(hull) / time(decomposed)`, one
+/// thread) and false alarms removed (`hull − decomposed`), missed collisions of both.
+fn ur5_line(s: &RobotSection) -> Option<String> {
+    let u = s.ur5.as_ref()?;
+    let (h, d) = (u.method(Hull)?, u.method(Decomposed)?);
+    let speed = |query| match (
+        s.time(UR5_SCENE, query, Hull, 1),
+        s.time(UR5_SCENE, query, Decomposed, 1),
+    ) {
+        (Some(th), Some(td)) => ratio(th / td),
+        _ => "n/a".into(),
+    };
+    let missed = if h.missed + d.missed == 0 {
+        "0 missed".to_string()
+    } else {
+        format!(
+            "⚠ missed collisions: {} decomposed, {} hull",
+            d.missed, h.missed
+        )
+    };
+    Some(format!(
+        "On the UR5 (table top, {} configurations, one thread), decomposed links run at {} the speed of hulls ({} for distances) and remove {} of {} false alarms; {missed} ({} pieces, largest deviation {}).",
+        group(u.configurations),
+        speed(Check),
+        speed(Distance),
+        group(h.false_alarms.saturating_sub(d.false_alarms)),
+        group(h.false_alarms),
+        group(d.total_pieces()),
+        d.largest_deviation()
+            .map_or("n/a".into(), |x| format!("{x:.1e} m"))
+    ))
+}
 
 /// The robot lines of the first screen, in plain words: measured values against the
 /// targets, never asserting (`summary_lines(s)[i]` = one sentence).
@@ -158,6 +193,9 @@ pub fn summary_lines(s: &RobotSection) -> Vec<String> {
                 group(m.missed_by_sampled)
             ));
         }
+    }
+    if let Some(line) = ur5_line(s) {
+        lines.push(line);
     }
     match &s.pinocchio {
         Some(p) => {

@@ -50,6 +50,19 @@ pub const CONFIGURATIONS_FILE: &str = "robot_configurations.txt";
 /// The motions file in the output folder (one per line, `q0 ; q1`): `MOTIONS_FILE = "robot_motions.txt"`.
 pub const MOTIONS_FILE: &str = "robot_motions.txt";
 
+/// The UR5's scene key in rows (`data/robots/ur5/`, its table top): `UR5_SCENE = "ur5_tabletop"`.
+pub const UR5_SCENE: &str = "ur5_tabletop";
+
+/// The UR5's configurations with exact-mesh verdicts (`configs_2000.txt`): `UR5_CONFIGURATIONS = 2_000`.
+pub const UR5_CONFIGURATIONS: usize = 2_000;
+
+/// The UR5's configurations a `--quick` report checks (a random subset of
+/// [`UR5_CONFIGURATIONS`]): `QUICK_UR5_CONFIGURATIONS = 500`.
+pub const QUICK_UR5_CONFIGURATIONS: usize = 500;
+
+/// Seed of the UR5's random subset: `UR5_SUBSET_SEED = 20_261_126`.
+pub const UR5_SUBSET_SEED: u64 = 20_261_126;
+
 /// Largest difference between two checkers' minimum distances still called agreement, in
 /// metres (the robot is about 1 m across; GJK stops far below this): `DISTANCE_TOLERANCE = 1e-9`.
 pub const DISTANCE_TOLERANCE: f64 = 1e-9;
@@ -110,6 +123,12 @@ pub struct RobotPlan {
     pub warm_loads: usize,
     /// `pinocchio` = a JSON file written by `benches/robot_pinocchio.py`, shown beside ours.
     pub pinocchio: Option<PathBuf>,
+    /// `ur5` = the folder with `ur5.urdf`, `ur5.srdf`, `scene_tabletop.json`,
+    /// `configs_2000.txt` and `expected_2000.txt` (`panda/../ur5` by default).
+    pub ur5: PathBuf,
+    /// `ur5_configurations` = how many of the UR5's configurations are checked: all of them
+    /// (`None`), or a random subset of that many (seed [`UR5_SUBSET_SEED`]).
+    pub ur5_configurations: Option<usize>,
 }
 
 /// A benchmark scene: `SceneSpec::Scan(n).slug() = "scan_1e{log10 n}"`.
@@ -164,8 +183,13 @@ impl RobotPlan {
     /// The defaults of `polyquery report` (`quick` picks the `--quick` counts and sizes):
     /// `defaults(true, …).configurations = QUICK_CONFIGURATIONS`.
     pub fn defaults(quick: bool, panda: PathBuf, cache: PathBuf) -> RobotPlan {
+        let ur5 = panda
+            .parent()
+            .map_or_else(|| "ur5".into(), |p| p.join("ur5"));
         RobotPlan {
             panda,
+            ur5,
+            ur5_configurations: quick.then_some(QUICK_UR5_CONFIGURATIONS),
             cache,
             configurations: if quick {
                 QUICK_CONFIGURATIONS
@@ -221,11 +245,19 @@ impl RobotPlan {
     }
 
     /// Progress-bar steps: `11` per scene (setup and ten cells), `1` for the warm load, `5`
-    /// for the motions (generation and four cells): `steps() = 11 · scenes + 6`.
+    /// for the motions (generation and four cells), [`UR5_STEPS`] for the UR5:
+    /// `steps() = 11 · scenes + 6 + UR5_STEPS`.
     pub fn steps(&self) -> usize {
-        11 * self.scenes().len() + 6
+        11 * self.scenes().len() + 6 + UR5_STEPS
     }
 }
+
+/// Progress-bar steps of the UR5: per mesh shape, the checker and two cells (check,
+/// distance): `UR5_STEPS = 2 · 3`.
+pub const UR5_STEPS: usize = 6;
+
+/// The UR5 scene in words: `UR5_LABEL = "UR5 + table top (non-convex meshes)"`.
+pub const UR5_LABEL: &str = "UR5 + table top (non-convex meshes)";
 
 /// The robot cache folder: `$POLYQUERY_ROBOT_CACHE`; else `robot-bench` in the Cargo target
 /// folder the running program was built in (the first ancestor holding `CACHEDIR.TAG`, shared

@@ -33,6 +33,11 @@ named_enum! {
         Certified = "certified",
         /// The sampled motion check at [`MOTION_RESOLUTION`](super::plan::MOTION_RESOLUTION): `name() = "sampled at 0.01 rad"`.
         Sampled = "sampled at 0.01 rad",
+        /// The NVM checker with every mesh as its hull (`MeshShape::Hull`): `name() = "hull"`.
+        Hull = "hull",
+        /// The NVM checker with non-convex meshes as certified convex pieces
+        /// (`MeshShape::Decomposed`): `name() = "decomposed"`.
+        Decomposed = "decomposed",
     }
 }
 
@@ -236,6 +241,81 @@ pub struct PinocchioMode {
     pub unit: Unit,
 }
 
+/// One link mesh's decomposition (`MeshShape::Decomposed`): `hull_over_mesh = hull volume / mesh volume`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LinkDecomposition {
+    /// `link` = the link's name.
+    pub link: String,
+    /// `pieces` = convex pieces (1: the hull is within the tolerance).
+    pub pieces: usize,
+    /// `deviation` = certified bound on how far the pieces reach beyond the mesh's solid, metres.
+    pub deviation: f64,
+    /// `tolerance_met = deviation ≤ tolerance`.
+    pub tolerance_met: bool,
+    /// `hull_over_mesh = hull volume / mesh volume`.
+    pub hull_over_mesh: f64,
+    /// `pieces_over_mesh = pieces' volume / mesh volume`.
+    pub pieces_over_mesh: f64,
+    /// `seconds` = `DecompositionSummary::seconds`: the decomposition's time when it was built
+    /// (the shape cache keeps it, so a warm load shows the first build's time).
+    pub seconds: f64,
+}
+
+/// One mesh shape's checker on the UR5 against the exact meshes' verdicts:
+/// `false_alarms = #{ours colliding, exact free}`, `missed = #{exact colliding, ours free}`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MeshShapeResult {
+    /// `method` ∈ {`hull`, `decomposed`}.
+    pub method: RobotMethod,
+    /// `build_seconds` = `Checker::new` wall time (decompositions from the shape cache when there).
+    pub build_seconds: f64,
+    /// `colliding` = configurations this checker calls colliding.
+    pub colliding: usize,
+    /// `missed` = colliding by the exact meshes, free by this checker (must be 0).
+    pub missed: usize,
+    /// `false_alarms` = free by the exact meshes, colliding by this checker.
+    pub false_alarms: usize,
+    /// `links` = each decomposed mesh (empty for `hull`).
+    pub links: Vec<LinkDecomposition>,
+}
+
+impl MeshShapeResult {
+    /// `total_pieces = Σ links[i].pieces`.
+    pub fn total_pieces(&self) -> usize {
+        self.links.iter().map(|l| l.pieces).sum()
+    }
+
+    /// `largest_deviation = max links[i].deviation` (`None` without decomposed links).
+    pub fn largest_deviation(&self) -> Option<f64> {
+        self.links.iter().map(|l| l.deviation).reduce(f64::max)
+    }
+}
+
+/// The UR5 on the table top, hulls against decomposed meshes, held to pinocchio + coal's
+/// exact-mesh verdicts (`data/robots/ur5/expected_2000.txt`): `methods = [hull, decomposed]`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Ur5Section {
+    /// `folder` = the UR5's data folder.
+    pub folder: String,
+    /// `configurations` = configurations checked (of [`UR5_CONFIGURATIONS`](super::plan::UR5_CONFIGURATIONS)).
+    pub configurations: usize,
+    /// `subset_seed` = the random subset's seed (`None`: all of them, in file order).
+    pub subset_seed: Option<u64>,
+    /// `exact_colliding` = configurations colliding by the exact meshes (self or scene).
+    pub exact_colliding: usize,
+    /// `tolerance` = the decomposition's tolerance asked for, metres.
+    pub tolerance: f64,
+    /// `methods` = one per mesh shape measured, hull first.
+    pub methods: Vec<MeshShapeResult>,
+}
+
+impl Ur5Section {
+    /// The result of `method`: `method(m)?.method = m`.
+    pub fn method(&self, method: RobotMethod) -> Option<&MeshShapeResult> {
+        self.methods.iter().find(|m| m.method == method)
+    }
+}
+
 /// Everything the robot section measured: `rows` = scenes × queries × methods × threads plus the motion cells.
 #[derive(Clone, Debug, Serialize)]
 pub struct RobotSection {
@@ -263,6 +343,9 @@ pub struct RobotSection {
     pub motions: Option<MotionSummary>,
     /// `pinocchio` = figures read from `--pinocchio FILE`.
     pub pinocchio: Option<PinocchioFigures>,
+    /// `ur5` = the UR5's hulls against decomposed meshes (`None` when it failed: see `notes`);
+    /// its timed cells are in `rows` (scene [`UR5_SCENE`](super::plan::UR5_SCENE)).
+    pub ur5: Option<Ur5Section>,
     /// `notes` = what failed or was skipped, and why.
     pub notes: Vec<String>,
     /// The configurations, for [`CONFIGURATIONS_FILE`] (not in the JSON): `configuration_values.len() = configurations`.

@@ -7,11 +7,11 @@
 
 use super::plan::{
     CONFIGURATIONS_FILE, DISTANCE_TOLERANCE, LISTED_DISAGREEMENTS, MOTIONS_FILE, TARGET_SCAN_RATIO,
-    TARGET_WARM_LOAD_MS,
+    TARGET_WARM_LOAD_MS, UR5_CONFIGURATIONS, UR5_LABEL, UR5_SCENE,
 };
 use super::section::RobotMethod::{Certified, Nvm, Parry, PlainGjk, Sampled};
 use super::section::RobotQuery::{self, Check, Distance, Motion};
-use super::section::{RobotRow, RobotSection, Unit};
+use super::section::{RobotRow, RobotSection, Unit, Ur5Section};
 use crate::format::{group, rate, ratio, verdict, vertices_label};
 use crate::status::Status;
 use crate::table::Table;
@@ -68,6 +68,114 @@ fn pinocchio_command(out: &str) -> String {
     format!(
         "python3 benches/robot_pinocchio.py --configs {out}/{CONFIGURATIONS_FILE} --motions {out}/{MOTIONS_FILE} --out pin.json; then polyquery report --pinocchio pin.json"
     )
+}
+
+/// The UR5's tables: hulls against decomposed meshes side by side (speed, verdicts against
+/// the exact meshes, pieces), then the decomposition per link:
+/// `ur5_tables(s, u)[0].rows.len() = u.methods.len()`.
+fn ur5_tables(s: &RobotSection, u: &Ur5Section) -> Vec<Table> {
+    let body = u
+        .methods
+        .iter()
+        .map(|m| {
+            let cell = |query| rate_cell(s.row(UR5_SCENE, query, m.method, 1));
+            let pieces = if m.links.is_empty() {
+                "hulls".to_string()
+            } else {
+                group(m.total_pieces())
+            };
+            vec![
+                m.method.to_string(),
+                cell(Check),
+                cell(Distance),
+                format!("{} of {}", group(m.colliding), group(u.configurations)),
+                format!(
+                    "{}{}",
+                    group(m.missed),
+                    if m.missed > 0 { " ⚠" } else { "" }
+                ),
+                group(m.false_alarms),
+                pieces,
+                m.largest_deviation()
+                    .map_or("—".into(), |d| format!("{d:.1e} m")),
+                format!("{:.2} s", m.build_seconds),
+            ]
+        })
+        .collect();
+    let which = match u.subset_seed {
+        Some(seed) => format!(
+            "{} of the {} configurations of configs_2000.txt, drawn at random (seed {seed})",
+            group(u.configurations),
+            group(UR5_CONFIGURATIONS)
+        ),
+        None => format!(
+            "all {} configurations of configs_2000.txt",
+            group(u.configurations)
+        ),
+    };
+    let mut out = vec![Table {
+        title: format!("Robot: {UR5_LABEL}, hulls against decomposed meshes"),
+        caption: format!(
+            "The UR5 of {} in its table-top scene, on {which}, one thread, both mesh shapes in this run: hull (every mesh as its convex hull) and decomposed (each non-convex mesh as certified convex pieces within {:.0e} m of its solid, the hull as a first test). Verdicts are held to pinocchio + coal's exact meshes (expected_2000.txt, self or scene colliding; {} colliding): missed = colliding by the exact meshes but free here (must be 0), false alarm = free by the exact meshes but colliding here. Deviation: the certified bound on how far the pieces reach beyond the mesh. Checker build: Checker::new's wall time, decompositions read from the shape cache when there.",
+            u.folder,
+            u.tolerance,
+            group(u.exact_colliding)
+        ),
+        header: [
+            "mesh shape",
+            "checks, 1 thread",
+            "distances, 1 thread",
+            "colliding",
+            "missed collisions",
+            "false alarms",
+            "convex pieces",
+            "largest deviation",
+            "checker build",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: body,
+        folded: false,
+    }];
+    let links: Vec<Vec<String>> = u
+        .methods
+        .iter()
+        .flat_map(|m| &m.links)
+        .map(|l| {
+            vec![
+                l.link.clone(),
+                l.pieces.to_string(),
+                format!("{:.1e} m", l.deviation),
+                if l.tolerance_met { "yes" } else { "no ⚠" }.into(),
+                format!("{:.3}", l.hull_over_mesh),
+                format!("{:.3}", l.pieces_over_mesh),
+                format!("{:.2} s", l.seconds),
+            ]
+        })
+        .collect();
+    if !links.is_empty() {
+        out.push(Table {
+            title: format!("Robot: {UR5_LABEL}, decomposition per link"),
+            caption: format!(
+                "Each mesh of the decomposed checker: its convex pieces, their certified deviation beyond the mesh's solid (tolerance {:.0e} m), the hull's and the pieces' volume over the mesh's, and the time the decomposition took when it was built (the shape cache keeps it with the pieces, so a warm run shows the first build's time; the other table's checker build is this run's).",
+                u.tolerance
+            ),
+            header: [
+                "link",
+                "pieces",
+                "deviation",
+                "within tolerance",
+                "hull ÷ mesh volume",
+                "pieces ÷ mesh volume",
+                "decomposition time",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: links,
+            folded: true,
+        });
+    }
+    out
 }
 
 /// The robot section's tables, in order (`out` = the output folder the pinocchio command
@@ -321,6 +429,10 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
             rows: body,
             folded: false,
         });
+    }
+    // 4b. The UR5: hulls against decomposed meshes.
+    if let Some(u) = &s.ur5 {
+        tables.extend(ur5_tables(s, u));
     }
     // 5. Warm load and pinocchio.
     let mut body = Vec::new();

@@ -1,0 +1,4 @@
+//! The report crate's one test program: a module per file.
+
+mod robot_peer;
+mod robot_ur5;

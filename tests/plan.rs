@@ -1,0 +1,260 @@
+//! The planner (`polyquery::robot::Planner`) on the shipped MotionBenchMaker Panda problems:
+//! solved paths go from the start to the goal exactly and are re-checked independently
+//! (dense sampling with `Checker::check`, and the certified check per edge); the same seed
+//! gives the same path bit for bit; invalid starts and goals are named; limits are reported;
+//! edges that pass a deliberately blind search check are repaired by certification.
+//! (Feature `robot`.)
+#![cfg(feature = "robot")]
+
+use crate::moveit::{allowed, problems, robot};
+use polyquery::robot::{
+    Body, Checker, CheckerOptions, EdgeCheck, Endpoint, MotionRequest, MoveItScene, Plan,
+    PlanError, PlanStats, Planner, PlannerOptions, RobotError, ShapeCache, Stop,
+};
+
+/// The checker and request of problem `name`.
+fn problem(name: &str) -> (Checker, MotionRequest) {
+    let robot = &robot();
+    let p = problems().into_iter().find(|p| p.name == name).unwrap();
+    let scene = MoveItScene::from_yaml_file(&p.scene, robot).unwrap().scene;
+    let request = MotionRequest::from_yaml_file(&p.request, robot).unwrap();
+    let checker = Checker::new(
+        robot,
+        &scene,
+        &allowed(robot),
+        &ShapeCache::disabled(),
+        CheckerOptions::default(),
+    )
+    .unwrap();
+    (checker, request)
+}
+
+/// Plans `request` on `checker` with `options`.
+fn plan_with(checker: &Checker, request: &MotionRequest, options: PlannerOptions) -> Plan {
+    Planner::new(checker, options)
+        .unwrap()
+        .plan(&request.start, &request.goal)
+        .unwrap()
+}
+
+/// Re-checks a solved plan independently of how it was made: the start and goal exactly at
+/// its ends, its length the sum of its edges (relative 1e-12), every edge free at samples
+/// every 0.002 rad of its largest joint change (`Checker::check`) and certified free
+/// (`Checker::check_motion`).
+fn assert_free_path(checker: &Checker, request: &MotionRequest, plan: &Plan, name: &str) {
+    let path = plan
+        .path
+        .as_ref()
+        .unwrap_or_else(|| panic!("{name}: unsolved"));
+    assert_eq!(plan.stats.stop, Stop::Solved);
+    assert_eq!(path[0], request.start, "{name}");
+    assert_eq!(path[path.len() - 1], request.goal, "{name}");
+    let mut length = 0.0;
+    let mut ws = checker.workspace();
+    for edge in path.windows(2) {
+        let (a, b) = (&edge[0], &edge[1]);
+        let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| y - x).collect();
+        length += d.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let longest = d.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let n = (longest / 0.002).ceil().max(1.0) as usize;
+        for k in 0..=n {
+            let s = k as f64 / n as f64;
+            let q: Vec<f64> = a.iter().zip(&d).map(|(x, dx)| x + s * dx).collect();
+            let r = checker.check_with(&mut ws, &q).unwrap();
+            assert!(
+                !r.collides,
+                "{name}: edge sample s = {s} collides: {:?}",
+                r.pair
+            );
+        }
+        assert!(
+            checker.check_motion(a, b).unwrap().free,
+            "{name}: edge not certified"
+        );
+    }
+    let reported = plan.stats.length.unwrap();
+    assert!(
+        (reported - length).abs() <= 1e-12 * length,
+        "{name}: {reported} ≠ {length}"
+    );
+    assert!(plan.stats.certified_checks >= (path.len() - 1) as u64);
+}
+
+/// Three problems per set (the first three), seed 0: every one solved, and every path free
+/// when re-checked (see `assert_free_path`). The time limit (10 s) is far above the measured
+/// times (tens of milliseconds) so that a loaded machine does not change the outcome.
+#[test]
+fn mbm_sample_is_solved_with_free_certified_paths() {
+    let options = PlannerOptions {
+        timeout: 10.0,
+        ..PlannerOptions::default()
+    };
+    let names: Vec<String> = problems()
+        .into_iter()
+        .filter(|p| {
+            p.name.ends_with("/0001") || p.name.ends_with("/0002") || p.name.ends_with("/0003")
+        })
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(names.len(), 21);
+    for name in &names {
+        let (checker, request) = problem(name);
+        let plan = plan_with(&checker, &request, options);
+        assert_free_path(&checker, &request, &plan, name);
+    }
+}
+
+/// The same seed gives the same path bit for bit, and the same counted work.
+#[test]
+fn same_seed_same_path() {
+    let (checker, request) = problem("cage_panda/0003");
+    let options = PlannerOptions {
+        timeout: 10.0,
+        seed: 42,
+        ..PlannerOptions::default()
+    };
+    let planner = Planner::new(&checker, options).unwrap();
+    let first = planner.plan(&request.start, &request.goal).unwrap();
+    let second = planner.plan(&request.start, &request.goal).unwrap();
+    assert!(first.solved());
+    let bits = |p: &Plan| -> Vec<Vec<u64>> {
+        p.path
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|q| q.iter().map(|x| x.to_bits()).collect())
+            .collect()
+    };
+    assert_eq!(bits(&first), bits(&second));
+    // Everything but the measured times.
+    let work = |p: &Plan| PlanStats {
+        planning_seconds: 0.0,
+        simplify_seconds: 0.0,
+        certify_seconds: 0.0,
+        ..p.stats
+    };
+    assert_eq!(work(&first), work(&second));
+}
+
+/// A colliding start or goal is an error naming the pair `Checker::check` finds (not a
+/// search); one outside the joint limits names the joint; bad options name the option.
+#[test]
+fn invalid_start_goal_and_options_are_named() {
+    let (checker, request) = problem("box_panda/0001");
+    // The first configuration of a fixed sweep of joint 2 that collides.
+    let colliding = (0..200)
+        .map(|k| {
+            let mut q = request.start.clone();
+            q[1] = -1.76 + 3.52 * k as f64 / 199.0;
+            q[3] = -0.1;
+            q
+        })
+        .find(|q| checker.check(q).unwrap().collides)
+        .expect("some configuration of the sweep collides");
+    let (a, b) = checker.check(&colliding).unwrap().pair.unwrap();
+    let planner = Planner::new(&checker, PlannerOptions::default()).unwrap();
+    for endpoint in [Endpoint::Start, Endpoint::Goal] {
+        let result = match endpoint {
+            Endpoint::Start => planner.plan(&colliding, &request.goal),
+            Endpoint::Goal => planner.plan(&request.start, &colliding),
+        };
+        match result.unwrap_err() {
+            PlanError::Collides {
+                endpoint: e,
+                a: na,
+                b: nb,
+            } => {
+                assert_eq!(e, endpoint);
+                assert_eq!(
+                    (na.as_str(), nb.as_str()),
+                    (checker.name(a), checker.name(b))
+                );
+                assert!(matches!(a, Body::Link(_)));
+            }
+            e => panic!("unexpected {e}"),
+        }
+    }
+    let mut outside = request.goal.clone();
+    outside[3] = 0.5; // panda_joint4 ∈ [−3.0718, −0.0698]
+    match planner.plan(&request.start, &outside).unwrap_err() {
+        PlanError::Configuration {
+            endpoint,
+            source: RobotError::OutsideLimits { joint, .. },
+        } => {
+            assert_eq!((endpoint, joint.as_str()), (Endpoint::Goal, "panda_joint4"));
+        }
+        e => panic!("unexpected {e}"),
+    }
+    for (options, name) in [
+        (
+            PlannerOptions {
+                range: Some(-1.0),
+                ..PlannerOptions::default()
+            },
+            "range",
+        ),
+        (
+            PlannerOptions {
+                timeout: 0.0,
+                ..PlannerOptions::default()
+            },
+            "timeout",
+        ),
+        (
+            PlannerOptions {
+                search_edges: EdgeCheck::Sampled {
+                    resolution: f64::NAN,
+                },
+                ..PlannerOptions::default()
+            },
+            "search_edges",
+        ),
+    ] {
+        match Planner::new(&checker, options).unwrap_err() {
+            PlanError::Options { option, .. } => assert_eq!(option, name),
+            e => panic!("unexpected {e}"),
+        }
+    }
+}
+
+/// The iteration and time limits stop a hard problem unsolved and say which was hit.
+#[test]
+fn limits_are_reported() {
+    let (checker, request) = problem("cage_panda/0001");
+    let by_iterations = PlannerOptions {
+        max_iterations: 3,
+        ..PlannerOptions::default()
+    };
+    let plan = plan_with(&checker, &request, by_iterations);
+    assert_eq!(
+        (plan.path.is_none(), plan.stats.stop, plan.stats.iterations),
+        (true, Stop::Iterations, 3)
+    );
+    assert_eq!(plan.stats.length, None);
+    let by_time = PlannerOptions {
+        timeout: 1e-9,
+        ..PlannerOptions::default()
+    };
+    let plan = plan_with(&checker, &request, by_time);
+    assert_eq!(
+        (plan.path.is_none(), plan.stats.stop),
+        (true, Stop::Timeout)
+    );
+}
+
+/// A search whose edge check is blind (one sample per 10 rad: no interior sample at all)
+/// accepts edges through obstacles; certification catches them and repairs them, so the path
+/// returned is still free when re-checked.
+#[test]
+fn blind_search_edges_are_repaired_by_certification() {
+    let (checker, request) = problem("box_panda/0001");
+    let options = PlannerOptions {
+        timeout: 10.0,
+        search_edges: EdgeCheck::Sampled { resolution: 10.0 },
+        simplify: false,
+        ..PlannerOptions::default()
+    };
+    let plan = plan_with(&checker, &request, options);
+    assert!(plan.stats.repairs > 0, "{:?}", plan.stats);
+    assert_free_path(&checker, &request, &plan, "box_panda/0001 (blind)");
+}
