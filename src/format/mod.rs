@@ -294,7 +294,7 @@ pub fn save(path: &Path, map: &NormalVectorMap, metadata: &Metadata) -> Result<u
 }
 
 /// Writes `bytes` to `path` atomically, as [`save`] writes a map (a temporary file beside
-/// `path`, synced, renamed over it; removed on an error): `Ok(bytes.len())`. The shape cache
+/// `path`, synced, renamed over it; removed on an error): `save_bytes(p, b) = Ok(b.len())`. The shape cache
 /// writes its decomposed meshes through it.
 pub fn save_bytes(path: &Path, bytes: &[u8]) -> Result<u64, FormatError> {
     use std::sync::atomic::{AtomicU64, Ordering};

@@ -33,10 +33,12 @@ use std::str::FromStr;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum MeshShape {
-    /// The mesh's convex hull: exact for a convex mesh, a superset otherwise.
+    /// The mesh's convex hull: `shape = conv(mesh)`, exact for a convex mesh, a superset
+    /// otherwise.
     Hull,
     /// The hull as a first test, then convex pieces whose union contains the mesh's solid and
-    /// lies within the mesh tolerance of it (for a closed mesh; an open mesh keeps its hull).
+    /// lies within the mesh tolerance of it (for a closed mesh; an open mesh keeps its hull):
+    /// `solid ⊆ ∪ pieces ⊆ conv(mesh)`.
     #[default]
     Decomposed,
 }
@@ -76,8 +78,8 @@ impl FromStr for MeshShape {
     }
 }
 
-/// The mesh tolerance used unless one is given: 1 mm (`1e-3` in the robot's units, metres
-/// for URDF).
+/// The mesh tolerance used unless one is given: `DEFAULT_MESH_TOLERANCE = 1e-3` (1 mm in the
+/// robot's units, metres for URDF).
 pub const DEFAULT_MESH_TOLERANCE: f64 = 1e-3;
 
 /// One convex piece of a decomposed mesh, in the shape's frame, with its bounding ball:
@@ -120,9 +122,11 @@ impl Piece {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DecompositionSummary {
-    /// The number of convex pieces (1: the hull is within the tolerance of the solid).
+    /// The number of convex pieces: `pieces = 1` when the hull is within the tolerance of the
+    /// solid.
     pub pieces: usize,
-    /// Whether the mesh is closed and consistently oriented (an open mesh keeps its hull).
+    /// Whether the mesh is closed and consistently oriented: `closed = false` ⟹ the hull is
+    /// kept (an open mesh bounds no solid).
     pub closed: bool,
     /// The tolerance asked for: `deviation ≤ tolerance` when `tolerance_met`.
     pub tolerance: f64,
@@ -131,15 +135,15 @@ pub struct DecompositionSummary {
     pub deviation: f64,
     /// `tolerance_met = deviation ≤ tolerance` (false when the piece budget ran out first).
     pub tolerance_met: bool,
-    /// The solid's volume (divergence theorem over the mesh's triangles).
+    /// The solid's volume by the divergence theorem: `mesh_volume = Σ_triangles a · (b × c) / 6`.
     pub mesh_volume: f64,
     /// The hull's volume: `hull_volume ≥ mesh_volume`.
     pub hull_volume: f64,
     /// The pieces' total volume (they lie in disjoint cells, so it is their union's):
     /// `mesh_volume ≤ pieces_volume ≤ hull_volume`.
     pub pieces_volume: f64,
-    /// Seconds the decomposition took when it was built (a shape read from the cache keeps
-    /// its first build's time).
+    /// Seconds the decomposition took when it was built: `seconds ≥ 0` (a shape read from the
+    /// cache keeps its first build's time).
     pub seconds: f64,
 }
 
@@ -187,7 +191,7 @@ impl CollisionShape {
 
     /// A decomposed geometry: its outer shape (the hull), its pieces (each inside `outer`,
     /// their union containing the solid) and what the decomposition achieved. A single piece is
-    /// the hull itself, so it is not kept: `decomposed(h, [p], s).pieces().is_empty()`.
+    /// the hull itself, so it is not kept: `decomposed(h, vec![p], s).pieces().len() = 0`.
     pub fn decomposed(
         outer: ConvexShape,
         pieces: Vec<ConvexShape>,
@@ -220,12 +224,12 @@ impl CollisionShape {
         &self.outer
     }
 
-    /// The convex pieces (empty: the outer shape is the geometry).
+    /// The convex pieces: `pieces() = []` ⟺ the outer shape is the geometry.
     pub fn pieces(&self) -> &[Piece] {
         &self.pieces
     }
 
-    /// What the decomposition achieved (`None`: not a decomposed mesh).
+    /// What the decomposition achieved: `decomposition() = None` ⟺ not a decomposed mesh.
     pub fn decomposition(&self) -> Option<&DecompositionSummary> {
         self.decomposition.as_ref()
     }

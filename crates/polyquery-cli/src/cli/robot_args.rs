@@ -1,7 +1,7 @@
 //! The arguments and set-up every `polyquery robot` command shares: where the robot comes
 //! from ([`RobotSourceArgs`]), how a run goes ([`RunArgs`]: limits, threads, output,
 //! summary, shard), a started run ([`Started`]) and the load's warnings. A leaf of the
-//! robot commands (`robot_command`, `plan_command`).
+//! robot commands: `robot_command → robot_args ← plan_command`.
 
 use super::commands::{CliError, check_output, write_or_print};
 use super::terminal::{progress_bar, thread_pool};

@@ -68,7 +68,8 @@ pub struct ShapeInfo {
 }
 
 /// What the convex decomposition of a mesh achieved (`DecompositionSummary`, in metres and
-/// shares): the pieces contain the mesh's solid and reach at most `deviation` beyond it.
+/// shares): the pieces contain the mesh's solid and reach at most `deviation` beyond it:
+/// `solid ⊆ ∪ pieces ⊆ solid ⊕ B(deviation)`.
 #[derive(Clone, Debug, Serialize)]
 pub struct DecompositionInfo {
     /// `pieces` = the convex pieces (1: the hull is already within the tolerance).

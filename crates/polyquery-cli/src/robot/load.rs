@@ -49,8 +49,8 @@ pub struct LoadedRobot {
     pub robot: Robot,
     /// `scene = read_scene(scene, &robot)?.0` (or `Scene::new()`).
     pub scene: Scene,
-    /// What reading a MoveIt scene ignored, one sentence each (`read_scene(…)?.1`; empty for
-    /// JSON): `notes[k]` names the field.
+    /// What reading a MoveIt scene ignored, one sentence each (empty for JSON):
+    /// `notes = read_scene(scene, &robot)?.1`.
     pub notes: Vec<String>,
     /// `allowed = AllowedCollisions::from_srdf_file(srdf, &robot)` (or `none(&robot)`).
     pub allowed: AllowedCollisions,
