@@ -140,7 +140,8 @@ pub struct DecompositionSummary {
     /// The hull's volume: `hull_volume ≥ mesh_volume`.
     pub hull_volume: f64,
     /// The pieces' total volume (they lie in disjoint cells, so it is their union's):
-    /// `mesh_volume ≤ pieces_volume ≤ hull_volume`.
+    /// `pieces_volume ≤ hull_volume`, and `≥ mesh_volume` for a mesh of one shell (shells that
+    /// overlap count their overlap twice in `mesh_volume`).
     pub pieces_volume: f64,
     /// Seconds the decomposition took when it was built: `seconds ≥ 0` (a shape read from the
     /// cache keeps its first build's time).
