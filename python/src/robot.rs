@@ -188,9 +188,7 @@ impl Robot {
 
     /// Pickles as the library's bytes of the robot and its allowed pairs (mesh geometries as
     /// their paths).
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<ReducedRobot<'py>> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<ReducedRobot<'py>> {
         let me = slf.get();
         let from = slf.get_type().getattr("_from_bytes")?;
         let bytes = PyBytes::new(slf.py(), &me.robot.to_bytes(&me.allowed));
