@@ -179,11 +179,20 @@ impl Checker {
         };
         let na = shapes.pieces_a.len().max(1);
         let nb = shapes.pieces_b.len().max(1);
-        for i in 0..na {
+        // `b`'s pieces' world balls, placed once rather than once per piece of `a`.
+        let mut balls_b = std::mem::take(&mut ws.piece_balls);
+        balls_b.clear();
+        balls_b.extend(shapes.pieces_b.iter().map(|piece| {
+            let (c, r) = piece.bounding_sphere();
+            (shapes.frame_b.apply(&c), r)
+        }));
+        let mut outcome = ControlFlow::Continue(());
+        'pairs: for i in 0..na {
             let (a, placed_a) = side(shapes.pieces_a, shapes.a, &shapes.frame_a, i);
             let (ca, ra) = placed_a.unwrap_or(ball_a);
             for j in 0..nb {
-                let (b, placed_b) = side(shapes.pieces_b, shapes.b, &shapes.frame_b, j);
+                let b = shapes.pieces_b.get(j).map_or(shapes.b, |p| p.shape());
+                let placed_b = balls_b.get(j).copied();
                 let near = match (placed_b, shapes.near) {
                     (Some((cb, rb)), _) | (None, Near::Balls { cb, rb, .. }) => {
                         Near::Balls { ca, ra, cb, rb }
@@ -205,10 +214,14 @@ impl Checker {
                     slot: first + i * nb + j,
                     bodies: shapes.bodies,
                 };
-                visit(ws, &pieces)?;
+                outcome = visit(ws, &pieces);
+                if outcome.is_break() {
+                    break 'pairs;
+                }
             }
         }
-        ControlFlow::Continue(())
+        ws.piece_balls = balls_b;
+        outcome
     }
 
     /// The two shapes' cores placed by their frames, answering as the options say (the
