@@ -4,7 +4,7 @@
 //! total times, the path lengths, and the counted work.
 //!
 //! `cargo run --release --features robot --example plan_mbm -- [--per-set N] [--timeout S]
-//! [--seed N] [--certified-search] [--range R] [--quiet]`
+//! [--seed N] [--certified-search] [--range R] [--resolution R] [--shortcuts N] [--quiet]`
 
 use polyquery::robot::{
     AllowedCollisions, Checker, CheckerOptions, EdgeCheck, MotionRequest, MoveItScene, PackageDirs,
@@ -39,6 +39,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         range: value("--range").map(|v| v.parse()).transpose()?,
         ..PlannerOptions::default()
     };
+    if let Some(n) = value("--shortcuts") {
+        options.shortcut_attempts = n.parse()?;
+    }
     if let Some(r) = value("--resolution") {
         options.search_edges = EdgeCheck::Sampled {
             resolution: r.parse()?,

@@ -173,7 +173,7 @@ impl<'c> Planner<'c> {
                 &mut validity,
                 &mut random,
                 &mut budget,
-                self.range,
+                settings,
                 &mut stats.repairs,
             )?;
             stats.certify_seconds = t2.elapsed().as_secs_f64();
