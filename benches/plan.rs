@@ -6,16 +6,16 @@
 //! Run: `cargo bench --features robot --bench plan`. Criterion ids `plan/<set>/<problem>`, one
 //! plan per iteration (the same seed each time: the same path and the same counted work).
 //!
-//! **Setup, untimed** (stderr): the robot's shapes built once (its meshes decomposed), each
-//! problem's checker by `Checker::with_scene`, and per problem the counted work of one plan
+//! **Setup, untimed** (stderr): the first problem's checker built from scratch (the robot's
+//! meshes decomposed), the others' by `Checker::with_scene` from it, and per problem the counted work of one plan
 //! (iterations, configuration checks, sampled and certified edge checks, repairs, length), so
 //! that a time that moves can be told from work that moved. The whole 700-problem figures come
 //! from `cargo run --release --features robot --example plan_mbm -- --quiet`.
 
 use criterion::Criterion;
 use polyquery::robot::{
-    AllowedCollisions, Checker, CheckerOptions, MotionRequest, MoveItScene, PackageDirs, Planner,
-    PlannerOptions, Robot, Scene, ShapeCache,
+    AllowedCollisions, Checker, MotionRequest, MoveItScene, PackageDirs, Planner, PlannerOptions,
+    Robot, ShapeCache,
 };
 use std::hint::black_box;
 use std::path::Path;
@@ -38,14 +38,8 @@ fn main() {
     let allowed =
         AllowedCollisions::from_srdf_file(&dir.join("panda.srdf"), &robot).expect("panda.srdf");
     let cache = ShapeCache::disabled();
-    let robot_only = Checker::new(
-        &robot,
-        &Scene::new(),
-        &allowed,
-        &cache,
-        CheckerOptions::default(),
-    )
-    .expect("the robot's checker");
+    // The first problem's checker is built from scratch; the others share its robot shapes.
+    let mut first: Option<Checker> = None;
     let problems: Vec<(&str, Checker, MotionRequest)> = PROBLEMS
         .iter()
         .map(|name| {
@@ -59,9 +53,12 @@ fn main() {
                 &robot,
             )
             .expect("request");
-            let checker = robot_only
-                .with_scene(&scene.scene, &cache)
-                .expect("checker");
+            let checker = match &first {
+                Some(built) => built.with_scene(&scene.scene, &cache),
+                None => Checker::new(&robot, &scene.scene, &allowed, &cache, Default::default()),
+            }
+            .expect("checker");
+            first.get_or_insert_with(|| checker.clone());
             (*name, checker, request)
         })
         .collect();

@@ -34,8 +34,8 @@ impl Default for EdgeCheck {
     /// 16 samples per radian of the joint that moves most:
     /// `EdgeCheck::default() = Sampled { resolution: 1/16 }`. Half VAMP's 32: the returned
     /// path is certified anyway, and an edge that slips past the samples is repaired by a
-    /// detour searched 4× finer; on the 700 MotionBenchMaker Panda problems this took 20–25 %
-    /// less time than 1/32 (`examples/plan_mbm.rs --resolution`).
+    /// detour searched 4× finer; on the 700 MotionBenchMaker Panda problems this took about
+    /// 25–30 % less CPU time than 1/32 (`examples/plan_mbm.rs --resolution`).
     fn default() -> Self {
         EdgeCheck::Sampled {
             resolution: 1.0 / 16.0,
