@@ -11,6 +11,7 @@ use super::result::{PlanError, Stop};
 use super::space::{Random, Space, distance};
 use super::tree::Tree;
 use super::validity::Validity;
+use std::time::Instant;
 
 /// One search's settings: its step and its edge check.
 #[derive(Clone, Copy, Debug)]
@@ -140,7 +141,9 @@ impl<'a, 'c> Search<'a, 'c> {
         target: &[f64],
         target_free: bool,
     ) -> Result<Step, PlanError> {
+        let t0 = Instant::now();
         let (near, d2) = tree.nearest(target);
+        self.validity.counts.nearest_seconds += t0.elapsed().as_secs_f64();
         if d2 == 0.0 {
             return Ok(Step::Reached(near));
         }

@@ -188,7 +188,8 @@ pub struct PlanOutcome {
 }
 
 /// Plans every problem, in parallel on the current rayon pool, each problem on one thread
-/// (its checker built for its own scene, through the loaded robot's shape cache), calling
+/// (its checker built for its own scene by [`LoadedRobot::checker_in`]: the robot's shapes
+/// shared, the obstacles' through the shape cache), calling
 /// `progress(1)` after each: `plan_all(l, ps, o, p)?[k]` = the plan of `ps[k]`, in order; an
 /// invalid start or goal is an outcome, a failing check the error of the first problem that
 /// failed.
@@ -256,6 +257,9 @@ struct Line<'a> {
     planning_seconds: f64,
     simplify_seconds: f64,
     certify_seconds: f64,
+    state_check_seconds: f64,
+    certified_check_seconds: f64,
+    nearest_seconds: f64,
     length: Option<f64>,
     waypoints: usize,
     iterations: u64,
@@ -269,7 +273,8 @@ struct Line<'a> {
 
 /// Writes one JSON line per outcome, in order: `{"problem", "solved", "stop"` (`solved`,
 /// `timeout`, `iterations` or `invalid`), `"planning_seconds", "simplify_seconds",
-/// "certify_seconds", "length", "waypoints", "iterations", "state_checks", "motion_checks",
+/// "certify_seconds", "state_check_seconds", "certified_check_seconds", "nearest_seconds",
+/// "length", "waypoints", "iterations", "state_checks", "motion_checks",
 /// "certified_checks", "repairs", "invalid": {"endpoint", "pair", "message"} | null,
 /// "path": [[q…], …] | null}`; path values in their shortest round-trip form, so reading them
 /// back gives the very numbers planned (`path[0] = start`, `path[n−1] = goal`).
@@ -288,6 +293,9 @@ pub fn write_plan_jsonl(outcomes: &[PlanOutcome], w: &mut dyn Write) -> io::Resu
             planning_seconds: seconds(|s| s.planning_seconds),
             simplify_seconds: seconds(|s| s.simplify_seconds),
             certify_seconds: seconds(|s| s.certify_seconds),
+            state_check_seconds: seconds(|s| s.state_check_seconds),
+            certified_check_seconds: seconds(|s| s.certified_check_seconds),
+            nearest_seconds: seconds(|s| s.nearest_seconds),
             length: stats.and_then(|s| s.length),
             waypoints: path.map_or(0, <[_]>::len),
             iterations: count(|s| s.iterations),
