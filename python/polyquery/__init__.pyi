@@ -195,6 +195,15 @@ class Plan:
     @property
     def certify_seconds(self) -> float: ...
     @property
+    def state_check_seconds(self) -> float:
+        """Seconds of configuration checks, within the phases' times."""
+    @property
+    def certified_check_seconds(self) -> float:
+        """Seconds of certified motion checks, within the phases' times."""
+    @property
+    def nearest_seconds(self) -> float:
+        """Seconds finding nearest tree nodes (search and repairs)."""
+    @property
     def iterations(self) -> int: ...
     @property
     def state_checks(self) -> int: ...
@@ -218,10 +227,10 @@ class Planner:
         *,
         range: Optional[float] = None,
         simplify: bool = True,
-        shortcut_attempts: int = 64,
+        shortcut_attempts: int = 16,
         max_iterations: Optional[int] = None,
         certified_search: bool = False,
-        resolution: float = 1.0 / 32.0,
+        resolution: float = 1.0 / 16.0,
     ) -> None: ...
     def plan(
         self,

@@ -38,10 +38,18 @@ impl Default for EdgeCheck {
     /// 25–30 % less CPU time than 1/32 (`examples/plan_mbm.rs --resolution`).
     fn default() -> Self {
         EdgeCheck::Sampled {
-            resolution: 1.0 / 16.0,
+            resolution: DEFAULT_SEARCH_RESOLUTION,
         }
     }
 }
+
+/// The search's default edge resolution, in radians (metres for a prismatic joint) of the
+/// joint that moves most: `DEFAULT_SEARCH_RESOLUTION = 1/16` (see [`EdgeCheck::default`]).
+pub const DEFAULT_SEARCH_RESOLUTION: f64 = 1.0 / 16.0;
+
+/// The simplification's default count of random shortcut attempts:
+/// `DEFAULT_SHORTCUT_ATTEMPTS = 16` (see [`PlannerOptions::shortcut_attempts`]).
+pub const DEFAULT_SHORTCUT_ATTEMPTS: u32 = 16;
 
 /// The default step as a fraction of the joint space's extent (its box's diagonal):
 /// `range = 0.075 · ‖upper − lower‖₂`, about 1 rad on a Panda (extent 13 rad). OMPL's
@@ -97,7 +105,7 @@ impl Default for PlannerOptions {
             max_iterations: u64::MAX,
             search_edges: EdgeCheck::default(),
             simplify: true,
-            shortcut_attempts: 16,
+            shortcut_attempts: DEFAULT_SHORTCUT_ATTEMPTS,
             seed: 0,
             motion: MotionOptions::default(),
         }
