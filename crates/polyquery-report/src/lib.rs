@@ -25,6 +25,7 @@
 //! * [`robot`]: the robot section (Panda configurations per second against plain GJK and
 //!   parry3d, warm load, certified against sampled motion checks, pinocchio's figures).
 //! * [`robot_peer`]: parry3d as a robot checker.
+//! * [`view`]: the plan view (robot, scene and path drawn in a page by an inlined WebGL viewer).
 //! * [`machine`]: CPU, cores, memory, OS, git commit, date.
 //! * Leaves shared by all: [`format`](mod@format) (numbers and escaping), [`table`] (the table type),
 //!   [`status`] (a cell's status), [`progress`] (the progress callback).
@@ -47,6 +48,7 @@ pub mod runner;
 pub mod status;
 pub mod summary;
 pub mod table;
+pub mod view;
 pub mod workload;
 pub mod writers;
 
