@@ -5,6 +5,7 @@
 //! peer's when the `peers` feature is on; the robot section has its rows, tables, summary
 //! lines and input files (no timing is asserted).
 
+use crate::common::browser::{chromium, chromium_or_skip, png_width};
 use polyquery_cli::report;
 use polyquery_report::status::Status;
 use polyquery_report::{ReportConfig, writers::CSV_COLUMNS};
@@ -464,47 +465,8 @@ fn full_default_report() {
     );
 }
 
-/// Headless Chromium: `$POLYQUERY_CHROMIUM`, or `chromium` / `chromium-browser` /
-/// `google-chrome` on the `PATH`.
-fn find_chromium() -> Option<std::path::PathBuf> {
-    if let Some(p) = std::env::var_os("POLYQUERY_CHROMIUM") {
-        return Some(p.into());
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| {
-            ["chromium", "chromium-browser", "google-chrome"].map(|name| dir.join(name))
-        })
-        .find(|p| p.is_file())
-}
-
-/// Runs headless Chromium at a 1280-px-wide window with `args`, returning its stdout.
-fn chromium(browser: &Path, profile: &Path, args: &[String]) -> String {
-    let out = std::process::Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--window-size=1280,2000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("chromium runs");
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+/// The report's browser window: 1280 px wide, 2000 px tall.
+const WINDOW: (u32, u32) = (1280, 2000);
 
 /// The `--quick` report in a real browser, 1280 px wide: a screenshot is produced, the page
 /// is no wider than the window (every wide table scrolls inside its own box), and the
@@ -514,14 +476,9 @@ fn chromium(browser: &Path, profile: &Path, args: &[String]) -> String {
 /// without it, unless `POLYQUERY_SKIP_BROWSER=1` says to skip it.
 #[test]
 fn quick_report_fits_a_1280_px_browser_window() {
-    if std::env::var("POLYQUERY_SKIP_BROWSER").is_ok_and(|v| v == "1") {
-        eprintln!("skipped: POLYQUERY_SKIP_BROWSER=1");
+    let Some(browser) = chromium_or_skip() else {
         return;
-    }
-    let browser = find_chromium().expect(
-        "headless Chromium is needed for this test (apt-get install -y chromium, or set \
-         POLYQUERY_CHROMIUM); POLYQUERY_SKIP_BROWSER=1 skips it",
-    );
+    };
     let out = &shared_quick_report().0.out;
     let dir = tempfile::tempdir().expect("temporary folder");
     let index = out.join("index.html");
@@ -532,15 +489,14 @@ fn quick_report_fits_a_1280_px_browser_window() {
     chromium(
         &browser,
         &profile,
+        WINDOW,
         &[
             format!("--screenshot={}", shot.display()),
             format!("file://{}", index.display()),
         ],
     );
     let png = std::fs::read(&shot).expect("chromium wrote the screenshot");
-    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
-    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
-    assert_eq!(width, 1280, "screenshot width");
+    assert_eq!(png_width(&png), 1280, "screenshot width");
     assert!(png.len() > 20_000, "a blank page? {} bytes", png.len());
 
     // The layout, measured in the browser.
@@ -555,6 +511,7 @@ fn quick_report_fits_a_1280_px_browser_window() {
     let dom = chromium(
         &browser,
         &profile,
+        WINDOW,
         &[
             "--virtual-time-budget=5000".into(),
             "--dump-dom".into(),

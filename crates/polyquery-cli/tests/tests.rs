@@ -12,6 +12,7 @@ mod io;
 mod json_answers;
 mod magnitude_cli;
 mod nvm_cli;
+mod plan_view_cli;
 mod report;
 mod robot_cli;
 mod robot_load_cli;
