@@ -6,6 +6,7 @@
 //! lines and input files (no timing is asserted).
 
 use crate::common::browser::{chromium, chromium_or_skip, png_width};
+use crate::report_planning::{check_planning_section, write_ompl_result};
 use polyquery_cli::report;
 use polyquery_report::status::Status;
 use polyquery_report::{ReportConfig, writers::CSV_COLUMNS};
@@ -63,6 +64,7 @@ fn shared_quick_report() -> &'static (ReportConfig, report::ReportOutput) {
         std::fs::create_dir_all(&dir).expect("temporary folder");
         let mut config = quick_config(&dir.join("report"));
         config.pinocchio = Some(write_pinocchio_result(&dir));
+        config.ompl = Some(write_ompl_result(&dir));
         let output = report::run(&config).expect("the quick report runs");
         (config, output)
     })
@@ -91,6 +93,7 @@ fn quick_report_writes_every_file_well_formed() {
     let (config, output) = shared_quick_report();
     let out = &config.out;
     check_robot_section(out, &output.report);
+    check_planning_section(out, &output.report);
 
     // index.html: the document skeleton is balanced, plots are inline, no NaN.
     let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
@@ -104,10 +107,13 @@ fn quick_report_writes_every_file_well_formed() {
     }
     assert!(count(&html, "<svg") >= 10, "the plots are inline");
     assert!(!html.contains("NaN"), "no NaN in the HTML");
-    assert!(
-        !html.contains("<script"),
-        "no scripts (the page is self-contained)"
+    // Self-contained: the only scripts are the plan view's data and its viewer, inline.
+    assert_eq!(
+        count(&html, "<script"),
+        2,
+        "the view's data and viewer only"
     );
+    assert!(!html.contains("<script src") && !html.contains("<link"));
     assert!(html.contains("git commit") && html.contains("CPU") && html.contains("memory"));
     assert!(html.contains("polyquery report --quick"));
 
@@ -471,7 +477,7 @@ const WINDOW: (u32, u32) = (1280, 2000);
 /// The `--quick` report in a real browser, 1280 px wide: a screenshot is produced, the page
 /// is no wider than the window (every wide table scrolls inside its own box), and the
 /// conclusion's first list ("In short") ends within the first screen (720 px). The layout is
-/// measured by a copy of the page with one script added (the report itself has none).
+/// measured by a copy of the page with one script added; the planning section's view draws.
 /// Needs headless Chromium (`apt-get install -y chromium`; CI installs it): the test fails
 /// without it, unless `POLYQUERY_SKIP_BROWSER=1` says to skip it.
 #[test]
@@ -517,6 +523,10 @@ fn quick_report_fits_a_1280_px_browser_window() {
             "--dump-dom".into(),
             format!("file://{}", probe.display()),
         ],
+    );
+    assert!(
+        dom.contains("id=\"pq-view-planning\" data-status=\"drawn\""),
+        "the planning view was not drawn"
     );
     let at = dom.find("data-probe=\"").expect("the probe ran") + "data-probe=\"".len();
     let values: Vec<i64> = dom[at..at + dom[at..].find('"').expect("closing quote")]

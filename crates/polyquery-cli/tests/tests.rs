@@ -14,6 +14,7 @@ mod magnitude_cli;
 mod nvm_cli;
 mod plan_view_cli;
 mod report;
+mod report_planning;
 mod robot_cli;
 mod robot_load_cli;
 mod robot_motion_cli;

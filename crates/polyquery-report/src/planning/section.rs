@@ -1,0 +1,141 @@
+//! What the planning section measured: polyquery's planner on a few MotionBenchMaker Panda
+//! problems ([`PlannedProblem`]), the planners of a side-by-side run read from `--ompl FILE`
+//! with every path re-checked here ([`PlannerFigures`]), and the view's HTML.
+//!
+//! Where it sits: a leaf of the planning section; [`super::run`] fills it, [`super::tables`]
+//! reads it, `results.json` serialises it (key `planning`, without the view).
+
+use crate::measure::quantile;
+use serde::Serialize;
+
+/// One problem planned by polyquery's planner in this report (one thread, fixed seed):
+/// `solved ⟺ stop = "solved"`.
+///
+/// ```
+/// use polyquery_report::planning::PlannedProblem;
+///
+/// let p = PlannedProblem { problem: "box_panda/0001".into(), solved: false, stop: "timeout".into(),
+///     planning_seconds: 1.0, simplify_seconds: 0.0, certify_seconds: 0.0, length: None,
+///     waypoints: 0, state_checks: 10, motion_checks: 3, certified_checks: 0 };
+/// assert!(!p.solved && p.length.is_none());
+/// ```
+#[derive(Clone, Debug, Serialize)]
+pub struct PlannedProblem {
+    /// `problem` = `"<set>/NNNN"`.
+    pub problem: String,
+    /// `solved` = a path was found and every edge certified free.
+    pub solved: bool,
+    /// `stop` = `solved`, `timeout`, `iterations`, or `invalid: …` (a refused start or goal).
+    pub stop: String,
+    /// `planning_seconds` = the search's wall time.
+    pub planning_seconds: f64,
+    /// `simplify_seconds` = the simplification's wall time.
+    pub simplify_seconds: f64,
+    /// `certify_seconds` = the certification's wall time.
+    pub certify_seconds: f64,
+    /// `length` = the path's length, L2 in joint space (`None` unsolved).
+    pub length: Option<f64>,
+    /// `waypoints` = the path's configurations (0 unsolved).
+    pub waypoints: usize,
+    /// `state_checks` = configurations checked.
+    pub state_checks: u64,
+    /// `motion_checks` = edges checked during the search and simplification.
+    pub motion_checks: u64,
+    /// `certified_checks` = edges through the certified motion check.
+    pub certified_checks: u64,
+}
+
+/// Median, mean and 95th percentile of some seconds (`quantile` of the sorted values; all 0
+/// for none): `Spread::of(&[1, 2, 3]) = (2, 2, 2.9)`.
+///
+/// ```
+/// use polyquery_report::planning::Spread;
+///
+/// let s = Spread::of(vec![3.0, 1.0, 2.0]);
+/// assert_eq!((s.median, s.mean), (2.0, 2.0));
+/// assert!((s.p95 - 2.9).abs() < 1e-12);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Spread {
+    /// `median = quantile(xs, 0.5)`.
+    pub median: f64,
+    /// `mean = Σ xs / n`.
+    pub mean: f64,
+    /// `p95 = quantile(xs, 0.95)`.
+    pub p95: f64,
+}
+
+impl Spread {
+    /// The spread of `xs` (any order, non-finite values dropped).
+    pub fn of(mut xs: Vec<f64>) -> Spread {
+        xs.retain(|x| x.is_finite());
+        if xs.is_empty() {
+            return Spread::default();
+        }
+        xs.sort_by(f64::total_cmp);
+        Spread {
+            median: quantile(&xs, 0.5),
+            mean: xs.iter().sum::<f64>() / xs.len() as f64,
+            p95: quantile(&xs, 0.95),
+        }
+    }
+}
+
+/// One planner of a side-by-side run (`--ompl FILE`), its figures over its solved problems and
+/// its paths re-checked by this report: `not_free + rechecked_free + not_rechecked = solved`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlannerFigures {
+    /// `planner` = the file's name for it (`polyquery`, `ompl_polyquery`, `ompl_coal`, …).
+    pub planner: String,
+    /// `problems` = its lines in the file.
+    pub problems: usize,
+    /// `solved` = lines with `"solved": true` and a path.
+    pub solved: usize,
+    /// `planning` = the solved problems' planning seconds.
+    pub planning: Spread,
+    /// `simplify` = the solved problems' simplification seconds.
+    pub simplify: Spread,
+    /// `length` = the solved paths' lengths (L2 in joint space), as the file gives them.
+    pub length: Spread,
+    /// `rechecked_free` = solved paths whose every edge the certified motion check finds free.
+    pub rechecked_free: usize,
+    /// `not_free` = solved paths with an edge the certified motion check does not find free.
+    pub not_free: usize,
+    /// `not_rechecked` = solved paths this report could not re-check (an unknown problem, a
+    /// configuration of the wrong length or outside the limits).
+    pub not_rechecked: usize,
+    /// `claimed_not_free` = paths the file itself marks `"certified_free": false`.
+    pub claimed_not_free: usize,
+}
+
+/// The planners of `--ompl FILE`: `planners[k]` in the order they first appear.
+#[derive(Clone, Debug, Serialize)]
+pub struct SideBySide {
+    /// `file` = the file read.
+    pub file: String,
+    /// `planners[k]` = the `k`-th planner's figures.
+    pub planners: Vec<PlannerFigures>,
+}
+
+/// The planning section: polyquery's plans of a few problems, the side-by-side figures when a
+/// file was given, and the view of the first few plans (HTML, not serialised).
+#[derive(Clone, Debug, Serialize)]
+pub struct PlanningSection {
+    /// `robot` = the folder of the MotionBenchMaker Panda planned on.
+    pub robot: String,
+    /// `seed` = the planner's seed.
+    pub seed: u64,
+    /// `timeout` = seconds allowed per problem.
+    pub timeout: f64,
+    /// `problems[k]` = the `k`-th problem planned.
+    pub problems: Vec<PlannedProblem>,
+    /// `side_by_side` = the figures of `--ompl FILE` (`None`: no file).
+    pub side_by_side: Option<SideBySide>,
+    /// `viewed` = the problems drawn in the view.
+    pub viewed: Vec<String>,
+    /// `view` = the view's HTML (needs the viewer script and style on its page).
+    #[serde(skip)]
+    pub view: String,
+    /// `notes` = what went wrong without stopping the section (a bad line, a missing file).
+    pub notes: Vec<String>,
+}
