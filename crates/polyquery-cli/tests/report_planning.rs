@@ -88,6 +88,8 @@ pub(crate) fn check_planning_section(out: &Path, report: &polyquery_report::Repo
         assert!(p.certified_checks as usize >= p.waypoints - 1, "{p:?}");
     }
     assert_eq!(section.viewed, QUICK_PROBLEMS);
+    eprintln!("planning section: {:.2} s", section.seconds);
+    assert!(section.seconds > 0.0);
 
     // The straight start → goal motion of box_panda/0001 collides: the sampled check (not the
     // certified one the report uses) finds a colliding sample.

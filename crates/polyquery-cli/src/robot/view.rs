@@ -8,11 +8,13 @@ use super::plan::{PlanOutcome, PlanProblem};
 use super::{LoadedRobot, RobotCliError};
 use polyquery_report::view::{page, plan_view, robot_geometry};
 
-/// The most problems one page shows (the first ones, in order): a page stays a few MB.
+/// The most problems one page shows (the first ones, in order), so a page stays a few MB:
+/// `shown = min(problems, MAX_PAGE_PROBLEMS)`.
 pub const MAX_PAGE_PROBLEMS: usize = 50;
 
 /// The page showing the first [`MAX_PAGE_PROBLEMS`] of `problems` with their outcomes
-/// (`outcomes[k]` of `problems[k]`), titled `title`: `Ok((html, problems shown))`.
+/// (`outcomes[k]` of `problems[k]`), titled `title`:
+/// `plan_page(t, l, ps, os)? = (html, min(ps.len(), MAX_PAGE_PROBLEMS))`.
 /// Errors: a problem's checker cannot be built, or a configuration the robot refuses.
 pub fn plan_page(
     title: &str,

@@ -12,19 +12,20 @@ use std::path::Path;
 
 /// The loaded robot and its problems: `problems["box_panda/0001"]` = that problem's files.
 pub struct Mbm {
-    /// The Panda of the problems (fingers fixed, 7 joints).
+    /// `robot` = the Panda of the problems (fingers fixed): `robot.dof() = 7`.
     pub robot: Robot,
-    /// Its SRDF's allowed collisions.
+    /// `allowed = AllowedCollisions::from_srdf_file(panda.srdf)`.
     pub allowed: AllowedCollisions,
-    /// Where decomposed meshes are kept between runs.
+    /// `cache = ShapeCache::in_dir(cache)`: decomposed meshes kept between runs.
     pub cache: ShapeCache,
-    /// Every problem of `problems/`, by name (`"<set>/NNNN"`).
+    /// `problems[name]` = the files of problem `name = "<set>/NNNN"` under `problems/`.
     pub problems: BTreeMap<String, MotionProblem>,
 }
 
 impl Mbm {
     /// Loads the robot of `dir` (`panda.urdf`, `panda.srdf`, `meshes/` as the package
-    /// `meshes`) and lists `dir/problems`, with the shape cache in `cache`.
+    /// `meshes`) and lists `dir/problems`, with the shape cache in `cache`:
+    /// `load(d, c)?.problems.len()` = the problems under `d/problems`.
     pub fn load(dir: &Path, cache: &Path) -> Result<Mbm, String> {
         let mut packages = PackageDirs::new();
         packages.insert("meshes", dir.join("meshes"));

@@ -11,10 +11,15 @@
 //!
 //! Where it sits: [`crate::run::measure`] runs it after the robot section; the writers render it.
 
+/// The robot and its problems: `Mbm::load(d, c)?.problems[n]` = the files of problem `n`.
 pub mod inputs;
+/// The side-by-side file: `side_by_side(f, m, n)?.planners[k].not_free` = re-checked paths not free.
 pub mod ompl;
+/// The section's run: `run_planning(p, progress)?.problems.len() ≤ p.problems.len()`.
 pub mod run;
+/// What it measured: `PlanningSection::problems[k]` = the `k`-th problem's plan.
 pub mod section;
+/// Its tables: `tables(s).len() = 2`.
 pub mod tables;
 
 pub use inputs::Mbm;

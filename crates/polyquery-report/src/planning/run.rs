@@ -12,7 +12,7 @@ use crate::view::{plan_view, robot_geometry, view_html};
 use polyquery::robot::{PlanError, Planner, PlannerOptions};
 use std::path::PathBuf;
 
-/// The problems planned by a full report: the first of each set.
+/// The problems planned by a full report, the first of each set: `PROBLEMS.len() = 7` sets.
 pub const PROBLEMS: [&str; 7] = [
     "bookshelf_small_panda/0001",
     "bookshelf_tall_panda/0001",
@@ -22,11 +22,12 @@ pub const PROBLEMS: [&str; 7] = [
     "table_pick_panda/0001",
     "table_under_pick_panda/0001",
 ];
-/// The problems planned by a `--quick` report.
+/// The problems planned by a `--quick` report: `QUICK_PROBLEMS ⊆ PROBLEMS`.
 pub const QUICK_PROBLEMS: [&str; 2] = ["box_panda/0001", "cage_panda/0001"];
-/// The planner's seed in the report.
+/// The planner's seed in the report: `PlannerOptions::seed = PLANNING_SEED = 0`.
 pub const PLANNING_SEED: u64 = 0;
-/// The most problems drawn in the report's view (the first ones planned).
+/// The most problems drawn in the report's view (the first ones planned):
+/// `viewed.len() = min(problems, VIEWED_PROBLEMS)`.
 pub const VIEWED_PROBLEMS: usize = 3;
 
 /// What the planning section runs: `steps() = problems.len()`.
@@ -54,7 +55,8 @@ pub struct PlanningPlan {
 }
 
 impl PlanningPlan {
-    /// [`PROBLEMS`] (or [`QUICK_PROBLEMS`]), 1 s each, seed [`PLANNING_SEED`], no file.
+    /// [`PROBLEMS`] (or [`QUICK_PROBLEMS`]), 1 s each, seed [`PLANNING_SEED`], no file:
+    /// `defaults(q, m, c).timeout = 1`.
     pub fn defaults(quick: bool, mbm: PathBuf, cache: PathBuf) -> PlanningPlan {
         let names: &[&str] = if quick { &QUICK_PROBLEMS } else { &PROBLEMS };
         PlanningPlan {
@@ -67,7 +69,7 @@ impl PlanningPlan {
         }
     }
 
-    /// The progress steps: one per problem planned.
+    /// The progress steps, one per problem planned: `steps() = problems.len()`.
     pub fn steps(&self) -> usize {
         self.problems.len()
     }
@@ -81,6 +83,7 @@ pub fn run_planning(
     plan: &PlanningPlan,
     progress: &dyn Progress,
 ) -> Result<PlanningSection, String> {
+    let started = std::time::Instant::now();
     let mbm = Mbm::load(&plan.mbm, &plan.cache)?;
     let options = PlannerOptions {
         timeout: plan.timeout,
@@ -168,5 +171,6 @@ pub fn run_planning(
         viewed: views.iter().map(|v| v.name.clone()).collect(),
         view: geometry.map_or_else(String::new, |g| view_html("planning", &g, &views)),
         notes,
+        seconds: started.elapsed().as_secs_f64(),
     })
 }

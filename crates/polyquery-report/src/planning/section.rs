@@ -66,7 +66,7 @@ pub struct Spread {
 }
 
 impl Spread {
-    /// The spread of `xs` (any order, non-finite values dropped).
+    /// The spread of `xs` (any order, non-finite values dropped): `of(xs).mean = Σ xs / n`.
     pub fn of(mut xs: Vec<f64>) -> Spread {
         xs.retain(|x| x.is_finite());
         if xs.is_empty() {
@@ -108,7 +108,7 @@ pub struct PlannerFigures {
     pub claimed_not_free: usize,
 }
 
-/// The planners of `--ompl FILE`: `planners[k]` in the order they first appear.
+/// The planners of `--ompl FILE`: `planners[k]` = the `k`-th planner to appear in the file.
 #[derive(Clone, Debug, Serialize)]
 pub struct SideBySide {
     /// `file` = the file read.
@@ -118,7 +118,8 @@ pub struct SideBySide {
 }
 
 /// The planning section: polyquery's plans of a few problems, the side-by-side figures when a
-/// file was given, and the view of the first few plans (HTML, not serialised).
+/// file was given, and the view of the first few plans (HTML, not serialised):
+/// `viewed.len() ≤ problems.len()`.
 #[derive(Clone, Debug, Serialize)]
 pub struct PlanningSection {
     /// `robot` = the folder of the MotionBenchMaker Panda planned on.
@@ -138,4 +139,6 @@ pub struct PlanningSection {
     pub view: String,
     /// `notes` = what went wrong without stopping the section (a bad line, a missing file).
     pub notes: Vec<String>,
+    /// `seconds` = the section's wall time (loading, planning, drawing, re-checking).
+    pub seconds: f64,
 }

@@ -6,7 +6,7 @@
 //! Where it sits: a leaf of the view; [`super::scene`] calls it once per shape.
 
 use polyquery::robot::{CollisionShape, ConvexShape};
-use polyquery::{Point, Pose, Vector};
+use polyquery::{Point, Polytope, Pose, Vector};
 
 /// Segments around a curved shape's axis (and twice the rings of a sphere's half).
 const SEGMENTS: usize = 16;
@@ -50,20 +50,7 @@ impl Triangles {
 /// p · (a point on the surface of s)`. An unknown kind of shape is drawn as its bounding box.
 pub fn triangles(shape: &ConvexShape, pose: &Pose) -> Triangles {
     let mut m = match shape {
-        ConvexShape::Hull(map) => {
-            let poly = map.polytope();
-            let mut triangles = Vec::new();
-            for f in poly.face_ids() {
-                let vs = poly.face_vertices(f);
-                for k in 1..vs.len().saturating_sub(1) {
-                    triangles.push([vs[0].0, vs[k].0, vs[k + 1].0]);
-                }
-            }
-            Triangles {
-                points: poly.points().to_vec(),
-                triangles,
-            }
-        }
+        ConvexShape::Hull(map) => polytope_triangles(map.polytope()),
         ConvexShape::Sphere { radius } => rounded(*radius, 0.0),
         ConvexShape::Capsule {
             radius,
@@ -108,28 +95,25 @@ pub fn collision_triangles(shape: &CollisionShape, pose: &Pose) -> Triangles {
     m
 }
 
-/// A box `|x| ≤ h.x, |y| ≤ h.y, |z| ≤ h.z`: 8 corners, 12 triangles.
+/// A box `|x| ≤ h.x, |y| ≤ h.y, |z| ≤ h.z`: 8 corners, 12 triangles (none for a flat box).
 fn cuboid(h: Vector) -> Triangles {
-    let points = (0..8)
-        .map(|i| {
-            let s = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
-            Point::new(s(1) * h.x, s(2) * h.y, s(4) * h.z)
-        })
-        .collect();
-    let quads: [[u32; 4]; 6] = [
-        [0, 2, 6, 4],
-        [1, 5, 7, 3],
-        [0, 4, 5, 1],
-        [2, 3, 7, 6],
-        [0, 1, 3, 2],
-        [4, 6, 7, 5],
-    ];
+    Polytope::axis_aligned_box(Point::from(-h), Point::from(h))
+        .map(|p| polytope_triangles(&p))
+        .unwrap_or_default()
+}
+
+/// A polytope's planar faces, each fanned from its first vertex.
+fn polytope_triangles(poly: &Polytope) -> Triangles {
+    let mut triangles = Vec::new();
+    for f in poly.face_ids() {
+        let vs = poly.face_vertices(f);
+        for k in 1..vs.len().saturating_sub(1) {
+            triangles.push([vs[0].0, vs[k].0, vs[k + 1].0]);
+        }
+    }
     Triangles {
-        points,
-        triangles: quads
-            .iter()
-            .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
-            .collect(),
+        points: poly.points().to_vec(),
+        triangles,
     }
 }
 

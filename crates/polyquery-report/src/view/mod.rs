@@ -14,8 +14,11 @@
 //! * [`scene`]: the links, the obstacles, the frames along a path.
 //! * [`page`](mod@page): JSON and HTML, the viewer script.
 
+/// Shapes as triangles: `triangles(shape, pose).points[i] = pose · (a surface point)`.
 pub mod mesh;
+/// JSON and HTML: `page(title, g, ps)` = a whole document, `view_html` one view.
 pub mod page;
+/// Links, obstacles and frames: `problem_view(…)?.frames[f][k]` = `world ← link k` at frame `f`.
 pub mod scene;
 
 pub use mesh::{Triangles, collision_triangles, triangles};

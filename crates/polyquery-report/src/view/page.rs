@@ -13,10 +13,11 @@ use polyquery::Pose;
 use std::fmt::Write;
 
 /// The viewer: `<script>` text that draws every `.pq-view` element of its page (include it
-/// once per page, after the views).
+/// once per page, after the views): `VIEWER_SCRIPT = <script> + viewer.js + </script>`.
 pub const VIEWER_SCRIPT: &str = concat!("<script>\n", include_str!("viewer.js"), "</script>\n");
 
-/// The page's style for the views (canvas scaled to the page's width).
+/// The page's style for the views (canvas scaled to the page's width):
+/// `canvas width = min(100 %, 960 px)`.
 pub const VIEW_CSS: &str = ".pq-view{max-width:100%;margin:.5em 0 1.5em}\n\
 .pq-view canvas{display:block;width:100%;max-width:960px;aspect-ratio:16/10;background:#f7f7f5;border:1px solid #ccc;cursor:grab;touch-action:none}\n\
 .pq-controls{display:flex;flex-wrap:wrap;gap:.5em;align-items:center;margin:.3em 0;font-size:14px}\n\

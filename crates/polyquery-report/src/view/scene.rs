@@ -10,11 +10,13 @@ use super::mesh::{Triangles, collision_triangles};
 use polyquery::Pose;
 use polyquery::robot::{Checker, LinkPoses, Plan, RobotError};
 
-/// Frames per joint-space unit of an edge (radians, metres): one frame every 0.05.
+/// One frame every `FRAME_STEP = 0.05` of an edge's length (joint space: radians, metres).
 pub const FRAME_STEP: f64 = 0.05;
-/// The fewest and the most frames drawn along one edge of a path.
+/// The fewest and the most frames drawn along one edge of a path:
+/// `FRAMES_PER_EDGE.0 ≤ frames per edge ≤ FRAMES_PER_EDGE.1` (unless capped by `MAX_FRAMES`).
 pub const FRAMES_PER_EDGE: (usize, usize) = (20, 60);
-/// The most frames of one problem: longer paths get fewer frames per edge (at least 2).
+/// The most frames of one problem, longer paths getting fewer frames per edge (at least 2):
+/// `frames ≤ MAX_FRAMES + 2 · edges + 1`.
 pub const MAX_FRAMES: usize = 1500;
 
 /// The links that have collision shapes, each with its triangles in its own frame
