@@ -1,7 +1,7 @@
 //! The page of `robot plan --html F`: the planned problems drawn by the report crate's view
 //! ([`polyquery_report::view`]), one page with a problem picker.
 //!
-//! Where it sits: after [`plan_all`](super::plan::plan_all): `problems + outcomes ──plan_page
+//! Where it sits: after [`plan_all`](crate::robot::plan_all): `problems + outcomes ──plan_page
 //! (a checker per problem's scene, the links' triangles once, frames along each path)──▶ HTML`.
 
 use super::plan::{PlanOutcome, PlanProblem};

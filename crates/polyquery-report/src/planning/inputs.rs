@@ -1,7 +1,7 @@
 //! The MotionBenchMaker Panda the planning section plans on (`data/robots/mbm_panda`): the
 //! robot, its allowed pairs, the shape cache, the problems by name, and a checker per problem.
 //!
-//! Where it sits: a leaf of the planning section; [`super::run`] and [`super::ompl`] use it.
+//! Where it sits: a leaf of the planning section; [`crate::planning::run`] and [`crate::planning::ompl`] use it.
 
 use polyquery::robot::{
     AllowedCollisions, Checker, CheckerOptions, MotionProblem, MotionRequest, MoveItScene,

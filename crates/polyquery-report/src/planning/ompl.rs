@@ -4,7 +4,7 @@
 //! re-checked here by the library's certified motion check in its problem's scene (the file's
 //! own `certified_free` is shown, never trusted).
 //!
-//! Where it sits: after [`super::inputs`]; [`super::run`] calls [`side_by_side`].
+//! Where it sits: after [`crate::planning::inputs`]; [`crate::planning::run`] calls [`side_by_side`].
 
 use super::inputs::Mbm;
 use super::section::{PlannerFigures, SideBySide, Spread};

@@ -2,7 +2,7 @@
 //! problems ([`PlannedProblem`]), the planners of a side-by-side run read from `--ompl FILE`
 //! with every path re-checked here ([`PlannerFigures`]), and the view's HTML.
 //!
-//! Where it sits: a leaf of the planning section; [`super::run`] fills it, [`super::tables`]
+//! Where it sits: a leaf of the planning section; [`crate::planning::run`] fills it, [`crate::planning::tables()`]
 //! reads it, `results.json` serialises it (key `planning`, without the view).
 
 use crate::measure::quantile;

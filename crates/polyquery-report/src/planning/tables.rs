@@ -1,7 +1,7 @@
 //! The planning section's tables: polyquery's plans of the report's problems, and the planners
 //! side by side (from `--ompl FILE`, every path re-checked here) with VAMP's figures quoted.
 //!
-//! Where it sits: reads [`super::section`]; the writers put the tables into `index.html` and
+//! Where it sits: reads [`crate::planning::section`]; the writers put the tables into `index.html` and
 //! `report.md` (the view into `index.html` only).
 
 use super::section::{PlanningSection, Spread};

@@ -3,7 +3,7 @@
 //! twelve triangles, spheres, capsules and cylinders tessellated at a fixed resolution (drawing
 //! only: the checker never sees these triangles).
 //!
-//! Where it sits: a leaf of the view; [`super::scene`] calls it once per shape.
+//! Where it sits: a leaf of the view; [`crate::view::scene`] calls it once per shape.
 
 use polyquery::robot::{CollisionShape, ConvexShape};
 use polyquery::{Point, Polytope, Pose, Vector};

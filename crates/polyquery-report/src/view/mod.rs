@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Where it sits: on the library's public robot types only; `polyquery robot plan --html F`
-//! writes [`page`], the report's planning section embeds [`view_html`].
+//! writes [`page()`], the report's planning section embeds [`view_html`].
 //!
 //! * [`mesh`](mod@mesh): shapes as triangles ([`triangles`], [`collision_triangles`]).
 //! * [`scene`]: the links, the obstacles, the frames along a path.

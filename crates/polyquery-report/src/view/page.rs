@@ -4,7 +4,7 @@
 //! mouse, a play button, a frame slider and a problem picker.
 //!
 //! Where it sits: the last step of the view (`RobotGeometry + [ProblemView] ──page──▶ text`);
-//! `polyquery robot plan --html F` writes [`page`], the report embeds [`view_html`] after
+//! `polyquery robot plan --html F` writes [`page()`], the report embeds [`view_html`] after
 //! [`VIEWER_SCRIPT`].
 
 use super::mesh::Triangles;

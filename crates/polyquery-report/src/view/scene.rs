@@ -3,7 +3,7 @@
 //! world, and the links' world poses at frames along a path, computed here by the library's
 //! forward kinematics so that the page needs none.
 //!
-//! Where it sits: after the planner, before [`super::page`]:
+//! Where it sits: after the planner, before [`crate::view::page()`]:
 //! `checker + path ──robot_geometry, problem_view──▶ RobotGeometry, ProblemView ──page──▶ HTML`.
 
 use super::mesh::{Triangles, collision_triangles};
