@@ -130,32 +130,23 @@ fn html_page_draws_the_plans_in_a_browser() {
         return;
     };
     let profile = dir.path().join("profile");
-    let url = format!("file://{}", page.display());
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plan_view.png");
+    // One run: the screenshot, then the DOM as the viewer left it.
     let dom = chromium(
         &browser,
         &profile,
         (1100, 900),
         &[
             "--virtual-time-budget=5000".into(),
+            format!("--screenshot={}", shot.display()),
             "--dump-dom".into(),
-            url.clone(),
+            format!("file://{}", page.display()),
         ],
     );
     assert_eq!(attribute(&dom, "data-status"), "drawn");
     let pixels: usize = attribute(&dom, "data-pixels").parse().unwrap();
     // The canvas is 960 × 600: the robot and its obstacles cover well over 1 % of it.
     assert!(pixels > 960 * 600 / 100, "only {pixels} pixels drawn");
-    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plan_view.png");
-    chromium(
-        &browser,
-        &profile,
-        (1100, 900),
-        &[
-            "--virtual-time-budget=3000".into(),
-            format!("--screenshot={}", shot.display()),
-            url,
-        ],
-    );
     let png = std::fs::read(&shot).expect("chromium wrote the screenshot");
     assert_eq!(png_width(&png), 1100);
     println!(

@@ -524,9 +524,13 @@ fn quick_report_fits_a_1280_px_browser_window() {
             format!("file://{}", probe.display()),
         ],
     );
+    // The planning section's view drew (WebGL by SwiftShader) over 1 % of its 960 × 600 canvas.
+    let view = "id=\"pq-view-planning\" data-status=\"drawn\" data-pixels=\"";
+    let at = dom.find(view).expect("the planning view was not drawn") + view.len();
+    let pixels: usize = dom[at..at + dom[at..].find('"').unwrap()].parse().unwrap();
     assert!(
-        dom.contains("id=\"pq-view-planning\" data-status=\"drawn\""),
-        "the planning view was not drawn"
+        pixels > 960 * 600 / 100,
+        "the planning view drew {pixels} pixels"
     );
     let at = dom.find("data-probe=\"").expect("the probe ran") + "data-probe=\"".len();
     let values: Vec<i64> = dom[at..at + dom[at..].find('"').expect("closing quote")]
