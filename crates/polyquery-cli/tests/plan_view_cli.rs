@@ -109,16 +109,26 @@ fn html_page_draws_the_plans_in_a_browser() {
         for (q, &w) in path.iter().zip(&waypoints) {
             loaded.robot.forward_kinematics(q, &mut poses).unwrap();
             let frame = frames[w].as_array().unwrap();
-            assert_eq!(frame.len(), 12 * geometry.links.len());
+            assert_eq!(frame.len(), 7 * geometry.links.len());
             for (k, (link, _)) in geometry.links.iter().enumerate() {
                 let p = loaded.checker.base_pose() * poses.as_slice()[*link];
                 let t = p.translation.vector;
                 for (axis, want) in [t.x, t.y, t.z].into_iter().enumerate() {
-                    let got = frame[12 * k + 9 + axis].as_f64().unwrap();
+                    let got = frame[7 * k + axis].as_f64().unwrap();
                     // Written with 4 decimals: within 0.05 mm (+ rounding of the sum).
                     assert!(
                         (got - want).abs() <= 5.1e-5,
                         "{set}/{n} link {link}: {got} vs {want}"
+                    );
+                }
+                // The rotation: the same quaternion (up to sign), each part to 4 decimals.
+                let q = p.rotation.coords;
+                let got: Vec<f64> = (3..7).map(|i| frame[7 * k + i].as_f64().unwrap()).collect();
+                let sign = if q.w < 0.0 { -1.0 } else { 1.0 };
+                for (g, want) in got.iter().zip([q.x, q.y, q.z, q.w]) {
+                    assert!(
+                        (g - sign * want).abs() <= 5.1e-5,
+                        "{set}/{n} link {link}: {got:?} vs {q:?}"
                     );
                 }
             }

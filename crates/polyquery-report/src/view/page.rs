@@ -57,25 +57,13 @@ fn mesh(s: &mut String, m: &Triangles) {
     s.push_str("]}");
 }
 
-/// A pose as 12 numbers, column-major: the rotation's three columns, then the translation.
-fn pose_numbers(p: &Pose) -> [f64; 12] {
-    let r = p.rotation.to_rotation_matrix();
-    let m = r.matrix();
+/// A pose as 7 numbers: the translation, then the unit quaternion `(x, y, z, w)` (its sign
+/// chosen so that `w ≥ 0`).
+fn pose_numbers(p: &Pose) -> [f64; 7] {
     let t = p.translation.vector;
-    [
-        m[(0, 0)],
-        m[(1, 0)],
-        m[(2, 0)],
-        m[(0, 1)],
-        m[(1, 1)],
-        m[(2, 1)],
-        m[(0, 2)],
-        m[(1, 2)],
-        m[(2, 2)],
-        t.x,
-        t.y,
-        t.z,
-    ]
+    let q = p.rotation.coords;
+    let s = if q.w < 0.0 { -1.0 } else { 1.0 };
+    [t.x, t.y, t.z, s * q.x, s * q.y, s * q.z, s * q.w]
 }
 
 /// A JSON string that is safe inside `<script>`: `</` never appears.
@@ -85,8 +73,8 @@ fn json_string(s: &mut String, text: &str) {
 }
 
 /// The view's data as JSON: `{"links": [mesh…], "problems": [{"name", "caption",
-/// "obstacles": mesh, "frames": [[12 numbers per link]…], "waypoints": […]}…]}`, a mesh being
-/// `{"p": [x, y, z, …], "t": [i, j, k, …]}`; numbers to 0.1 mm (4 decimals).
+/// "obstacles": mesh, "frames": [[x, y, z, qx, qy, qz, qw per link]…], "waypoints": […]}…]}`,
+/// a mesh being `{"p": [x, y, z, …], "t": [i, j, k, …]}`; numbers to 4 decimals (0.1 mm).
 ///
 /// ```
 /// use polyquery_report::view::{RobotGeometry, view_json};
@@ -216,7 +204,7 @@ mod tests {
         assert_eq!(v["problems"][0]["name"], "a</script>b");
         assert_eq!(
             v["problems"][0]["frames"][0],
-            serde_json::json!([1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 2, 3])
+            serde_json::json!([1, 2, 3, 0, 0, 0, 1])
         );
     }
 }

@@ -30,9 +30,16 @@
     var z = unit(sub(eye, at)), x = unit(cross(up, z)), y = cross(z, x);
     return new Float32Array([x[0], y[0], z[0], 0, x[1], y[1], z[1], 0, x[2], y[2], z[2], 0, -dot(x, eye), -dot(y, eye), -dot(z, eye), 1]);
   }
+  // Link k's pose at frame f (x y z qx qy qz qw per link) as a column-major 4 × 4 matrix.
   function pose(f, k) {
-    var o = k * 12;
-    return new Float32Array([f[o], f[o + 1], f[o + 2], 0, f[o + 3], f[o + 4], f[o + 5], 0, f[o + 6], f[o + 7], f[o + 8], 0, f[o + 9], f[o + 10], f[o + 11], 1]);
+    var o = k * 7, x = f[o + 3], y = f[o + 4], z = f[o + 5], w = f[o + 6];
+    var n = Math.hypot(x, y, z, w) || 1;
+    x /= n; y /= n; z /= n; w /= n;
+    return new Float32Array([
+      1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w), 0,
+      2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w), 0,
+      2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y), 0,
+      f[o], f[o + 1], f[o + 2], 1]);
   }
   var IDENTITY = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
   var VS = 'attribute vec3 p;attribute vec3 n;uniform mat4 model;uniform mat4 viewProj;varying vec3 vn;' +
@@ -106,7 +113,7 @@
       function grow(m, f, k) {
         for (var c = 0; c < 8; c++) {
           var v = [c & 1 ? m.hi[0] : m.lo[0], c & 2 ? m.hi[1] : m.lo[1], c & 4 ? m.hi[2] : m.lo[2]];
-          if (f) { var o = k * 12; v = [0, 1, 2].map(function (r) { return f[o + r] * v[0] + f[o + 3 + r] * v[1] + f[o + 6 + r] * v[2] + f[o + 9 + r]; }); }
+          if (f) { var m4 = pose(f, k); v = [0, 1, 2].map(function (r) { return m4[r] * v[0] + m4[4 + r] * v[1] + m4[8 + r] * v[2] + m4[12 + r]; }); }
           for (var a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], v[a]); hi[a] = Math.max(hi[a], v[a]); }
         }
       }
