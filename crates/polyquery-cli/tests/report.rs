@@ -669,10 +669,12 @@ fn quick_never_overwrites_a_full_report() {
 
 /// `--pinocchio` must name an existing file (exit 2, nothing written).
 #[test]
-fn a_missing_pinocchio_file_is_an_error() {
-    let dir = tempfile::tempdir().expect("temporary folder");
-    let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&["--pinocchio", "no-such.json"]));
-    assert_eq!(code, 2, "{stdout}\n{stderr}");
-    assert!(stderr.contains("no-such.json"), "{stderr}");
-    assert!(!dir.path().join("report-quick").exists());
+fn a_missing_pinocchio_or_ompl_file_is_an_error() {
+    for flag in ["--pinocchio", "--ompl"] {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&[flag, "no-such.json"]));
+        assert_eq!(code, 2, "{stdout}\n{stderr}");
+        assert!(stderr.contains(&format!("{flag} no-such.json")), "{stderr}");
+        assert!(!dir.path().join("report-quick").exists());
+    }
 }

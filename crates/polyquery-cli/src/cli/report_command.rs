@@ -39,7 +39,7 @@ pub struct ReportArgs {
     #[arg(long)]
     pub no_progress: bool,
     /// Leave out the robot section (the Panda's configurations per second, warm load, motion
-    /// checks): `robot = !no_robot`.
+    /// checks) and the planning section: `robot = !no_robot`.
     #[arg(long)]
     pub no_robot: bool,
     /// Folder kept between runs for the robot section's obstacle and mesh maps (the 10⁶-vertex
