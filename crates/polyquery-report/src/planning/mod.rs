@@ -27,5 +27,5 @@ pub use ompl::side_by_side;
 pub use run::{
     PLANNING_SEED, PROBLEMS, PlanningPlan, QUICK_PROBLEMS, VIEWED_PROBLEMS, run_planning,
 };
-pub use section::{PlannedProblem, PlannerFigures, PlanningSection, SideBySide, Spread};
+pub use section::{PlannedProblem, PlannerFigures, PlanningSection, SideBySide, Times};
 pub use tables::{VAMP_FIGURES, tables};

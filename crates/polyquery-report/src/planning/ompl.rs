@@ -7,7 +7,7 @@
 //! Where it sits: after [`crate::planning::inputs`]; [`crate::planning::run`] calls [`side_by_side`].
 
 use super::inputs::Mbm;
-use super::section::{PlannerFigures, SideBySide, Spread};
+use super::section::{PlannerFigures, SideBySide, Times};
 use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -130,7 +130,12 @@ pub fn side_by_side(file: &Path, mbm: &Mbm, notes: &mut Vec<String>) -> Result<S
                 .collect();
             let solved: Vec<usize> = mine.iter().copied().filter(|&k| lines[k].solved).collect();
             let spread = |f: &dyn Fn(&Line) -> Option<f64>| {
-                Spread::of(solved.iter().filter_map(|&k| f(&lines[k])).collect())
+                Times::of(
+                    solved
+                        .iter()
+                        .filter_map(|&k| f(&lines[k]).filter(|x| x.is_finite()))
+                        .collect(),
+                )
             };
             let count = |want: Option<bool>| solved.iter().filter(|&&k| verdict[k] == want).count();
             PlannerFigures {

@@ -5,7 +5,6 @@
 //! Where it sits: a leaf of the planning section; [`crate::planning::run`] fills it, [`crate::planning::tables()`]
 //! reads it, `results.json` serialises it (key `planning`, without the view).
 
-use crate::measure::quantile;
 use serde::Serialize;
 
 /// One problem planned by polyquery's planner in this report (one thread, fixed seed):
@@ -45,38 +44,39 @@ pub struct PlannedProblem {
     pub certified_checks: u64,
 }
 
-/// Median, mean and 95th percentile of some seconds (`quantile` of the sorted values; all 0
-/// for none): `Spread::of(&[1, 2, 3]) = (2, 2, 2.9)`.
+/// Median, mean and 95th percentile of some seconds (`p95` = the value at rank
+/// `round(0.95 · (n − 1))` of the sorted values; all 0 for none): the one definition of
+/// `robot plan`'s summary (re-exported as `polyquery_cli::robot::Times`) and of the report's
+/// planning section.
 ///
 /// ```
-/// use polyquery_report::planning::Spread;
+/// use polyquery_report::planning::Times;
 ///
-/// let s = Spread::of(vec![3.0, 1.0, 2.0]);
-/// assert_eq!((s.median, s.mean), (2.0, 2.0));
-/// assert!((s.p95 - 2.9).abs() < 1e-12);
+/// let t = Times::of(vec![3.0, 1.0, 2.0]);
+/// assert_eq!((t.median, t.mean, t.p95), (2.0, 2.0, 3.0));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Spread {
-    /// `median = quantile(xs, 0.5)`.
+pub struct Times {
+    /// `median` = the value at rank `round(0.5 · (n − 1))`.
     pub median: f64,
-    /// `mean = Σ xs / n`.
+    /// `mean = Σ x / n`.
     pub mean: f64,
-    /// `p95 = quantile(xs, 0.95)`.
+    /// `p95` = the value at rank `round(0.95 · (n − 1))`.
     pub p95: f64,
 }
 
-impl Spread {
-    /// The spread of `xs` (any order, non-finite values dropped): `of(xs).mean = Σ xs / n`.
-    pub fn of(mut xs: Vec<f64>) -> Spread {
-        xs.retain(|x| x.is_finite());
+impl Times {
+    /// The times of `xs` (any order): `of(xs).mean = Σ xs / n`, all 0 for none.
+    pub fn of(mut xs: Vec<f64>) -> Times {
         if xs.is_empty() {
-            return Spread::default();
+            return Times::default();
         }
         xs.sort_by(f64::total_cmp);
-        Spread {
-            median: quantile(&xs, 0.5),
+        let rank = |p: f64| xs[(p * (xs.len() - 1) as f64).round() as usize];
+        Times {
+            median: rank(0.5),
             mean: xs.iter().sum::<f64>() / xs.len() as f64,
-            p95: quantile(&xs, 0.95),
+            p95: rank(0.95),
         }
     }
 }
@@ -92,11 +92,11 @@ pub struct PlannerFigures {
     /// `solved` = lines with `"solved": true` and a path.
     pub solved: usize,
     /// `planning` = the solved problems' planning seconds.
-    pub planning: Spread,
+    pub planning: Times,
     /// `simplify` = the solved problems' simplification seconds.
-    pub simplify: Spread,
+    pub simplify: Times,
     /// `length` = the solved paths' lengths (L2 in joint space), as the file gives them.
-    pub length: Spread,
+    pub length: Times,
     /// `rechecked_free` = solved paths whose every edge the certified motion check finds free.
     pub rechecked_free: usize,
     /// `not_free` = solved paths with an edge the certified motion check does not find free.

@@ -4,7 +4,7 @@
 //! Where it sits: reads [`crate::planning::section`]; the writers put the tables into `index.html` and
 //! `report.md` (the view into `index.html` only).
 
-use super::section::{PlanningSection, Spread};
+use super::section::{PlanningSection, Times};
 use crate::format::format_time;
 use crate::table::{Table, header};
 
@@ -78,7 +78,7 @@ pub fn tables(s: &PlanningSection) -> Vec<Table> {
         rows,
     );
     let mut rows: Vec<Vec<String>> = Vec::new();
-    let spread = |t: &Spread| [seconds(t.median), seconds(t.mean), seconds(t.p95)];
+    let spread = |t: &Times| [seconds(t.median), seconds(t.mean), seconds(t.p95)];
     match &s.side_by_side {
         Some(side) => {
             for p in &side.planners {
