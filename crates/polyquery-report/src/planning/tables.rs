@@ -57,7 +57,7 @@ pub fn tables(s: &PlanningSection) -> Vec<Table> {
     let ours = Table::new(
         "Planning: polyquery's planner on MotionBenchMaker Panda problems",
         format!(
-            "RRT-Connect, then shortcuts, then every edge certified free by the certified motion check (decomposed meshes), one problem at a time on one thread, seed {}, at most {} s each; problems from {}. Planning: the search; length: L2 in joint space (radians); motion checks: edges checked by the search and simplification; certified: edges through the certified motion check. The view below draws the first {} plans (drag to orbit, wheel to zoom, Play to animate).",
+            "RRT-Connect, then shortcuts, then every edge certified free by the certified motion check (decomposed meshes), one problem at a time on one thread, seed {}, at most {} s each; problems from {}. Planning: the search; length: L2 in joint space (radians); motion checks: edges checked by the search and simplification; certified: edges through the certified motion check. index.html draws the first {} plans in a view (drag to orbit, wheel to zoom, Play to animate).",
             s.seed,
             s.timeout,
             s.robot,
