@@ -32,6 +32,10 @@ use std::fmt::{self, Display, Formatter};
 use std::io::{self, Write};
 use std::path::Path;
 
+/// Median, mean and p95 of some seconds (`Times::of(xs).mean = Σ xs / n`), shared with the
+/// report's planning section.
+pub use polyquery_report::planning::Times;
+
 /// One planning problem: its name, its set, its own scene (`None`: the loaded robot's scene)
 /// and its two configurations in the robot's order (`start.len() = goal.len() = dof`).
 ///
@@ -308,41 +312,6 @@ pub fn write_plan_jsonl(outcomes: &[PlanOutcome], w: &mut dyn Write) -> io::Resu
         }
     });
     crate::json::write_lines(w, lines)
-}
-
-/// Median, mean and 95th percentile of some seconds (`p95` = the value at rank
-/// `round(0.95 · (n − 1))` of the sorted values; all 0 for none).
-///
-/// ```
-/// use polyquery_cli::robot::Times;
-///
-/// let t = Times::of(vec![3.0, 1.0, 2.0]);
-/// assert_eq!((t.median, t.mean, t.p95), (2.0, 2.0, 3.0));
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Times {
-    /// `median` = the value at rank `round(0.5 · (n − 1))`.
-    pub median: f64,
-    /// `mean = Σ x / n`.
-    pub mean: f64,
-    /// `p95` = the value at rank `round(0.95 · (n − 1))`.
-    pub p95: f64,
-}
-
-impl Times {
-    /// The times of `xs` (any order): `of(xs).mean = Σ xs / n`, all 0 for none.
-    pub fn of(mut xs: Vec<f64>) -> Times {
-        if xs.is_empty() {
-            return Times::default();
-        }
-        xs.sort_by(f64::total_cmp);
-        let rank = |p: f64| xs[(p * (xs.len() - 1) as f64).round() as usize];
-        Times {
-            median: rank(0.5),
-            mean: xs.iter().sum::<f64>() / xs.len() as f64,
-            p95: rank(0.95),
-        }
-    }
 }
 
 /// One set's line of the summary (or the whole run's, `set = "all"`): counts, and the times
