@@ -1,11 +1,12 @@
 //! The MotionBenchMaker Panda the planning section plans on (`data/robots/mbm_panda`): the
-//! robot, its allowed pairs, the shape cache, the problems by name, and a checker per problem.
+//! robot, its allowed pairs, the shape cache, the problems by name, and a checker per problem
+//! (built from one robot checker's shapes: no mesh is decomposed or mapped twice).
 //!
 //! Where it sits: a leaf of the planning section; [`crate::planning::run`] and [`crate::planning::ompl`] use it.
 
 use polyquery::robot::{
     AllowedCollisions, Checker, CheckerOptions, MotionProblem, MotionRequest, MoveItScene,
-    PackageDirs, Robot, ShapeCache, list_motion_problems,
+    PackageDirs, Robot, Scene, ShapeCache, list_motion_problems,
 };
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,6 +21,9 @@ pub struct Mbm {
     pub cache: ShapeCache,
     /// `problems[name]` = the files of problem `name = "<set>/NNNN"` under `problems/`.
     pub problems: BTreeMap<String, MotionProblem>,
+    /// The robot's checker in an empty scene, whose shapes every problem's checker reuses:
+    /// `problem(n)?.0 = robot_checker.with_scene(scene of n)`.
+    robot_checker: Checker,
 }
 
 impl Mbm {
@@ -38,11 +42,21 @@ impl Mbm {
             .into_iter()
             .map(|p| (p.name.clone(), p))
             .collect();
+        let cache = ShapeCache::in_dir(cache);
+        let robot_checker = Checker::new(
+            &robot,
+            &Scene::new(),
+            &allowed,
+            &cache,
+            CheckerOptions::default(),
+        )
+        .map_err(|e| format!("{}: {e}", dir.join("panda.urdf").display()))?;
         Ok(Mbm {
             robot,
             allowed,
-            cache: ShapeCache::in_dir(cache),
+            cache,
             problems,
+            robot_checker,
         })
     }
 
@@ -57,14 +71,10 @@ impl Mbm {
             MoveItScene::from_yaml_file(&p.scene, &self.robot).map_err(|e| e.to_string())?;
         let request =
             MotionRequest::from_yaml_file(&p.request, &self.robot).map_err(|e| e.to_string())?;
-        let checker = Checker::new(
-            &self.robot,
-            &scene.scene,
-            &self.allowed,
-            &self.cache,
-            CheckerOptions::default(),
-        )
-        .map_err(|e| format!("{name}: {e}"))?;
+        let checker = self
+            .robot_checker
+            .with_scene(&scene.scene, &self.cache)
+            .map_err(|e| format!("{name}: {e}"))?;
         Ok((checker, request))
     }
 }
