@@ -16,6 +16,7 @@
 //! the solid, so `dist(∪ pieces, B) ≥ dist(solid, B) − deviation`.
 
 use super::ConvexShape;
+use super::piece_tree::PieceTree;
 use crate::Point;
 use std::fmt;
 use std::str::FromStr;
@@ -177,6 +178,8 @@ impl DecompositionSummary {
 pub struct CollisionShape {
     outer: ConvexShape,
     pieces: Vec<Piece>,
+    /// The bounding-volume tree over `pieces` (empty without pieces), built with the shape.
+    tree: PieceTree,
     decomposition: Option<DecompositionSummary>,
 }
 
@@ -186,6 +189,7 @@ impl CollisionShape {
         CollisionShape {
             outer,
             pieces: Vec::new(),
+            tree: PieceTree::default(),
             decomposition: None,
         }
     }
@@ -213,9 +217,11 @@ impl CollisionShape {
         } else {
             Vec::new()
         };
+        let tree = PieceTree::build(&pieces);
         CollisionShape {
             outer,
             pieces,
+            tree,
             decomposition: Some(summary),
         }
     }
@@ -228,6 +234,12 @@ impl CollisionShape {
     /// The convex pieces: `pieces() = []` ⟺ the outer shape is the geometry.
     pub fn pieces(&self) -> &[Piece] {
         &self.pieces
+    }
+
+    /// The bounding-volume tree over the pieces (empty without pieces): each node's ball holds
+    /// the pieces below it.
+    pub(crate) fn piece_tree(&self) -> &PieceTree {
+        &self.tree
     }
 
     /// What the decomposition achieved: `decomposition() = None` ⟺ not a decomposed mesh.

@@ -5,14 +5,17 @@
 //! warm-start slot and its bodies. What is done per pair — the boolean check, the distance
 //! query, a motion check's step — is the visitor, a generic closure (no dynamic dispatch, no
 //! allocation). A shape pair whose shapes have convex pieces (decomposed meshes) is tested by
-//! its outer shapes first; [`Checker::for_each_piece_pair`] then visits its piece pairs, each
-//! with its own bounding balls and warm-start slot, when the visitor needs them.
+//! its outer shapes first; [`Checker::for_each_piece_pair`] then descends the two shapes' piece trees
+//! together (`robot/piece_tree.rs`), pruning node pairs the visitor's bounding-volume test
+//! settles, and visits the piece pairs left, each with its own bounding balls and warm-start
+//! slot, when the visitor needs them.
 
 use super::core::Checker;
 use super::geometry::{Frame, Near, Placed, frame_center};
-use super::results::Body;
+use super::results::{Body, CheckCounts};
 use super::workspace::CheckWorkspace;
 use crate::Point;
+use crate::robot::piece_tree::{EMPTY_TREE, PieceTree, WHOLE};
 use crate::robot::{ConvexShape, Piece};
 use std::ops::ControlFlow;
 
@@ -29,6 +32,9 @@ pub(super) struct ShapePair<'a> {
     /// The pieces inside `a` and `b` (`a ⊇ ∪ pieces_a ⊇ solid a`).
     pub(super) pieces_a: &'a [Piece],
     pub(super) pieces_b: &'a [Piece],
+    /// The bounding-volume trees over `pieces_a` and `pieces_b` (empty without pieces).
+    pub(super) tree_a: &'a PieceTree,
+    pub(super) tree_b: &'a PieceTree,
     /// The shapes' bounding volumes: balls, or a ball and the obstacle's box and ball.
     pub(super) near: Near<'a>,
     pub(super) slot: usize,
@@ -113,6 +119,8 @@ impl Checker {
                     frame_b: obstacle.frame,
                     pieces_a: sa.pieces(),
                     pieces_b: sb.pieces(),
+                    tree_a: sa.piece_tree(),
+                    tree_b: sb.piece_tree(),
                     near: Near::Obstacle {
                         c,
                         r: ls.radius,
@@ -144,6 +152,8 @@ impl Checker {
                         frame_b: ws.shape_frames[fb + j],
                         pieces_a: shape_a.pieces(),
                         pieces_b: shape_b.pieces(),
+                        tree_a: shape_a.piece_tree(),
+                        tree_b: shape_b.piece_tree(),
                         near: Near::Balls {
                             ca,
                             ra: sa.radius,
@@ -160,67 +170,109 @@ impl Checker {
         ControlFlow::Continue(())
     }
 
-    /// Visits the piece pairs of shape pair `shapes` (one of whose shapes has pieces) until
-    /// `visit` breaks: piece `i` of `a` (or `a` itself, without pieces) against piece `j` of `b`
-    /// (or `b`), `i` outer, each with its bounding balls placed by the shapes' frames (an
-    /// obstacle without pieces keeps its box) and its own warm-start slot. The union of the
-    /// piece pairs is the pair's geometry: `A ∩ B ≠ ∅ ⟺ some piece pair meets`.
+    /// Visits the piece pairs of shape pair `shapes` (one of whose shapes has pieces) that
+    /// its node tests keep, until `visit` breaks. The two shapes' piece trees are descended
+    /// together from their roots (a side without pieces is one leaf, the whole shape, with
+    /// the pair's ball or the obstacle): a node pair is handed to `keep` with its bounding
+    /// volumes placed by the shapes' frames (`Near`) and pruned when it answers `false`; a kept
+    /// inner pair splits its larger ball. A pair of leaves becomes piece `i` of `a` (or `a`
+    /// itself) against piece `j` of `b` (or `b`), with its bounding balls (an obstacle without
+    /// pieces keeps its box) and its own warm-start slot, handed to `visit`. Each node holds
+    /// the pieces below it, so `keep` may prune only what its test settles for every piece pair
+    /// below: the pair's geometry is the union of its piece pairs,
+    /// `A ∩ B ≠ ∅ ⟺ some piece pair meets`. Every node pair is visited at most once;
+    /// `counts.volume_tests` counts them.
     #[inline]
-    pub(super) fn for_each_piece_pair<B>(
+    pub(super) fn for_each_piece_pair<S, B>(
         &self,
         ws: &mut CheckWorkspace,
         shapes: &ShapePair<'_>,
-        mut visit: impl FnMut(&mut CheckWorkspace, &ShapePair<'_>) -> ControlFlow<B>,
+        counts: &mut CheckCounts,
+        state: &mut S,
+        mut keep: impl FnMut(&mut S, &CheckWorkspace, &Near<'_>) -> bool,
+        mut visit: impl FnMut(
+            &mut S,
+            &mut CheckCounts,
+            &mut CheckWorkspace,
+            &ShapePair<'_>,
+        ) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let first = self.piece_slots[shapes.slot] as usize;
         let ball_a = match shapes.near {
             Near::Balls { ca, ra, .. } => (ca, ra),
             Near::Obstacle { c, r, .. } => (c, r),
         };
-        let na = shapes.pieces_a.len().max(1);
+        let (tree_a, tree_b) = (shapes.tree_a, shapes.tree_b);
         let nb = shapes.pieces_b.len().max(1);
-        // `b`'s pieces' world balls, placed once rather than once per piece of `a`.
-        let mut balls_b = std::mem::take(&mut ws.piece_balls);
-        balls_b.clear();
-        balls_b.extend(shapes.pieces_b.iter().map(|piece| {
-            let (c, r) = piece.bounding_sphere();
-            (shapes.frame_b.apply(&c), r)
-        }));
+        // The placed ball of node `x` of a side (the pair's ball for the whole shape), and
+        // whether it is a leaf (its piece, `None` for the whole shape).
+        let node = |tree: &PieceTree, frame: &Frame, x: u32| -> (Option<(Point, f64)>, bool) {
+            if x == WHOLE {
+                return (None, true);
+            }
+            let n = tree.node(x);
+            (
+                Some((frame.apply(&n.center), n.radius)),
+                tree.piece(x).is_some(),
+            )
+        };
+        let mut stack = std::mem::take(&mut ws.piece_stack);
+        stack.clear();
+        stack.push((tree_a.root(), tree_b.root()));
         let mut outcome = ControlFlow::Continue(());
-        'pairs: for i in 0..na {
-            let (a, placed_a) = side(shapes.pieces_a, shapes.a, &shapes.frame_a, i);
+        while let Some((x, y)) = stack.pop() {
+            counts.volume_tests += 1;
+            let (placed_a, leaf_a) = node(tree_a, &shapes.frame_a, x);
+            let (placed_b, leaf_b) = node(tree_b, &shapes.frame_b, y);
             let (ca, ra) = placed_a.unwrap_or(ball_a);
-            for j in 0..nb {
-                let b = shapes.pieces_b.get(j).map_or(shapes.b, |p| p.shape());
-                let placed_b = balls_b.get(j).copied();
-                let near = match (placed_b, shapes.near) {
-                    (Some((cb, rb)), _) | (None, Near::Balls { cb, rb, .. }) => {
-                        Near::Balls { ca, ra, cb, rb }
-                    }
-                    (None, Near::Obstacle { obstacle, .. }) => Near::Obstacle {
-                        c: ca,
-                        r: ra,
-                        obstacle,
-                    },
-                };
+            let near = match (placed_b, shapes.near) {
+                (Some((cb, rb)), _) | (None, Near::Balls { cb, rb, .. }) => {
+                    Near::Balls { ca, ra, cb, rb }
+                }
+                (None, Near::Obstacle { obstacle, .. }) => Near::Obstacle {
+                    c: ca,
+                    r: ra,
+                    obstacle,
+                },
+            };
+            if leaf_a && leaf_b {
+                let i = if x == WHOLE { None } else { tree_a.piece(x) };
+                let j = if y == WHOLE { None } else { tree_b.piece(y) };
                 let pieces = ShapePair {
-                    a,
+                    a: i.map_or(shapes.a, |i| shapes.pieces_a[i].shape()),
                     frame_a: shapes.frame_a,
-                    b,
+                    b: j.map_or(shapes.b, |j| shapes.pieces_b[j].shape()),
                     frame_b: shapes.frame_b,
                     pieces_a: &[],
                     pieces_b: &[],
+                    tree_a: &EMPTY_TREE,
+                    tree_b: &EMPTY_TREE,
                     near,
-                    slot: first + i * nb + j,
+                    slot: first + i.unwrap_or(0) * nb + j.unwrap_or(0),
                     bodies: shapes.bodies,
                 };
-                outcome = visit(ws, &pieces);
+                outcome = visit(state, counts, ws, &pieces);
                 if outcome.is_break() {
-                    break 'pairs;
+                    break;
                 }
+                continue;
+            }
+            if !keep(state, ws, &near) {
+                continue;
+            }
+            // Split the side with the larger ball (an inner node's; a leaf is never split).
+            let split_a = !leaf_a && (leaf_b || ra >= placed_b.map_or(0.0, |(_, rb)| rb));
+            if split_a {
+                let (c1, c2) = tree_a.children(x);
+                stack.push((c2, y));
+                stack.push((c1, y));
+            } else {
+                let (c1, c2) = tree_b.children(y);
+                stack.push((x, c2));
+                stack.push((x, c1));
             }
         }
-        ws.piece_balls = balls_b;
+        ws.piece_stack = stack;
         outcome
     }
 
@@ -232,23 +284,5 @@ impl Checker {
             self.placed(pair.a, &pair.frame_a),
             self.placed(pair.b, &pair.frame_b),
         )
-    }
-}
-
-/// Piece `k` of a side of a shape pair with its world bounding ball, or — for a side without
-/// pieces — the whole shape (its ball is the pair's).
-#[inline(always)]
-fn side<'a>(
-    pieces: &'a [Piece],
-    whole: &'a ConvexShape,
-    frame: &Frame,
-    k: usize,
-) -> (&'a ConvexShape, Option<(Point, f64)>) {
-    match pieces.get(k) {
-        Some(piece) => {
-            let (c, r) = piece.bounding_sphere();
-            (piece.shape(), Some((frame.apply(&c), r)))
-        }
-        None => (whole, None),
     }
 }

@@ -36,9 +36,8 @@ pub struct CheckWorkspace {
     pub(super) guesses: Vec<Vector>,
     /// Candidate pairs of a distance query with their lower bounds.
     pub(super) candidates: Vec<(f64, usize)>,
-    /// The world balls of a shape pair's second shape's pieces, while its piece pairs are
-    /// visited.
-    pub(super) piece_balls: Vec<(Point, f64)>,
+    /// Scratch stack of node pairs while two shapes' piece trees are descended.
+    pub(super) piece_stack: Vec<(u32, u32)>,
     /// Scratch stack of the obstacle tree's traversal.
     pub(super) stack: Vec<u32>,
     /// Motion checks: `|q1 − q0|` per variable, per term its rates, joint axes, per pair the
