@@ -83,8 +83,8 @@ impl FromStr for MeshShape {
 /// robot's units, metres for URDF).
 pub const DEFAULT_MESH_TOLERANCE: f64 = 1e-3;
 
-/// One convex piece of a decomposed mesh, in the shape's frame, with its bounding ball:
-/// `piece ⊆ ball(center, radius)`.
+/// One convex piece of a decomposed mesh, in the shape's frame, with its bounding ball and
+/// box: `piece ⊆ ball(center, radius) ∩ [lo, hi]`.
 ///
 /// ```
 /// use polyquery::robot::{CollisionShape, ConvexShape};
@@ -97,6 +97,8 @@ pub struct Piece {
     shape: ConvexShape,
     center: Point,
     radius: f64,
+    lo: Point,
+    hi: Point,
 }
 
 impl Piece {
@@ -108,6 +110,11 @@ impl Piece {
     /// Its bounding ball in the shape's frame: `bounding_sphere() = shape().bounding_sphere()`.
     pub fn bounding_sphere(&self) -> (Point, f64) {
         (self.center, self.radius)
+    }
+
+    /// Its bounding box in the shape's frame: `bounding_box() = shape().bounding_box()`.
+    pub fn bounding_box(&self) -> (Point, Point) {
+        (self.lo, self.hi)
     }
 }
 
@@ -207,10 +214,13 @@ impl CollisionShape {
                 .into_iter()
                 .map(|shape| {
                     let (center, radius) = shape.bounding_sphere();
+                    let (lo, hi) = shape.bounding_box();
                     Piece {
                         shape,
                         center,
                         radius,
+                        lo,
+                        hi,
                     }
                 })
                 .collect()

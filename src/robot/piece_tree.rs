@@ -118,9 +118,7 @@ impl PieceTree {
 /// radius the farthest vertex of a hull piece (the farthest point of its ball for another
 /// shape), padded by a few ulps so rounding never leaves a vertex outside.
 fn enclosing_ball(pieces: &[Piece], order: &[u32]) -> (Point, f64) {
-    let boxes = order
-        .iter()
-        .map(|&i| pieces[i as usize].shape().bounding_box());
+    let boxes = order.iter().map(|&i| pieces[i as usize].bounding_box());
     let (lo, hi) = boxes
         .reduce(|(l0, h0), (l1, h1)| (l0.inf(&l1), h0.sup(&h1)))
         .unwrap_or((Point::origin(), Point::origin()));

@@ -11,9 +11,9 @@
 //! slot, when the visitor needs them.
 
 use super::core::Checker;
-use super::geometry::{Frame, Near, Placed, frame_center};
+use super::geometry::{Frame, Near, Placed, box_ball_plane, frame_center, sphere_plane};
 use super::results::{Body, CheckCounts};
-use super::workspace::CheckWorkspace;
+use super::workspace::{CheckWorkspace, NodePair};
 use crate::Point;
 use crate::robot::piece_tree::{EMPTY_TREE, PieceTree, WHOLE};
 use crate::robot::{ConvexShape, Piece};
@@ -198,46 +198,71 @@ impl Checker {
         ) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let first = self.piece_slots[shapes.slot] as usize;
-        let ball_a = match shapes.near {
-            Near::Balls { ca, ra, .. } => (ca, ra),
-            Near::Obstacle { c, r, .. } => (c, r),
+        // The whole shapes' volumes: `a`'s ball; `b`'s ball, or `None` for an obstacle.
+        let (whole_a, whole_b) = match shapes.near {
+            Near::Balls { ca, ra, cb, rb } => ((ca, ra), Some((cb, rb))),
+            Near::Obstacle { c, r, .. } => ((c, r), None),
+            // Not the near of a shape pair with pieces; a ball holding everything prunes nothing.
+            Near::Plane { .. } => {
+                let all = (Point::origin(), f64::INFINITY);
+                (all, Some(all))
+            }
         };
         let (tree_a, tree_b) = (shapes.tree_a, shapes.tree_b);
         let nb = shapes.pieces_b.len().max(1);
-        // The placed ball of node `x` of a side (the pair's ball for the whole shape), and
-        // whether it is a leaf (its piece, `None` for the whole shape).
-        let node = |tree: &PieceTree, frame: &Frame, x: u32| -> (Option<(Point, f64)>, bool) {
-            if x == WHOLE {
-                return (None, true);
-            }
+        // The placed ball of node `x` of a side.
+        let ball = |tree: &PieceTree, frame: &Frame, x: u32| {
             let n = tree.node(x);
-            (
-                Some((frame.apply(&n.center), n.radius)),
-                tree.piece(x).is_some(),
-            )
+            (frame.apply(&n.center), n.radius)
+        };
+        let leaf = |tree: &PieceTree, x: u32| x == WHOLE || tree.piece(x).is_some();
+        let near_of = |(ca, ra): (Point, f64), b: Option<(Point, f64)>| match (b, shapes.near) {
+            (Some((cb, rb)), _) => Near::Balls { ca, ra, cb, rb },
+            (None, Near::Obstacle { obstacle, .. }) => Near::Obstacle {
+                c: ca,
+                r: ra,
+                obstacle,
+            },
+            (None, near) => near,
         };
         let mut stack = std::mem::take(&mut ws.piece_stack);
         stack.clear();
-        stack.push((tree_a.root(), tree_b.root()));
+        let (root_a, root_b) = (tree_a.root(), tree_b.root());
+        stack.push(NodePair {
+            a: root_a,
+            b: root_b,
+            ball_a: if root_a == WHOLE {
+                whole_a
+            } else {
+                ball(tree_a, &shapes.frame_a, root_a)
+            },
+            ball_b: if root_b == WHOLE {
+                whole_b
+            } else {
+                Some(ball(tree_b, &shapes.frame_b, root_b))
+            },
+        });
         let mut outcome = ControlFlow::Continue(());
-        while let Some((x, y)) = stack.pop() {
+        while let Some(NodePair {
+            a: x,
+            b: y,
+            ball_a,
+            ball_b,
+        }) = stack.pop()
+        {
             counts.volume_tests += 1;
-            let (placed_a, leaf_a) = node(tree_a, &shapes.frame_a, x);
-            let (placed_b, leaf_b) = node(tree_b, &shapes.frame_b, y);
-            let (ca, ra) = placed_a.unwrap_or(ball_a);
-            let near = match (placed_b, shapes.near) {
-                (Some((cb, rb)), _) | (None, Near::Balls { cb, rb, .. }) => {
-                    Near::Balls { ca, ra, cb, rb }
-                }
-                (None, Near::Obstacle { obstacle, .. }) => Near::Obstacle {
-                    c: ca,
-                    r: ra,
-                    obstacle,
-                },
-            };
+            let near = near_of(ball_a, ball_b);
+            let (leaf_a, leaf_b) = (leaf(tree_a, x), leaf(tree_b, y));
             if leaf_a && leaf_b {
                 let i = if x == WHOLE { None } else { tree_a.piece(x) };
                 let j = if y == WHOLE { None } else { tree_b.piece(y) };
+                let near = match near {
+                    Near::Balls { ca, ra, cb, rb } => leaf_near(
+                        (ca, ra, i.map(|i| &shapes.pieces_a[i]), &shapes.frame_a),
+                        (cb, rb, j.map(|j| &shapes.pieces_b[j]), &shapes.frame_b),
+                    ),
+                    near => near,
+                };
                 let pieces = ShapePair {
                     a: i.map_or(shapes.a, |i| shapes.pieces_a[i].shape()),
                     frame_a: shapes.frame_a,
@@ -260,16 +285,32 @@ impl Checker {
             if !keep(state, ws, &near) {
                 continue;
             }
-            // Split the side with the larger ball (an inner node's; a leaf is never split).
-            let split_a = !leaf_a && (leaf_b || ra >= placed_b.map_or(0.0, |(_, rb)| rb));
-            if split_a {
+            // Split the side with the larger ball (an inner node's; a leaf is never split),
+            // and visit the child nearer the other side first.
+            let split_a = !leaf_a && (leaf_b || ball_a.1 >= ball_b.map_or(0.0, |(_, r)| r));
+            let children = if split_a {
                 let (c1, c2) = tree_a.children(x);
-                stack.push((c2, y));
-                stack.push((c1, y));
+                [c1, c2].map(|c| NodePair {
+                    a: c,
+                    b: y,
+                    ball_a: ball(tree_a, &shapes.frame_a, c),
+                    ball_b,
+                })
             } else {
                 let (c1, c2) = tree_b.children(y);
-                stack.push((x, c2));
-                stack.push((x, c1));
+                [c1, c2].map(|c| NodePair {
+                    a: x,
+                    b: c,
+                    ball_a,
+                    ball_b: Some(ball(tree_b, &shapes.frame_b, c)),
+                })
+            };
+            let [near_1, near_2] = children.map(|c| near_of(c.ball_a, c.ball_b).gap());
+            let [c1, c2] = children;
+            if near_1 <= near_2 {
+                stack.extend([c2, c1]);
+            } else {
+                stack.extend([c1, c2]);
             }
         }
         ws.piece_stack = stack;
@@ -284,5 +325,39 @@ impl Checker {
             self.placed(pair.a, &pair.frame_a),
             self.placed(pair.b, &pair.frame_b),
         )
+    }
+}
+
+/// The bounding volumes of a pair of leaves placed as balls `(c, r)`, each a piece (with its
+/// box in its shape's frame) or a whole shape: the balls when they are apart (the cheapest
+/// test), else the best separating plane of the balls and of each piece's box against the
+/// other's ball — boxes are tighter than balls for the long and flat pieces of a mesh.
+#[inline(always)]
+fn leaf_near<'a>(
+    (ca, ra, piece_a, frame_a): (Point, f64, Option<&Piece>, &Frame),
+    (cb, rb, piece_b, frame_b): (Point, f64, Option<&Piece>, &Frame),
+) -> Near<'a> {
+    let balls = sphere_plane(&ca, ra, &cb, rb);
+    if balls.0 > 0.0 {
+        return Near::Balls { ca, ra, cb, rb };
+    }
+    let mut best = balls;
+    if let Some(piece) = piece_a {
+        let (lo, hi) = piece.bounding_box();
+        let plane = box_ball_plane(frame_a, &lo, &hi, &cb, rb);
+        if plane.0 > best.0 {
+            best = plane;
+        }
+    }
+    if let Some(piece) = piece_b {
+        let (lo, hi) = piece.bounding_box();
+        let (gap, normal) = box_ball_plane(frame_b, &lo, &hi, &ca, ra);
+        if gap > best.0 {
+            best = (gap, normal.map(|n| -n));
+        }
+    }
+    Near::Plane {
+        gap: best.0,
+        normal: best.1,
     }
 }
