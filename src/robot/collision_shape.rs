@@ -227,7 +227,11 @@ impl CollisionShape {
         } else {
             Vec::new()
         };
-        let tree = PieceTree::build(&pieces);
+        let bounds: Vec<_> = pieces
+            .iter()
+            .map(|p| (&p.shape, (p.center, p.radius), (p.lo, p.hi)))
+            .collect();
+        let tree = PieceTree::build(&bounds);
         CollisionShape {
             outer,
             pieces,

@@ -10,7 +10,7 @@
 //! frame product, and each query's node test is the one it already makes between two pieces'
 //! balls. A leaf.
 
-use super::{ConvexShape, Piece};
+use super::shape::ConvexShape;
 use crate::Point;
 
 /// One node: a ball in the shape's frame holding the pieces below it, and either a piece (a
@@ -35,13 +35,17 @@ pub(crate) struct PieceTree {
 /// The tree of a shape without pieces.
 pub(crate) static EMPTY_TREE: PieceTree = PieceTree { nodes: Vec::new() };
 
+/// What the tree needs of a piece: its shape, and its bounding ball `(center, radius)` and box
+/// `(lo, hi)` in the shape's frame.
+pub(crate) type PieceBounds<'a> = (&'a ConvexShape, (Point, f64), (Point, Point));
+
 /// The node index of a side that has no tree: the whole shape, one leaf.
 pub(crate) const WHOLE: u32 = u32::MAX;
 
 impl PieceTree {
     /// The tree over `pieces` (median splits of the pieces' centres along the longest axis of
     /// their spread); empty when there are none.
-    pub(crate) fn build(pieces: &[Piece]) -> PieceTree {
+    pub(crate) fn build(pieces: &[PieceBounds<'_>]) -> PieceTree {
         let mut tree = PieceTree {
             nodes: Vec::with_capacity((2 * pieces.len()).saturating_sub(1)),
         };
@@ -54,10 +58,10 @@ impl PieceTree {
 
     /// Appends the subtree over `order` (non-empty); each call splits its run in two, so the
     /// recursion is at most `⌈log₂ n⌉` deep.
-    fn split(&mut self, pieces: &[Piece], order: &mut [u32]) {
+    fn split(&mut self, pieces: &[PieceBounds<'_>], order: &mut [u32]) {
         let node = self.nodes.len();
         if let [only] = order {
-            let (center, radius) = pieces[*only as usize].bounding_sphere();
+            let (center, radius) = pieces[*only as usize].1;
             self.nodes.push(PieceNode {
                 center,
                 radius,
@@ -73,7 +77,7 @@ impl PieceTree {
             index: 0,
             leaf: false,
         });
-        let centre = |i: u32| pieces[i as usize].bounding_sphere().0;
+        let centre = |i: u32| pieces[i as usize].1.0;
         let (mut lo, mut hi) = (centre(order[0]), centre(order[0]));
         for &i in order.iter() {
             lo = lo.inf(&centre(i));
@@ -117,8 +121,8 @@ impl PieceTree {
 /// A ball holding the pieces `order`: centred at the middle of their bounding boxes, its
 /// radius the farthest vertex of a hull piece (the farthest point of its ball for another
 /// shape), padded by a few ulps so rounding never leaves a vertex outside.
-fn enclosing_ball(pieces: &[Piece], order: &[u32]) -> (Point, f64) {
-    let boxes = order.iter().map(|&i| pieces[i as usize].bounding_box());
+fn enclosing_ball(pieces: &[PieceBounds<'_>], order: &[u32]) -> (Point, f64) {
+    let boxes = order.iter().map(|&i| pieces[i as usize].2);
     let (lo, hi) = boxes
         .reduce(|(l0, h0), (l1, h1)| (l0.inf(&l1), h0.sup(&h1)))
         .unwrap_or((Point::origin(), Point::origin()));
@@ -126,18 +130,15 @@ fn enclosing_ball(pieces: &[Piece], order: &[u32]) -> (Point, f64) {
     let r = order
         .iter()
         .map(|&i| {
-            let piece = &pieces[i as usize];
-            match piece.shape() {
+            let (shape, (pc, pr), _) = pieces[i as usize];
+            match shape {
                 ConvexShape::Hull(map) => map
                     .polytope()
                     .points()
                     .iter()
                     .map(|p| (p - c).norm())
                     .fold(0.0, f64::max),
-                _ => {
-                    let (pc, pr) = piece.bounding_sphere();
-                    (pc - c).norm() + pr
-                }
+                _ => (pc - c).norm() + pr,
             }
         })
         .fold(0.0, f64::max);
