@@ -61,6 +61,7 @@ mod collision_shape;
 mod model;
 mod moveit;
 mod packages;
+mod piece_tree;
 mod plan;
 pub mod scene;
 mod scene_json;

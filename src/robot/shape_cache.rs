@@ -213,7 +213,7 @@ impl ShapeCache {
     }
 
     /// A mesh file's bytes, read within the default input cap.
-    fn read_mesh(&self, owner: &str, path: &Path) -> Result<Vec<u8>, ShapeError> {
+    fn read_mesh(owner: &str, path: &Path) -> Result<Vec<u8>, ShapeError> {
         read_bounded(path, &ReadLimits::default())
             .map_err(|e| mesh_error(owner, path, MeshError::from(e)))
     }
@@ -263,7 +263,7 @@ impl ShapeCache {
         path: &Path,
         scale: &Vector,
     ) -> Result<NormalVectorMap, ShapeError> {
-        let bytes = self.read_mesh(owner, path)?;
+        let bytes = Self::read_mesh(owner, path)?;
         let cache_file = self.file_for(&bytes, scale);
         let mut corrupt = false;
         if let Some(file) = &cache_file {
@@ -303,7 +303,7 @@ impl ShapeCache {
         scale: &Vector,
         tolerance: f64,
     ) -> Result<CollisionShape, ShapeError> {
-        let bytes = self.read_mesh(owner, path)?;
+        let bytes = Self::read_mesh(owner, path)?;
         let cache_file = self.pieces_file_for(&bytes, scale, tolerance);
         let mut corrupt = false;
         if let Some(file) = &cache_file {

@@ -520,7 +520,7 @@ impl Checker {
             stamp: 0,
             guesses: vec![Vector::x(); self.slots],
             candidates: Vec::with_capacity(self.self_pairs.len() + self.scene_pairs.len()),
-            piece_balls: Vec::new(),
+            piece_stack: Vec::with_capacity(64),
             stack: Vec::with_capacity(64),
             dq: Vec::new(),
             term_rates: Vec::new(),

@@ -121,6 +121,29 @@ impl SupportMap for Placed<'_> {
     }
 }
 
+/// The separating plane between a box `[lo, hi]` placed by `frame` and a world ball `(c, r)`:
+/// the gap from the box's point nearest `c` (in the box's frame) and the unit axis from it
+/// towards `c` in the world, padded for the rounding of placing `c`:
+/// `gap ≤ dist(frame · [lo, hi], ball(c, r))`.
+#[inline(always)]
+pub(super) fn box_ball_plane(
+    frame: &Frame,
+    lo: &Point,
+    hi: &Point,
+    c: &Point,
+    r: f64,
+) -> (f64, Option<Vector>) {
+    let local = frame.rotation.tr_mul(&(c.coords - frame.translation));
+    let nearest = local.zip_zip_map(&lo.coords, &hi.coords, |x, l, h| x.clamp(l, h));
+    let v = local - nearest;
+    let len = v.norm();
+    let pad = 8.0 * f64::EPSILON * (c.coords.norm() + frame.translation.norm() + r + len);
+    (
+        len - r - pad,
+        (len > 0.0).then(|| frame.rotation * (v / len)),
+    )
+}
+
 /// The world centre of a link shape's bounding sphere.
 #[inline]
 pub(super) fn frame_center(link: &Frame, shape: &LinkShape) -> Point {
@@ -154,7 +177,8 @@ pub(super) fn world_box(frame: &Frame, lo: &Point, hi: &Point) -> (Point, Point)
 }
 
 /// The bounding volumes of a pair, at the placed configuration: two balls (link–link, or
-/// two link shapes), or a ball against an obstacle's world box and ball. Each query tests
+/// two link shapes), a ball against an obstacle's world box and ball, or — for two pieces —
+/// the best plane of their balls and boxes. Each query tests
 /// them its own way: the boolean check whether they are certainly apart, the distance query
 /// a lower bound on the distance, motion checks a separating plane.
 #[derive(Clone, Copy, Debug)]
@@ -172,6 +196,9 @@ pub(super) enum Near<'a> {
         r: f64,
         obstacle: &'a PlacedObstacle,
     },
+    /// A separating plane already measured (two pieces, by their balls and boxes): its gap
+    /// `≤ dist(A, B)` and unit normal from A towards B.
+    Plane { gap: f64, normal: Option<Vector> },
 }
 
 impl Near<'_> {
@@ -182,6 +209,7 @@ impl Near<'_> {
         match *self {
             Near::Balls { ca, ra, cb, rb } => sphere_plane(&ca, ra, &cb, rb),
             Near::Obstacle { c, r, obstacle } => obstacle.plane(&c, r),
+            Near::Plane { gap, normal } => (gap, normal),
         }
     }
 
@@ -201,6 +229,7 @@ impl Near<'_> {
                 (with_ball && (c - obstacle.center).norm() > r + obstacle.radius)
                     || box_distance_squared(&c, &obstacle.lo, &obstacle.hi) > r * r
             }
+            Near::Plane { gap, .. } => gap > 0.0,
         }
     }
 }
