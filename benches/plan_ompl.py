@@ -25,6 +25,7 @@ Usage (from the repository's root; pin, coal and tqdm are needed only for what u
     /work/venv-ompl/bin/python benches/plan_ompl.py --limit 15 --out plan_ompl.jsonl
     /work/venv-ompl/bin/python benches/plan_ompl.py --sets box,cage --planners polyquery,ompl_coal
     /work/venv-ompl/bin/python benches/plan_ompl.py --summarize plan_ompl.jsonl  # the summary again
+    /work/venv-ompl/bin/python benches/plan_ompl.py --summarize plan_ompl.jsonl --exact-step 0.005
 
 `--limit N` takes the first N problems of each set; problems run in the order 0001 of every
 set, then 0002, ..., so a run cut short is spread over the sets. `--out FILE` gets one JSON line
@@ -39,6 +40,10 @@ per planner and problem, written as it goes:
 stdout gives, per planner, the problems solved, the median / mean / p95 planning time (of the
 solved ones), the median simplification time, the median length, the paths not certified free,
 and the median length over the problems every planner solved. Progress goes to stderr (tqdm).
+`--exact-step RAD` (with `--summarize`) re-checks each path not certified free on the exact
+meshes with pinocchio + coal at samples every RAD rad: polyquery's pieces contain the meshes
+(within the decomposition's tolerance), so a path can fail certification and still miss the
+exact meshes at every sample.
 """
 
 import argparse
@@ -167,6 +172,21 @@ class CoalBaseline:
                     g.addCollisionPair(pin.CollisionPair(i, oid))
         return g
 
+    def path_collides(self, scene_path, path, step):
+        """Whether the path collides on the exact meshes at any of its edges' samples, taken
+        every `step` rad of the largest joint change (both ends included)."""
+        pin = self.pin
+        g = self.scene(scene_path)
+        data, gdata = pin.Data(self.model), pin.GeometryData(g)
+        q = pin.neutral(self.model)
+        for a, b in zip(path[:-1], path[1:]):
+            n = max(1, int(math.ceil(np.max(np.abs(b - a)) / step)))
+            for t in np.linspace(0.0, 1.0, n + 1):
+                q[self.idx] = a + t * (b - a)
+                if pin.computeCollisions(self.model, data, g, gdata, q, True):
+                    return True
+        return False
+
     def run(self, scene_path, start, goal, args):
         """OMPL RRTConnect + simplification, states by coal, edges by discrete samples."""
         from ompl import base as ob
@@ -250,6 +270,27 @@ def summarize(rows, out=sys.stdout):
         )
 
 
+def recheck_exact(rows, args):
+    """Prints, per planner, how many of its paths not certified free collide on the exact
+    meshes (pinocchio + coal) at samples every `--exact-step` rad along their edges."""
+    robot = pq.Robot.from_urdf(MBM / "panda.urdf", srdf=MBM / "panda.srdf")
+    coal_baseline = CoalBaseline(robot.joint_names)
+    for p in PLANNERS:
+        suspect = [r for r in rows if r["planner"] == p and r["certified_free"] is False]
+        if not suspect:
+            continue
+        hits = 0
+        for r in suspect:
+            set_name, number = r["problem"].split("/")
+            scene = Path(args.problems) / set_name / f"scene{number}.yaml"
+            hits += coal_baseline.path_collides(scene, np.array(r["path"]), args.exact_step)
+        solved = sum(1 for r in rows if r["planner"] == p and r["solved"])
+        print(
+            f"{p}: {len(suspect)} of {solved} paths not certified free; {hits} of them collide "
+            f"on the exact meshes at samples every {args.exact_step} rad",
+        )
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--problems", default=str(MBM / "problems"), help="MotionBenchMaker folder")
@@ -263,11 +304,17 @@ def main():
                     help="polyquery's shape cache (the robot's pieces, built once)")
     ap.add_argument("--out", help="JSON lines, one per planner and problem")
     ap.add_argument("--summarize", metavar="FILE", help="only print the summary of FILE")
+    ap.add_argument("--exact-step", type=float, default=0.0, metavar="RAD",
+                    help="with --summarize: re-check the paths not certified free on the exact "
+                    "meshes (pinocchio + coal) at samples every RAD rad")
     args = ap.parse_args()
 
     if args.summarize:
         with open(args.summarize) as f:
-            summarize([json.loads(line) for line in f if line.strip()])
+            rows = [json.loads(line) for line in f if line.strip()]
+        summarize(rows)
+        if args.exact_step:
+            recheck_exact(rows, args)
         return
     planners = [p for p in args.planners.split(",") if p]
     unknown = set(planners) - set(PLANNERS)
