@@ -40,6 +40,17 @@ enum Step {
     Reached(usize),
 }
 
+/// The tree to extend next: `next`, unless it holds more nodes than the other (then the
+/// other). A tree stuck in a pocket of free space stays small, so it draws the samples until
+/// it grows out as large as the other.
+fn balanced(trees: &[Tree; 2], next: usize) -> usize {
+    if trees[next].len() > trees[1 - next].len() {
+        1 - next
+    } else {
+        next
+    }
+}
+
 /// A search in progress.
 pub(super) struct Search<'a, 'c> {
     pub(super) space: &'a Space,
@@ -103,7 +114,7 @@ impl<'a, 'c> Search<'a, 'c> {
             self.space.sample(self.random, &mut sample);
             let new = match self.extend(&mut trees[a], &sample, false)? {
                 Step::Trapped => {
-                    a = 1 - a;
+                    a = balanced(&trees, 1 - a);
                     continue;
                 }
                 Step::Advanced(i) | Step::Reached(i) => i,
@@ -129,7 +140,7 @@ impl<'a, 'c> Search<'a, 'c> {
                     _ => break,
                 }
             }
-            a = b;
+            a = balanced(&trees, b);
         }
     }
 
