@@ -1,7 +1,9 @@
 //! RRT-Connect (Kuffner and LaValle, 2000): two trees, one from the start and one from the
 //! goal. Each iteration draws a uniform sample, extends one tree one step (at most `range`,
 //! L2 in joint space) towards it, then grows the other tree towards the new node step by step
-//! until it is reached (a path) or blocked; then the trees swap roles. A new node is a free
+//! until it is reached (a path) or blocked; then the trees swap roles, except that the larger
+//! tree never extends towards a sample while the other is smaller (a tree stuck in a pocket of
+//! free space draws the samples until it grows out). A new node is a free
 //! configuration joined to its parent by an edge that passed the search's edge check.
 //! A user of the leaves `space`, `tree`, `validity` and `budget` of `robot::plan`.
 
