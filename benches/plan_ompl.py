@@ -21,11 +21,11 @@ Usage (from the repository's root; pin, coal and tqdm are needed only for what u
 
     python3 -m venv /work/venv-ompl
     /work/venv-ompl/bin/pip install numpy pyyaml tqdm ompl==2.0.1 pin==4.1.0 ./python
-    /work/venv-ompl/bin/python benches/plan_ompl.py --out plan_ompl.jsonl        # all 700
-    /work/venv-ompl/bin/python benches/plan_ompl.py --limit 15 --out plan_ompl.jsonl
-    /work/venv-ompl/bin/python benches/plan_ompl.py --sets box,cage --planners polyquery,ompl_coal
-    /work/venv-ompl/bin/python benches/plan_ompl.py --summarize plan_ompl.jsonl  # the summary again
-    /work/venv-ompl/bin/python benches/plan_ompl.py --summarize plan_ompl.jsonl --exact-step 0.005
+    python benches/plan_ompl.py --out plan_ompl.jsonl        # all 700
+    python benches/plan_ompl.py --limit 15 --out plan_ompl.jsonl
+    python benches/plan_ompl.py --sets box,cage --planners polyquery,ompl_coal
+    python benches/plan_ompl.py --summarize plan_ompl.jsonl  # the summary again
+    python benches/plan_ompl.py --summarize plan_ompl.jsonl --exact-step 0.005
 
 `--limit N` takes the first N problems of each set; problems run in the order 0001 of every
 set, then 0002, ..., so a run cut short is spread over the sets. `--out FILE` gets one JSON line
