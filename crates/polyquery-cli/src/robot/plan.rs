@@ -467,9 +467,10 @@ impl Display for PlanSummary {
         write!(f, "{}", self.all)?;
         writeln!(
             f,
-            "planned in {:.3} s ({} threads, timeout {} s, seed {}, {}; every path's edges certified free)",
+            "planned in {:.3} s ({} thread{}, timeout {} s, seed {}, {}; every path's edges certified free)",
             self.seconds,
             self.threads,
+            if self.threads == 1 { "" } else { "s" },
             self.timeout,
             self.seed,
             if self.simplify {
