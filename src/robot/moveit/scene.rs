@@ -334,9 +334,12 @@ fn scene_error(node: &Node<'_>, source: RobotError) -> MoveItError {
     }
 }
 
+/// A mesh's vertices and triangles (indices into them).
+type TriangleMesh = (Vec<Vector3<f64>>, Vec<[u32; 3]>);
+
 /// A `shape_msgs/Mesh`: its vertices (`{x, y, z}` or `[x, y, z]`) and its triangles'
 /// `vertex_indices`, every index checked against the vertices and named when out of range.
-fn triangle_mesh(mesh: &Node<'_>) -> Result<(Vec<Vector3<f64>>, Vec<[u32; 3]>), MoveItError> {
+fn triangle_mesh(mesh: &Node<'_>) -> Result<TriangleMesh, MoveItError> {
     let vertices = mesh
         .items_at("vertices")?
         .iter()
