@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use std::f64::consts::TAU;
 
 /// A ball of radius 0.1 sliding along x (a prismatic joint, ±1) at `y = z = 0`.
-fn slider() -> Robot {
+pub fn slider() -> Robot {
     let urdf = r#"<robot name="slider">
       <link name="base"/>
       <link name="ball"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>

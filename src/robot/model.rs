@@ -69,11 +69,12 @@ pub enum Geometry {
     },
     /// A mesh given by its triangles rather than a file (scenes only: a MoveIt collision
     /// object's `meshes`): treated as a mesh file with these points and faces and scale 1 —
-    /// its hull, or its certified convex pieces when decomposed.
+    /// its hull, or its certified convex pieces when decomposed:
+    /// `P = conv(vertices)` (or the pieces' union).
     TriangleMesh {
         /// The vertices in the shape's frame (finite): `vertices[i]` = vertex `i`.
         vertices: Vec<Vector3<f64>>,
-        /// The triangles as indices into `vertices` (each `< vertices.len()`).
+        /// The triangles as indices into `vertices`: `triangles[j][k] < vertices.len()`.
         triangles: Vec<[u32; 3]>,
     },
     /// A normal vector map saved by `polyquery preprocess` (a `.nvm` file): the hull is
