@@ -113,10 +113,13 @@ class Scene:
     @staticmethod
     def from_moveit(path: _Path, robot: "Robot") -> "Scene":
         """A MoveIt planning scene (YAML) read for ``robot``: collision objects (box, sphere,
-        cylinder) with poses, the base pose; unsupported content raises ``ValueError``."""
+        cylinder, cone, mesh) with poses, the base pose; unsupported content raises
+        ``ValueError``."""
     def add_box(self, name: str, half_extents: Sequence[float], pose: Pose = None) -> None: ...
     def add_sphere(self, name: str, radius: float, pose: Pose = None) -> None: ...
     def add_cylinder(self, name: str, radius: float, length: float, pose: Pose = None) -> None: ...
+    def add_cone(self, name: str, radius: float, length: float, pose: Pose = None) -> None:
+        """A cone along the pose's z axis: apex at ``z = length / 2``, base at ``-length / 2``."""
     def add_capsule(self, name: str, radius: float, length: float, pose: Pose = None) -> None: ...
     def add_mesh(
         self, name: str, path: _Path, scale: Sequence[float] = (1.0, 1.0, 1.0), pose: Pose = None

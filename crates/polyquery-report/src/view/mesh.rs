@@ -60,6 +60,10 @@ pub fn triangles(shape: &ConvexShape, pose: &Pose) -> Triangles {
             radius,
             half_length,
         } => cylinder(*radius, *half_length),
+        ConvexShape::Cone {
+            radius,
+            half_length,
+        } => cone(*radius, *half_length),
         ConvexShape::Cuboid { half_extents } => cuboid(*half_extents),
         other => {
             let (lo, hi) = other.bounding_box();
@@ -188,6 +192,30 @@ fn cylinder(radius: f64, half_length: f64) -> Triangles {
     Triangles { points, triangles }
 }
 
+/// A cone along z (apex at `z = half_length`, base at `−half_length`): `SEGMENTS` slant
+/// triangles and a base fan.
+fn cone(radius: f64, half_length: f64) -> Triangles {
+    let mut points = vec![
+        Point::new(0.0, 0.0, half_length),
+        Point::new(0.0, 0.0, -half_length),
+    ];
+    for s in 0..SEGMENTS {
+        let phi = std::f64::consts::TAU * s as f64 / SEGMENTS as f64;
+        points.push(Point::new(
+            radius * phi.cos(),
+            radius * phi.sin(),
+            -half_length,
+        ));
+    }
+    let rim = |s: usize| 2 + (s % SEGMENTS) as u32;
+    let mut triangles = Vec::new();
+    for s in 0..SEGMENTS {
+        triangles.push([0, rim(s), rim(s + 1)]);
+        triangles.push([1, rim(s + 1), rim(s)]);
+    }
+    Triangles { points, triangles }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,6 +261,21 @@ mod tests {
             (p.z.abs() - 1.0).abs() + r.min((r - 0.5).abs())
         });
         assert_eq!(c.triangles.len(), 4 * SEGMENTS);
+        let cone = ConvexShape::Cone {
+            radius: 0.5,
+            half_length: 1.0,
+        };
+        let k = triangles(&cone, &Pose::identity());
+        // The apex, the base's centre and its rim.
+        on_surface(&k, |p| {
+            let r = p.coords.xy().norm();
+            if p.z > 0.0 {
+                r + (p.z - 1.0).abs()
+            } else {
+                (p.z + 1.0).abs() + r.min((r - 0.5).abs())
+            }
+        });
+        assert_eq!(k.triangles.len(), 2 * SEGMENTS);
     }
 
     #[test]
