@@ -42,18 +42,32 @@ impl PlacedObstacle {
     /// world box (axis from the box's nearest point to `c`) or to its bounding ball, whichever
     /// is larger: `gap ≤ dist(ball, obstacle)`.
     pub(super) fn plane(&self, c: &Point, r: f64) -> (f64, Option<Vector>) {
-        let nearest = Point::new(
-            c.x.clamp(self.lo.x, self.hi.x),
-            c.y.clamp(self.lo.y, self.hi.y),
-            c.z.clamp(self.lo.z, self.hi.z),
-        );
-        let to_box = sphere_plane(&nearest, 0.0, c, r);
+        let to_box = sphere_plane(&self.nearest(c), 0.0, c, r);
         let to_ball = sphere_plane(&self.center, self.radius, c, r);
         if to_box.0 >= to_ball.0 {
             to_box
         } else {
             to_ball
         }
+    }
+
+    /// The gap of [`PlacedObstacle::plane`] alone (no axis to normalise):
+    /// `gap(c, r) = plane(c, r).0`.
+    #[inline(always)]
+    pub(super) fn gap(&self, c: &Point, r: f64) -> f64 {
+        let to_box = sphere_gap(&self.nearest(c), 0.0, c, r);
+        let to_ball = sphere_gap(&self.center, self.radius, c, r);
+        if to_box >= to_ball { to_box } else { to_ball }
+    }
+
+    /// The point of the obstacle's world box nearest `c`.
+    #[inline(always)]
+    fn nearest(&self, c: &Point) -> Point {
+        Point::new(
+            c.x.clamp(self.lo.x, self.hi.x),
+            c.y.clamp(self.lo.y, self.hi.y),
+            c.z.clamp(self.lo.z, self.hi.z),
+        )
     }
 }
 
@@ -63,6 +77,12 @@ pub(super) fn sphere_plane(ca: &Point, ra: f64, cb: &Point, rb: f64) -> (f64, Op
     let v = cb - ca;
     let len = v.norm();
     (len - ra - rb, (len > 0.0).then(|| v / len))
+}
+
+/// The gap of [`sphere_plane`] alone: `sphere_gap(ca, ra, cb, rb) = ‖c_b − c_a‖ − r_a − r_b`.
+#[inline(always)]
+pub(super) fn sphere_gap(ca: &Point, ra: f64, cb: &Point, rb: f64) -> f64 {
+    (cb - ca).norm() - ra - rb
 }
 
 /// A rigid frame as a rotation matrix and a translation: `x ↦ R·x + t`.
@@ -213,10 +233,14 @@ impl Near<'_> {
         }
     }
 
-    /// A lower bound on the distance: `gap() = plane().0`.
+    /// A lower bound on the distance: `gap() = plane().0` (without normalising the axis).
     #[inline(always)]
     pub(super) fn gap(&self) -> f64 {
-        self.plane().0
+        match *self {
+            Near::Balls { ca, ra, cb, rb } => sphere_gap(&ca, ra, &cb, rb),
+            Near::Obstacle { c, r, obstacle } => obstacle.gap(&c, r),
+            Near::Plane { gap, .. } => gap,
+        }
     }
 
     /// Whether the volumes are certainly apart (the boolean check's test): the balls apart,
