@@ -338,7 +338,9 @@ impl Scene {
         length: f64,
         pose: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        self.add(pose, |scene, pose| scene.add_cone(name, radius, length, pose))
+        self.add(pose, |scene, pose| {
+            scene.add_cone(name, radius, length, pose)
+        })
     }
 
     /// Adds a capsule along its pose's z axis (`length` is the cylindrical part).
