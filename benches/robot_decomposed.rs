@@ -13,15 +13,17 @@
 //! **Setup, untimed** (stderr): per link, the decomposition's pieces, certified deviation and
 //! the time it took (built with no cache, so the figure is the first load's), the size of the
 //! decomposed meshes' cache files, and both checkers' verdicts against the exact meshes'
-//! (`expected_2000.txt`): missed collisions (must be 0) and false alarms. Each timed iteration
+//! (`expected_2000.txt`): missed collisions (must be 0) and false alarms, and the mean work of
+//! a check and a distance query (GJK runs, support queries, bounding-volume tests of the
+//! piece trees). Each timed iteration
 //! checks the next configuration, cycling, so warm starts carry over only between unrelated
 //! configurations. `benches/robot_pinocchio.py --robot ur5 --meshes exact` times pinocchio +
 //! coal with the exact meshes on the same configurations, for the README's side-by-side table.
 
 use criterion::{Criterion, Throughput};
 use polyquery::robot::{
-    AllowedCollisions, Checker, CheckerOptions, MeshShape, MotionOptions, PackageDirs, Robot,
-    Scene, ShapeCache,
+    AllowedCollisions, CheckCounts, CheckWorkspace, Checker, CheckerOptions, MeshShape,
+    MotionOptions, PackageDirs, Robot, Scene, ShapeCache,
 };
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -107,6 +109,34 @@ fn against_exact(name: &str, checker: &Checker, qs: &[Vec<f64>], exact: &[bool])
         exact.iter().filter(|&&c| c).count()
     );
     assert_eq!(missed, 0, "{name} missed a collision");
+    // The work per configuration, counted: GJK runs, support queries and bounding-volume
+    // tests below the outer shapes (node pairs of the piece trees).
+    let mean = |query: &dyn Fn(&mut CheckWorkspace, &[f64]) -> CheckCounts| {
+        let mut ws = checker.workspace();
+        let sum = qs.iter().fold([0u64; 3], |acc, q| {
+            let c = query(&mut ws, q);
+            [
+                acc[0] + u64::from(c.gjk_runs),
+                acc[1] + u64::from(c.support_calls),
+                acc[2] + u64::from(c.volume_tests),
+            ]
+        });
+        sum.map(|x| x as f64 / qs.len() as f64)
+    };
+    for (query, [gjk, support, volumes]) in [
+        (
+            "check",
+            mean(&|ws, q| checker.check_counted(ws, q).expect("check").1),
+        ),
+        (
+            "distance",
+            mean(&|ws, q| checker.distance_counted(ws, q).expect("distance").1),
+        ),
+    ] {
+        eprintln!(
+            "  {name} {query}: per configuration {gjk:.1} GJK runs, {support:.1} support queries, {volumes:.1} piece volume tests"
+        );
+    }
 }
 
 fn main() {

@@ -322,13 +322,7 @@ fn many_obstacles_equal_one_obstacle_at_a_time() {
 /// against a sphere, a capsule, a cylinder and a box at known distances.
 #[test]
 fn primitives_are_exact_support_maps() {
-    let urdf = r#"<robot name="slider">
-      <link name="base"/>
-      <link name="ball"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
-      <joint name="slide" type="prismatic"><parent link="base"/><child link="ball"/>
-        <axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-    </robot>"#;
-    let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new()).unwrap();
+    let robot = crate::robot_cone::slider();
     let none = AllowedCollisions::none(&robot);
     let rot_x = Pose::new(
         nalgebra::Vector3::new(2.0, 0.0, 0.0),

@@ -254,3 +254,50 @@ fn pieces_remove_the_hulls_false_alarms_and_survive_bytes() {
         "no hull false alarm removed in 400 poses"
     );
 }
+
+/// The checker descends the forearm's piece tree instead of scanning its pieces: on 200 fixed
+/// poses near the box, fewer bounding-volume tests than the linear scan's one per piece
+/// wherever it descends (the check where the hulls meet, the distance at every pose, as the
+/// box is the only obstacle), with the same verdicts as the hull-first order promises.
+#[test]
+fn piece_tree_tests_fewer_volumes_than_a_piece_scan() {
+    let f = fixture();
+    let forearm = f.robot.links().iter().position(|l| l.name == "forearm");
+    let (shape, _) = f.decomposed.link_collision_shapes(forearm.unwrap())[0];
+    let pieces = shape.pieces().len() as u64;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut ws, mut hull_ws) = (f.decomposed.workspace(), f.hull.workspace());
+    let (mut check_tests, mut check_scan) = (0u64, 0u64);
+    let (mut distance_tests, mut distance_scan) = (0u64, 0u64);
+    for _ in 0..200 {
+        let q = near_configuration()
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        let (check, counts) = f.decomposed.check_counted(&mut ws, &q).unwrap();
+        let hull = f.hull.check_with(&mut hull_ws, &q).unwrap();
+        assert!(hull.collides || !check.collides, "at {q:?}");
+        if hull.collides {
+            assert!(counts.volume_tests > 0, "no descent at {q:?}");
+            check_scan += pieces;
+        } else {
+            assert_eq!(counts.volume_tests, 0, "a descent without contact at {q:?}");
+        }
+        check_tests += u64::from(counts.volume_tests);
+        let (_, counts) = f.decomposed.distance_counted(&mut ws, &q).unwrap();
+        distance_tests += u64::from(counts.volume_tests);
+        distance_scan += pieces;
+    }
+    eprintln!(
+        "{pieces} pieces: check {check_tests} volume tests (scan {check_scan}), distance {distance_tests} (scan {distance_scan})"
+    );
+    assert!(check_scan > 0);
+    assert!(
+        2 * check_tests < check_scan,
+        "{check_tests} vs {check_scan}"
+    );
+    assert!(
+        2 * distance_tests < distance_scan,
+        "{distance_tests} vs {distance_scan}"
+    );
+}

@@ -320,9 +320,13 @@ fn unknown_keys_and_kinds() {
         ],
     );
     assert_eq!(
+        error_of(&one(r#""name": "c", "prism": {"radius": 1, "height": 2}"#)),
+        "scene: obstacles[0] (\"c\"): unknown obstacle kind `prism` (expected one of box, \
+         sphere, cylinder, cone, capsule, mesh)"
+    );
+    assert_eq!(
         error_of(&one(r#""name": "c", "cone": {"radius": 1, "height": 2}"#)),
-        "scene: obstacles[0] (\"c\"): unknown obstacle kind `cone` (expected one of box, \
-         sphere, cylinder, capsule, mesh)"
+        "scene: obstacles[0] (\"c\").cone: unknown key `height` (expected radius, length)"
     );
     rejects(
         &one(r#""name": "c""#),

@@ -22,6 +22,7 @@ mod plan;
 mod queries;
 mod robot;
 mod robot_checker;
+mod robot_cone;
 mod robot_load;
 mod robot_motion;
 mod robot_pieces;

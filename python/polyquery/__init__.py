@@ -19,6 +19,9 @@ array of ``N`` answers); the work runs in Rust with the GIL released.
   (``Planner(checker).plan(q_start, q_goal)`` gives a :class:`Plan`: ``path`` an ``(N, dof)``
   array or ``None``, and its times and counted work); MoveIt files: :meth:`Scene.from_moveit`,
   :func:`read_motion_request`; MotionBenchMaker folders: :func:`motion_problems`.
+* OMPL: :mod:`polyquery.ompl` gives OMPL 2.0.1's planners a state validity checker and a
+  certified motion validator over a :class:`Checker` (``pip install ompl==2.0.1``; imported
+  only on request, so ``import polyquery`` never needs OMPL).
 
 Errors are ``ValueError`` (``FileNotFoundError`` for a missing file) with the library's
 message.

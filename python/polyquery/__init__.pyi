@@ -113,10 +113,13 @@ class Scene:
     @staticmethod
     def from_moveit(path: _Path, robot: "Robot") -> "Scene":
         """A MoveIt planning scene (YAML) read for ``robot``: collision objects (box, sphere,
-        cylinder) with poses, the base pose; unsupported content raises ``ValueError``."""
+        cylinder, cone, mesh) with poses, the base pose; unsupported content raises
+        ``ValueError``."""
     def add_box(self, name: str, half_extents: Sequence[float], pose: Pose = None) -> None: ...
     def add_sphere(self, name: str, radius: float, pose: Pose = None) -> None: ...
     def add_cylinder(self, name: str, radius: float, length: float, pose: Pose = None) -> None: ...
+    def add_cone(self, name: str, radius: float, length: float, pose: Pose = None) -> None:
+        """A cone along the pose's z axis: apex at ``z = length / 2``, base at ``-length / 2``."""
     def add_capsule(self, name: str, radius: float, length: float, pose: Pose = None) -> None: ...
     def add_mesh(
         self, name: str, path: _Path, scale: Sequence[float] = (1.0, 1.0, 1.0), pose: Pose = None
@@ -195,6 +198,15 @@ class Plan:
     @property
     def certify_seconds(self) -> float: ...
     @property
+    def state_check_seconds(self) -> float:
+        """Seconds of configuration checks, within the phases' times."""
+    @property
+    def certified_check_seconds(self) -> float:
+        """Seconds of certified motion checks, within the phases' times."""
+    @property
+    def nearest_seconds(self) -> float:
+        """Seconds finding nearest tree nodes (search and repairs)."""
+    @property
     def iterations(self) -> int: ...
     @property
     def state_checks(self) -> int: ...
@@ -218,10 +230,10 @@ class Planner:
         *,
         range: Optional[float] = None,
         simplify: bool = True,
-        shortcut_attempts: int = 64,
+        shortcut_attempts: int = 16,
         max_iterations: Optional[int] = None,
         certified_search: bool = False,
-        resolution: float = 1.0 / 32.0,
+        resolution: float = 1.0 / 16.0,
     ) -> None: ...
     def plan(
         self,

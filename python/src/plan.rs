@@ -41,7 +41,7 @@ impl Planner {
     /// (slower) instead of checking them every `resolution` radians. Bad options raise
     /// `ValueError` naming the option.
     #[new]
-    #[pyo3(signature = (checker, *, range=None, simplify=true, shortcut_attempts=64, max_iterations=None, certified_search=false, resolution=1.0 / 32.0))]
+    #[pyo3(signature = (checker, *, range=None, simplify=true, shortcut_attempts=lib::DEFAULT_SHORTCUT_ATTEMPTS, max_iterations=None, certified_search=false, resolution=lib::DEFAULT_SEARCH_RESOLUTION))]
     fn new(
         checker: Py<Checker>,
         range: Option<f64>,
@@ -164,6 +164,27 @@ impl Plan {
     #[getter]
     fn certify_seconds(&self) -> f64 {
         self.stats.certify_seconds
+    }
+
+    /// Seconds of configuration checks (search samples, sampled edges), within the phases'
+    /// times: `state_check_seconds ≤ planning + simplify + certify seconds`.
+    #[getter]
+    fn state_check_seconds(&self) -> f64 {
+        self.stats.state_check_seconds
+    }
+
+    /// Seconds of certified motion checks (certification, repairs, certified search), within
+    /// the phases' times.
+    #[getter]
+    fn certified_check_seconds(&self) -> f64 {
+        self.stats.certified_check_seconds
+    }
+
+    /// Seconds finding nearest tree nodes (search and repairs), within the planning and
+    /// certifying times.
+    #[getter]
+    fn nearest_seconds(&self) -> f64 {
+        self.stats.nearest_seconds
     }
 
     /// Search iterations (samples drawn), repairs included.

@@ -268,10 +268,10 @@ impl Scene {
         })
     }
 
-    /// Reads a MoveIt planning scene (YAML: `world.collision_objects` with box, sphere and
-    /// cylinder primitives and their poses; the robot state's virtual joint as the base pose)
-    /// for `robot`; what is not supported (meshes, cones, attached objects) raises `ValueError`
-    /// naming the field and its line.
+    /// Reads a MoveIt planning scene (YAML: `world.collision_objects` with box, sphere,
+    /// cylinder and cone primitives, meshes, and their poses; the robot state's virtual joint
+    /// as the base pose) for `robot`; what is not supported (planes, attached objects) raises
+    /// `ValueError` naming the field and its line.
     #[staticmethod]
     fn from_moveit(py: Python<'_>, path: PathBuf, robot: PyRef<'_, Robot>) -> PyResult<Scene> {
         let robot = robot.robot.clone();
@@ -325,6 +325,21 @@ impl Scene {
     ) -> PyResult<()> {
         self.add(pose, |scene, pose| {
             scene.add_cylinder(name, radius, length, pose)
+        })
+    }
+
+    /// Adds a cone along its pose's z axis (centred halfway: apex at `z = length / 2`, base
+    /// of `radius` at `z = -length / 2`).
+    #[pyo3(signature = (name, radius, length, pose=None))]
+    fn add_cone(
+        &mut self,
+        name: String,
+        radius: f64,
+        length: f64,
+        pose: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        self.add(pose, |scene, pose| {
+            scene.add_cone(name, radius, length, pose)
         })
     }
 

@@ -9,27 +9,8 @@ import numpy as np
 import pytest
 
 import polyquery as pq
-from conftest import REPO
-
-MBM = REPO / "data" / "robots" / "mbm_panda"
-PROBLEMS = MBM / "problems"
-
-
-@pytest.fixture(scope="module")
-def mbm_robot():
-    return pq.Robot.from_urdf(MBM / "panda.urdf", srdf=MBM / "panda.srdf")
-
-
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    return tmp_path_factory.mktemp("shapes")
-
-
-def problem(robot, cache, set_name, n):
-    folder = PROBLEMS / set_name
-    scene = pq.Scene.from_moveit(folder / f"scene{n}.yaml", robot)
-    start, goal = pq.read_motion_request(folder / f"request{n}.yaml", robot)
-    return pq.Checker(robot, scene, cache_dir=cache), start, goal
+from conftest import PROBLEMS, REPO
+from conftest import mbm_problem as problem
 
 
 def assert_certified(checker, plan, start, goal):

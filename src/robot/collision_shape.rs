@@ -16,6 +16,7 @@
 //! the solid, so `dist(∪ pieces, B) ≥ dist(solid, B) − deviation`.
 
 use super::ConvexShape;
+use super::piece_tree::PieceTree;
 use crate::Point;
 use std::fmt;
 use std::str::FromStr;
@@ -82,8 +83,8 @@ impl FromStr for MeshShape {
 /// robot's units, metres for URDF).
 pub const DEFAULT_MESH_TOLERANCE: f64 = 1e-3;
 
-/// One convex piece of a decomposed mesh, in the shape's frame, with its bounding ball:
-/// `piece ⊆ ball(center, radius)`.
+/// One convex piece of a decomposed mesh, in the shape's frame, with its bounding ball and
+/// box: `piece ⊆ ball(center, radius) ∩ [lo, hi]`.
 ///
 /// ```
 /// use polyquery::robot::{CollisionShape, ConvexShape};
@@ -96,6 +97,8 @@ pub struct Piece {
     shape: ConvexShape,
     center: Point,
     radius: f64,
+    lo: Point,
+    hi: Point,
 }
 
 impl Piece {
@@ -107,6 +110,11 @@ impl Piece {
     /// Its bounding ball in the shape's frame: `bounding_sphere() = shape().bounding_sphere()`.
     pub fn bounding_sphere(&self) -> (Point, f64) {
         (self.center, self.radius)
+    }
+
+    /// Its bounding box in the shape's frame: `bounding_box() = shape().bounding_box()`.
+    pub fn bounding_box(&self) -> (Point, Point) {
+        (self.lo, self.hi)
     }
 }
 
@@ -177,6 +185,8 @@ impl DecompositionSummary {
 pub struct CollisionShape {
     outer: ConvexShape,
     pieces: Vec<Piece>,
+    /// The bounding-volume tree over `pieces` (empty without pieces), built with the shape.
+    tree: PieceTree,
     decomposition: Option<DecompositionSummary>,
 }
 
@@ -186,6 +196,7 @@ impl CollisionShape {
         CollisionShape {
             outer,
             pieces: Vec::new(),
+            tree: PieceTree::default(),
             decomposition: None,
         }
     }
@@ -203,19 +214,28 @@ impl CollisionShape {
                 .into_iter()
                 .map(|shape| {
                     let (center, radius) = shape.bounding_sphere();
+                    let (lo, hi) = shape.bounding_box();
                     Piece {
                         shape,
                         center,
                         radius,
+                        lo,
+                        hi,
                     }
                 })
                 .collect()
         } else {
             Vec::new()
         };
+        let bounds: Vec<_> = pieces
+            .iter()
+            .map(|p| (&p.shape, (p.center, p.radius), (p.lo, p.hi)))
+            .collect();
+        let tree = PieceTree::build(&bounds);
         CollisionShape {
             outer,
             pieces,
+            tree,
             decomposition: Some(summary),
         }
     }
@@ -228,6 +248,12 @@ impl CollisionShape {
     /// The convex pieces: `pieces() = []` ⟺ the outer shape is the geometry.
     pub fn pieces(&self) -> &[Piece] {
         &self.pieces
+    }
+
+    /// The bounding-volume tree over the pieces (empty without pieces): each node's ball holds
+    /// the pieces below it.
+    pub(crate) fn piece_tree(&self) -> &PieceTree {
+        &self.tree
     }
 
     /// What the decomposition achieved: `decomposition() = None` ⟺ not a decomposed mesh.

@@ -61,6 +61,7 @@ mod collision_shape;
 mod model;
 mod moveit;
 mod packages;
+mod piece_tree;
 mod plan;
 pub mod scene;
 mod scene_json;
@@ -87,8 +88,8 @@ pub use moveit::{
 };
 pub use packages::PackageDirs;
 pub use plan::{
-    DEFAULT_RANGE_FRACTION, EdgeCheck, Endpoint, Plan, PlanError, PlanStats, Planner,
-    PlannerOptions, Stop,
+    DEFAULT_RANGE_FRACTION, DEFAULT_SEARCH_RESOLUTION, DEFAULT_SHORTCUT_ATTEMPTS, EdgeCheck,
+    Endpoint, Plan, PlanError, PlanStats, Planner, PlannerOptions, Stop,
 };
 pub use scene::{Obstacle, Scene};
 pub use serialize::SerializeError;

@@ -36,6 +36,14 @@ pub enum Geometry {
         /// The length along z (positive): `z ∈ [-length / 2, length / 2]`.
         length: f64,
     },
+    /// A cone (scenes only: MoveIt's `SolidPrimitive` CONE, a JSON scene's `cone`): its axis is
+    /// the frame's z axis, apex at `z = length / 2`, base disc of `radius` at `z = −length / 2`.
+    Cone {
+        /// The base's radius (positive): `radius > 0`.
+        radius: f64,
+        /// The height along z (positive): `z ∈ [-length / 2, length / 2]`.
+        length: f64,
+    },
     /// `<capsule radius length>` (a URDF extension): a cylinder of this length along z with
     /// hemispherical caps, centred at the origin: the points within `radius` of the segment
     /// `z ∈ [-length / 2, length / 2]` of the z axis.
@@ -58,6 +66,16 @@ pub enum Geometry {
         path: PathBuf,
         /// The scale per axis (default 1 1 1; finite and non-zero): `scale = (sx, sy, sz)`.
         scale: Vector3<f64>,
+    },
+    /// A mesh given by its triangles rather than a file (scenes only: a MoveIt collision
+    /// object's `meshes`): treated as a mesh file with these points and faces and scale 1 —
+    /// its hull, or its certified convex pieces when decomposed:
+    /// `P = conv(vertices)` (or the pieces' union).
+    TriangleMesh {
+        /// The vertices in the shape's frame (finite): `vertices[i]` = vertex `i`.
+        vertices: Vec<Vector3<f64>>,
+        /// The triangles as indices into `vertices`: `triangles[j][k] < vertices.len()`.
+        triangles: Vec<[u32; 3]>,
     },
     /// A normal vector map saved by `polyquery preprocess` (a `.nvm` file): the hull is
     /// already built, so loading it builds nothing. Scenes only (a URDF `<mesh>` is always a

@@ -10,8 +10,8 @@
 //! Scene + Robot + SRDF ──▶ checker (broad / narrow phase)
 //! ```
 //!
-//! Obstacle shapes are the same [`Geometry`] as a URDF link's: a box, sphere, cylinder or
-//! capsule (exact support maps), a mesh file (its convex hull) or a saved `.nvm` map. Mesh
+//! Obstacle shapes are the same [`Geometry`] as a URDF link's: a box, sphere, cylinder, cone
+//! or capsule (exact support maps), a mesh file (its convex hull) or a saved `.nvm` map. Mesh
 //! files are only resolved to paths here, not read.
 //!
 //! # The JSON format
@@ -24,6 +24,7 @@
 //!      "pose": {"translation": [0.25, 0, -0.02]}},
 //!     {"name": "ball", "sphere": {"radius": 0.05}, "pose": {"translation": [0.4, 0, 0.3]}},
 //!     {"name": "pole", "cylinder": {"radius": 0.02, "length": 1.0}},
+//!     {"name": "marker", "cone": {"radius": 0.05, "length": 0.1}},
 //!     {"name": "pill", "capsule": {"radius": 0.03, "length": 0.2},
 //!      "pose": {"rotation_xyzw": [0, 0.7071067811865476, 0, 0.7071067811865476]}},
 //!     {"name": "scan", "mesh": "meshes/scan.obj", "scale": [0.001, 0.001, 0.001]},
@@ -45,9 +46,10 @@
 //!   (it is then normalised; anything else is an error, never silently normalised).
 //!   `robot_base_pose` is `world ← robot root link`; an obstacle's `pose` is `world ← shape`.
 //! * An **obstacle** has a unique, non-empty `name`, an optional `pose`, and exactly one shape
-//!   key: `box` (`half_extents`, three positive numbers), `sphere` (`radius`), `cylinder` or
-//!   `capsule` (`radius`, `length`: the axis is the z axis of its pose, the shape centred on
-//!   its pose; a capsule's `length` is its cylindrical part), or `mesh` (a file path; relative
+//!   key: `box` (`half_extents`, three positive numbers), `sphere` (`radius`), `cylinder`,
+//!   `cone` or `capsule` (`radius`, `length`: the axis is the z axis of its pose, the shape
+//!   centred on its pose; a cone's apex at `z = length / 2`, its base of `radius` at
+//!   `z = −length / 2`; a capsule's `length` is its cylindrical part), or `mesh` (a file path; relative
 //!   paths resolve against the scene file's folder) with an optional `scale` (three finite,
 //!   non-zero numbers, default `[1, 1, 1]`). A mesh path ending in `.nvm` (any case) is a saved
 //!   normal vector map ([`Geometry::Nvm`]), whose `scale` cannot change: `scale` is then an
@@ -92,7 +94,7 @@ use std::path::{Path, PathBuf};
 pub struct Obstacle {
     /// Its name, unique in the scene and non-empty: `scene.obstacle_index(&name) = Some(i)`.
     pub name: String,
-    /// Its shape, in its own frame: `geometry ∈ {Box, Sphere, Cylinder, Capsule, Mesh, Nvm}`.
+    /// Its shape, in its own frame: `geometry ∈ {Box, Sphere, Cylinder, Cone, Capsule, Mesh, TriangleMesh, Nvm}`.
     pub geometry: Geometry,
     /// Where it is: `pose = world ← shape`.
     pub pose: Pose,
@@ -295,6 +297,31 @@ impl Scene {
         self.add("add_cylinder", name.into(), cylinder, pose)
     }
 
+    /// Adds a cone along the z axis of `pose`, centred halfway up: apex at `z = length / 2`,
+    /// base disc `x² + y² ≤ radius²` at `z = −length / 2` in its frame (both sizes positive and
+    /// finite; MoveIt's convention).
+    ///
+    /// ```
+    /// use polyquery::Pose;
+    /// use polyquery::robot::{Geometry, Scene};
+    ///
+    /// let mut scene = Scene::new();
+    /// scene.add_cone("marker", 0.1, 0.3, Pose::identity())?;
+    /// assert_eq!(scene.obstacles()[0].geometry, Geometry::Cone { radius: 0.1, length: 0.3 });
+    /// assert!(scene.add_cone("flat", 0.1, 0.0, Pose::identity()).is_err());
+    /// # Ok::<(), polyquery::robot::RobotError>(())
+    /// ```
+    pub fn add_cone(
+        &mut self,
+        name: impl Into<String>,
+        radius: f64,
+        length: f64,
+        pose: Pose,
+    ) -> Result<&mut Self, RobotError> {
+        let cone = Geometry::Cone { radius, length };
+        self.add("add_cone", name.into(), cone, pose)
+    }
+
     /// Adds a capsule along the z axis of `pose`, centred there: the points within `radius`
     /// of the segment `|z| ≤ length / 2` of the z axis (both sizes positive and finite).
     ///
@@ -351,6 +378,37 @@ impl Scene {
             Geometry::Mesh { uri, path, scale },
             pose,
         )
+    }
+
+    /// Adds a mesh given by its triangles (as MoveIt scenes hold them) at `pose`: read as a
+    /// mesh file with these points and faces would be (its hull, or its convex pieces when the
+    /// checker decomposes meshes). Every vertex finite, every index `< vertices.len()`, at
+    /// least one triangle.
+    ///
+    /// ```
+    /// use polyquery::Pose;
+    /// use polyquery::robot::Scene;
+    /// use nalgebra::Vector3;
+    ///
+    /// let corners = vec![Vector3::zeros(), Vector3::x(), Vector3::y(), Vector3::z()];
+    /// let faces = vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+    /// let mut scene = Scene::new();
+    /// scene.add_triangle_mesh("wedge", corners.clone(), faces, Pose::identity())?;
+    /// assert!(scene.add_triangle_mesh("bad", corners, vec![[0, 1, 4]], Pose::identity()).is_err());
+    /// # Ok::<(), polyquery::robot::RobotError>(())
+    /// ```
+    pub fn add_triangle_mesh(
+        &mut self,
+        name: impl Into<String>,
+        vertices: Vec<Vector3<f64>>,
+        triangles: Vec<[u32; 3]>,
+        pose: Pose,
+    ) -> Result<&mut Self, RobotError> {
+        let mesh = Geometry::TriangleMesh {
+            vertices,
+            triangles,
+        };
+        self.add("add_triangle_mesh", name.into(), mesh, pose)
     }
 
     /// Adds a saved normal vector map (a `.nvm` file written by `polyquery preprocess`): the
@@ -604,7 +662,9 @@ fn check_geometry(geometry: &Geometry, at: &str) -> Result<(), RobotError> {
             Ok(())
         }
         Geometry::Sphere { radius } => size(*radius, "radius"),
-        Geometry::Cylinder { radius, length } | Geometry::Capsule { radius, length } => {
+        Geometry::Cylinder { radius, length }
+        | Geometry::Cone { radius, length }
+        | Geometry::Capsule { radius, length } => {
             size(*radius, "radius")?;
             size(*length, "length")
         }
@@ -620,6 +680,26 @@ fn check_geometry(geometry: &Geometry, at: &str) -> Result<(), RobotError> {
                 ));
             }
             check_scale(&[scale.x, scale.y, scale.z], &format!("{at}.scale"))
+        }
+        Geometry::TriangleMesh {
+            vertices,
+            triangles,
+        } => {
+            for (i, v) in vertices.iter().enumerate() {
+                check_translation(&[v.x, v.y, v.z], &format!("{at}.vertices[{i}]"))?;
+            }
+            if triangles.is_empty() {
+                return Err(scene_error(format!("{at}.triangles"), "no triangles"));
+            }
+            for (i, t) in triangles.iter().enumerate() {
+                if let Some(k) = t.iter().find(|&&k| k as usize >= vertices.len()) {
+                    return Err(scene_error(
+                        format!("{at}.triangles[{i}]"),
+                        format!("vertex {k} of {} vertices", vertices.len()),
+                    ));
+                }
+            }
+            Ok(())
         }
         Geometry::Nvm { path } => check_path(path, at),
     }

@@ -189,9 +189,9 @@ const TOP_KEYS: &[&str] = &[
     "frame",
     "notes",
 ];
-const SHAPE_KEYS: &[&str] = &["box", "sphere", "cylinder", "capsule", "mesh"];
+const SHAPE_KEYS: &[&str] = &["box", "sphere", "cylinder", "cone", "capsule", "mesh"];
 const OBSTACLE_KEYS: &[&str] = &[
-    "name", "pose", "box", "sphere", "cylinder", "capsule", "mesh", "scale",
+    "name", "pose", "box", "sphere", "cylinder", "cone", "capsule", "mesh", "scale",
 ];
 const POSE_KEYS: &[&str] = &["translation", "rotation_xyzw"];
 
@@ -456,6 +456,10 @@ fn parse_obstacle(v: &Json, i: usize, base_dir: Option<&Path>) -> Result<Obstacl
                     radius: size("radius")?,
                 },
                 "cylinder" => Geometry::Cylinder {
+                    radius: size("radius")?,
+                    length: size("length")?,
+                },
+                "cone" => Geometry::Cone {
                     radius: size("radius")?,
                     length: size("length")?,
                 },

@@ -11,17 +11,18 @@
 //!   load reads the map instead of building anything. A `.nvm` geometry is loaded as saved. A
 //!   non-convex mesh may also be decomposed into convex pieces inside its hull
 //!   ([`super::CollisionShape`]); each piece is a `Hull` shape too.
-//! * Boxes, spheres, capsules and cylinders are **exact** support maps, not tessellations. A
+//! * Boxes, spheres, capsules, cylinders and cones are **exact** support maps, not tessellations. A
 //!   shape is a *core* swept by a ball of radius *margin*, `shape = core ⊕ B(margin)`:
 //!   a sphere is a point core with margin `r`, a capsule a segment core with margin `r`;
-//!   hulls, boxes and cylinders have margin 0. Pair queries run GJK on the cores and subtract
+//!   hulls, boxes, cylinders and cones have margin 0. Pair queries run GJK on the cores and subtract
 //!   the margins: `dist(A, B) = max(0, dist(core A, core B) − margin A − margin B)`, exact
 //!   (no rounded caps).
 //!
 //! Support points of a polytope core are its vertices (their ids name them); a cylinder's rim
 //! point is named by its cap and its azimuth quantised to `2³¹` steps, so two rim points share
 //! an id only when they lie within `2π·r/2³¹ ≈ 2.9e-9·r` of each other (GJK then stops there,
-//! at rounding level).
+//! at rounding level). A cone's base-rim points are named the same way (cap 0); its apex is
+//! `VertexId(2³¹)`.
 
 use crate::decompose::DecomposeError;
 use crate::format::FormatError;
@@ -76,6 +77,16 @@ pub enum ConvexShape {
         /// `radius > 0`: the disc `x² + y² ≤ radius²`.
         radius: f64,
         /// Half the length (positive): `|z| ≤ half_length`.
+        half_length: f64,
+    },
+    /// A cone along z, centred halfway between apex and base (the MoveIt / geometric_shapes
+    /// convention): apex `(0, 0, half_length)`, base disc of `radius` at `z = −half_length`:
+    /// `√(x² + y²) ≤ radius · (half_length − z) / (2 · half_length)`, `|z| ≤ half_length`;
+    /// margin 0.
+    Cone {
+        /// `radius > 0`: the base disc `x² + y² ≤ radius²` at `z = −half_length`.
+        radius: f64,
+        /// Half the height (positive): apex at `z = half_length`, base at `z = −half_length`.
         half_length: f64,
     },
 }
@@ -164,6 +175,10 @@ impl ConvexShape {
             ConvexShape::Cylinder {
                 radius,
                 half_length,
+            }
+            | ConvexShape::Cone {
+                radius,
+                half_length,
             } => (Point::origin(), radius.hypot(*half_length)),
         }
     }
@@ -182,6 +197,10 @@ impl ConvexShape {
             ConvexShape::Cylinder {
                 radius,
                 half_length,
+            }
+            | ConvexShape::Cone {
+                radius,
+                half_length,
             } => Vector::new(*radius, *radius, *half_length),
         };
         (Point::from(-half), Point::from(half))
@@ -198,7 +217,7 @@ impl ConvexShape {
     }
 
     /// The shape's kind as one word (the names of the scene format and of `robot info`):
-    /// `kind() ∈ {"hull", "box", "sphere", "capsule", "cylinder"}`.
+    /// `kind() ∈ {"hull", "box", "sphere", "capsule", "cylinder", "cone"}`.
     pub fn kind(&self) -> &'static str {
         match self {
             ConvexShape::Hull(_) => "hull",
@@ -206,6 +225,7 @@ impl ConvexShape {
             ConvexShape::Sphere { .. } => "sphere",
             ConvexShape::Capsule { .. } => "capsule",
             ConvexShape::Cylinder { .. } => "cylinder",
+            ConvexShape::Cone { .. } => "cone",
         }
     }
 }
@@ -243,18 +263,29 @@ impl SupportMap for ShapeCore<'_> {
                 half_length,
             } => {
                 let top = d.z >= 0.0;
-                let z = if top { *half_length } else { -half_length };
-                let rho = d.x.hypot(d.y);
-                let (x, y) = if rho > 0.0 && rho.is_finite() {
-                    (radius * (d.x / rho), radius * (d.y / rho))
-                } else {
-                    (*radius, 0.0)
-                };
-                let turn = (y.atan2(x) + std::f64::consts::PI) / std::f64::consts::TAU;
-                let step = ((turn * RIM_STEPS) as u32).min(RIM_STEPS as u32 - 1);
+                let rim = rim_point(*radius, d);
                 Support {
-                    vertex: VertexId(((top as u32) << 31) | step),
-                    point: Point::new(x, y, z),
+                    vertex: VertexId(((top as u32) << 31) | rim_step(&rim)),
+                    point: Point::new(rim.x, rim.y, if top { *half_length } else { -half_length }),
+                }
+            }
+            ConvexShape::Cone {
+                radius,
+                half_length,
+            } => {
+                // d·apex = d.z·h against d·rim = r·ρ − d.z·h; the apex wins ties.
+                let rim = rim_point(*radius, d);
+                let rim_reach = d.x * rim.x + d.y * rim.y - d.z * half_length;
+                if d.z * half_length >= rim_reach || rim_reach.is_nan() {
+                    Support {
+                        vertex: CONE_APEX,
+                        point: Point::new(0.0, 0.0, *half_length),
+                    }
+                } else {
+                    Support {
+                        vertex: VertexId(rim_step(&rim)),
+                        point: Point::new(rim.x, rim.y, -half_length),
+                    }
                 }
             }
         }
@@ -284,11 +315,36 @@ impl SupportMap for ShapeCore<'_> {
                 1 => Some(Point::new(0.0, 0.0, *half_length)),
                 _ => None,
             },
+            ConvexShape::Cone { half_length, .. } if v == CONE_APEX => {
+                Some(Point::new(0.0, 0.0, *half_length))
+            }
             // Rim ids name a point only up to their quantisation step.
-            ConvexShape::Cylinder { .. } => None,
+            ConvexShape::Cylinder { .. } | ConvexShape::Cone { .. } => None,
         }
     }
 }
+
+/// The point of the circle of `radius` about the z axis furthest along `d` (`z = 0`):
+/// `radius · (d.x, d.y) / ‖(d.x, d.y)‖`, or `(radius, 0)` when `d` is along z.
+#[inline]
+fn rim_point(radius: f64, d: &Vector) -> Vector {
+    let rho = d.x.hypot(d.y);
+    if rho > 0.0 && rho.is_finite() {
+        Vector::new(radius * (d.x / rho), radius * (d.y / rho), 0.0)
+    } else {
+        Vector::new(radius, 0.0, 0.0)
+    }
+}
+
+/// A rim point's azimuth quantised to `2³¹` steps (see the module notes).
+#[inline]
+fn rim_step(rim: &Vector) -> u32 {
+    let turn = (rim.y.atan2(rim.x) + std::f64::consts::PI) / std::f64::consts::TAU;
+    ((turn * RIM_STEPS) as u32).min(RIM_STEPS as u32 - 1)
+}
+
+/// The id of a cone's apex (rim ids are below `2³¹`).
+const CONE_APEX: VertexId = VertexId(1 << 31);
 
 /// The corner of the box `±h` on the positive side of axis `k` iff bit `k` of `bits` is set.
 #[inline]

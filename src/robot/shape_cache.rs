@@ -1,7 +1,7 @@
 //! The shape cache: a geometry becomes its collision shape once — a mesh's hull and normal
 //! vector map, and its certified convex pieces when decomposed — and is kept in a folder,
-//! named by a SHA-256 of the mesh file's bytes, so the next load reads it instead of building
-//! anything.
+//! named by a SHA-256 of the mesh file's bytes (of a triangle mesh's numbers, for one given
+//! inline), so the next load reads it instead of building anything.
 //!
 //! Where it sits (ARCHITECTURE.md, "Robots against scenes"): [`Geometry`] → **`ShapeCache`**
 //! → [`ConvexShape`] / [`CollisionShape`] → the checker. The decomposition itself is
@@ -157,8 +157,23 @@ impl ShapeCache {
                 radius: *radius,
                 half_length: length / 2.0,
             },
+            Geometry::Cone { radius, length } => ConvexShape::Cone {
+                radius: *radius,
+                half_length: length / 2.0,
+            },
             Geometry::Mesh { path, scale, .. } => {
-                ConvexShape::Hull(Arc::new(self.mesh_map(owner, path, scale)?))
+                let source = MeshSource::File { path, scale };
+                ConvexShape::Hull(Arc::new(self.mesh_map(owner, &source)?))
+            }
+            Geometry::TriangleMesh {
+                vertices,
+                triangles,
+            } => {
+                let source = MeshSource::Inline {
+                    vertices,
+                    triangles,
+                };
+                ConvexShape::Hull(Arc::new(self.mesh_map(owner, &source)?))
             }
             Geometry::Nvm { path } => {
                 let saved = format::load(path).map_err(|source| ShapeError::Nvm {
@@ -198,40 +213,18 @@ impl ShapeCache {
         mesh_shape: MeshShape,
         tolerance: f64,
     ) -> Result<CollisionShape, ShapeError> {
-        match (geometry, mesh_shape) {
-            (Geometry::Mesh { path, scale, .. }, MeshShape::Decomposed) => {
+        match (MeshSource::of(geometry), mesh_shape) {
+            (Some(source), MeshShape::Decomposed) => {
                 if !(tolerance.is_finite() && tolerance > 0.0) {
                     return Err(ShapeError::MeshTolerance {
                         owner: owner.to_string(),
                         tolerance,
                     });
                 }
-                self.decomposed_mesh(owner, path, scale, tolerance)
+                self.decomposed_mesh(owner, &source, tolerance)
             }
             _ => Ok(CollisionShape::convex(self.shape(owner, geometry)?)),
         }
-    }
-
-    /// A mesh file's bytes, read within the default input cap.
-    fn read_mesh(&self, owner: &str, path: &Path) -> Result<Vec<u8>, ShapeError> {
-        read_bounded(path, &ReadLimits::default())
-            .map_err(|e| mesh_error(owner, path, MeshError::from(e)))
-    }
-
-    /// The mesh of `bytes` with its points scaled: `points[i] = scale ∘ mesh.points[i]`.
-    fn scaled_mesh(
-        owner: &str,
-        path: &Path,
-        bytes: &[u8],
-        scale: &Vector,
-    ) -> Result<(Mesh, Vec<Point>), ShapeError> {
-        let mesh = Mesh::from_bytes(bytes, path).map_err(|e| mesh_error(owner, path, e))?;
-        let points = mesh
-            .points
-            .iter()
-            .map(|p| Point::new(p.x * scale.x, p.y * scale.y, p.z * scale.z))
-            .collect();
-        Ok((mesh, points))
     }
 
     /// The hull of `points` and its map, with the milliseconds each took.
@@ -260,11 +253,11 @@ impl ShapeCache {
     fn mesh_map(
         &self,
         owner: &str,
-        path: &Path,
-        scale: &Vector,
+        source: &MeshSource<'_>,
     ) -> Result<NormalVectorMap, ShapeError> {
-        let bytes = self.read_mesh(owner, path)?;
-        let cache_file = self.file_for(&bytes, scale);
+        let (bytes, scale) = source.key(owner)?;
+        let path = source.path();
+        let cache_file = self.file_for(&bytes, &scale);
         let mut corrupt = false;
         if let Some(file) = &cache_file {
             match format::load(file) {
@@ -277,7 +270,7 @@ impl ShapeCache {
                 Err(_) => corrupt = true,
             }
         }
-        let (_, points) = Self::scaled_mesh(owner, path, &bytes, scale)?;
+        let (_, points) = source.mesh(owner, &bytes)?;
         let (map, hull_ms, map_ms) = Self::hull_map(owner, path, &points)?;
         self.record(|s| {
             s.built += 1;
@@ -299,12 +292,12 @@ impl ShapeCache {
     fn decomposed_mesh(
         &self,
         owner: &str,
-        path: &Path,
-        scale: &Vector,
+        source: &MeshSource<'_>,
         tolerance: f64,
     ) -> Result<CollisionShape, ShapeError> {
-        let bytes = self.read_mesh(owner, path)?;
-        let cache_file = self.pieces_file_for(&bytes, scale, tolerance);
+        let (bytes, scale) = source.key(owner)?;
+        let path = source.path();
+        let cache_file = self.pieces_file_for(&bytes, &scale, tolerance);
         let mut corrupt = false;
         if let Some(file) = &cache_file {
             match std::fs::read(file) {
@@ -319,7 +312,7 @@ impl ShapeCache {
                 Err(_) => corrupt = true,
             }
         }
-        let (mesh, points) = Self::scaled_mesh(owner, path, &bytes, scale)?;
+        let (faces, points) = source.mesh(owner, &bytes)?;
         let (outer, _, _) = Self::hull_map(owner, path, &points)?;
         let started = Instant::now();
         let options = DecomposeOptions {
@@ -327,7 +320,7 @@ impl ShapeCache {
             ..DecomposeOptions::default()
         };
         let made =
-            decompose(&points, &mesh.faces, &options).map_err(|source| ShapeError::Decompose {
+            decompose(&points, &faces, &options).map_err(|source| ShapeError::Decompose {
                 owner: owner.to_string(),
                 path: path.to_path_buf(),
                 source,
@@ -380,6 +373,98 @@ impl ShapeCache {
     fn record(&self, f: impl FnOnce(&mut CacheStats)) {
         if let Ok(mut stats) = self.stats.lock() {
             f(&mut stats);
+        }
+    }
+}
+
+/// A mesh to load: a file (read, parsed, then scaled) or triangles given inline.
+enum MeshSource<'a> {
+    /// [`Geometry::Mesh`]: the file and its scale.
+    File { path: &'a Path, scale: &'a Vector },
+    /// [`Geometry::TriangleMesh`]: the points and triangles themselves (scale 1).
+    Inline {
+        vertices: &'a [Vector],
+        triangles: &'a [[u32; 3]],
+    },
+}
+
+/// What errors about an inline triangle mesh name as its file.
+const INLINE_MESH_PATH: &str = "(triangles given inline)";
+
+/// The first bytes of an inline mesh's cache key, so it never hashes like a mesh file's bytes.
+const INLINE_KEY_TAG: &[u8] = b"polyquery inline triangle mesh v1\0";
+
+impl<'a> MeshSource<'a> {
+    /// The mesh a geometry holds: `Some` for a mesh file or a triangle mesh.
+    fn of(geometry: &'a Geometry) -> Option<MeshSource<'a>> {
+        match geometry {
+            Geometry::Mesh { path, scale, .. } => Some(MeshSource::File { path, scale }),
+            Geometry::TriangleMesh {
+                vertices,
+                triangles,
+            } => Some(MeshSource::Inline {
+                vertices,
+                triangles,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The path errors and cache metadata name.
+    fn path(&self) -> &'a Path {
+        match self {
+            MeshSource::File { path, .. } => path,
+            MeshSource::Inline { .. } => Path::new(INLINE_MESH_PATH),
+        }
+    }
+
+    /// The bytes and scale the cache key hashes: a file's bytes (read within the default input
+    /// cap) and its scale; an inline mesh's tag, counts, coordinates and indices (scale 1).
+    fn key(&self, owner: &str) -> Result<(Vec<u8>, Vector), ShapeError> {
+        match self {
+            MeshSource::File { path, scale } => {
+                let bytes = read_bounded(path, &ReadLimits::default())
+                    .map_err(|e| mesh_error(owner, path, MeshError::from(e)))?;
+                Ok((bytes, **scale))
+            }
+            MeshSource::Inline {
+                vertices,
+                triangles,
+            } => {
+                let mut bytes = INLINE_KEY_TAG.to_vec();
+                bytes.extend_from_slice(&(vertices.len() as u64).to_le_bytes());
+                bytes.extend_from_slice(&(triangles.len() as u64).to_le_bytes());
+                for x in vertices.iter().flat_map(|v| v.iter()) {
+                    bytes.extend_from_slice(&x.to_bits().to_le_bytes());
+                }
+                for k in triangles.iter().flatten() {
+                    bytes.extend_from_slice(&k.to_le_bytes());
+                }
+                Ok((bytes, Vector::repeat(1.0)))
+            }
+        }
+    }
+
+    /// The faces and the scaled points: a file's `bytes` parsed (`points[i] = scale ∘
+    /// mesh.points[i]`), or the inline triangles and vertices as given.
+    fn mesh(&self, owner: &str, bytes: &[u8]) -> Result<(Vec<Vec<u32>>, Vec<Point>), ShapeError> {
+        match self {
+            MeshSource::File { path, scale } => {
+                let mesh = Mesh::from_bytes(bytes, path).map_err(|e| mesh_error(owner, path, e))?;
+                let points = mesh
+                    .points
+                    .iter()
+                    .map(|p| Point::new(p.x * scale.x, p.y * scale.y, p.z * scale.z))
+                    .collect();
+                Ok((mesh.faces, points))
+            }
+            MeshSource::Inline {
+                vertices,
+                triangles,
+            } => Ok((
+                triangles.iter().map(|t| t.to_vec()).collect(),
+                vertices.iter().map(|v| Point::from(*v)).collect(),
+            )),
         }
     }
 }

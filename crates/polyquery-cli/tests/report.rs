@@ -5,6 +5,8 @@
 //! peer's when the `peers` feature is on; the robot section has its rows, tables, summary
 //! lines and input files (no timing is asserted).
 
+use crate::common::browser::{chromium, chromium_or_skip, png_width};
+use crate::report_planning::{check_planning_section, write_ompl_result};
 use polyquery_cli::report;
 use polyquery_report::status::Status;
 use polyquery_report::{ReportConfig, writers::CSV_COLUMNS};
@@ -62,6 +64,7 @@ fn shared_quick_report() -> &'static (ReportConfig, report::ReportOutput) {
         std::fs::create_dir_all(&dir).expect("temporary folder");
         let mut config = quick_config(&dir.join("report"));
         config.pinocchio = Some(write_pinocchio_result(&dir));
+        config.ompl = Some(write_ompl_result(&dir));
         let output = report::run(&config).expect("the quick report runs");
         (config, output)
     })
@@ -90,6 +93,7 @@ fn quick_report_writes_every_file_well_formed() {
     let (config, output) = shared_quick_report();
     let out = &config.out;
     check_robot_section(out, &output.report);
+    check_planning_section(out, &output.report);
 
     // index.html: the document skeleton is balanced, plots are inline, no NaN.
     let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
@@ -103,10 +107,13 @@ fn quick_report_writes_every_file_well_formed() {
     }
     assert!(count(&html, "<svg") >= 10, "the plots are inline");
     assert!(!html.contains("NaN"), "no NaN in the HTML");
-    assert!(
-        !html.contains("<script"),
-        "no scripts (the page is self-contained)"
+    // Self-contained: the only scripts are the plan view's data and its viewer, inline.
+    assert_eq!(
+        count(&html, "<script"),
+        2,
+        "the view's data and viewer only"
     );
+    assert!(!html.contains("<script src") && !html.contains("<link"));
     assert!(html.contains("git commit") && html.contains("CPU") && html.contains("memory"));
     assert!(html.contains("polyquery report --quick"));
 
@@ -464,64 +471,20 @@ fn full_default_report() {
     );
 }
 
-/// Headless Chromium: `$POLYQUERY_CHROMIUM`, or `chromium` / `chromium-browser` /
-/// `google-chrome` on the `PATH`.
-fn find_chromium() -> Option<std::path::PathBuf> {
-    if let Some(p) = std::env::var_os("POLYQUERY_CHROMIUM") {
-        return Some(p.into());
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| {
-            ["chromium", "chromium-browser", "google-chrome"].map(|name| dir.join(name))
-        })
-        .find(|p| p.is_file())
-}
-
-/// Runs headless Chromium at a 1280-px-wide window with `args`, returning its stdout.
-fn chromium(browser: &Path, profile: &Path, args: &[String]) -> String {
-    let out = std::process::Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-            "--window-size=1280,2000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("chromium runs");
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+/// The report's browser window: 1280 px wide, 2000 px tall.
+const WINDOW: (u32, u32) = (1280, 2000);
 
 /// The `--quick` report in a real browser, 1280 px wide: a screenshot is produced, the page
 /// is no wider than the window (every wide table scrolls inside its own box), and the
 /// conclusion's first list ("In short") ends within the first screen (720 px). The layout is
-/// measured by a copy of the page with one script added (the report itself has none).
+/// measured by a copy of the page with one script added; the planning section's view draws.
 /// Needs headless Chromium (`apt-get install -y chromium`; CI installs it): the test fails
 /// without it, unless `POLYQUERY_SKIP_BROWSER=1` says to skip it.
 #[test]
 fn quick_report_fits_a_1280_px_browser_window() {
-    if std::env::var("POLYQUERY_SKIP_BROWSER").is_ok_and(|v| v == "1") {
-        eprintln!("skipped: POLYQUERY_SKIP_BROWSER=1");
+    let Some(browser) = chromium_or_skip() else {
         return;
-    }
-    let browser = find_chromium().expect(
-        "headless Chromium is needed for this test (apt-get install -y chromium, or set \
-         POLYQUERY_CHROMIUM); POLYQUERY_SKIP_BROWSER=1 skips it",
-    );
+    };
     let out = &shared_quick_report().0.out;
     let dir = tempfile::tempdir().expect("temporary folder");
     let index = out.join("index.html");
@@ -532,15 +495,14 @@ fn quick_report_fits_a_1280_px_browser_window() {
     chromium(
         &browser,
         &profile,
+        WINDOW,
         &[
             format!("--screenshot={}", shot.display()),
             format!("file://{}", index.display()),
         ],
     );
     let png = std::fs::read(&shot).expect("chromium wrote the screenshot");
-    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
-    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
-    assert_eq!(width, 1280, "screenshot width");
+    assert_eq!(png_width(&png), 1280, "screenshot width");
     assert!(png.len() > 20_000, "a blank page? {} bytes", png.len());
 
     // The layout, measured in the browser.
@@ -555,11 +517,20 @@ fn quick_report_fits_a_1280_px_browser_window() {
     let dom = chromium(
         &browser,
         &profile,
+        WINDOW,
         &[
             "--virtual-time-budget=5000".into(),
             "--dump-dom".into(),
             format!("file://{}", probe.display()),
         ],
+    );
+    // The planning section's view drew (WebGL by SwiftShader) over 1 % of its 960 × 600 canvas.
+    let view = "id=\"pq-view-planning\" data-status=\"drawn\" data-pixels=\"";
+    let at = dom.find(view).expect("the planning view was not drawn") + view.len();
+    let pixels: usize = dom[at..at + dom[at..].find('"').unwrap()].parse().unwrap();
+    assert!(
+        pixels > 960 * 600 / 100,
+        "the planning view drew {pixels} pixels"
     );
     let at = dom.find("data-probe=\"").expect("the probe ran") + "data-probe=\"".len();
     let values: Vec<i64> = dom[at..at + dom[at..].find('"').expect("closing quote")]
@@ -698,10 +669,12 @@ fn quick_never_overwrites_a_full_report() {
 
 /// `--pinocchio` must name an existing file (exit 2, nothing written).
 #[test]
-fn a_missing_pinocchio_file_is_an_error() {
-    let dir = tempfile::tempdir().expect("temporary folder");
-    let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&["--pinocchio", "no-such.json"]));
-    assert_eq!(code, 2, "{stdout}\n{stderr}");
-    assert!(stderr.contains("no-such.json"), "{stderr}");
-    assert!(!dir.path().join("report-quick").exists());
+fn a_missing_pinocchio_or_ompl_file_is_an_error() {
+    for flag in ["--pinocchio", "--ompl"] {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let (code, stdout, stderr) = polyquery(dir.path(), &tiny(&[flag, "no-such.json"]));
+        assert_eq!(code, 2, "{stdout}\n{stderr}");
+        assert!(stderr.contains(&format!("{flag} no-such.json")), "{stderr}");
+        assert!(!dir.path().join("report-quick").exists());
+    }
 }

@@ -305,14 +305,14 @@ fn bad_robots_and_scenes_are_errors_naming_the_culprit() {
 
     let scene = write(
         d,
-        "cone.json",
-        r#"{"obstacles": [{"name": "witch_hat", "cone": {"radius": 1}, "pose": {"translation": [0, 0, 0]}}]}"#,
+        "prism.json",
+        r#"{"obstacles": [{"name": "witch_hat", "prism": {"radius": 1}, "pose": {"translation": [0, 0, 0]}}]}"#,
     );
     let mut args = check_args(&["--random", "3"]);
     args[6] = scene;
     fails_cleanly(
         &args,
-        &["cone.json", "witch_hat", "unknown obstacle kind `cone`"],
+        &["prism.json", "witch_hat", "unknown obstacle kind `prism`"],
     );
 
     // Arguments: both inputs, neither, --seed without --random, a malformed --package-dir.

@@ -50,6 +50,9 @@ pub struct ReportConfig {
     pub robot_cache: Option<PathBuf>,
     /// `pinocchio` = a JSON file of `benches/robot_pinocchio.py`, shown beside our figures.
     pub pinocchio: Option<PathBuf>,
+    /// `ompl` = JSON lines of `benches/plan_ompl.py` (planners side by side), each returned
+    /// path re-checked by the planning section.
+    pub ompl: Option<PathBuf>,
 }
 
 impl ReportConfig {
@@ -66,6 +69,7 @@ impl ReportConfig {
             robot: true,
             robot_cache: None,
             pinocchio: None,
+            ompl: None,
         }
     }
 }
@@ -149,6 +153,9 @@ pub struct Report {
     pub rows: Vec<ResultRow>,
     /// `robot` = the robot section (`None` with `--no-robot`, or when it could not run: see `notes`).
     pub robot: Option<RobotSection>,
+    /// `planning` = the planning section (`None` with `--no-robot`, or when it could not run:
+    /// see `notes`).
+    pub planning: Option<crate::planning::PlanningSection>,
 }
 
 /// The bundled meshes folder (`data/`, recognised by its `MANIFEST.tsv`), wherever the

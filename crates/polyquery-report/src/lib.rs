@@ -25,6 +25,9 @@
 //! * [`robot`]: the robot section (Panda configurations per second against plain GJK and
 //!   parry3d, warm load, certified against sampled motion checks, pinocchio's figures).
 //! * [`robot_peer`]: parry3d as a robot checker.
+//! * [`planning`]: the planning section (polyquery's planner on MotionBenchMaker Panda
+//!   problems, a view of the plans, the planners of `benches/plan_ompl.py` re-checked).
+//! * [`view`]: the plan view (robot, scene and path drawn in a page by an inlined WebGL viewer).
 //! * [`machine`]: CPU, cores, memory, OS, git commit, date.
 //! * Leaves shared by all: [`format`](mod@format) (numbers and escaping), [`table`] (the table type),
 //!   [`status`] (a cell's status), [`progress`] (the progress callback).
@@ -37,6 +40,7 @@ pub mod machine;
 pub mod measure;
 mod named;
 pub mod peers;
+pub mod planning;
 pub mod plots;
 pub mod progress;
 pub mod results;
@@ -47,6 +51,7 @@ pub mod runner;
 pub mod status;
 pub mod summary;
 pub mod table;
+pub mod view;
 pub mod workload;
 pub mod writers;
 

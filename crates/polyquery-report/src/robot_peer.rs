@@ -42,7 +42,7 @@ mod parry_robot {
     use parry3d_f64::math::{Pose as PPose, Vector as PVector};
     use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy};
     use parry3d_f64::query;
-    use parry3d_f64::shape::{Ball, Capsule, Cuboid, Cylinder, Shape, SharedShape};
+    use parry3d_f64::shape::{Ball, Capsule, Cone, Cuboid, Cylinder, Shape, SharedShape};
     use polyquery::robot::ConvexShape;
 
     /// One shape of a link: parry's shape and its origin in the link frame (parry's cylinder
@@ -108,6 +108,12 @@ mod parry_robot {
                 SharedShape::new(Cylinder::new(*half_length, *radius)),
                 quarter,
             ),
+            // parry's cone stands along y with its apex at +y: the same quarter turn puts the
+            // apex at +z, as ours.
+            ConvexShape::Cone {
+                radius,
+                half_length,
+            } => (SharedShape::new(Cone::new(*half_length, *radius)), quarter),
             _ => return Err(PeerError(format!("no parry shape for a {}", s.kind()))),
         })
     }

@@ -10,7 +10,7 @@ use crate::machine::MachineInfo;
 use crate::measure::TimingBudget;
 use crate::progress::Progress;
 use crate::results::{AGREEMENT_TOLERANCE, ORACLE_LIMIT};
-use crate::{robot, runner};
+use crate::{planning, robot, runner};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -106,7 +106,23 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
     } else {
         None
     };
-    let steps = plan.steps() + robot_plan.as_ref().map_or(0, robot::RobotPlan::steps);
+    let planning_plan = match (&robot_plan, bundled_data_dir()) {
+        (Some(r), Some(data)) => {
+            let mut p = planning::PlanningPlan::defaults(
+                config.quick,
+                data.join("robots/mbm_panda"),
+                r.cache.join("mbm_panda_shapes"),
+            );
+            p.ompl = config.ompl.clone();
+            Some(p)
+        }
+        _ => None,
+    };
+    let steps = plan.steps()
+        + robot_plan.as_ref().map_or(0, robot::RobotPlan::steps)
+        + planning_plan
+            .as_ref()
+            .map_or(0, planning::PlanningPlan::steps);
     progress.start(steps as u64);
     let start = Instant::now();
     let (rows, run_notes) = runner::run_sources(&plan, progress);
@@ -119,6 +135,16 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
         }
         Err(e) => {
             notes.push(format!("robot section skipped: {e}"));
+            None
+        }
+    });
+    let planning = planning_plan.and_then(|p| match planning::run_planning(&p, progress) {
+        Ok(section) => {
+            notes.extend(section.notes.iter().cloned());
+            Some(section)
+        }
+        Err(e) => {
+            notes.push(format!("planning section skipped: {e}"));
             None
         }
     });
@@ -135,6 +161,7 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
         notes,
         rows,
         robot,
+        planning,
     };
     Ok(report)
 }

@@ -19,6 +19,7 @@ use crate::results::{
 use crate::status::Status;
 use crate::summary::{self, GLOSSARY};
 use crate::table::Table;
+use crate::view::VIEW_CSS;
 use std::fmt::Write as _;
 
 /// The CSV columns, in order (the fields of [`ResultRow`]): `CSV_COLUMNS.len() = 19`.
@@ -317,6 +318,9 @@ pub fn tables(report: &Report) -> Vec<Table> {
     }
     if let Some(robot) = &report.robot {
         out.extend(crate::robot::tables(robot));
+    }
+    if let Some(planning) = &report.planning {
+        out.extend(crate::planning::tables(planning));
     }
     out
 }
@@ -668,7 +672,7 @@ details{margin:.6em 0}\ndetails>summary{cursor:pointer;font-weight:bold}\n";
 /// `index.html`: self-contained (`html(…) = index.html's text`, CSS and SVG inline).
 pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     let mut s = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>polyquery benchmark report</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<h1>polyquery benchmark report</h1>\n"
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>polyquery benchmark report</title>\n<style>\n{CSS}{VIEW_CSS}</style>\n</head>\n<body>\n<h1>polyquery benchmark report</h1>\n"
     );
     if report.quick {
         s.push_str("<p class=\"quick\">A <code>--quick</code> report: a smoke test on small hulls, not the figures to quote.</p>\n");
@@ -694,6 +698,15 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
     }
     for t in tables {
         html_table(&mut s, t);
+    }
+    if let Some(planning) = report.planning.as_ref().filter(|p| !p.view.is_empty()) {
+        let _ = writeln!(
+            s,
+            "<h2>Planning: the view</h2>\n<p class=\"caption\">{}: the robot's collision shapes (decomposed meshes as their convex pieces), the scene and the certified path; pick a problem, press Play or move the slider; drag to orbit, wheel to zoom.</p>",
+            escape_html(&planning.viewed.join(", "))
+        );
+        s.push_str(&planning.view);
+        s.push_str(crate::view::VIEWER_SCRIPT);
     }
     for section in ["scaling", "speed-up", "meshes", "preprocessing"] {
         let mine: Vec<&Plot> = plots.iter().filter(|p| p.section == section).collect();

@@ -11,7 +11,9 @@
 //!
 //! A shape pair with convex pieces (a decomposed mesh) is tested by its outer shapes first:
 //! the check descends to the piece pairs only when the outer shapes meet, the distance only
-//! when the outer shapes' lower bound is below the best distance found.
+//! when the outer shapes' lower bound is below the best distance found; both descend the
+//! shapes' piece trees, pruning node pairs whose balls are apart (check) or no nearer than
+//! the best distance (distance).
 
 use super::core::{Checker, NO_PAIR};
 use super::pairs::ShapePair;
@@ -92,17 +94,24 @@ impl Checker {
                                 ControlFlow::Break(Ok(shapes.bodies))
                             }
                             // The outer shapes meet: the pair collides iff a piece pair does.
-                            Ok(true) => self.for_each_piece_pair(ws, shapes, |ws, pieces| {
-                                if pieces.near.apart(true) {
-                                    return ControlFlow::Continue(());
-                                }
-                                let guess = &mut ws.guesses[pieces.slot];
-                                match self.collide(pieces, guess, &mut counts) {
-                                    Ok(false) => ControlFlow::Continue(()),
-                                    Ok(true) => ControlFlow::Break(Ok(pieces.bodies)),
-                                    Err(e) => ControlFlow::Break(Err(e)),
-                                }
-                            }),
+                            Ok(true) => self.for_each_piece_pair(
+                                ws,
+                                shapes,
+                                &mut counts,
+                                &mut (),
+                                |_, _, near| !near.apart(true),
+                                |_, counts, ws, pieces| {
+                                    if pieces.near.apart(true) {
+                                        return ControlFlow::Continue(());
+                                    }
+                                    let guess = &mut ws.guesses[pieces.slot];
+                                    match self.collide(pieces, guess, counts) {
+                                        Ok(false) => ControlFlow::Continue(()),
+                                        Ok(true) => ControlFlow::Break(Ok(pieces.bodies)),
+                                        Err(e) => ControlFlow::Break(Err(e)),
+                                    }
+                                },
+                            ),
                             Err(e) => ControlFlow::Break(Err(e)),
                         }
                     },
@@ -222,19 +231,26 @@ impl Checker {
                         Ok(_) => {}
                         Err(e) => return ControlFlow::Break(Err(e)),
                     }
-                    self.for_each_piece_pair(ws, shapes, |ws, pieces| {
-                        if pieces.near.gap() >= best.distance {
-                            return ControlFlow::Continue(());
-                        }
-                        let guess = &mut ws.guesses[pieces.slot];
-                        if let Err(e) = self.shape_distance(pieces, guess, &mut best, &mut counts) {
-                            return ControlFlow::Break(Err(e));
-                        }
-                        if best.distance == 0.0 {
-                            return ControlFlow::Break(Ok(()));
-                        }
-                        ControlFlow::Continue(())
-                    })
+                    self.for_each_piece_pair(
+                        ws,
+                        shapes,
+                        &mut counts,
+                        &mut best,
+                        |best, _, near| near.gap() < best.distance,
+                        |best, counts, ws, pieces| {
+                            if pieces.near.gap() >= best.distance {
+                                return ControlFlow::Continue(());
+                            }
+                            let guess = &mut ws.guesses[pieces.slot];
+                            if let Err(e) = self.shape_distance(pieces, guess, best, counts) {
+                                return ControlFlow::Break(Err(e));
+                            }
+                            if best.distance == 0.0 {
+                                return ControlFlow::Break(Ok(()));
+                            }
+                            ControlFlow::Continue(())
+                        },
+                    )
                 },
             );
             if let ControlFlow::Break(Err(e)) = step {

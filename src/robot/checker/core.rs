@@ -145,6 +145,27 @@ fn piece_slots(
     (first, next)
 }
 
+/// Every obstacle of `scene` with its shape built through `cache` (meshes as `options` say):
+/// `(name, pose, shape)` in the scene's order.
+fn scene_shapes(
+    scene: &Scene,
+    cache: &ShapeCache,
+    options: CheckerOptions,
+) -> Result<Vec<(String, Pose, CollisionShape)>, RobotError> {
+    let mut obstacles = Vec::with_capacity(scene.obstacles().len());
+    for obstacle in scene.obstacles() {
+        let owner = format!("obstacle `{}`", obstacle.name);
+        let shape = cache.collision_shape(
+            &owner,
+            &obstacle.geometry,
+            options.mesh_shape,
+            options.mesh_tolerance,
+        )?;
+        obstacles.push((obstacle.name.clone(), obstacle.pose, shape));
+    }
+    Ok(obstacles)
+}
+
 /// Above this many obstacles the checker finds a link's nearby obstacles through a
 /// [`BoxTree`] instead of testing every obstacle's box.
 pub(super) const TREE_ABOVE: usize = 8;
@@ -184,26 +205,77 @@ impl Checker {
                     .collect::<Result<Vec<_>, _>>()?,
             );
         }
-        let mut obstacles = Vec::with_capacity(scene.obstacles().len());
-        for obstacle in scene.obstacles() {
-            let owner = format!("obstacle `{}`", obstacle.name);
-            let shape = cache.collision_shape(
-                &owner,
-                &obstacle.geometry,
-                options.mesh_shape,
-                options.mesh_tolerance,
-            )?;
-            obstacles.push((obstacle.name.clone(), obstacle.pose, shape));
-        }
         Ok(Checker::from_parts(CheckerParts {
             robot: robot.clone(),
             link_shapes,
-            obstacles,
+            obstacles: scene_shapes(scene, cache, options)?,
             base: *scene.robot_base_pose(),
             allowed: allowed.clone(),
             allowed_scene,
             options,
         }))
+    }
+
+    /// The checker of the same robot, allowed-collision matrix and options in another scene:
+    /// the robot's built shapes are shared (no mesh read, decomposed or mapped again), only the
+    /// obstacles' shapes go through `cache`. It answers every query exactly as
+    /// `Checker::new(robot, scene, allowed, cache, options())` does:
+    /// `with_scene(s, c)?.check(q) = Checker::new(…, s, …)?.check(q)`.
+    ///
+    /// ```
+    /// use polyquery::robot::{AllowedCollisions, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache};
+    /// use polyquery::Pose;
+    ///
+    /// let urdf = r#"<robot name="arm"><link name="base"/>
+    ///   <link name="arm"><collision><origin xyz="0.5 0 0"/><geometry><box size="1 0.1 0.1"/></geometry></collision></link>
+    ///   <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    ///     <limit lower="-3" upper="3" effort="1" velocity="1"/></joint></robot>"#;
+    /// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new())?;
+    /// let cache = ShapeCache::disabled();
+    /// let empty = Checker::new(&robot, &Scene::new(), &AllowedCollisions::none(&robot), &cache, CheckerOptions::default())?;
+    /// let mut scene = Scene::new();
+    /// scene.add_box("wall", nalgebra::Vector3::new(1.0, 0.05, 1.0), Pose::translation(0.0, 0.8, 0.0))?;
+    /// let walled = empty.with_scene(&scene, &cache)?;
+    /// assert_eq!(walled.obstacle_count(), 1);
+    /// assert!(walled.check(&[std::f64::consts::FRAC_PI_2])?.collides);
+    /// assert!(!empty.check(&[std::f64::consts::FRAC_PI_2])?.collides);
+    /// # Ok::<(), polyquery::robot::RobotError>(())
+    /// ```
+    pub fn with_scene(&self, scene: &Scene, cache: &ShapeCache) -> Result<Checker, RobotError> {
+        let robot = &self.robot;
+        let allowed = AllowedCollisions::from_entries(robot, &self.allowed_link_pairs())?;
+        let link_shapes = self
+            .link_shapes
+            .iter()
+            .map(|s| s.iter().map(|ls| self.shapes[ls.shape].clone()).collect())
+            .collect();
+        Ok(Checker::from_parts(CheckerParts {
+            robot: robot.clone(),
+            link_shapes,
+            obstacles: scene_shapes(scene, cache, self.options)?,
+            base: *scene.robot_base_pose(),
+            allowed,
+            allowed_scene: scene.allowed_link_obstacle_pairs(robot)?,
+            options: self.options,
+        }))
+    }
+
+    /// The link pairs never checked, among links with shapes: every `(a, b)`, `a < b`, both
+    /// with shapes, not in [`Checker::self_pairs`] (the matrix's entries that matter).
+    pub(crate) fn allowed_link_pairs(&self) -> Vec<(usize, usize)> {
+        let shaped: Vec<usize> = (0..self.link_shapes.len())
+            .filter(|&l| !self.robot.links()[l].collisions.is_empty())
+            .collect();
+        let checked = self.self_pairs();
+        let mut allowed = Vec::new();
+        for (i, &a) in shaped.iter().enumerate() {
+            for &b in &shaped[i + 1..] {
+                if !checked.contains(&(a, b)) {
+                    allowed.push((a, b));
+                }
+            }
+        }
+        allowed
     }
 
     /// The checker of parts whose shapes are built (by [`Checker::new`], or decoded from
@@ -448,7 +520,7 @@ impl Checker {
             stamp: 0,
             guesses: vec![Vector::x(); self.slots],
             candidates: Vec::with_capacity(self.self_pairs.len() + self.scene_pairs.len()),
-            piece_balls: Vec::new(),
+            piece_stack: Vec::with_capacity(64),
             stack: Vec::with_capacity(64),
             dq: Vec::new(),
             term_rates: Vec::new(),

@@ -42,18 +42,32 @@ impl PlacedObstacle {
     /// world box (axis from the box's nearest point to `c`) or to its bounding ball, whichever
     /// is larger: `gap ≤ dist(ball, obstacle)`.
     pub(super) fn plane(&self, c: &Point, r: f64) -> (f64, Option<Vector>) {
-        let nearest = Point::new(
-            c.x.clamp(self.lo.x, self.hi.x),
-            c.y.clamp(self.lo.y, self.hi.y),
-            c.z.clamp(self.lo.z, self.hi.z),
-        );
-        let to_box = sphere_plane(&nearest, 0.0, c, r);
+        let to_box = sphere_plane(&self.nearest(c), 0.0, c, r);
         let to_ball = sphere_plane(&self.center, self.radius, c, r);
         if to_box.0 >= to_ball.0 {
             to_box
         } else {
             to_ball
         }
+    }
+
+    /// The gap of [`PlacedObstacle::plane`] alone (no axis to normalise):
+    /// `gap(c, r) = plane(c, r).0`.
+    #[inline(always)]
+    pub(super) fn gap(&self, c: &Point, r: f64) -> f64 {
+        let to_box = sphere_gap(&self.nearest(c), 0.0, c, r);
+        let to_ball = sphere_gap(&self.center, self.radius, c, r);
+        if to_box >= to_ball { to_box } else { to_ball }
+    }
+
+    /// The point of the obstacle's world box nearest `c`.
+    #[inline(always)]
+    fn nearest(&self, c: &Point) -> Point {
+        Point::new(
+            c.x.clamp(self.lo.x, self.hi.x),
+            c.y.clamp(self.lo.y, self.hi.y),
+            c.z.clamp(self.lo.z, self.hi.z),
+        )
     }
 }
 
@@ -63,6 +77,12 @@ pub(super) fn sphere_plane(ca: &Point, ra: f64, cb: &Point, rb: f64) -> (f64, Op
     let v = cb - ca;
     let len = v.norm();
     (len - ra - rb, (len > 0.0).then(|| v / len))
+}
+
+/// The gap of [`sphere_plane`] alone: `sphere_gap(ca, ra, cb, rb) = ‖c_b − c_a‖ − r_a − r_b`.
+#[inline(always)]
+pub(super) fn sphere_gap(ca: &Point, ra: f64, cb: &Point, rb: f64) -> f64 {
+    (cb - ca).norm() - ra - rb
 }
 
 /// A rigid frame as a rotation matrix and a translation: `x ↦ R·x + t`.
@@ -121,6 +141,29 @@ impl SupportMap for Placed<'_> {
     }
 }
 
+/// The separating plane between a box `[lo, hi]` placed by `frame` and a world ball `(c, r)`:
+/// the gap from the box's point nearest `c` (in the box's frame) and the unit axis from it
+/// towards `c` in the world, padded for the rounding of placing `c`:
+/// `gap ≤ dist(frame · [lo, hi], ball(c, r))`.
+#[inline(always)]
+pub(super) fn box_ball_plane(
+    frame: &Frame,
+    lo: &Point,
+    hi: &Point,
+    c: &Point,
+    r: f64,
+) -> (f64, Option<Vector>) {
+    let local = frame.rotation.tr_mul(&(c.coords - frame.translation));
+    let nearest = local.zip_zip_map(&lo.coords, &hi.coords, |x, l, h| x.clamp(l, h));
+    let v = local - nearest;
+    let len = v.norm();
+    let pad = 8.0 * f64::EPSILON * (c.coords.norm() + frame.translation.norm() + r + len);
+    (
+        len - r - pad,
+        (len > 0.0).then(|| frame.rotation * (v / len)),
+    )
+}
+
 /// The world centre of a link shape's bounding sphere.
 #[inline]
 pub(super) fn frame_center(link: &Frame, shape: &LinkShape) -> Point {
@@ -154,7 +197,8 @@ pub(super) fn world_box(frame: &Frame, lo: &Point, hi: &Point) -> (Point, Point)
 }
 
 /// The bounding volumes of a pair, at the placed configuration: two balls (link–link, or
-/// two link shapes), or a ball against an obstacle's world box and ball. Each query tests
+/// two link shapes), a ball against an obstacle's world box and ball, or — for two pieces —
+/// the best plane of their balls and boxes. Each query tests
 /// them its own way: the boolean check whether they are certainly apart, the distance query
 /// a lower bound on the distance, motion checks a separating plane.
 #[derive(Clone, Copy, Debug)]
@@ -172,6 +216,9 @@ pub(super) enum Near<'a> {
         r: f64,
         obstacle: &'a PlacedObstacle,
     },
+    /// A separating plane already measured (two pieces, by their balls and boxes): its gap
+    /// `≤ dist(A, B)` and unit normal from A towards B.
+    Plane { gap: f64, normal: Option<Vector> },
 }
 
 impl Near<'_> {
@@ -182,13 +229,18 @@ impl Near<'_> {
         match *self {
             Near::Balls { ca, ra, cb, rb } => sphere_plane(&ca, ra, &cb, rb),
             Near::Obstacle { c, r, obstacle } => obstacle.plane(&c, r),
+            Near::Plane { gap, normal } => (gap, normal),
         }
     }
 
-    /// A lower bound on the distance: `gap() = plane().0`.
+    /// A lower bound on the distance: `gap() = plane().0` (without normalising the axis).
     #[inline(always)]
     pub(super) fn gap(&self) -> f64 {
-        self.plane().0
+        match *self {
+            Near::Balls { ca, ra, cb, rb } => sphere_gap(&ca, ra, &cb, rb),
+            Near::Obstacle { c, r, obstacle } => obstacle.gap(&c, r),
+            Near::Plane { gap, .. } => gap,
+        }
     }
 
     /// Whether the volumes are certainly apart (the boolean check's test): the balls apart,
@@ -201,6 +253,7 @@ impl Near<'_> {
                 (with_ball && (c - obstacle.center).norm() > r + obstacle.radius)
                     || box_distance_squared(&c, &obstacle.lo, &obstacle.hi) > r * r
             }
+            Near::Plane { gap, .. } => gap > 0.0,
         }
     }
 }

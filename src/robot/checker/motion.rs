@@ -484,9 +484,6 @@ impl Checker {
         outcome.map(|()| result)
     }
 
-    /// The gap between two placed shapes along the unit `axis` (from A towards B), margins
-    /// subtracted: `min_{b∈B} axis·b − max_{a∈A} axis·a`, two support queries. Any axis gives
-    /// a certified lower bound on the distance; the pair's last GJK axis usually gives a good one.
     /// How far along the segment one shape pair of pair `p` stays apart from the placed
     /// configuration, aiming at `target` (no step beyond it is needed): the best of its
     /// certificates — bounding balls, the axis of its last GJK run, GJK's lower bound — and,
@@ -525,18 +522,38 @@ impl Checker {
             }
         }
         if shapes.has_pieces() && step < AXIS_ENOUGH * target {
+            // The smallest step of the piece pairs; a node pair whose balls already give a
+            // step reaching the aim counts with that step for every piece pair below it.
             let mut piece_step = f64::INFINITY;
-            let contact = self.for_each_piece_pair(ws, shapes, |ws, pieces| {
-                let aim = target.min(piece_step);
-                match self.shape_step(ws, p, pieces, aim, eps, counts) {
-                    Ok(Some(s)) => {
-                        piece_step = piece_step.min(s);
-                        ControlFlow::Continue(())
+            let contact = self.for_each_piece_pair(
+                ws,
+                shapes,
+                counts,
+                &mut piece_step,
+                |piece_step, ws, near| {
+                    let (d, n) = near.plane();
+                    if d <= floor {
+                        return true;
                     }
-                    Ok(None) => ControlFlow::Break(Ok(())),
-                    Err(e) => ControlFlow::Break(Err(e)),
-                }
-            });
+                    let s = self.step_for(ws, p, d, n.as_ref());
+                    if s < target.min(*piece_step) {
+                        return true;
+                    }
+                    *piece_step = piece_step.min(s);
+                    false
+                },
+                |piece_step, counts, ws, pieces| {
+                    let aim = target.min(*piece_step);
+                    match self.shape_step(ws, p, pieces, aim, eps, counts) {
+                        Ok(Some(s)) => {
+                            *piece_step = piece_step.min(s);
+                            ControlFlow::Continue(())
+                        }
+                        Ok(None) => ControlFlow::Break(Ok(())),
+                        Err(e) => ControlFlow::Break(Err(e)),
+                    }
+                },
+            );
             match contact {
                 ControlFlow::Continue(()) => step = step.max(piece_step),
                 ControlFlow::Break(Ok(())) => return Ok(None),
@@ -546,6 +563,9 @@ impl Checker {
         Ok(Some(step))
     }
 
+    /// The gap between two placed shapes along the unit `axis` (from A towards B), margins
+    /// subtracted: `min_{b∈B} axis·b − max_{a∈A} axis·a`, two support queries. Any axis gives
+    /// a certified lower bound on the distance; the pair's last GJK axis usually gives a good one.
     fn axis_gap(&self, shapes: &ShapePair<'_>, axis: &Vector) -> f64 {
         let (pa, pb) = self.placed_pair(shapes);
         let top_a = pa.support(axis).point.coords.dot(axis);

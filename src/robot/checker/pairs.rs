@@ -5,14 +5,17 @@
 //! warm-start slot and its bodies. What is done per pair — the boolean check, the distance
 //! query, a motion check's step — is the visitor, a generic closure (no dynamic dispatch, no
 //! allocation). A shape pair whose shapes have convex pieces (decomposed meshes) is tested by
-//! its outer shapes first; [`Checker::for_each_piece_pair`] then visits its piece pairs, each
-//! with its own bounding balls and warm-start slot, when the visitor needs them.
+//! its outer shapes first; [`Checker::for_each_piece_pair`] then descends the two shapes' piece trees
+//! together (`robot/piece_tree.rs`), pruning node pairs the visitor's bounding-volume test
+//! settles, and visits the piece pairs left, each with its own bounding balls and warm-start
+//! slot, when the visitor needs them.
 
 use super::core::Checker;
-use super::geometry::{Frame, Near, Placed, frame_center};
-use super::results::Body;
-use super::workspace::CheckWorkspace;
+use super::geometry::{Frame, Near, Placed, box_ball_plane, frame_center, sphere_plane};
+use super::results::{Body, CheckCounts};
+use super::workspace::{CheckWorkspace, NodePair};
 use crate::Point;
+use crate::robot::piece_tree::{EMPTY_TREE, PieceTree, WHOLE};
 use crate::robot::{ConvexShape, Piece};
 use std::ops::ControlFlow;
 
@@ -29,6 +32,9 @@ pub(super) struct ShapePair<'a> {
     /// The pieces inside `a` and `b` (`a ⊇ ∪ pieces_a ⊇ solid a`).
     pub(super) pieces_a: &'a [Piece],
     pub(super) pieces_b: &'a [Piece],
+    /// The bounding-volume trees over `pieces_a` and `pieces_b` (empty without pieces).
+    pub(super) tree_a: &'a PieceTree,
+    pub(super) tree_b: &'a PieceTree,
     /// The shapes' bounding volumes: balls, or a ball and the obstacle's box and ball.
     pub(super) near: Near<'a>,
     pub(super) slot: usize,
@@ -113,6 +119,8 @@ impl Checker {
                     frame_b: obstacle.frame,
                     pieces_a: sa.pieces(),
                     pieces_b: sb.pieces(),
+                    tree_a: sa.piece_tree(),
+                    tree_b: sb.piece_tree(),
                     near: Near::Obstacle {
                         c,
                         r: ls.radius,
@@ -144,6 +152,8 @@ impl Checker {
                         frame_b: ws.shape_frames[fb + j],
                         pieces_a: shape_a.pieces(),
                         pieces_b: shape_b.pieces(),
+                        tree_a: shape_a.piece_tree(),
+                        tree_b: shape_b.piece_tree(),
                         near: Near::Balls {
                             ca,
                             ra: sa.radius,
@@ -160,67 +170,150 @@ impl Checker {
         ControlFlow::Continue(())
     }
 
-    /// Visits the piece pairs of shape pair `shapes` (one of whose shapes has pieces) until
-    /// `visit` breaks: piece `i` of `a` (or `a` itself, without pieces) against piece `j` of `b`
-    /// (or `b`), `i` outer, each with its bounding balls placed by the shapes' frames (an
-    /// obstacle without pieces keeps its box) and its own warm-start slot. The union of the
-    /// piece pairs is the pair's geometry: `A ∩ B ≠ ∅ ⟺ some piece pair meets`.
+    /// Visits the piece pairs of shape pair `shapes` (one of whose shapes has pieces) that
+    /// its node tests keep, until `visit` breaks. The two shapes' piece trees are descended
+    /// together from their roots (a side without pieces is one leaf, the whole shape, with
+    /// the pair's ball or the obstacle): a node pair is handed to `keep` with its bounding
+    /// volumes placed by the shapes' frames (`Near`) and pruned when it answers `false`; a kept
+    /// inner pair splits its larger ball. A pair of leaves becomes piece `i` of `a` (or `a`
+    /// itself) against piece `j` of `b` (or `b`), with its bounding balls (an obstacle without
+    /// pieces keeps its box) and its own warm-start slot, handed to `visit`. Each node holds
+    /// the pieces below it, so `keep` may prune only what its test settles for every piece pair
+    /// below: the pair's geometry is the union of its piece pairs,
+    /// `A ∩ B ≠ ∅ ⟺ some piece pair meets`. Every node pair is visited at most once;
+    /// `counts.volume_tests` counts them.
     #[inline]
-    pub(super) fn for_each_piece_pair<B>(
+    pub(super) fn for_each_piece_pair<S, B>(
         &self,
         ws: &mut CheckWorkspace,
         shapes: &ShapePair<'_>,
-        mut visit: impl FnMut(&mut CheckWorkspace, &ShapePair<'_>) -> ControlFlow<B>,
+        counts: &mut CheckCounts,
+        state: &mut S,
+        mut keep: impl FnMut(&mut S, &CheckWorkspace, &Near<'_>) -> bool,
+        mut visit: impl FnMut(
+            &mut S,
+            &mut CheckCounts,
+            &mut CheckWorkspace,
+            &ShapePair<'_>,
+        ) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let first = self.piece_slots[shapes.slot] as usize;
-        let ball_a = match shapes.near {
-            Near::Balls { ca, ra, .. } => (ca, ra),
-            Near::Obstacle { c, r, .. } => (c, r),
+        // The whole shapes' volumes: `a`'s ball; `b`'s ball, or `None` for an obstacle.
+        let (whole_a, whole_b) = match shapes.near {
+            Near::Balls { ca, ra, cb, rb } => ((ca, ra), Some((cb, rb))),
+            Near::Obstacle { c, r, .. } => ((c, r), None),
+            // Not the near of a shape pair with pieces; a ball holding everything prunes nothing.
+            Near::Plane { .. } => {
+                let all = (Point::origin(), f64::INFINITY);
+                (all, Some(all))
+            }
         };
-        let na = shapes.pieces_a.len().max(1);
+        let (tree_a, tree_b) = (shapes.tree_a, shapes.tree_b);
         let nb = shapes.pieces_b.len().max(1);
-        // `b`'s pieces' world balls, placed once rather than once per piece of `a`.
-        let mut balls_b = std::mem::take(&mut ws.piece_balls);
-        balls_b.clear();
-        balls_b.extend(shapes.pieces_b.iter().map(|piece| {
-            let (c, r) = piece.bounding_sphere();
-            (shapes.frame_b.apply(&c), r)
-        }));
+        // The placed ball of node `x` of a side.
+        let ball = |tree: &PieceTree, frame: &Frame, x: u32| {
+            let n = tree.node(x);
+            (frame.apply(&n.center), n.radius)
+        };
+        let leaf = |tree: &PieceTree, x: u32| x == WHOLE || tree.piece(x).is_some();
+        let near_of = |(ca, ra): (Point, f64), b: Option<(Point, f64)>| match (b, shapes.near) {
+            (Some((cb, rb)), _) => Near::Balls { ca, ra, cb, rb },
+            (None, Near::Obstacle { obstacle, .. }) => Near::Obstacle {
+                c: ca,
+                r: ra,
+                obstacle,
+            },
+            (None, near) => near,
+        };
+        let mut stack = std::mem::take(&mut ws.piece_stack);
+        stack.clear();
+        let (root_a, root_b) = (tree_a.root(), tree_b.root());
+        stack.push(NodePair {
+            a: root_a,
+            b: root_b,
+            ball_a: if root_a == WHOLE {
+                whole_a
+            } else {
+                ball(tree_a, &shapes.frame_a, root_a)
+            },
+            ball_b: if root_b == WHOLE {
+                whole_b
+            } else {
+                Some(ball(tree_b, &shapes.frame_b, root_b))
+            },
+        });
         let mut outcome = ControlFlow::Continue(());
-        'pairs: for i in 0..na {
-            let (a, placed_a) = side(shapes.pieces_a, shapes.a, &shapes.frame_a, i);
-            let (ca, ra) = placed_a.unwrap_or(ball_a);
-            for j in 0..nb {
-                let b = shapes.pieces_b.get(j).map_or(shapes.b, |p| p.shape());
-                let placed_b = balls_b.get(j).copied();
-                let near = match (placed_b, shapes.near) {
-                    (Some((cb, rb)), _) | (None, Near::Balls { cb, rb, .. }) => {
-                        Near::Balls { ca, ra, cb, rb }
-                    }
-                    (None, Near::Obstacle { obstacle, .. }) => Near::Obstacle {
-                        c: ca,
-                        r: ra,
-                        obstacle,
-                    },
+        while let Some(NodePair {
+            a: x,
+            b: y,
+            ball_a,
+            ball_b,
+        }) = stack.pop()
+        {
+            counts.volume_tests += 1;
+            let near = near_of(ball_a, ball_b);
+            let (leaf_a, leaf_b) = (leaf(tree_a, x), leaf(tree_b, y));
+            if leaf_a && leaf_b {
+                let i = if x == WHOLE { None } else { tree_a.piece(x) };
+                let j = if y == WHOLE { None } else { tree_b.piece(y) };
+                let near = match near {
+                    Near::Balls { ca, ra, cb, rb } => leaf_near(
+                        (ca, ra, i.map(|i| &shapes.pieces_a[i]), &shapes.frame_a),
+                        (cb, rb, j.map(|j| &shapes.pieces_b[j]), &shapes.frame_b),
+                    ),
+                    near => near,
                 };
                 let pieces = ShapePair {
-                    a,
+                    a: i.map_or(shapes.a, |i| shapes.pieces_a[i].shape()),
                     frame_a: shapes.frame_a,
-                    b,
+                    b: j.map_or(shapes.b, |j| shapes.pieces_b[j].shape()),
                     frame_b: shapes.frame_b,
                     pieces_a: &[],
                     pieces_b: &[],
+                    tree_a: &EMPTY_TREE,
+                    tree_b: &EMPTY_TREE,
                     near,
-                    slot: first + i * nb + j,
+                    slot: first + i.unwrap_or(0) * nb + j.unwrap_or(0),
                     bodies: shapes.bodies,
                 };
-                outcome = visit(ws, &pieces);
+                outcome = visit(state, counts, ws, &pieces);
                 if outcome.is_break() {
-                    break 'pairs;
+                    break;
                 }
+                continue;
+            }
+            if !keep(state, ws, &near) {
+                continue;
+            }
+            // Split the side with the larger ball (an inner node's; a leaf is never split),
+            // and visit the child nearer the other side first.
+            let split_a = !leaf_a && (leaf_b || ball_a.1 >= ball_b.map_or(0.0, |(_, r)| r));
+            let children = if split_a {
+                let (c1, c2) = tree_a.children(x);
+                [c1, c2].map(|c| NodePair {
+                    a: c,
+                    b: y,
+                    ball_a: ball(tree_a, &shapes.frame_a, c),
+                    ball_b,
+                })
+            } else {
+                let (c1, c2) = tree_b.children(y);
+                [c1, c2].map(|c| NodePair {
+                    a: x,
+                    b: c,
+                    ball_a,
+                    ball_b: Some(ball(tree_b, &shapes.frame_b, c)),
+                })
+            };
+            let [near_1, near_2] = children.map(|c| near_of(c.ball_a, c.ball_b).gap());
+            let [c1, c2] = children;
+            if near_1 <= near_2 {
+                stack.extend([c2, c1]);
+            } else {
+                stack.extend([c1, c2]);
             }
         }
-        ws.piece_balls = balls_b;
+        ws.piece_stack = stack;
         outcome
     }
 
@@ -235,20 +328,36 @@ impl Checker {
     }
 }
 
-/// Piece `k` of a side of a shape pair with its world bounding ball, or — for a side without
-/// pieces — the whole shape (its ball is the pair's).
+/// The bounding volumes of a pair of leaves placed as balls `(c, r)`, each a piece (with its
+/// box in its shape's frame) or a whole shape: the balls when they are apart (the cheapest
+/// test), else the best separating plane of the balls and of each piece's box against the
+/// other's ball — boxes are tighter than balls for the long and flat pieces of a mesh.
 #[inline(always)]
-fn side<'a>(
-    pieces: &'a [Piece],
-    whole: &'a ConvexShape,
-    frame: &Frame,
-    k: usize,
-) -> (&'a ConvexShape, Option<(Point, f64)>) {
-    match pieces.get(k) {
-        Some(piece) => {
-            let (c, r) = piece.bounding_sphere();
-            (piece.shape(), Some((frame.apply(&c), r)))
+fn leaf_near<'a>(
+    (ca, ra, piece_a, frame_a): (Point, f64, Option<&Piece>, &Frame),
+    (cb, rb, piece_b, frame_b): (Point, f64, Option<&Piece>, &Frame),
+) -> Near<'a> {
+    let balls = sphere_plane(&ca, ra, &cb, rb);
+    if balls.0 > 0.0 {
+        return Near::Balls { ca, ra, cb, rb };
+    }
+    let mut best = balls;
+    if let Some(piece) = piece_a {
+        let (lo, hi) = piece.bounding_box();
+        let plane = box_ball_plane(frame_a, &lo, &hi, &cb, rb);
+        if plane.0 > best.0 {
+            best = plane;
         }
-        None => (whole, None),
+    }
+    if let Some(piece) = piece_b {
+        let (lo, hi) = piece.bounding_box();
+        let (gap, normal) = box_ball_plane(frame_b, &lo, &hi, &ca, ra);
+        if gap > best.0 {
+            best = (gap, normal.map(|n| -n));
+        }
+    }
+    Near::Plane {
+        gap: best.0,
+        normal: best.1,
     }
 }

@@ -122,4 +122,8 @@ pub struct CheckCounts {
     pub gjk_runs: u32,
     /// Support queries of the Minkowski differences in all GJK runs: `Σ support_calls`.
     pub support_calls: u32,
+    /// Bounding-volume tests below the outer shapes of decomposed meshes (node pairs of the
+    /// two shapes' piece trees, leaves included): `volume_tests ≤ 4 · pieces a · pieces b`
+    /// per shape pair descended into.
+    pub volume_tests: u32,
 }

@@ -36,9 +36,8 @@ pub struct CheckWorkspace {
     pub(super) guesses: Vec<Vector>,
     /// Candidate pairs of a distance query with their lower bounds.
     pub(super) candidates: Vec<(f64, usize)>,
-    /// The world balls of a shape pair's second shape's pieces, while its piece pairs are
-    /// visited.
-    pub(super) piece_balls: Vec<(Point, f64)>,
+    /// Scratch stack of node pairs while two shapes' piece trees are descended.
+    pub(super) piece_stack: Vec<NodePair>,
     /// Scratch stack of the obstacle tree's traversal.
     pub(super) stack: Vec<u32>,
     /// Motion checks: `|q1 − q0|` per variable, per term its rates, joint axes, per pair the
@@ -69,4 +68,14 @@ pub(super) struct Gap {
     pub(super) pair: usize,
     pub(super) lo: f64,
     pub(super) hi: f64,
+}
+
+/// A node pair of two shapes' piece trees waiting to be tested: the nodes (`WHOLE` for a shape
+/// without pieces) and their placed balls (`ball_b = None`: the obstacle itself).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NodePair {
+    pub(super) a: u32,
+    pub(super) b: u32,
+    pub(super) ball_a: (Point, f64),
+    pub(super) ball_b: Option<(Point, f64)>,
 }

@@ -5,22 +5,28 @@
 //! world, `""`, or the robot's root link), optional object `pose` composed before each
 //! primitive's pose (`world ← primitive = frame · pose · primitive_poses[k]`), and its
 //! `primitives`: box (`dimensions` = full side lengths x y z), sphere (`[radius]`), cylinder
-//! (`[height, radius]`, about the z axis of its pose), `type` written as a name or MoveIt's
-//! number (1 box, 2 sphere, 3 cylinder). An object with one primitive becomes an obstacle
-//! named `id`; with several, `id[k]`. `robot_state`: its joint values
+//! and cone (`[height, radius]`, about the z axis of its pose; a cone's apex at
+//! `z = height / 2`, its base at `−height / 2`), `type` written as a name or MoveIt's number
+//! (1 box, 2 sphere, 3 cylinder, 4 cone); and its `meshes` with `mesh_poses` (placed as
+//! primitives are): `triangles: [{vertex_indices: [a, b, c]}, …]` and `vertices: [{x, y, z} or
+//! [x, y, z], …]`, each a [`Geometry::TriangleMesh`](crate::robot::Geometry::TriangleMesh)
+//! obstacle — its hull, or its certified convex pieces when the checker decomposes meshes,
+//! exactly as a mesh file would be. An object with one shape becomes an obstacle named `id`;
+//! with several, `id[k]`, numbering its primitives first, then its meshes. `robot_state`: its joint values
 //! ([`MoveItScene::robot_state`]) and its multi-DOF (virtual) joint's transform, the robot's
 //! base pose. `allowed_collision_matrix`: the link–obstacle pairs it allows.
 //!
-//! Errors ([`MoveItError`]): cones (no exact shape for them yet), meshes, planes, octomaps,
-//! attached objects, operations other than ADD, frames other than the world and the root
-//! link. Ignored, with a note: the matrix's link–link entries (the SRDF gives those),
+//! Errors ([`MoveItError`]): prisms, planes, octomaps, attached objects, operations other than
+//! ADD, frames other than the world and the root link; a mesh's index out of range, a vertex
+//! not three finite numbers, a mesh without triangles, each naming its field
+//! (`world.collision_objects[2].meshes[0].triangles[5].vertex_indices[1]`). Ignored, with a note: the matrix's link–link entries (the SRDF gives those),
 //! `link_padding` / `link_scale`, `fixed_frame_transforms` and the other informational fields.
 
 use super::error::MoveItError;
 use super::messages::{base_transform, configuration, joint_state, pose};
 use super::yaml::{Document, Node, read};
 use crate::Pose;
-use crate::robot::{Robot, Scene};
+use crate::robot::{Robot, RobotError, Scene};
 use nalgebra::Vector3;
 use std::path::Path;
 
@@ -42,7 +48,7 @@ use std::path::Path;
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveItScene {
     /// The obstacles, base pose and allowed link–obstacle pairs:
-    /// `scene.obstacles().len() = Σ primitives over the collision objects`.
+    /// `scene.obstacles().len() = Σ (primitives + meshes) over the collision objects`.
     pub scene: Scene,
     /// The scene's robot state in the robot's configuration order, when its `joint_state`
     /// names every movable joint (else `None`, with a note): `robot_state.len() = robot.dof()`.
@@ -58,6 +64,7 @@ enum Primitive {
     Box,
     Sphere,
     Cylinder,
+    Cone,
 }
 
 impl Primitive {
@@ -67,6 +74,7 @@ impl Primitive {
             Primitive::Box => "box",
             Primitive::Sphere => "sphere",
             Primitive::Cylinder => "cylinder",
+            Primitive::Cone => "cone",
         }
     }
 
@@ -75,7 +83,7 @@ impl Primitive {
         match self {
             Primitive::Box => (3, "[x, y, z]"),
             Primitive::Sphere => (1, "[radius]"),
-            Primitive::Cylinder => (2, "[height, radius]"),
+            Primitive::Cylinder | Primitive::Cone => (2, "[height, radius]"),
         }
     }
 }
@@ -88,7 +96,7 @@ impl MoveItScene {
     }
 
     /// Reads planning-scene YAML text; `file` names it in errors (see the module notes):
-    /// `scene.obstacles().len() = Σ primitives`.
+    /// `scene.obstacles().len() = Σ (primitives + meshes)`.
     pub fn from_yaml_str(
         text: &str,
         file: Option<&Path>,
@@ -211,21 +219,12 @@ impl Reader<'_> {
                 );
             }
         }
-        for (key, what) in [
-            (
-                "meshes",
-                "mesh shapes (give the obstacle as primitives, or as a mesh file in a JSON scene)",
-            ),
-            (
-                "planes",
-                "planes (unbounded half-spaces; give a large box instead)",
-            ),
-        ] {
-            if let Some(node) = object.get(key)?
-                && !node.items()?.is_empty()
-            {
-                return Err(node.unsupported(what));
-            }
+        if let Some(node) = object.get("planes")?
+            && !node.items()?.is_empty()
+        {
+            return Err(
+                node.unsupported("planes (unbounded half-spaces; give a large box instead)")
+            );
         }
         let frame = self.frame_pose(object)?;
         let object_pose = match object.get("pose")? {
@@ -233,13 +232,18 @@ impl Reader<'_> {
             None => Pose::identity(),
         };
         let (primitives, poses) = object.paired("primitives", "primitive_poses")?;
-        for (k, (primitive, placed)) in primitives.iter().zip(&poses).enumerate() {
-            let at = frame * object_pose * pose(placed, &mut self.notes)?;
-            let name = if primitives.len() == 1 {
+        let (meshes, mesh_poses) = object.paired("meshes", "mesh_poses")?;
+        let shapes = primitives.len() + meshes.len();
+        let name = |k: usize| {
+            if shapes == 1 {
                 id.to_string()
             } else {
                 format!("{id}[{k}]")
-            };
+            }
+        };
+        for (k, (primitive, placed)) in primitives.iter().zip(&poses).enumerate() {
+            let at = frame * object_pose * pose(placed, &mut self.notes)?;
+            let name = name(k);
             let kind = primitive_kind(&primitive.require("type")?)?;
             let dims_node = primitive.require("dimensions")?;
             let d = dims_node.numbers()?;
@@ -258,13 +262,16 @@ impl Reader<'_> {
                 }
                 Primitive::Sphere => self.scene.add_sphere(name, d[0], at),
                 Primitive::Cylinder => self.scene.add_cylinder(name, d[1], d[0], at),
+                Primitive::Cone => self.scene.add_cone(name, d[1], d[0], at),
             };
-            added.map_err(|source| MoveItError::Scene {
-                file: primitive.file(),
-                field: primitive.field().to_string(),
-                line: primitive.line(),
-                source: Box::new(source),
-            })?;
+            added.map_err(|source| scene_error(primitive, source))?;
+        }
+        for (m, (mesh, placed)) in meshes.iter().zip(&mesh_poses).enumerate() {
+            let at = frame * object_pose * pose(placed, &mut self.notes)?;
+            let (vertices, triangles) = triangle_mesh(mesh)?;
+            self.scene
+                .add_triangle_mesh(name(primitives.len() + m), vertices, triangles, at)
+                .map_err(|source| scene_error(mesh, source))?;
         }
         Ok(())
     }
@@ -297,12 +304,7 @@ impl Reader<'_> {
                 if (link(a) && obstacle(b)) || (obstacle(a) && link(b)) {
                     self.scene
                         .allow_collision(a, b)
-                        .map_err(|source| MoveItError::Scene {
-                            file: value.file(),
-                            field: value.field().to_string(),
-                            line: value.line(),
-                            source: Box::new(source),
-                        })?;
+                        .map_err(|source| scene_error(value, source))?;
                 } else if link(a) && link(b) {
                     link_pairs += 1;
                 }
@@ -322,6 +324,58 @@ impl Reader<'_> {
     }
 }
 
+/// A scene builder's error at `node`, naming its field and line.
+fn scene_error(node: &Node<'_>, source: RobotError) -> MoveItError {
+    MoveItError::Scene {
+        file: node.file(),
+        field: node.field().to_string(),
+        line: node.line(),
+        source: Box::new(source),
+    }
+}
+
+/// A mesh's vertices and triangles (indices into them).
+type TriangleMesh = (Vec<Vector3<f64>>, Vec<[u32; 3]>);
+
+/// A `shape_msgs/Mesh`: its vertices (`{x, y, z}` or `[x, y, z]`) and its triangles'
+/// `vertex_indices`, every index checked against the vertices and named when out of range.
+fn triangle_mesh(mesh: &Node<'_>) -> Result<TriangleMesh, MoveItError> {
+    let vertices = mesh
+        .items_at("vertices")?
+        .iter()
+        .map(|v| v.vector(["x", "y", "z"]).map(Vector3::from))
+        .collect::<Result<Vec<_>, _>>()?;
+    let triangle_nodes = mesh.items_at("triangles")?;
+    if triangle_nodes.is_empty() {
+        return Err(mesh.fail("a mesh needs at least one triangle (`triangles` is empty)"));
+    }
+    let mut triangles = Vec::with_capacity(triangle_nodes.len());
+    for node in &triangle_nodes {
+        let indices = node.require("vertex_indices")?;
+        let items = indices.items()?;
+        if items.len() != 3 {
+            return Err(indices.fail(format!("expected 3 vertex indices, found {}", items.len())));
+        }
+        let mut triangle = [0u32; 3];
+        for (slot, item) in triangle.iter_mut().zip(&items) {
+            let index = item
+                .integer()
+                .ok_or_else(|| item.fail("expected a vertex index (a whole number)"))?;
+            *slot = u32::try_from(index)
+                .ok()
+                .filter(|&i| (i as usize) < vertices.len())
+                .ok_or_else(|| {
+                    item.fail(format!(
+                        "index {index} out of range ({} vertices)",
+                        vertices.len()
+                    ))
+                })?;
+        }
+        triangles.push(triangle);
+    }
+    Ok((vertices, triangles))
+}
+
 /// A primitive's `type`: a name (any case) or MoveIt's `SolidPrimitive` number.
 fn primitive_kind(node: &Node<'_>) -> Result<Primitive, MoveItError> {
     let name = match node.integer() {
@@ -337,9 +391,10 @@ fn primitive_kind(node: &Node<'_>) -> Result<Primitive, MoveItError> {
         "box" => Ok(Primitive::Box),
         "sphere" => Ok(Primitive::Sphere),
         "cylinder" => Ok(Primitive::Cylinder),
-        "cone" | "prism" => Err(node.unsupported(format!(
-            "{name} primitives (no exact {name} shape yet; boxes, spheres and cylinders are read)"
-        ))),
+        "cone" => Ok(Primitive::Cone),
+        "prism" => Err(node.unsupported(
+            "prism primitives (no exact prism shape yet; boxes, spheres, cylinders and cones are read)",
+        )),
         _ => Err(node.fail(format!(
             "unknown primitive type `{name}` (box, sphere, cylinder, cone, prism)"
         ))),

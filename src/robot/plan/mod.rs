@@ -27,6 +27,9 @@ mod space;
 mod tree;
 mod validity;
 
-pub use options::{DEFAULT_RANGE_FRACTION, EdgeCheck, PlannerOptions};
+pub use options::{
+    DEFAULT_RANGE_FRACTION, DEFAULT_SEARCH_RESOLUTION, DEFAULT_SHORTCUT_ATTEMPTS, EdgeCheck,
+    PlannerOptions,
+};
 pub use planner::Planner;
 pub use result::{Endpoint, Plan, PlanError, PlanStats, Stop};

@@ -148,6 +148,9 @@ impl<'c> Planner<'c> {
             motion_checks: 0,
             certified_checks: 0,
             repairs: 0,
+            state_check_seconds: 0.0,
+            certified_check_seconds: 0.0,
+            nearest_seconds: 0.0,
             tree_nodes: outcome.tree_nodes,
             length: None,
         };
@@ -170,7 +173,7 @@ impl<'c> Planner<'c> {
                 &mut validity,
                 &mut random,
                 &mut budget,
-                self.range,
+                settings,
                 &mut stats.repairs,
             )?;
             stats.certify_seconds = t2.elapsed().as_secs_f64();
@@ -182,6 +185,9 @@ impl<'c> Planner<'c> {
         stats.state_checks = validity.counts.state_checks;
         stats.motion_checks = validity.counts.motion_checks;
         stats.certified_checks = validity.counts.certified_checks;
+        stats.state_check_seconds = validity.counts.state_check_seconds;
+        stats.certified_check_seconds = validity.counts.certified_check_seconds;
+        stats.nearest_seconds = validity.counts.nearest_seconds;
         let path = match path {
             Ok(p) => {
                 stats.length = Some(path_length(&p));

@@ -85,6 +85,15 @@ pub struct PlanStats {
     /// Edges of the simplified path that failed certification and were repaired by a search
     /// with certified edges: `repairs ≤ certified_checks`.
     pub repairs: u64,
+    /// Seconds in configuration checks (tree nodes and the samples of sampled edges, in every
+    /// stage): `state_check_seconds ≤ planning + simplify + certify seconds`.
+    pub state_check_seconds: f64,
+    /// Seconds in certified motion checks (certification, repairs, certified search edges):
+    /// `certified_check_seconds ≤ planning + simplify + certify seconds`.
+    pub certified_check_seconds: f64,
+    /// Seconds finding nearest neighbours in the search trees (search and repairs):
+    /// `nearest_seconds ≤ planning + certify seconds`.
+    pub nearest_seconds: f64,
     /// Nodes in the two trees when the first search stopped: `tree_nodes ≥ 2`.
     pub tree_nodes: u64,
     /// The path's length, `Σ ‖path[i+1] − path[i]‖₂` in joint space: `None` when unsolved.

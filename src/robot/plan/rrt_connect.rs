@@ -1,7 +1,9 @@
 //! RRT-Connect (Kuffner and LaValle, 2000): two trees, one from the start and one from the
 //! goal. Each iteration draws a uniform sample, extends one tree one step (at most `range`,
 //! L2 in joint space) towards it, then grows the other tree towards the new node step by step
-//! until it is reached (a path) or blocked; then the trees swap roles. A new node is a free
+//! until it is reached (a path) or blocked; then the trees swap roles, except that the larger
+//! tree never extends towards a sample while the other is smaller (a tree stuck in a pocket of
+//! free space draws the samples until it grows out). A new node is a free
 //! configuration joined to its parent by an edge that passed the search's edge check.
 //! A user of the leaves `space`, `tree`, `validity` and `budget` of `robot::plan`.
 
@@ -11,6 +13,7 @@ use super::result::{PlanError, Stop};
 use super::space::{Random, Space, distance};
 use super::tree::Tree;
 use super::validity::Validity;
+use std::time::Instant;
 
 /// One search's settings: its step and its edge check.
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +40,17 @@ enum Step {
     Advanced(usize),
     /// The target itself added (or already there): the node's index.
     Reached(usize),
+}
+
+/// The tree to extend next: `next`, unless it holds more nodes than the other (then the
+/// other). A tree stuck in a pocket of free space stays small, so it draws the samples until
+/// it grows out as large as the other.
+fn balanced(trees: &[Tree; 2], next: usize) -> usize {
+    if trees[next].len() > trees[1 - next].len() {
+        1 - next
+    } else {
+        next
+    }
 }
 
 /// A search in progress.
@@ -102,7 +116,7 @@ impl<'a, 'c> Search<'a, 'c> {
             self.space.sample(self.random, &mut sample);
             let new = match self.extend(&mut trees[a], &sample, false)? {
                 Step::Trapped => {
-                    a = 1 - a;
+                    a = balanced(&trees, 1 - a);
                     continue;
                 }
                 Step::Advanced(i) | Step::Reached(i) => i,
@@ -128,7 +142,7 @@ impl<'a, 'c> Search<'a, 'c> {
                     _ => break,
                 }
             }
-            a = b;
+            a = balanced(&trees, b);
         }
     }
 
@@ -140,7 +154,9 @@ impl<'a, 'c> Search<'a, 'c> {
         target: &[f64],
         target_free: bool,
     ) -> Result<Step, PlanError> {
+        let t0 = Instant::now();
         let (near, d2) = tree.nearest(target);
+        self.validity.counts.nearest_seconds += t0.elapsed().as_secs_f64();
         if d2 == 0.0 {
             return Ok(Step::Reached(near));
         }

@@ -1,12 +1,15 @@
-//! The planner's questions to the [`Checker`], counted: is a configuration free, is an edge
-//! free by sampling (cheap, not certified), is an edge certified free. One workspace per
-//! plan, so checks warm-start from the last ones. A leaf of `robot::plan`.
+//! The planner's questions to the [`Checker`], counted and timed: is a configuration free, is
+//! an edge free by sampling (cheap, not certified), is an edge certified free. One workspace
+//! per plan, so checks warm-start from the last ones. It also keeps the time the search spends
+//! on nearest neighbours, so that every part of a plan's time is accounted in one place. A
+//! leaf of `robot::plan`.
 
 use super::options::EdgeCheck;
 use super::result::PlanError;
 use super::space::{Space, longest_change};
 use crate::robot::CheckWorkspace;
 use crate::robot::{CheckResult, Checker, MotionOptions, RobotError};
+use std::time::Instant;
 
 /// Counted work of the checks: see [`PlanStats`](crate::robot::PlanStats).
 #[derive(Clone, Copy, Debug, Default)]
@@ -14,6 +17,10 @@ pub(super) struct Counts {
     pub(super) state_checks: u64,
     pub(super) motion_checks: u64,
     pub(super) certified_checks: u64,
+    /// Seconds in configuration checks, certified motion checks and nearest-neighbour scans.
+    pub(super) state_check_seconds: f64,
+    pub(super) certified_check_seconds: f64,
+    pub(super) nearest_seconds: f64,
 }
 
 /// A checker with a workspace and counters.
@@ -43,7 +50,10 @@ impl<'c> Validity<'c> {
     /// The check of configuration `q` (counted).
     pub(super) fn check(&mut self, q: &[f64]) -> Result<CheckResult, RobotError> {
         self.counts.state_checks += 1;
-        self.checker.check_with(&mut self.ws, q)
+        let t = Instant::now();
+        let r = self.checker.check_with(&mut self.ws, q);
+        self.counts.state_check_seconds += t.elapsed().as_secs_f64();
+        r
     }
 
     /// Whether configuration `q` is free.
@@ -118,10 +128,12 @@ impl<'c> Validity<'c> {
     /// that runs out of advancement steps (a segment grazing a contact) counts as not free.
     pub(super) fn certified_free(&mut self, a: &[f64], b: &[f64]) -> Result<bool, PlanError> {
         self.counts.certified_checks += 1;
-        match self
+        let t = Instant::now();
+        let r = self
             .checker
-            .check_motion_with(&mut self.ws, a, b, &self.motion)
-        {
+            .check_motion_with(&mut self.ws, a, b, &self.motion);
+        self.counts.certified_check_seconds += t.elapsed().as_secs_f64();
+        match r {
             Ok(r) => Ok(r.free),
             Err(RobotError::MotionSteps { .. }) => Ok(false),
             Err(e) => Err(PlanError::Check(e)),

@@ -171,15 +171,7 @@ impl Checker {
         let shaped: Vec<usize> = (0..links)
             .filter(|&l| !robot.links()[l].collisions.is_empty())
             .collect();
-        let checked = self.self_pairs();
-        let mut allowed = Vec::new();
-        for (i, &a) in shaped.iter().enumerate() {
-            for &b in &shaped[i + 1..] {
-                if !checked.contains(&(a, b)) {
-                    allowed.push((a, b));
-                }
-            }
-        }
+        let allowed = self.allowed_link_pairs();
         let mut w = start(Kind::Checker);
         put_robot(&mut w, robot, &allowed);
         put_options(&mut w, &self.options());

@@ -29,7 +29,7 @@ pub(super) fn get_half_extents(r: &mut Reader<'_>) -> Result<Vector3<f64>, Fail>
 }
 
 /// A geometry as written: a tag byte, then its sizes (a mesh: URI, path and scale; a saved
-/// map: its path).
+/// map: its path; a triangle mesh: its coordinates, then its indices, as arrays).
 pub(super) fn put_geometry(w: &mut ByteWriter, geometry: &Geometry) {
     let (tag, sizes) = match geometry {
         Geometry::Box { half_extents: h } => (0, vec![h.x, h.y, h.z]),
@@ -46,6 +46,17 @@ pub(super) fn put_geometry(w: &mut ByteWriter, geometry: &Geometry) {
             w.put_u8(5);
             return put_path(w, path);
         }
+        Geometry::Cone { radius, length } => (6, vec![*radius, *length]),
+        Geometry::TriangleMesh {
+            vertices,
+            triangles,
+        } => {
+            w.put_u8(7);
+            let coordinates: Vec<f64> = vertices.iter().flat_map(|v| v.iter().copied()).collect();
+            w.put_f64s(&coordinates);
+            let indices: Vec<u32> = triangles.iter().flatten().copied().collect();
+            return w.put_u32s(&indices);
+        }
     };
     w.put_u8(tag);
     put_f64s(w, &sizes);
@@ -59,13 +70,13 @@ pub(super) fn get_geometry(r: &mut Reader<'_>) -> Result<Geometry, Fail> {
         1 => Geometry::Sphere {
             radius: get_size(r, "sphere radius")?,
         },
-        tag @ (2 | 3) => {
+        tag @ (2 | 3 | 6) => {
             let radius = get_size(r, "radius")?;
             let length = get_size(r, "length")?;
-            if tag == 2 {
-                Geometry::Cylinder { radius, length }
-            } else {
-                Geometry::Capsule { radius, length }
+            match tag {
+                2 => Geometry::Cylinder { radius, length },
+                3 => Geometry::Capsule { radius, length },
+                _ => Geometry::Cone { radius, length },
             }
         }
         4 => {
@@ -80,6 +91,31 @@ pub(super) fn get_geometry(r: &mut Reader<'_>) -> Result<Geometry, Fail> {
         5 => Geometry::Nvm {
             path: get_path(r, "map path")?,
         },
+        7 => {
+            let coordinates = r.finite_f64s("triangle mesh vertices")?;
+            if coordinates.len() % 3 != 0 {
+                return Err(corrupt(format!(
+                    "triangle mesh: {} coordinates",
+                    coordinates.len()
+                )));
+            }
+            let n = u32::try_from(coordinates.len() / 3)
+                .map_err(|_| corrupt("triangle mesh: too many vertices"))?;
+            let indices = r.indices(n, None, "triangle mesh triangles")?;
+            if indices.len() % 3 != 0 {
+                return Err(corrupt(format!("triangle mesh: {} indices", indices.len())));
+            }
+            Geometry::TriangleMesh {
+                vertices: coordinates
+                    .chunks_exact(3)
+                    .map(|c| Vector3::new(c[0], c[1], c[2]))
+                    .collect(),
+                triangles: indices
+                    .chunks_exact(3)
+                    .map(|t| [t[0], t[1], t[2]])
+                    .collect(),
+            }
+        }
         tag => return Err(corrupt(format!("geometry kind {tag}"))),
     })
 }
@@ -102,6 +138,10 @@ pub(super) fn put_shape(w: &mut ByteWriter, shape: &ConvexShape, maps: &[&Arc<No
             radius,
             half_length,
         } => (4, vec![*radius, *half_length]),
+        ConvexShape::Cone {
+            radius,
+            half_length,
+        } => (5, vec![*radius, *half_length]),
     };
     w.put_u8(tag);
     put_f64s(w, &sizes);
@@ -138,6 +178,10 @@ pub(super) fn get_shape(
         4 => ConvexShape::Cylinder {
             radius: get_size(r, "cylinder radius")?,
             half_length: get_size(r, "cylinder half length")?,
+        },
+        5 => ConvexShape::Cone {
+            radius: get_size(r, "cone radius")?,
+            half_length: get_size(r, "cone half length")?,
         },
         tag => return Err(corrupt(format!("shape kind {tag}"))),
     })

@@ -50,6 +50,12 @@ pub struct PlanArgs {
     /// `PlannerOptions::simplify = false`.
     #[arg(long)]
     pub no_simplify: bool,
+    /// Also write one self-contained HTML page (no network) drawing the robot's collision
+    /// shapes, the scene and each path, animated (play button, slider; drag to orbit, wheel to
+    /// zoom); with several problems, one page with a problem picker holding the first 50
+    /// (`--shard` picks others): `html = Some(f)` ⟹ `plan_page(…)` written to `f`.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Limits, threads, output, summary and shard: `run` ↦ how the run goes.
     #[command(flatten)]
     pub run: RunArgs,
@@ -58,6 +64,9 @@ pub struct PlanArgs {
 /// Runs `robot plan`: `plan(args) = Ok(())` or the error to print (exit 2 for bad input).
 pub fn plan(args: &PlanArgs) -> Result<(), CliError> {
     let run = &args.run;
+    if let Some(html) = &args.html {
+        super::commands::check_output(html)?;
+    }
     let Started {
         pool,
         limits,
@@ -110,6 +119,17 @@ pub fn plan(args: &PlanArgs) -> Result<(), CliError> {
             robot::plan_all(&loaded, &problems, options, progress)
         });
     let outcomes = outcomes?;
+    if let Some(html) = &args.html {
+        let (page, shown) =
+            robot::plan_page("polyquery robot plan", &loaded, &problems, &outcomes)?;
+        super::commands::write_or_print(Some(html), |w| w.write_all(page.as_bytes()))?;
+        if shown < problems.len() && !run.quiet {
+            eprintln!(
+                "note: --html shows the first {shown} of {} problems",
+                problems.len()
+            );
+        }
+    }
     run.finish(&|w| robot::write_plan_jsonl(&outcomes, w), || {
         let mut summary = PlanSummary::new(
             &outcomes,

@@ -39,7 +39,7 @@ pub struct ReportArgs {
     #[arg(long)]
     pub no_progress: bool,
     /// Leave out the robot section (the Panda's configurations per second, warm load, motion
-    /// checks): `robot = !no_robot`.
+    /// checks) and the planning section: `robot = !no_robot`.
     #[arg(long)]
     pub no_robot: bool,
     /// Folder kept between runs for the robot section's obstacle and mesh maps (the 10⁶-vertex
@@ -51,6 +51,11 @@ pub struct ReportArgs {
     /// shown beside ours, labelled as measured by that script: `None` ⟹ "not measured".
     #[arg(long, value_name = "FILE")]
     pub pinocchio: Option<PathBuf>,
+    /// JSON lines written by `benches/plan_ompl.py --out FILE` (one per planner and problem):
+    /// the planning section's side-by-side table, every returned path re-checked by the
+    /// certified motion check: `None` ⟹ "not measured".
+    #[arg(long, value_name = "FILE")]
+    pub ompl: Option<PathBuf>,
 }
 
 /// Runs the report and prints where it went. An error is printed here and returned as
@@ -86,12 +91,17 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
     config.progress = !args.no_progress;
     config.robot = !args.no_robot;
     config.robot_cache = args.robot_cache.clone();
-    if let Some(pin) = &args.pinocchio {
-        if !pin.is_file() {
-            eprintln!("error: --pinocchio {}: no such file", pin.display());
-            return Err(CliError::Reported(EXIT_BAD_INPUT));
+    for (flag, file, setting) in [
+        ("--pinocchio", &args.pinocchio, &mut config.pinocchio),
+        ("--ompl", &args.ompl, &mut config.ompl),
+    ] {
+        if let Some(file) = file {
+            if !file.is_file() {
+                eprintln!("error: {flag} {}: no such file", file.display());
+                return Err(CliError::Reported(EXIT_BAD_INPUT));
+            }
+            *setting = Some(file.clone());
         }
-        config.pinocchio = Some(pin.clone());
     }
     config.command = std::env::args().collect::<Vec<_>>().join(" ");
     match report::run(&config) {

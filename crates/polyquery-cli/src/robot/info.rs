@@ -43,7 +43,7 @@ pub struct MimicInfo {
     pub offset: f64,
 }
 
-/// One collision shape of a link or an obstacle: `kind ∈ {hull, box, sphere, capsule, cylinder}`.
+/// One collision shape of a link or an obstacle: `kind ∈ {hull, box, sphere, capsule, cylinder, cone}`.
 #[derive(Clone, Debug, Serialize)]
 pub struct ShapeInfo {
     /// `kind` = `ConvexShape::kind()`.
@@ -223,7 +223,9 @@ fn shape_info(
             info.size = Some(format!("half extents {}", nums(half_extents.as_slice())));
         }
         Geometry::Sphere { radius } => info.size = Some(format!("radius {}", nums(&[*radius]))),
-        Geometry::Cylinder { radius, length } | Geometry::Capsule { radius, length } => {
+        Geometry::Cylinder { radius, length }
+        | Geometry::Cone { radius, length }
+        | Geometry::Capsule { radius, length } => {
             info.size = Some(format!(
                 "radius {} length {}",
                 nums(&[*radius]),
@@ -245,22 +247,36 @@ fn shape_info(
                 .iter()
                 .map(|p| Point::new(p.x * scale.x, p.y * scale.y, p.z * scale.z))
                 .collect();
-            // An STL repeats each vertex per triangle: count the distinct ones.
-            let distinct: std::collections::HashSet<[u64; 3]> = points
-                .iter()
-                .map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()])
-                .collect();
-            info.mesh_vertices = Some(distinct.len());
-            if let ConvexShape::Hull(map) = shape {
-                let fit = HullFit::measure(&points, &mesh.faces, map.polytope());
-                info.max_outside = finite(fit.max_outside);
-                if !mesh.faces.is_empty() && fit.hull_volume > 0.0 {
-                    info.volume_ratio = finite(fit.mesh_volume / fit.hull_volume);
-                }
-            }
+            mesh_fit(&mut info, &points, &mesh.faces, shape);
+        }
+        Geometry::TriangleMesh {
+            vertices,
+            triangles,
+        } => {
+            info.mesh = Some("(triangles given inline)".to_string());
+            let points: Vec<Point> = vertices.iter().map(|v| Point::from(*v)).collect();
+            let faces: Vec<Vec<u32>> = triangles.iter().map(|t| t.to_vec()).collect();
+            mesh_fit(&mut info, &points, &faces, shape);
         }
     }
     Ok(info)
+}
+
+/// A mesh's distinct vertices and how well its hull fits it, into `info`.
+fn mesh_fit(info: &mut ShapeInfo, points: &[Point], faces: &[Vec<u32>], shape: &ConvexShape) {
+    // An STL repeats each vertex per triangle: count the distinct ones.
+    let distinct: std::collections::HashSet<[u64; 3]> = points
+        .iter()
+        .map(|p| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()])
+        .collect();
+    info.mesh_vertices = Some(distinct.len());
+    if let ConvexShape::Hull(map) = shape {
+        let fit = HullFit::measure(points, faces, map.polytope());
+        info.max_outside = finite(fit.max_outside);
+        if !faces.is_empty() && fit.hull_volume > 0.0 {
+            info.volume_ratio = finite(fit.mesh_volume / fit.hull_volume);
+        }
+    }
 }
 
 impl InfoReport {

@@ -80,7 +80,8 @@ impl LoadedRobot {
     }
 
     /// A checker of the same robot, matrix, shape cache and options in another scene (the
-    /// robot's shapes come through the cache again): `checker_in(s)` =
+    /// robot's built shapes are shared, only the obstacles go through the cache):
+    /// `checker_in(s) = checker.with_scene(s, &cache)`, which answers as
     /// `Checker::new(&robot, s, &allowed, &cache, checker.options())`.
     ///
     /// ```
@@ -96,13 +97,7 @@ impl LoadedRobot {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn checker_in(&self, scene: &Scene) -> Result<Checker, RobotCliError> {
-        Ok(Checker::new(
-            &self.robot,
-            scene,
-            &self.allowed,
-            &self.cache,
-            self.checker.options(),
-        )?)
+        Ok(self.checker.with_scene(scene, &self.cache)?)
     }
 }
 

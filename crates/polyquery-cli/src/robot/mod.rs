@@ -14,6 +14,7 @@
 //! motions file (q0 ; q1) or --random N --max-step R ──motion──▶ (q0, q1)'s
 //! (q0, q1)'s ──motion::check_motions_all (certified or sampled)──▶ MotionResult each ──▶ one JSON line each
 //! start/goal, request or problems folder ──plan::plan_all (a Planner per problem)──▶ PlanOutcome each ──▶ one JSON line each
+//! problems + outcomes ──view::plan_page──▶ the --html page (robot, scene, path animated)
 //! LoadedRobot ──info::InfoReport::build──▶ joints, limits, shapes and hull fit, active pairs
 //! ```
 //!
@@ -27,6 +28,7 @@
 //!   checked certified or sampled, deterministically, and the run's summary.
 //! * [`plan`]: the problems of `robot plan` (given, a MoveIt request, MotionBenchMaker
 //!   folders), planned in parallel one problem per thread, and the run's summary per set.
+//! * [`view`]: the page of `robot plan --html F` (the report crate's view of each plan).
 //! * [`info`]: the report of `robot info`.
 //! * [`summary`]: what the two runs' summaries share (the shape cache's work, the rates).
 
@@ -47,6 +49,8 @@ pub mod plan;
 /// What the summaries of `robot check` and `robot motion` share:
 /// `CacheSummary::of(&loaded).hits + built = meshes loaded`.
 pub mod summary;
+/// The page of `robot plan --html F`: `plan_page(t, l, ps, os)?.1` = problems shown.
+pub mod view;
 
 pub use check::{CheckSummary, Verdict, check_all, write_jsonl};
 pub use configs::{parse_configurations, random_configurations, read_configurations};
@@ -61,6 +65,7 @@ pub use plan::{
     parse_configuration, plan_all, read_problems, request_problem, write_plan_jsonl,
 };
 pub use summary::{CacheSummary, InputSummary};
+pub use view::{MAX_PAGE_PROBLEMS, plan_page};
 
 use polyquery::input::ReadError;
 use polyquery::robot::{CheckWorkspace, Checker, MoveItError, PlanError, RobotError, ShapeError};

@@ -32,6 +32,10 @@ use std::fmt::{self, Display, Formatter};
 use std::io::{self, Write};
 use std::path::Path;
 
+/// Median, mean and p95 of some seconds (`Times::of(xs).mean = Σ xs / n`), shared with the
+/// report's planning section.
+pub use polyquery_report::planning::Times;
+
 /// One planning problem: its name, its set, its own scene (`None`: the loaded robot's scene)
 /// and its two configurations in the robot's order (`start.len() = goal.len() = dof`).
 ///
@@ -188,7 +192,8 @@ pub struct PlanOutcome {
 }
 
 /// Plans every problem, in parallel on the current rayon pool, each problem on one thread
-/// (its checker built for its own scene, through the loaded robot's shape cache), calling
+/// (its checker built for its own scene by [`LoadedRobot::checker_in`]: the robot's shapes
+/// shared, the obstacles' through the shape cache), calling
 /// `progress(1)` after each: `plan_all(l, ps, o, p)?[k]` = the plan of `ps[k]`, in order; an
 /// invalid start or goal is an outcome, a failing check the error of the first problem that
 /// failed.
@@ -256,6 +261,9 @@ struct Line<'a> {
     planning_seconds: f64,
     simplify_seconds: f64,
     certify_seconds: f64,
+    state_check_seconds: f64,
+    certified_check_seconds: f64,
+    nearest_seconds: f64,
     length: Option<f64>,
     waypoints: usize,
     iterations: u64,
@@ -269,7 +277,8 @@ struct Line<'a> {
 
 /// Writes one JSON line per outcome, in order: `{"problem", "solved", "stop"` (`solved`,
 /// `timeout`, `iterations` or `invalid`), `"planning_seconds", "simplify_seconds",
-/// "certify_seconds", "length", "waypoints", "iterations", "state_checks", "motion_checks",
+/// "certify_seconds", "state_check_seconds", "certified_check_seconds", "nearest_seconds",
+/// "length", "waypoints", "iterations", "state_checks", "motion_checks",
 /// "certified_checks", "repairs", "invalid": {"endpoint", "pair", "message"} | null,
 /// "path": [[q…], …] | null}`; path values in their shortest round-trip form, so reading them
 /// back gives the very numbers planned (`path[0] = start`, `path[n−1] = goal`).
@@ -288,6 +297,9 @@ pub fn write_plan_jsonl(outcomes: &[PlanOutcome], w: &mut dyn Write) -> io::Resu
             planning_seconds: seconds(|s| s.planning_seconds),
             simplify_seconds: seconds(|s| s.simplify_seconds),
             certify_seconds: seconds(|s| s.certify_seconds),
+            state_check_seconds: seconds(|s| s.state_check_seconds),
+            certified_check_seconds: seconds(|s| s.certified_check_seconds),
+            nearest_seconds: seconds(|s| s.nearest_seconds),
             length: stats.and_then(|s| s.length),
             waypoints: path.map_or(0, <[_]>::len),
             iterations: count(|s| s.iterations),
@@ -300,41 +312,6 @@ pub fn write_plan_jsonl(outcomes: &[PlanOutcome], w: &mut dyn Write) -> io::Resu
         }
     });
     crate::json::write_lines(w, lines)
-}
-
-/// Median, mean and 95th percentile of some seconds (`p95` = the value at rank
-/// `round(0.95 · (n − 1))` of the sorted values; all 0 for none).
-///
-/// ```
-/// use polyquery_cli::robot::Times;
-///
-/// let t = Times::of(vec![3.0, 1.0, 2.0]);
-/// assert_eq!((t.median, t.mean, t.p95), (2.0, 2.0, 3.0));
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Times {
-    /// `median` = the value at rank `round(0.5 · (n − 1))`.
-    pub median: f64,
-    /// `mean = Σ x / n`.
-    pub mean: f64,
-    /// `p95` = the value at rank `round(0.95 · (n − 1))`.
-    pub p95: f64,
-}
-
-impl Times {
-    /// The times of `xs` (any order): `of(xs).mean = Σ xs / n`, all 0 for none.
-    pub fn of(mut xs: Vec<f64>) -> Times {
-        if xs.is_empty() {
-            return Times::default();
-        }
-        xs.sort_by(f64::total_cmp);
-        let rank = |p: f64| xs[(p * (xs.len() - 1) as f64).round() as usize];
-        Times {
-            median: rank(0.5),
-            mean: xs.iter().sum::<f64>() / xs.len() as f64,
-            p95: rank(0.95),
-        }
-    }
 }
 
 /// One set's line of the summary (or the whole run's, `set = "all"`): counts, and the times
@@ -490,9 +467,10 @@ impl Display for PlanSummary {
         write!(f, "{}", self.all)?;
         writeln!(
             f,
-            "planned in {:.3} s ({} threads, timeout {} s, seed {}, {}; every path's edges certified free)",
+            "planned in {:.3} s ({} thread{}, timeout {} s, seed {}, {}; every path's edges certified free)",
             self.seconds,
             self.threads,
+            if self.threads == 1 { "" } else { "s" },
             self.timeout,
             self.seed,
             if self.simplify {

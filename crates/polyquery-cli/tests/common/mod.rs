@@ -191,6 +191,7 @@ pub mod binary {
     }
 }
 
+pub mod browser;
 pub mod folders;
 
 pub mod meshes {

@@ -1,0 +1,146 @@
+//! A bounding-volume tree over a decomposed shape's convex pieces: balls in the shape's frame
+//! in a binary tree whose leaves are the pieces (each with its own bounding ball).
+//!
+//! Where it sits: built once with each [`crate::robot::CollisionShape`] that has pieces (when
+//! the shape is built or read from the cache; it is not serialised), read by the checker's
+//! piece-pair loop (`checker/pairs.rs`), which descends two shapes' trees together and prunes
+//! a node pair whose balls already settle the query (apart for the check, no nearer than the
+//! best distance, far enough for a motion's step). A node's ball holds every piece below it,
+//! so a pruned node pair is provably as separated as its balls say. Balls: placing one is one
+//! frame product, and each query's node test is the one it already makes between two pieces'
+//! balls. A leaf.
+
+use super::shape::ConvexShape;
+use crate::Point;
+
+/// One node: a ball in the shape's frame holding the pieces below it, and either a piece (a
+/// leaf) or two children.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PieceNode {
+    /// `‖x − center‖ ≤ radius` for every point `x` of every piece below the node.
+    pub(crate) center: Point,
+    pub(crate) radius: f64,
+    /// A leaf: the piece's index; an inner node: its second child (the first is the next node).
+    index: u32,
+    leaf: bool,
+}
+
+/// The tree over a shape's pieces, nodes in depth-first order (root first); empty for a shape
+/// without pieces: `nodes.len() = 2 · pieces − 1` (0 without pieces).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PieceTree {
+    nodes: Vec<PieceNode>,
+}
+
+/// The tree of a shape without pieces.
+pub(crate) static EMPTY_TREE: PieceTree = PieceTree { nodes: Vec::new() };
+
+/// What the tree needs of a piece: its shape, and its bounding ball `(center, radius)` and box
+/// `(lo, hi)` in the shape's frame.
+pub(crate) type PieceBounds<'a> = (&'a ConvexShape, (Point, f64), (Point, Point));
+
+/// The node index of a side that has no tree: the whole shape, one leaf.
+pub(crate) const WHOLE: u32 = u32::MAX;
+
+impl PieceTree {
+    /// The tree over `pieces` (median splits of the pieces' centres along the longest axis of
+    /// their spread); empty when there are none.
+    pub(crate) fn build(pieces: &[PieceBounds<'_>]) -> PieceTree {
+        let mut tree = PieceTree {
+            nodes: Vec::with_capacity((2 * pieces.len()).saturating_sub(1)),
+        };
+        let mut order: Vec<u32> = (0..pieces.len() as u32).collect();
+        if !pieces.is_empty() {
+            tree.split(pieces, &mut order);
+        }
+        tree
+    }
+
+    /// Appends the subtree over `order` (non-empty); each call splits its run in two, so the
+    /// recursion is at most `⌈log₂ n⌉` deep.
+    fn split(&mut self, pieces: &[PieceBounds<'_>], order: &mut [u32]) {
+        let node = self.nodes.len();
+        if let [only] = order {
+            let (center, radius) = pieces[*only as usize].1;
+            self.nodes.push(PieceNode {
+                center,
+                radius,
+                index: *only,
+                leaf: true,
+            });
+            return;
+        }
+        let (center, radius) = enclosing_ball(pieces, order);
+        self.nodes.push(PieceNode {
+            center,
+            radius,
+            index: 0,
+            leaf: false,
+        });
+        let centre = |i: u32| pieces[i as usize].1.0;
+        let (mut lo, mut hi) = (centre(order[0]), centre(order[0]));
+        for &i in order.iter() {
+            lo = lo.inf(&centre(i));
+            hi = hi.sup(&centre(i));
+        }
+        let axis = (hi - lo).imax();
+        let mid = order.len() / 2;
+        order.select_nth_unstable_by(mid, |&a, &b| centre(a)[axis].total_cmp(&centre(b)[axis]));
+        let (left, right) = order.split_at_mut(mid);
+        self.split(pieces, left);
+        self.nodes[node].index = self.nodes.len() as u32;
+        self.split(pieces, right);
+    }
+
+    /// The root's index: `0`, or [`WHOLE`] for an empty tree.
+    #[inline(always)]
+    pub(crate) fn root(&self) -> u32 {
+        if self.nodes.is_empty() { WHOLE } else { 0 }
+    }
+
+    /// Node `i` (`i ≠ WHOLE`).
+    #[inline(always)]
+    pub(crate) fn node(&self, i: u32) -> &PieceNode {
+        &self.nodes[i as usize]
+    }
+
+    /// The piece of node `i` when it is a leaf: `Some(k)`; `None` for an inner node.
+    #[inline(always)]
+    pub(crate) fn piece(&self, i: u32) -> Option<usize> {
+        let node = &self.nodes[i as usize];
+        node.leaf.then_some(node.index as usize)
+    }
+
+    /// The two children of inner node `i`.
+    #[inline(always)]
+    pub(crate) fn children(&self, i: u32) -> (u32, u32) {
+        (i + 1, self.nodes[i as usize].index)
+    }
+}
+
+/// A ball holding the pieces `order`: centred at the middle of their bounding boxes, its
+/// radius the farthest vertex of a hull piece (the farthest point of its ball for another
+/// shape), padded by a few ulps so rounding never leaves a vertex outside.
+fn enclosing_ball(pieces: &[PieceBounds<'_>], order: &[u32]) -> (Point, f64) {
+    let boxes = order.iter().map(|&i| pieces[i as usize].2);
+    let (lo, hi) = boxes
+        .reduce(|(l0, h0), (l1, h1)| (l0.inf(&l1), h0.sup(&h1)))
+        .unwrap_or((Point::origin(), Point::origin()));
+    let c = nalgebra::center(&lo, &hi);
+    let r = order
+        .iter()
+        .map(|&i| {
+            let (shape, (pc, pr), _) = pieces[i as usize];
+            match shape {
+                ConvexShape::Hull(map) => map
+                    .polytope()
+                    .points()
+                    .iter()
+                    .map(|p| (p - c).norm())
+                    .fold(0.0, f64::max),
+                _ => (pc - c).norm() + pr,
+            }
+        })
+        .fold(0.0, f64::max);
+    (c, r * (1.0 + 4.0 * f64::EPSILON))
+}
