@@ -325,6 +325,22 @@ fn bad_robots_and_scenes_are_errors_naming_the_culprit() {
         2,
     );
     assert!(stderr(&out).contains("NAME=DIR"));
+    // --threads 0 is refused (not silently "one per core"); an output in a missing folder
+    // is named as the user wrote it, before any work.
+    let out = exits_with(check_args(&["--random", "3", "--threads", "0"]), 2);
+    assert!(stderr(&out).contains("--threads 0"), "{}", stderr(&out));
+    let missing = d.join("nodir").join("x.jsonl");
+    let out = exits_with(check_args(&["--random", "3", "--out", &s(&missing)]), 1);
+    let message = stderr(&out);
+    for needle in [
+        "cannot write",
+        "nodir/x.jsonl: its folder",
+        "nodir' does not exist",
+    ] {
+        assert!(message.contains(needle), "{message}");
+    }
+    assert!(!message.contains(".polyquery-"), "{message}");
+    assert!(!d.join("nodir").exists());
 }
 
 /// (6) The shape cache: the first run builds the 9 mesh hulls and writes them, the second

@@ -125,7 +125,7 @@ pub struct RunArgs {
     /// `limit_tolerance = X` ⟹ `Robot::clamp_configuration(q, Enforce, X)`.
     #[arg(long, value_name = "X", default_value_t = polyquery::robot::DEFAULT_LIMIT_TOLERANCE, value_parser = non_negative)]
     pub limit_tolerance: f64,
-    /// Worker threads (default: one per core): `threads = None` ⟹ rayon's default.
+    /// Worker threads, 1 or more (default: one per available core): `threads ≥ 1`.
     #[arg(long, value_name = "N")]
     pub threads: Option<u64>,
     /// Write the result lines here (a regular file: all or nothing) instead of standard

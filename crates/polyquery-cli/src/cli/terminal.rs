@@ -11,13 +11,16 @@ use std::io::{IsTerminal, Write};
 /// Worker threads allowed per available core.
 const THREADS_PER_CORE: usize = 4;
 
-/// `--threads N` checked against [`THREADS_PER_CORE`] × the available cores: more threads
+/// `--threads N` checked: at least 1, at most [`THREADS_PER_CORE`] × the available cores: more threads
 /// than that only cost memory and switching, and a huge N would exhaust the process's
 /// thread limit.
 fn checked_threads(n: u64) -> Result<usize, CliError> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let most = THREADS_PER_CORE * cores;
     match usize::try_from(n) {
+        Ok(0) => Err(CliError::Usage(
+            "--threads 0: give at least 1 (leave --threads out for one per core)".into(),
+        )),
         Ok(n) if n <= most => Ok(n),
         _ => Err(CliError::Usage(format!(
             "--threads {n} is too many: at most {most} ({THREADS_PER_CORE} per available core, {cores} cores)"
