@@ -159,20 +159,7 @@ fn resolve(path: &Path) -> io::Result<(PathBuf, Option<Metadata>)> {
     };
     let link = match std::fs::symlink_metadata(path) {
         Ok(m) => m.file_type().is_symlink(),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return match path.parent() {
-                Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
-                    Err(io::Error::new(
-                        io::ErrorKind::NotFound,
-                        format!(
-                            "its folder '{}' does not exist (create it first)",
-                            folder.display()
-                        ),
-                    ))
-                }
-                _ => Ok((path.to_path_buf(), None)),
-            };
-        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((path.to_path_buf(), None)),
         Err(e) => return Err(e),
     };
     let metadata = match std::fs::metadata(path) {
@@ -237,6 +224,16 @@ where
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
+    // Named here, or the error would name the temporary file that could not be created.
+    if !folder.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!(
+                "its folder '{}' does not exist (create it first)",
+                folder.display()
+            ),
+        ));
+    }
     // Dropping `temp` on any early return deletes the temporary file.
     let temp = tempfile::Builder::new()
         .prefix(".polyquery-")
@@ -300,22 +297,21 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_folder_is_named_before_anything_is_written() {
+    fn a_missing_folder_is_named_not_the_temporary_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nodir").join("x.jsonl");
-        for err in [
-            check_target(&path).unwrap_err(),
-            write_atomically(&path, |w| w.write_all(b"x")).unwrap_err(),
-        ] {
-            assert_eq!(err.kind(), io::ErrorKind::NotFound);
-            let text = err.to_string();
-            assert!(
-                text.starts_with("its folder '")
-                    && text.ends_with("nodir' does not exist (create it first)"),
-                "{text}"
-            );
-            assert!(!text.contains(".polyquery-"), "{text}");
-        }
+        // Checked before the work, the folder may still be made (a command that writes
+        // several files creates their folder); at write time it must exist.
+        assert!(check_target(&path).is_ok());
+        let err = write_atomically(&path, |w| w.write_all(b"x")).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+        let text = err.to_string();
+        assert!(
+            text.starts_with("its folder '")
+                && text.ends_with("nodir' does not exist (create it first)"),
+            "{text}"
+        );
+        assert!(!text.contains(".polyquery-"), "{text}");
         assert!(files_in(dir.path()).is_empty());
     }
 

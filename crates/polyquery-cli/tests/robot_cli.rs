@@ -326,7 +326,7 @@ fn bad_robots_and_scenes_are_errors_naming_the_culprit() {
     );
     assert!(stderr(&out).contains("NAME=DIR"));
     // --threads 0 is refused (not silently "one per core"); an output in a missing folder
-    // is named as the user wrote it, before any work.
+    // is named as the user wrote it (not a temporary file).
     let out = exits_with(check_args(&["--random", "3", "--threads", "0"]), 2);
     assert!(stderr(&out).contains("--threads 0"), "{}", stderr(&out));
     let missing = d.join("nodir").join("x.jsonl");
