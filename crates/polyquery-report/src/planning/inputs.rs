@@ -15,13 +15,12 @@ use std::path::Path;
 pub struct Mbm {
     /// `robot` = the Panda of the problems (fingers fixed): `robot.dof() = 7`.
     pub robot: Robot,
-    /// `allowed = AllowedCollisions::from_srdf_file(panda.srdf)`.
-    pub allowed: AllowedCollisions,
     /// `cache = ShapeCache::in_dir(cache)`: decomposed meshes kept between runs.
     pub cache: ShapeCache,
     /// `problems[name]` = the files of problem `name = "<set>/NNNN"` under `problems/`.
     pub problems: BTreeMap<String, MotionProblem>,
-    /// The robot's checker in an empty scene, whose shapes every problem's checker reuses:
+    /// The robot's checker in an empty scene (with the SRDF's allowed pairs), whose shapes
+    /// and allowed pairs every problem's checker reuses:
     /// `problem(n)?.0 = robot_checker.with_scene(scene of n)`.
     robot_checker: Checker,
 }
@@ -53,7 +52,6 @@ impl Mbm {
         .map_err(|e| format!("{}: {e}", dir.join("panda.urdf").display()))?;
         Ok(Mbm {
             robot,
-            allowed,
             cache,
             problems,
             robot_checker,
