@@ -427,10 +427,10 @@ fn tried_list(tried: &[PathBuf]) -> String {
     places.join(", ")
 }
 
-/// `"{file}: "` or `"scene: "`, the prefix of a scene error's message.
+/// `"scene {file}: "` or `"scene: "`, the prefix of a scene error's message.
 fn scene_prefix(file: Option<&Path>) -> String {
     match file {
-        Some(path) => format!("{}: ", path.display()),
+        Some(path) => format!("scene {}: ", path.display()),
         None => "scene: ".to_string(),
     }
 }

@@ -362,6 +362,13 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
                 .shard
                 .map(|s| ShardSummary::new(s, configurations.len()));
             summary.input = run.input_summary(&loaded, clamped);
+            summary.explain_all_colliding(
+                verdicts
+                    .iter()
+                    .filter_map(|(_, v)| v.pair.filter(|_| v.collides))
+                    .map(|pair| robot::pair_names(&loaded.checker, pair)),
+                args.source.srdf.is_some(),
+            );
             summary
         },
     )

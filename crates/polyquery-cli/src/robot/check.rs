@@ -193,6 +193,45 @@ pub struct CheckSummary {
     /// `shard = Some(K/N of the whole run's count)` with `--shard` (then `configurations`
     /// counts this shard's only), `None` for a whole run.
     pub shard: Option<ShardSummary>,
+    /// When every configuration collides: the pair found colliding most often, and what to
+    /// do about it (`hint = None` otherwise; see [`CheckSummary::explain_all_colliding`]).
+    pub hint: Option<AllCollidingHint>,
+}
+
+/// Why every configuration of a run collided, as far as the run can tell: the pair found
+/// colliding most often, in `count` of the configurations (`count = configurations` means
+/// that pair touches in every one of them), and whether an SRDF was given.
+#[derive(Clone, Debug, Serialize)]
+pub struct AllCollidingHint {
+    /// `pair` = the names of the pair found most often.
+    pub pair: [String; 2],
+    /// `count` = the configurations it was found colliding in (`count ≤ colliding`).
+    pub count: usize,
+    /// `srdf = true` when the run had an SRDF (then the advice is to check its entries).
+    pub srdf: bool,
+}
+
+impl Display for AllCollidingHint {
+    /// One line: the pair, its count and the advice (`--srdf` when none was given).
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let [a, b] = &self.pair;
+        write!(
+            f,
+            "every configuration collides: {a}–{b} was found colliding in {} of them",
+            self.count
+        )?;
+        if self.srdf {
+            writeln!(
+                f,
+                "; if these two links touch in every pose, the SRDF should list the pair under <disable_collisions>"
+            )
+        } else {
+            writeln!(
+                f,
+                "; without --srdf every pair of links is checked, neighbours that always touch included: pass the robot's SRDF (--srdf FILE), whose <disable_collisions> names the pairs to skip"
+            )
+        }
+    }
 }
 
 impl CheckSummary {
@@ -218,7 +257,50 @@ impl CheckSummary {
             cache,
             input: InputSummary::default(),
             shard: None,
+            hint: None,
         }
+    }
+
+    /// Sets [`CheckSummary::hint`] when every configuration collides (and there is at least
+    /// one), from the colliding pairs found (`pairs`, one per colliding configuration):
+    /// `hint.count = max over pairs of its occurrences`.
+    ///
+    /// ```
+    /// use polyquery_cli::robot::{CacheSummary, CheckSummary};
+    ///
+    /// let cache = CacheSummary { dir: None, hits: 0, built: 9, write_error: None };
+    /// let mut s = CheckSummary::new(3, 3, 0.5, 1, 0.25, cache);
+    /// s.explain_all_colliding([["link0", "link1"], ["link0", "link1"], ["link1", "link2"]], false);
+    /// let hint = s.hint.as_ref().unwrap();
+    /// assert_eq!((hint.pair.clone(), hint.count), (["link0".to_string(), "link1".to_string()], 2));
+    /// assert!(s.to_string().contains("pass the robot's SRDF (--srdf FILE)"));
+    /// ```
+    pub fn explain_all_colliding<'a>(
+        &mut self,
+        pairs: impl IntoIterator<Item = [&'a str; 2]>,
+        srdf: bool,
+    ) {
+        if self.configurations == 0 || self.colliding < self.configurations {
+            return;
+        }
+        let mut counts: std::collections::BTreeMap<[&str; 2], usize> = Default::default();
+        for pair in pairs {
+            *counts.entry(pair).or_default() += 1;
+        }
+        // The most frequent pair; among equals, the first in name order (deterministic).
+        let best =
+            counts.into_iter().fold(
+                None,
+                |best: Option<([&str; 2], usize)>, (pair, n)| match best {
+                    Some((_, m)) if m >= n => best,
+                    _ => Some((pair, n)),
+                },
+            );
+        self.hint = best.map(|([a, b], count)| AllCollidingHint {
+            pair: [a.to_string(), b.to_string()],
+            count,
+            srdf,
+        });
     }
 }
 
@@ -237,6 +319,9 @@ impl Display for CheckSummary {
             self.configurations_per_second,
             self.threads
         )?;
+        if let Some(hint) = &self.hint {
+            write!(f, "{hint}")?;
+        }
         let load = LoadLine {
             seconds: self.load_seconds,
             cache: &self.cache,

@@ -125,10 +125,17 @@ pub fn read_scene(path: &Path, robot: &Robot) -> Result<(Scene, Vec<String>), Ro
         .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
     if yaml {
         let read = MoveItScene::from_yaml_file(path, robot)
-            .map_err(|e| RobotCliError::MoveIt(Box::new(e)))?;
+            .map_err(|e| RobotCliError::moveit(e, "scene"))?;
         Ok((read.scene, read.notes))
     } else {
-        Ok((Scene::from_json_file(path)?, Vec::new()))
+        let scene = Scene::from_json_file(path).map_err(|e| match e {
+            RobotError::Read(source) => RobotCliError::Unreadable {
+                what: "scene",
+                source,
+            },
+            e => RobotCliError::from(e),
+        })?;
+        Ok((scene, Vec::new()))
     }
 }
 
@@ -243,8 +250,11 @@ pub fn load(sources: &RobotSources) -> Result<LoadedRobot, RobotCliError> {
 /// names it; a shape or mesh error names the link and the mesh).
 fn in_file(path: &Path, e: RobotError, srdf: bool) -> RobotCliError {
     match e {
-        RobotError::Read(_)
-        | RobotError::NotUtf8 { .. }
+        RobotError::Read(source) => RobotCliError::Unreadable {
+            what: if srdf { "SRDF" } else { "URDF" },
+            source,
+        },
+        RobotError::NotUtf8 { .. }
         | RobotError::Shape(_)
         | RobotError::UnknownPackage { .. }
         | RobotError::BadMeshUri { .. } => RobotCliError::from(e),
