@@ -21,6 +21,7 @@ mod nvm_stream;
 mod plan;
 mod queries;
 mod robot;
+mod robot_adjust;
 mod robot_checker;
 mod robot_cone;
 mod robot_load;

@@ -73,8 +73,8 @@ mod urdf;
 mod warning;
 
 pub use checker::{
-    Body, CheckCounts, CheckResult, CheckWorkspace, Checker, CheckerOptions, DistanceResult,
-    MotionOptions, MotionResult,
+    Body, CheckCounts, CheckResult, CheckWorkspace, Checker, CheckerOptions,
+    DEFAULT_MOTION_RESOLUTION, DistanceResult, LinkPadding, MotionOptions, MotionResult,
 };
 pub use collision_shape::{
     CollisionShape, DEFAULT_MESH_TOLERANCE, DecompositionSummary, MeshShape, Piece,
@@ -388,6 +388,25 @@ pub enum RobotError {
     BadResolution {
         /// The resolution given: `resolution ≤ 0`, NaN or infinite.
         resolution: f64,
+    },
+    /// A name given to a built checker is not one of its links or obstacles (see
+    /// [`Checker::set_obstacle_pose`] and [`Checker::set_padding`]): `name ∉ names of kind`.
+    #[error("no {kind} is named `{name}` (the {kind}s: {known})")]
+    UnknownName {
+        /// What was looked for: `kind = "link"` or `"obstacle"`.
+        kind: &'static str,
+        /// The name given.
+        name: String,
+        /// The names there are, comma-separated (`"none"` when there are none).
+        known: String,
+    },
+    /// A padding that is negative, NaN or infinite: `¬(0 ≤ padding < ∞)`.
+    #[error("padding {padding} of {what} is not a finite number ≥ 0 (metres)")]
+    BadPadding {
+        /// Whose padding: `what = "every link"` or `` "link `name`" ``.
+        what: String,
+        /// The padding given.
+        padding: f64,
     },
     /// Bytes could not be read back as a robot, scene or checker:
     /// `RobotError::Serialize(e) = RobotError::from(e)` for `e: SerializeError`.

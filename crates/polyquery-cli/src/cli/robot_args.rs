@@ -57,6 +57,13 @@ pub struct RobotSourceArgs {
     /// below the exact ones: `mesh_tolerance = 0.001` by default.
     #[arg(long, value_name = "M", default_value_t = DEFAULT_MESH_TOLERANCE)]
     pub mesh_tolerance: f64,
+    /// A safety margin around every link, in metres, as MoveIt's link padding (default 0): a
+    /// link closer than M to an obstacle, or closer than 2·M to another checked link (both
+    /// links padded), counts as colliding; distances are reported less the padding, and
+    /// certified motions and plans keep every pair farther apart than its padding:
+    /// `padding = M` ⟹ every link padded by M.
+    #[arg(long, value_name = "M", default_value_t = 0.0, value_parser = non_negative)]
+    pub padding: f64,
 }
 
 /// `--mesh-shape`'s value: `parse_mesh_shape("hull") = Ok(MeshShape::Hull)`.
@@ -88,6 +95,7 @@ impl RobotSourceArgs {
             limits,
             mesh_shape: self.mesh_shape,
             mesh_tolerance: Some(self.mesh_tolerance),
+            padding: self.padding,
         }
     }
 }

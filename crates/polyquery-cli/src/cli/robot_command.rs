@@ -265,9 +265,11 @@ pub struct MotionArgs {
     /// shortest round-trip form), so that `--motions` on it checks the very same motions.
     #[arg(long, value_name = "FILE", requires = "random")]
     pub save_motions: Option<PathBuf>,
-    /// Sampled instead of certified: check the configurations at most R apart (radians or metres
-    /// along the joint that moves most); contacts between samples may be missed.
-    #[arg(long, value_name = "R", value_parser = positive)]
+    /// Sampled instead of certified: check the configurations at most R apart (radians or
+    /// metres along the joint that moves most; `--resolution` alone: 0.01, the library's
+    /// default, as in Python); contacts between samples may be missed.
+    #[arg(long, value_name = "R", value_parser = positive, num_args = 0..=1,
+          default_missing_value = DEFAULT_RESOLUTION_TEXT)]
     pub resolution: Option<f64>,
     /// The certified check's contact tolerance ε in metres (default 1e-6): a pair whose
     /// certified distance falls to ε is in contact: `collides ⟸ d ≤ ε`.
@@ -288,6 +290,10 @@ pub struct InfoArgs {
     #[arg(long)]
     pub json: bool,
 }
+
+/// `--resolution` without a value: [`DEFAULT_MOTION_RESOLUTION`](polyquery::robot::DEFAULT_MOTION_RESOLUTION)
+/// written out for clap (a test runs `--resolution` alone and reads the library's value back).
+const DEFAULT_RESOLUTION_TEXT: &str = "0.01";
 
 /// Configurations per progress bar below which no bar is drawn (a short run): `LONG_RUN = 20_000`.
 const LONG_RUN: usize = 20_000;

@@ -8,8 +8,8 @@
 
 use super::RobotCliError;
 use polyquery::robot::{
-    AllowedCollisions, Checker, CheckerOptions, DEFAULT_MESH_TOLERANCE, LimitCheck, LoadWarning,
-    MeshShape, MoveItScene, PackageDirs, Robot, RobotError, Scene, ShapeCache,
+    AllowedCollisions, Checker, CheckerOptions, DEFAULT_MESH_TOLERANCE, LimitCheck, LinkPadding,
+    LoadWarning, MeshShape, MoveItScene, PackageDirs, Robot, RobotError, Scene, ShapeCache,
 };
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -40,6 +40,10 @@ pub struct RobotSources {
     pub mesh_shape: MeshShape,
     /// The decomposition's tolerance: `None` ⟹ [`DEFAULT_MESH_TOLERANCE`] (1 mm).
     pub mesh_tolerance: Option<f64>,
+    /// Every link's padding in metres, as MoveIt's link padding (0 by default): a link
+    /// closer than its padding to an obstacle, or than both paddings to another link,
+    /// collides: `checker.set_padding(&LinkPadding::uniform(padding))`.
+    pub padding: f64,
 }
 
 /// A loaded robot in its scene: `checker = Checker::new(&robot, &scene, &allowed, &cache, …)`.
@@ -234,7 +238,10 @@ pub fn load(sources: &RobotSources) -> Result<LoadedRobot, RobotCliError> {
         mesh_tolerance: sources.mesh_tolerance.unwrap_or(DEFAULT_MESH_TOLERANCE),
         ..CheckerOptions::default()
     };
-    let checker = Checker::new(&robot, &scene, &allowed, &cache, options)?;
+    let mut checker = Checker::new(&robot, &scene, &allowed, &cache, options)?;
+    if sources.padding != 0.0 {
+        checker.set_padding(&LinkPadding::uniform(sources.padding))?;
+    }
     Ok(LoadedRobot {
         robot,
         scene,
