@@ -2,6 +2,7 @@
 //! (oracle: a checker built with the obstacle there), every colliding pair and link poses, on
 //! the bundled Panda (hull shapes, for speed).
 
+#![cfg(feature = "robot")]
 use crate::common;
 use common::bundled::hull_checker;
 use common::panda;
@@ -133,7 +134,7 @@ fn boxes(poses: &[Pose]) -> Scene {
     let mut scene = Scene::new();
     for (i, pose) in poses.iter().enumerate() {
         scene
-            .add_box(&format!("box{i}"), Vector3::new(0.08, 0.05, 0.1), *pose)
+            .add_box(format!("box{i}"), Vector3::new(0.08, 0.05, 0.1), *pose)
             .unwrap();
     }
     scene

@@ -604,13 +604,27 @@ impl Checker {
     fn rows_with<'py, T>(
         &self,
         q: &Bound<'py, PyAny>,
-        (parallel, limit_tolerance): (bool, f64),
+        how: (bool, f64),
         many: impl FnOnce(&lib::Checker, &[&[f64]]) -> Vec<Result<T, RobotError>> + Send,
         one: impl Fn(&lib::Checker, &mut CheckWorkspace, &[f64]) -> Result<T, RobotError> + Send + Sync,
     ) -> PyResult<Py<PyAny>>
     where
         T: Send + numpy::Element + for<'a> IntoPyObject<'py> + Copy,
     {
+        let (results, batched) = self.results_with(q, how, many, one)?;
+        out(q.py(), results, batched)
+    }
+
+    /// The per-configuration results of `q` (one row or `N` rows, clamped onto the limits
+    /// within `limit_tolerance`), computed with the GIL released, and whether `q` was a batch:
+    /// `results_with(q, …)?.0.len() = N`.
+    fn results_with<T: Send>(
+        &self,
+        q: &Bound<'_, PyAny>,
+        (parallel, limit_tolerance): (bool, f64),
+        many: impl FnOnce(&lib::Checker, &[&[f64]]) -> Vec<Result<T, RobotError>> + Send,
+        one: impl Fn(&lib::Checker, &mut CheckWorkspace, &[f64]) -> Result<T, RobotError> + Send + Sync,
+    ) -> PyResult<(Vec<T>, bool)> {
         let py = q.py();
         let a = array_in(q, "q")?;
         let q = self.clamped(&a, "q", limit_tolerance)?;
@@ -621,11 +635,7 @@ impl Checker {
                 self.batch(&q.slices(), parallel, many, |c, ws, row| one(c, ws, row))
             }
         });
-        out(
-            py,
-            first_error(results, q.batched, "configuration")?,
-            q.batched,
-        )
+        Ok((first_error(results, q.batched, "configuration")?, q.batched))
     }
 
     /// The results of a batch, in input order: in parallel through `many` (the library's
@@ -743,19 +753,13 @@ impl Checker {
         if !details {
             return self.per_row(q, (parallel, limit_tolerance), RowQuery::Distance);
         }
-        let py = q.py();
-        let a = array_in(q, "q")?;
-        let q = self.clamped(&a, "q", limit_tolerance)?;
-        let results = py.detach(|| {
-            self.batch(
-                &q.slices(),
-                parallel,
-                |c, rows| c.distance_many(rows),
-                |c, ws, row| c.distance_with(ws, row),
-            )
-        });
-        let results = first_error(results, q.batched, "configuration")?;
-        robot_calls::distance_details(py, &self.library(), &results, q.batched)
+        let (results, batched) = self.results_with(
+            q,
+            (parallel, limit_tolerance),
+            |c, rows| c.distance_many(rows),
+            |c, ws, row| c.distance_with(ws, row),
+        )?;
+        robot_calls::distance_details(q.py(), &self.library(), &results, batched)
     }
 
     /// Every colliding pair's names (within its padding), not only the first: for `q` of
@@ -769,17 +773,12 @@ impl Checker {
         parallel: bool,
         limit_tolerance: f64,
     ) -> Answer {
-        let a = array_in(q, "q")?;
-        let q = self.clamped(&a, "q", limit_tolerance)?;
-        let results = py.detach(|| {
-            self.batch(
-                &q.slices(),
-                parallel,
-                |c, rows| c.map_many(rows, |ws, row| c.colliding_pairs_with(ws, row), &|_| {}),
-                |c, ws, row| c.colliding_pairs_with(ws, row),
-            )
-        });
-        let results = first_error(results, q.batched, "configuration")?;
+        let (results, batched) = self.results_with(
+            q,
+            (parallel, limit_tolerance),
+            |c, rows| c.map_many(rows, |ws, row| c.colliding_pairs_with(ws, row), &|_| {}),
+            |c, ws, row| c.colliding_pairs_with(ws, row),
+        )?;
         let checker = self.library();
         let mut named: Vec<Vec<(String, String)>> = results
             .iter()
@@ -790,7 +789,7 @@ impl Checker {
                     .collect()
             })
             .collect();
-        if q.batched {
+        if batched {
             named.into_py_any(py)
         } else {
             named.pop().unwrap_or_default().into_py_any(py)

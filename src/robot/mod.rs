@@ -395,9 +395,9 @@ pub enum RobotError {
     UnknownName {
         /// What was looked for: `kind = "link"` or `"obstacle"`.
         kind: &'static str,
-        /// The name given.
+        /// The name given: `name ∉ known`.
         name: String,
-        /// The names there are, comma-separated (`"none"` when there are none).
+        /// The names there are, comma-separated: `known = "none"` when there are none.
         known: String,
     },
     /// A padding that is negative, NaN or infinite: `¬(0 ≤ padding < ∞)`.
@@ -405,7 +405,7 @@ pub enum RobotError {
     BadPadding {
         /// Whose padding: `what = "every link"` or `` "link `name`" ``.
         what: String,
-        /// The padding given.
+        /// The padding given: `padding < 0` or not finite.
         padding: f64,
     },
     /// Bytes could not be read back as a robot, scene or checker:

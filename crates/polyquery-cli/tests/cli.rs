@@ -101,8 +101,11 @@ fn help_speaks_the_users_words() {
     }
 }
 
+/// Whether a help text holds one kind of Rust internal.
+type ContainsInternal = fn(&str) -> bool;
+
 /// What a help text must not hold, each with its test.
-const INTERNALS: [(&str, fn(&str) -> bool); 8] = [
+const INTERNALS: [(&str, ContainsInternal); 8] = [
     ("a `⟹` mapping onto a Rust field", |t| t.contains('⟹')),
     ("Rust's `None`", |t| has_word(t, "None")),
     ("Rust's `Some(…)`", |t| t.contains("Some(")),

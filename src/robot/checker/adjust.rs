@@ -32,7 +32,8 @@ use crate::robot::{LinkPoses, RobotError};
 pub struct LinkPadding {
     /// The padding of every link not named in `links`, in metres: `default ≥ 0`.
     pub default: f64,
-    /// Per-link paddings by link name, overriding `default` (a later entry wins).
+    /// Per-link paddings by link name, overriding `default` (a later entry wins):
+    /// `padding(name) = links[last k with links[k].0 = name].1`.
     pub links: Vec<(String, f64)>,
 }
 

@@ -60,8 +60,7 @@ pub struct RobotSourceArgs {
     /// A safety margin around every link, in metres, as MoveIt's link padding (default 0): a
     /// link closer than M to an obstacle, or closer than 2·M to another checked link (both
     /// links padded), counts as colliding; distances are reported less the padding, and
-    /// certified motions and plans keep every pair farther apart than its padding:
-    /// `padding = M` ⟹ every link padded by M.
+    /// certified motions and plans keep every pair farther apart than its padding.
     #[arg(long, value_name = "M", default_value_t = 0.0, value_parser = non_negative)]
     pub padding: f64,
 }

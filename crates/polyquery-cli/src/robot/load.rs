@@ -42,7 +42,7 @@ pub struct RobotSources {
     pub mesh_tolerance: Option<f64>,
     /// Every link's padding in metres, as MoveIt's link padding (0 by default): a link
     /// closer than its padding to an obstacle, or than both paddings to another link,
-    /// collides: `checker.set_padding(&LinkPadding::uniform(padding))`.
+    /// collides: `padding ≥ 0`, the checker gets `LinkPadding::uniform(padding)`.
     pub padding: f64,
 }
 
