@@ -353,6 +353,15 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
             )
         });
     let verdicts = verdicts?;
+    // When every configuration collides, which pairs always do (and whether --srdf is missing).
+    let checked: Vec<&[f64]> = verdicts
+        .iter()
+        .map(|(i, _)| configurations[*i].as_slice())
+        .collect();
+    let colliding = verdicts.iter().filter(|(_, v)| v.collides).count();
+    let srdf = args.source.srdf.is_some();
+    let hint =
+        pool.install(|| robot::all_colliding_hint(&loaded.checker, &checked, colliding, srdf))?;
     run.finish(
         &|w| robot::write_jsonl(&loaded.checker, &verdicts, w),
         || {
@@ -368,13 +377,7 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
                 .shard
                 .map(|s| ShardSummary::new(s, configurations.len()));
             summary.input = run.input_summary(&loaded, clamped);
-            summary.explain_all_colliding(
-                verdicts
-                    .iter()
-                    .filter_map(|(_, v)| v.pair.filter(|_| v.collides))
-                    .map(|pair| robot::pair_names(&loaded.checker, pair)),
-                args.source.srdf.is_some(),
-            );
+            summary.hint = hint.clone();
             summary
         },
     )

@@ -193,37 +193,51 @@ pub struct CheckSummary {
     /// `shard = Some(K/N of the whole run's count)` with `--shard` (then `configurations`
     /// counts this shard's only), `None` for a whole run.
     pub shard: Option<ShardSummary>,
-    /// When every configuration collides: the pair found colliding most often, and what to
-    /// do about it (`hint = None` otherwise; see [`CheckSummary::explain_all_colliding`]).
+    /// When every configuration collides: the pairs that always do, and what to do about it
+    /// (`hint = None` otherwise; see [`all_colliding_hint`]).
     pub hint: Option<AllCollidingHint>,
 }
 
-/// Why every configuration of a run collided, as far as the run can tell: the pair found
-/// colliding most often, in `count` of the configurations (`count = configurations` means
-/// that pair touches in every one of them), and whether an SRDF was given.
+/// Why every configuration of a run collided: the pairs that collide in every configuration
+/// examined (all of them, or [`HINT_EXAMINED`] spread evenly over a longer run), and whether an
+/// SRDF was given (without one, neighbouring links that always touch are the usual cause).
 #[derive(Clone, Debug, Serialize)]
 pub struct AllCollidingHint {
-    /// `pair` = the names of the pair found most often.
-    pub pair: [String; 2],
-    /// `count` = the configurations it was found colliding in (`count ≤ colliding`).
-    pub count: usize,
+    /// `always[k]` = the names of a pair colliding in every configuration examined (empty
+    /// when no single pair does).
+    pub always: Vec<[String; 2]>,
+    /// `examined` = how many configurations were searched for every colliding pair
+    /// (`examined ≤ HINT_EXAMINED`).
+    pub examined: usize,
     /// `srdf = true` when the run had an SRDF (then the advice is to check its entries).
     pub srdf: bool,
 }
 
+/// The most configurations [`always_colliding`] examines: `HINT_EXAMINED = 1_000`.
+pub const HINT_EXAMINED: usize = 1_000;
+
 impl Display for AllCollidingHint {
-    /// One line: the pair, its count and the advice (`--srdf` when none was given).
+    /// One line: the pairs that always collide and the advice (`--srdf` when none was given).
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let [a, b] = &self.pair;
-        write!(
-            f,
-            "every configuration collides: {a}–{b} was found colliding in {} of them",
-            self.count
-        )?;
+        write!(f, "every configuration collides")?;
+        match self.always.as_slice() {
+            [] => write!(
+                f,
+                "; no single pair collides in all {} examined",
+                self.examined
+            )?,
+            [[a, b], rest @ ..] => {
+                write!(f, ": {a}–{b}")?;
+                if !rest.is_empty() {
+                    write!(f, " and {} more pairs", rest.len())?;
+                }
+                write!(f, " collide in all {} examined", self.examined)?;
+            }
+        }
         if self.srdf {
             writeln!(
                 f,
-                "; if these two links touch in every pose, the SRDF should list the pair under <disable_collisions>"
+                "; links that touch in every pose belong under <disable_collisions> in the SRDF"
             )
         } else {
             writeln!(
@@ -232,6 +246,57 @@ impl Display for AllCollidingHint {
             )
         }
     }
+}
+
+/// Why every one of `configurations` collides, when all do (`colliding = configurations.len()
+/// > 0`; `None` otherwise), by [`always_colliding`]; `srdf` says whether the run had one.
+pub fn all_colliding_hint(
+    checker: &Checker,
+    configurations: &[&[f64]],
+    colliding: usize,
+    srdf: bool,
+) -> Result<Option<AllCollidingHint>, RobotCliError> {
+    if configurations.is_empty() || colliding < configurations.len() {
+        return Ok(None);
+    }
+    let (always, examined) = always_colliding(checker, configurations)?;
+    Ok(Some(AllCollidingHint {
+        always,
+        examined,
+        srdf,
+    }))
+}
+
+/// The pairs colliding in every one of `configurations` (at most [`HINT_EXAMINED`] of them,
+/// spread evenly, are examined), in the checker's pair order, and how many were examined:
+/// `always_colliding(c, qs)?.0 = ∩ over examined q of c.colliding_pairs(q)`.
+pub fn always_colliding(
+    checker: &Checker,
+    configurations: &[&[f64]],
+) -> Result<(Vec<[String; 2]>, usize), RobotCliError> {
+    let n = configurations.len();
+    let examined = n.min(HINT_EXAMINED);
+    let picks: Vec<&[f64]> = (0..examined)
+        .map(|k| configurations[k * n / examined])
+        .collect();
+    let per_config = checker.map_many(&picks, |ws, q| checker.colliding_pairs_with(ws, q), &|_| {});
+    let mut always: Option<Vec<(Body, Body)>> = None;
+    for pairs in per_config {
+        let pairs = pairs.map_err(|source| RobotCliError::Check {
+            index: 0,
+            source: Box::new(source),
+        })?;
+        always = Some(match always {
+            None => pairs,
+            Some(kept) => kept.into_iter().filter(|p| pairs.contains(p)).collect(),
+        });
+    }
+    let names = always
+        .unwrap_or_default()
+        .into_iter()
+        .map(|pair| pair_names(checker, pair).map(str::to_owned))
+        .collect();
+    Ok((names, examined))
 }
 
 impl CheckSummary {
@@ -259,48 +324,6 @@ impl CheckSummary {
             shard: None,
             hint: None,
         }
-    }
-
-    /// Sets [`CheckSummary::hint`] when every configuration collides (and there is at least
-    /// one), from the colliding pairs found (`pairs`, one per colliding configuration):
-    /// `hint.count = max over pairs of its occurrences`.
-    ///
-    /// ```
-    /// use polyquery_cli::robot::{CacheSummary, CheckSummary};
-    ///
-    /// let cache = CacheSummary { dir: None, hits: 0, built: 9, write_error: None };
-    /// let mut s = CheckSummary::new(3, 3, 0.5, 1, 0.25, cache);
-    /// s.explain_all_colliding([["link0", "link1"], ["link0", "link1"], ["link1", "link2"]], false);
-    /// let hint = s.hint.as_ref().unwrap();
-    /// assert_eq!((hint.pair.clone(), hint.count), (["link0".to_string(), "link1".to_string()], 2));
-    /// assert!(s.to_string().contains("pass the robot's SRDF (--srdf FILE)"));
-    /// ```
-    pub fn explain_all_colliding<'a>(
-        &mut self,
-        pairs: impl IntoIterator<Item = [&'a str; 2]>,
-        srdf: bool,
-    ) {
-        if self.configurations == 0 || self.colliding < self.configurations {
-            return;
-        }
-        let mut counts: std::collections::BTreeMap<[&str; 2], usize> = Default::default();
-        for pair in pairs {
-            *counts.entry(pair).or_default() += 1;
-        }
-        // The most frequent pair; among equals, the first in name order (deterministic).
-        let best =
-            counts.into_iter().fold(
-                None,
-                |best: Option<([&str; 2], usize)>, (pair, n)| match best {
-                    Some((_, m)) if m >= n => best,
-                    _ => Some((pair, n)),
-                },
-            );
-        self.hint = best.map(|([a, b], count)| AllCollidingHint {
-            pair: [a.to_string(), b.to_string()],
-            count,
-            srdf,
-        });
     }
 }
 

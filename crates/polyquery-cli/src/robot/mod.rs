@@ -52,7 +52,10 @@ pub mod summary;
 /// The page of `robot plan --html F`: `plan_page(t, l, ps, os)?.1` = problems shown.
 pub mod view;
 
-pub use check::{AllCollidingHint, CheckSummary, Verdict, check_all, write_jsonl};
+pub use check::{
+    AllCollidingHint, CheckSummary, HINT_EXAMINED, Verdict, all_colliding_hint, always_colliding,
+    check_all, write_jsonl,
+};
 pub use configs::{parse_configurations, random_configurations, read_configurations};
 pub use info::InfoReport;
 pub use load::{LoadedRobot, RobotSources, default_cache_dir, load, parse_package_dir, read_scene};
