@@ -80,6 +80,7 @@ pub fn documents(report: &Report) -> Result<Vec<Document<'_>>, ReportError> {
         out.extend(robot.inputs().map(|(name, t)| text(name, t)));
     }
     out.push(text("results.csv", csv(&report.rows)));
+    out.push(text(LOADS_FILE, loads_csv(report)));
     out.push(Document {
         name: "results.json".into(),
         content: Content::Json(report),
@@ -424,6 +425,27 @@ pub fn csv(rows: &[ResultRow]) -> String {
     s
 }
 
+/// The file of the machine's load per section: `LOADS_FILE = "loads.csv"`.
+pub const LOADS_FILE: &str = "loads.csv";
+
+/// The machine's load around each section as CSV (`section,cores,load_1min_before,load_1min_after`;
+/// `n/a` when unreadable): `lines = 1 + report.loads.len()`.
+pub fn loads_csv(report: &Report) -> String {
+    let mut s = String::from("section,cores,load_1min_before,load_1min_after\n");
+    for l in &report.loads {
+        let one = |x: Option<f64>| optional(x, |x| polyquery::output::Shortest(x).to_string());
+        let _ = writeln!(
+            s,
+            "{},{},{},{}",
+            quote(&l.section),
+            l.cores,
+            one(l.before),
+            one(l.after)
+        );
+    }
+    s
+}
+
 /// What a number of a [`ResultRow`] measures, for its format in the HTML table.
 #[derive(Clone, Copy)]
 enum Figure {
@@ -478,6 +500,15 @@ fn provenance(report: &Report) -> Vec<(&'static str, String)> {
         ("memory", m.memory.clone()),
         ("OS", m.os.clone()),
         ("measuring time", format!("{:.1} s", report.elapsed_seconds)),
+        (
+            "load (1-minute average)",
+            report
+                .loads
+                .iter()
+                .map(|l| format!("{}: {}", l.section, l.describe()))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
     ]
 }
 
@@ -654,12 +685,13 @@ fn html_table(s: &mut String, t: &Table) {
     }
 }
 
-/// The page's style: tables scroll inside their own box, plots shrink to the page.
+/// The page's style: table cells wrap (long words anywhere) so that every table fits the page,
+/// each still inside a box of its own that scrolls should one not; plots shrink to the page.
 const CSS: &str = "\
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#222;line-height:1.4}\n\
 h1{margin:.2em 0 .4em}\nh2{margin-top:1.6em}\n\
 table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:14px}\n\
-th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}\n\
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;overflow-wrap:anywhere}\n\
 th{background:#f0f0f0}\ntd:first-child,td:nth-child(2){text-align:left}\n\
 td.bad{background:#fde2e2}\n.scroll{overflow-x:auto;max-width:100%}\n.caption{color:#555;font-size:14px}\n\
 figure{margin:1em 0;max-width:100%}\nfigure svg{max-width:100%;height:auto}\nfigcaption{font-size:13px;color:#555}\n\

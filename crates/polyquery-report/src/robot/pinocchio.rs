@@ -1,11 +1,113 @@
 //! pinocchio + coal's figures (`modes[i] = (mode, per second)`), read from the JSON
-//! `benches/robot_pinocchio.py --out FILE` writes, to show beside ours.
+//! `benches/robot_pinocchio.py --out FILE` writes, to show beside ours; or measured by this
+//! report itself ([`measure_pinocchio`]) when a Python that imports `pinocchio` and `coal`
+//! is found.
 //!
-//! Where it sits: a leaf of the robot section; the bench reads the file once.
+//! Where it sits: a leaf of the robot section; the bench reads the file, or runs the
+//! script, once.
 
 use super::plan::{CONFIGURATIONS_FILE, MOTIONS_FILE};
 use super::section::{PinocchioFigures, PinocchioMode, Unit};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The script that measures pinocchio + coal, relative to the checkout's root:
+/// `PINOCCHIO_SCRIPT = "benches/robot_pinocchio.py"`.
+pub const PINOCCHIO_SCRIPT: &str = "benches/robot_pinocchio.py";
+
+/// How the report measures pinocchio + coal itself: `python script --configs … --motions …
+/// --out … --rounds rounds` on the report's own inputs.
+///
+/// ```
+/// use polyquery_report::robot::PinocchioRun;
+///
+/// let run = PinocchioRun::new("python3".into(), "benches/robot_pinocchio.py".into(), true);
+/// assert_eq!(run.rounds, 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct PinocchioRun {
+    /// `python` = the Python interpreter to run (a name on the `PATH` or a path).
+    pub python: String,
+    /// `script` = [`PINOCCHIO_SCRIPT`] in the checkout.
+    pub script: PathBuf,
+    /// `rounds` = timed passes per mode (`1` with `--quick`, `3` otherwise).
+    pub rounds: usize,
+}
+
+impl PinocchioRun {
+    /// The run of `script` by `python`: `new(p, s, quick).rounds = if quick { 1 } else { 3 }`.
+    pub fn new(python: String, script: PathBuf, quick: bool) -> PinocchioRun {
+        PinocchioRun {
+            python,
+            script,
+            rounds: if quick { 1 } else { 3 },
+        }
+    }
+
+    /// The command a reader runs by hand, in words:
+    /// `command() = "<python> benches/robot_pinocchio.py"`.
+    pub fn command(&self) -> String {
+        format!("{} {PINOCCHIO_SCRIPT}", self.python)
+    }
+}
+
+/// Measures pinocchio + coal with `run` on the report's inputs (`inputs` = the two files of
+/// [`crate::robot::RobotSection::inputs`], written into `dir`, which is created and removed):
+/// `Ok(figures)` with `figures.run_by_report`, or `Err(why)` in a few words when `run.python`
+/// cannot be started, cannot import `pinocchio` and `coal`, or the script fails.
+pub fn measure_pinocchio(
+    run: &PinocchioRun,
+    dir: &Path,
+    inputs: &[(&str, String); 2],
+    configurations: usize,
+    motions: usize,
+) -> Result<PinocchioFigures, String> {
+    let import = Command::new(&run.python)
+        .args(["-c", "import pinocchio, coal"])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("{} cannot be started ({e})", run.python))?;
+    if !import.status.success() {
+        return Err(format!("{} cannot import pinocchio and coal", run.python));
+    }
+    if !run.script.is_file() {
+        return Err(format!("{} is missing", run.script.display()));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let result = (|| {
+        for (name, text) in inputs {
+            std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
+        }
+        let out = dir.join("pinocchio.json");
+        let ran = Command::new(&run.python)
+            .arg(&run.script)
+            .arg("--configs")
+            .arg(dir.join(CONFIGURATIONS_FILE))
+            .arg("--motions")
+            .arg(dir.join(MOTIONS_FILE))
+            .arg("--rounds")
+            .arg(run.rounds.to_string())
+            .arg("--out")
+            .arg(&out)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("{} cannot be started ({e})", run.python))?;
+        if !ran.status.success() {
+            let stderr = String::from_utf8_lossy(&ran.stderr);
+            let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
+            return Err(format!(
+                "{PINOCCHIO_SCRIPT} failed: {}",
+                last.unwrap_or("no message")
+            ));
+        }
+        let mut figures = read_pinocchio(&out, configurations, motions)?;
+        figures.file = run.command();
+        figures.run_by_report = true;
+        Ok(figures)
+    })();
+    let _ = std::fs::remove_dir_all(dir);
+    result
+}
 
 /// Reads the JSON `benches/robot_pinocchio.py --out FILE` wrote:
 /// `read_pinocchio(path, n, m)?.same_configurations` ⟺ it ran on our `n` configurations.
@@ -72,6 +174,7 @@ pub fn read_pinocchio(
     let motions_file = v["motions"]["file"].as_str().unwrap_or("");
     Ok(PinocchioFigures {
         file: path.display().to_string(),
+        run_by_report: false,
         versions,
         same_configurations: source.ends_with(CONFIGURATIONS_FILE) && n == configurations,
         configurations: source,
