@@ -142,9 +142,10 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
     let start = Instant::now();
     let mut loads = Vec::new();
     let cores = machine.cores;
+    let sizes: Vec<String> = plan.workload.sizes.iter().map(|n| n.to_string()).collect();
     progress.section(&format!(
-        "pair queries: {} sizes and {} meshes",
-        plan.workload.sizes.len(),
+        "pair queries: sizes {} and {} meshes",
+        sizes.join(", "),
         plan.meshes.len()
     ));
     let load = SectionLoad::start(PAIR_QUERIES, cores);

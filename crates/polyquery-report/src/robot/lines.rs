@@ -107,7 +107,7 @@ pub fn summary_lines(s: &RobotSection) -> Vec<String> {
             None => String::new(),
         };
         lines.push(format!(
-            "Panda beside a table and shelf, one thread: collision checks at {}, minimum distances at {}{versus}.",
+            "Panda + table and shelf, one thread: collision checks at {}, minimum distances at {}{versus}.",
             rate(c),
             rate(d),
         ));
@@ -154,7 +154,7 @@ pub fn summary_lines(s: &RobotSection) -> Vec<String> {
             .map(|x| format!(", pinocchio + coal sampled {}", rate(x)))
             .unwrap_or_default();
         lines.push(format!(
-            "Motions ({} random ones, one thread): certified {} (never calls a colliding motion free), sampled every 0.01 rad {}{pin_motion}; certified finds {} colliding, sampling misses {}.",
+            "Motions (table and shelf, {} random ones, one thread): certified {} (never calls a colliding motion free), sampled every 0.01 rad {}{pin_motion}; certified finds {} colliding, sampling misses {}.",
             group(m.motions),
             rate(c),
             rate(sm),

@@ -94,7 +94,7 @@ fn pinocchio_source(s: &RobotSection) -> String {
             p.versions, p.file
         ),
         Some(p) => format!(
-            " pinocchio + coal ({}): read from {}, as benches/robot_pinocchio.py measured them (its best of rounds), not re-measured by this report.",
+            " pinocchio + coal ({}): measured by benches/robot_pinocchio.py (its best of rounds), read from {}, not re-measured by this report.",
             p.versions, p.file
         ),
         None => String::new(),
