@@ -509,12 +509,39 @@ fn full_default_report() {
     );
 }
 
+/// Loads a copy of the report's `index.html` with `script` run at the end of its body, named
+/// `name` beside it (so that its links resolve alike), in a `window` of headless Chromium:
+/// the page's DOM after the script (which leaves its findings in attributes).
+fn probe_page(
+    browser: &Path,
+    profile: &Path,
+    window: (u32, u32),
+    out: &Path,
+    name: &str,
+    script: &str,
+) -> String {
+    let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    let probe = out.join(name);
+    let page = html.replace("</body>", &format!("<script>{script}</script></body>"));
+    std::fs::write(&probe, page).expect("probe page");
+    chromium(
+        browser,
+        profile,
+        window,
+        &[
+            "--virtual-time-budget=5000".into(),
+            "--dump-dom".into(),
+            format!("file://{}", probe.display()),
+        ],
+    )
+}
+
 /// The report's browser window: 1280 px wide, 2000 px tall.
 const WINDOW: (u32, u32) = (1280, 2000);
 
 /// The `--quick` report in a real browser, 1280 px wide: a screenshot is produced, the page
-/// is no wider than the window (every wide table scrolls inside its own box), and the
-/// conclusion's first list ("In short") ends within the first screen (720 px). The layout is
+/// is no wider than the window, and the conclusion's first list (the robots) ends within the
+/// first screen (720 px). The layout is
 /// measured by a copy of the page with one script added; the planning section's view draws.
 /// Needs headless Chromium (`apt-get install -y chromium`; CI installs it): the test fails
 /// without it, unless `POLYQUERY_SKIP_BROWSER=1` says to skip it.
@@ -544,24 +571,11 @@ fn quick_report_fits_a_1280_px_browser_window() {
     assert!(png.len() > 20_000, "a blank page? {} bytes", png.len());
 
     // The layout, measured in the browser.
-    let html = std::fs::read_to_string(&index).expect("index.html");
-    let script = "<script>var e=document.documentElement;\
+    let script = "var e=document.documentElement;\
         var s=document.querySelector('#summary ul');\
         document.body.setAttribute('data-probe',[e.scrollWidth,e.clientWidth,\
-        Math.round(s.getBoundingClientRect().bottom)].join(','));</script></body>";
-    // Beside index.html, so that its links resolve alike.
-    let probe = out.join("probe.html");
-    std::fs::write(&probe, html.replace("</body>", script)).expect("probe page");
-    let dom = chromium(
-        &browser,
-        &profile,
-        WINDOW,
-        &[
-            "--virtual-time-budget=5000".into(),
-            "--dump-dom".into(),
-            format!("file://{}", probe.display()),
-        ],
-    );
+        Math.round(s.getBoundingClientRect().bottom)].join(','));";
+    let dom = probe_page(&browser, &profile, WINDOW, out, "probe.html", script);
     // The planning section's view drew (WebGL by SwiftShader) over 1 % of its 960 × 600 canvas.
     let view = "id=\"pq-view-planning\" data-status=\"drawn\" data-pixels=\"";
     let at = dom.find(view).expect("the planning view was not drawn") + view.len();
@@ -802,27 +816,22 @@ fn no_table_or_plot_overflows_a_1400_px_page() {
     };
     let out = &shared_quick_report().0.out;
     let dir = tempfile::tempdir().expect("temporary folder");
-    let html = std::fs::read_to_string(out.join("index.html")).expect("index.html");
     // Lists every element wider than its box or reaching past the page's right edge.
-    let script = "<script>var e=document.documentElement,w=e.clientWidth,o=[];\
+    let script = "var e=document.documentElement,w=e.clientWidth,o=[];\
         document.querySelectorAll('table,figure,svg,.scroll').forEach(function(t,i){\
         var r=t.getBoundingClientRect();\
         if(t.scrollWidth>t.clientWidth+1||r.right>w+1){o.push(t.tagName+' '+i+' '+\
         t.scrollWidth+'/'+t.clientWidth+' right '+Math.round(r.right)+' '+\
         (t.querySelector&&t.querySelector('th,text')?t.querySelector('th,text').textContent:''))}});\
-        document.body.setAttribute('data-overflow',[e.scrollWidth,w,o.length].join(',')+';'+o.join('|'));\
-        </script></body>";
-    let probe = out.join("probe-1400.html");
-    std::fs::write(&probe, html.replace("</body>", script)).expect("probe page");
-    let dom = chromium(
+        document.body.setAttribute('data-overflow',[e.scrollWidth,w,o.length].join(',')+';'+o.join('|'));";
+    let profile = dir.path().join("profile");
+    let dom = probe_page(
         &browser,
-        &dir.path().join("profile"),
+        &profile,
         (1400, 2000),
-        &[
-            "--virtual-time-budget=3000".into(),
-            "--dump-dom".into(),
-            format!("file://{}", probe.display()),
-        ],
+        out,
+        "probe-1400.html",
+        script,
     );
     let at = dom.find("data-overflow=\"").expect("the probe ran") + "data-overflow=\"".len();
     let found = &dom[at..at + dom[at..].find('"').expect("closing quote")];

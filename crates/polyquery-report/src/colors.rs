@@ -7,19 +7,19 @@
 use crate::results::Method;
 use plotters::style::RGBColor;
 
-/// Okabe–Ito black: `(0, 0, 0)`.
+/// Okabe–Ito black: `BLACK = RGBColor(0, 0, 0)`.
 pub const BLACK: RGBColor = RGBColor(0, 0, 0);
-/// Okabe–Ito orange: `(230, 159, 0)`.
+/// Okabe–Ito orange: `ORANGE = RGBColor(230, 159, 0)`.
 pub const ORANGE: RGBColor = RGBColor(230, 159, 0);
-/// Okabe–Ito sky blue: `(86, 180, 233)`.
+/// Okabe–Ito sky blue: `SKY_BLUE = RGBColor(86, 180, 233)`.
 pub const SKY_BLUE: RGBColor = RGBColor(86, 180, 233);
-/// Okabe–Ito bluish green: `(0, 158, 115)`.
+/// Okabe–Ito bluish green: `GREEN = RGBColor(0, 158, 115)`.
 pub const GREEN: RGBColor = RGBColor(0, 158, 115);
-/// Okabe–Ito blue: `(0, 114, 178)`.
+/// Okabe–Ito blue: `BLUE = RGBColor(0, 114, 178)`.
 pub const BLUE: RGBColor = RGBColor(0, 114, 178);
-/// Okabe–Ito vermilion: `(213, 94, 0)`.
+/// Okabe–Ito vermilion: `VERMILION = RGBColor(213, 94, 0)`.
 pub const VERMILION: RGBColor = RGBColor(213, 94, 0);
-/// Okabe–Ito reddish purple: `(204, 121, 167)`.
+/// Okabe–Ito reddish purple: `PURPLE = RGBColor(204, 121, 167)`.
 pub const PURPLE: RGBColor = RGBColor(204, 121, 167);
 
 /// Every method's colour: `METHOD_COLORS[i] = (method, colour)`, each method once. Ours on

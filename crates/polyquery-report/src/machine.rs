@@ -253,7 +253,8 @@ impl SectionLoad {
             .any(|l| l > self.cores as f64)
     }
 
-    /// In words: `"load 6.2 before, 5.9 after, on 2 cores"` (`"load unknown"` when unreadable).
+    /// In words: `describe() = "load 6.2 before, 5.9 after, on 2 cores"` (`"load unknown"`
+    /// when unreadable).
     pub fn describe(&self) -> String {
         let one = |x: Option<f64>| x.map_or("unknown".into(), |x| format!("{x:.1}"));
         if self.before.is_none() && self.after.is_none() {
@@ -269,7 +270,8 @@ impl SectionLoad {
     }
 }
 
-/// The 1-minute load average, `/proc/loadavg`'s first field (`None` where there is none).
+/// The 1-minute load average: `load_1min() = Some(first field of /proc/loadavg)` (`None` where
+/// there is none).
 pub fn load_1min() -> Option<f64> {
     std::fs::read_to_string("/proc/loadavg")
         .ok()?

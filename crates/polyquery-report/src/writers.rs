@@ -1,6 +1,7 @@
-//! The report's files (`files = index.html + report.md + results.csv + results.json + *.svg`): `index.html` (self-contained: inline CSS and SVG, no network),
+//! The report's files (`files = index.html + report.md + results.csv + loads.csv + results.json + *.svg`): `index.html` (self-contained: inline CSS and SVG, no network),
 //! `report.md` (the same tables, plots as links to the SVG files), `results.csv` and
-//! `results.json` (one row per source × size × query × method, and the robot section), one
+//! `results.json` (one row per source × size × query × method, and the robot section),
+//! `loads.csv` (the machine's load around each section), one
 //! `.svg` per plot, and the robot section's inputs (`robot_configurations.txt`,
 //! `robot_motions.txt`).
 //!

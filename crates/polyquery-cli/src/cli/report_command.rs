@@ -55,7 +55,7 @@ pub struct ReportArgs {
     /// The Python that measures pinocchio + coal beside polyquery when no --pinocchio file is
     /// given: the report runs `benches/robot_pinocchio.py` with it if it imports `pinocchio`
     /// and `coal` (else the tables say "not measured" and why). Default:
-    /// `$POLYQUERY_PYTHON`, else `python3`.
+    /// `$POLYQUERY_PYTHON`, else `python3`: `None` ⟹ `$POLYQUERY_PYTHON` or `python3`.
     #[arg(long, value_name = "PATH")]
     pub python: Option<String>,
     /// JSON lines written by `benches/plan_ompl.py --out FILE` (one per planner and problem):

@@ -6,50 +6,10 @@
 //! Where it sits: a leaf of the robot section; the bench reads the file, or runs the
 //! script, once.
 
-use super::plan::{CONFIGURATIONS_FILE, MOTIONS_FILE};
+use super::plan::{CONFIGURATIONS_FILE, MOTIONS_FILE, PINOCCHIO_SCRIPT, PinocchioRun};
 use super::section::{PinocchioFigures, PinocchioMode, Unit};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-
-/// The script that measures pinocchio + coal, relative to the checkout's root:
-/// `PINOCCHIO_SCRIPT = "benches/robot_pinocchio.py"`.
-pub const PINOCCHIO_SCRIPT: &str = "benches/robot_pinocchio.py";
-
-/// How the report measures pinocchio + coal itself: `python script --configs … --motions …
-/// --out … --rounds rounds` on the report's own inputs.
-///
-/// ```
-/// use polyquery_report::robot::PinocchioRun;
-///
-/// let run = PinocchioRun::new("python3".into(), "benches/robot_pinocchio.py".into(), true);
-/// assert_eq!(run.rounds, 1);
-/// ```
-#[derive(Clone, Debug)]
-pub struct PinocchioRun {
-    /// `python` = the Python interpreter to run (a name on the `PATH` or a path).
-    pub python: String,
-    /// `script` = [`PINOCCHIO_SCRIPT`] in the checkout.
-    pub script: PathBuf,
-    /// `rounds` = timed passes per mode (`1` with `--quick`, `3` otherwise).
-    pub rounds: usize,
-}
-
-impl PinocchioRun {
-    /// The run of `script` by `python`: `new(p, s, quick).rounds = if quick { 1 } else { 3 }`.
-    pub fn new(python: String, script: PathBuf, quick: bool) -> PinocchioRun {
-        PinocchioRun {
-            python,
-            script,
-            rounds: if quick { 1 } else { 3 },
-        }
-    }
-
-    /// The command a reader runs by hand, in words:
-    /// `command() = "<python> benches/robot_pinocchio.py"`.
-    pub fn command(&self) -> String {
-        format!("{} {PINOCCHIO_SCRIPT}", self.python)
-    }
-}
 
 /// Measures pinocchio + coal with `run` on the report's inputs (`inputs` = the two files of
 /// [`crate::robot::RobotSection::inputs`], written into `dir`, which is created and removed):

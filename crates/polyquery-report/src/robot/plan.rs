@@ -70,6 +70,46 @@ pub const DISTANCE_TOLERANCE: f64 = 1e-9;
 /// Most parry3d disagreements listed per scene (all are counted): `LISTED_DISAGREEMENTS = 20`.
 pub const LISTED_DISAGREEMENTS: usize = 20;
 
+/// The script that measures pinocchio + coal, relative to the checkout's root:
+/// `PINOCCHIO_SCRIPT = "benches/robot_pinocchio.py"`.
+pub const PINOCCHIO_SCRIPT: &str = "benches/robot_pinocchio.py";
+
+/// How the report measures pinocchio + coal itself: `python script --configs … --motions …
+/// --out … --rounds rounds` on the report's own inputs.
+///
+/// ```
+/// use polyquery_report::robot::PinocchioRun;
+///
+/// let run = PinocchioRun::new("python3".into(), "benches/robot_pinocchio.py".into(), true);
+/// assert_eq!(run.rounds, 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct PinocchioRun {
+    /// `python` = the Python interpreter to run (a name on the `PATH` or a path).
+    pub python: String,
+    /// `script` = [`PINOCCHIO_SCRIPT`] in the checkout.
+    pub script: PathBuf,
+    /// `rounds` = timed passes per mode (`1` with `--quick`, `3` otherwise).
+    pub rounds: usize,
+}
+
+impl PinocchioRun {
+    /// The run of `script` by `python`: `new(p, s, quick).rounds = if quick { 1 } else { 3 }`.
+    pub fn new(python: String, script: PathBuf, quick: bool) -> PinocchioRun {
+        PinocchioRun {
+            python,
+            script,
+            rounds: if quick { 1 } else { 3 },
+        }
+    }
+
+    /// The command a reader runs by hand, in words:
+    /// `command() = "<python> benches/robot_pinocchio.py"`.
+    pub fn command(&self) -> String {
+        format!("{} {PINOCCHIO_SCRIPT}", self.python)
+    }
+}
+
 /// What the robot section measures: `RobotPlan::defaults(quick, panda, cache)` = what
 /// `polyquery report [--quick]` runs.
 ///
@@ -107,7 +147,7 @@ pub struct RobotPlan {
     pub pinocchio: Option<PathBuf>,
     /// `pinocchio_run` = how to measure pinocchio + coal when no file is given (`None`: not
     /// tried; the section then says how to).
-    pub pinocchio_run: Option<super::PinocchioRun>,
+    pub pinocchio_run: Option<PinocchioRun>,
     /// `ur5` = the folder with `ur5.urdf`, `ur5.srdf`, `scene_tabletop.json`,
     /// `configs_2000.txt` and `expected_2000.txt` (`panda/../ur5` by default).
     pub ur5: PathBuf,
