@@ -65,6 +65,7 @@ fn a_python_with_pinocchio_runs_the_script_on_the_reports_inputs() {
     let script = dir.path().join("robot_pinocchio.py");
     std::fs::write(&script, "# stands for benches/robot_pinocchio.py\n").expect("script");
     let seen = dir.path().join("seen");
+    let args = dir.path().join("args");
     // Imports fine; run on the script, it copies its input files aside (to show they were
     // the report's) and writes a result to --out, as the real script does.
     let python = fake_python(
@@ -72,6 +73,7 @@ fn a_python_with_pinocchio_runs_the_script_on_the_reports_inputs() {
         "python-with",
         &format!(
             r#"if [ "$1" = "-c" ]; then exit 0; fi
+echo "$@" > {args}
 while [ $# -gt 0 ]; do
   case "$1" in
     --configs) configs="$2"; shift ;;
@@ -90,7 +92,8 @@ cat > "$out" <<JSON
   "motions": {{"file": "$motions", "n": 1, "resolution": 0.01, "colliding": 1}},
   "versions": {{"pinocchio": "4.1.0-fake", "coal": "3.0.3-fake"}}}}
 JSON"#,
-            seen = seen.display()
+            seen = seen.display(),
+            args = args.display()
         ),
     );
     let python = python.display().to_string();
@@ -125,6 +128,23 @@ JSON"#,
         std::fs::read_to_string(&seen).expect("the script ran"),
         format!("{configs}{motions}1\n"),
         "the report's inputs, one round (quick)"
+    );
+    assert!(!work.exists(), "the working folder is removed");
+
+    // The UR5 with its exact meshes: checks only, on its own configurations file.
+    let configs = dir.path().join("configs_2000.txt");
+    std::fs::write(&configs, "0 0 0 0 0 0\n").expect("configs");
+    let ur5 =
+        polyquery_report::robot::measure_pinocchio_ur5(&run, &work, &configs).expect("measured");
+    assert!(ur5.run_by_report && !ur5.same_configurations, "{ur5:?}");
+    let given = std::fs::read_to_string(&args).expect("the script ran");
+    assert!(
+        given.starts_with(&format!(
+            "{} --robot ur5 --meshes exact --skip-distance --configs {} --rounds 1 --out ",
+            run.script.display(),
+            configs.display()
+        )),
+        "{given}"
     );
     assert!(!work.exists(), "the working folder is removed");
 

@@ -9,7 +9,7 @@
 //! beside big hulls, parry3d) stop their checking pass after the plan's sample budget and are
 //! timed and compared on that prefix of the configurations, which the tables say.
 
-use super::pinocchio::{measure_pinocchio, read_pinocchio};
+use super::pinocchio::{measure_pinocchio, measure_pinocchio_ur5, read_pinocchio};
 use super::plan::{
     CONFIGURATION_SEED, CONFIGURATIONS_FILE, DISTANCE_TOLERANCE, LISTED_DISAGREEMENTS,
     MOTION_RESOLUTION, MOTION_SEED, MOTIONS_FILE, RANDOM_OBSTACLES, RobotPlan, SCAN_SEED,
@@ -777,6 +777,7 @@ pub fn run_ur5(
         exact_colliding: inputs.exact.iter().filter(|&&c| c).count(),
         tolerance: CheckerOptions::default().mesh_tolerance,
         methods,
+        pinocchio_exact: None,
     };
     Ok((section, rows))
 }
@@ -879,6 +880,25 @@ pub fn run_robot(
         (None, None) => Err("not asked for".into()),
     };
     progress.advance(1);
+    // The UR5 with its exact meshes, when pinocchio + coal ran here.
+    if let (Some(run), Some(u), Ok(p)) = (&plan.pinocchio_run, &mut section.ur5, &pinocchio)
+        && p.run_by_report
+    {
+        let dir = std::env::temp_dir().join(format!(
+            "polyquery-report-pinocchio-ur5-{}",
+            std::process::id()
+        ));
+        match measure_pinocchio_ur5(
+            run,
+            &dir,
+            &plan.ur5.join(super::plan::UR5_CONFIGURATIONS_FILE),
+        ) {
+            Ok(x) => u.pinocchio_exact = Some(x),
+            Err(e) => section
+                .notes
+                .push(format!("pinocchio + coal on the UR5: {e}")),
+        }
+    }
     match pinocchio {
         Ok(p) => section.pinocchio = Some(p),
         Err(why) => {

@@ -33,8 +33,15 @@ fn ur5_line(s: &RobotSection) -> Option<String> {
             d.missed, h.missed
         )
     };
+    let exact = u
+        .pinocchio_exact
+        .as_ref()
+        .and_then(|p| pinocchio_best(p, Unit::Configurations, "check"))
+        .zip(s.time(UR5_SCENE, Check, Decomposed, 1))
+        .map(|(pin, ns)| format!(", {} with the exact meshes", against(1e9 / ns, pin)))
+        .unwrap_or_default();
     Some(format!(
-        "On the UR5 (table top, {} configurations, one thread), decomposed links run at {} the speed of hulls ({} for distances) and remove {} of {} false alarms; {missed} ({} pieces, largest deviation {}).",
+        "On the UR5 (table top, {} configurations, one thread), decomposed links run at {} the speed of hulls ({} for distances){exact}, and remove {} of {} false alarms; {missed} ({} pieces, largest deviation {}).",
         group(u.configurations),
         speed(Check),
         speed(Distance),
@@ -126,9 +133,11 @@ pub fn summary_lines(s: &RobotSection) -> Vec<String> {
             (Some(a), Some(b)) => format!(", distances {}", ratio(a / b)),
             _ => String::new(),
         };
+        // Threads short of half their ideal speed-up, on a busy machine: the load says why.
+        let short = one / all < 0.5 * t as f64;
         let load = match &s.load {
-            Some(l) if l.busy() => format!(
-                " — the machine was busy ({}): other programs took cores, so threads did not add speed",
+            Some(l) if l.busy() && short => format!(
+                " — the machine was busy ({}): other programs took the cores the threads needed",
                 l.describe()
             ),
             Some(l) => format!(" ({})", l.describe()),

@@ -33,7 +33,7 @@ pub mod ur5;
 
 pub use bench::{RobotSectionError, run_robot, run_ur5};
 pub use lines::summary_lines;
-pub use pinocchio::{measure_pinocchio, read_pinocchio};
+pub use pinocchio::{measure_pinocchio, measure_pinocchio_ur5, read_pinocchio};
 pub use plan::*;
 pub use section::*;
 pub use tables::tables;

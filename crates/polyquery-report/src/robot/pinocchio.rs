@@ -8,6 +8,7 @@
 
 use super::plan::{CONFIGURATIONS_FILE, MOTIONS_FILE, PINOCCHIO_SCRIPT, PinocchioRun};
 use super::section::{PinocchioFigures, PinocchioMode, Unit};
+use std::ffi::OsString;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -22,6 +23,51 @@ pub fn measure_pinocchio(
     configurations: usize,
     motions: usize,
 ) -> Result<PinocchioFigures, String> {
+    importable(run)?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let result = (|| {
+        for (name, text) in inputs {
+            std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
+        }
+        let args = [
+            "--configs".into(),
+            dir.join(CONFIGURATIONS_FILE).into_os_string(),
+            "--motions".into(),
+            dir.join(MOTIONS_FILE).into_os_string(),
+        ];
+        run_script(run, dir, &args, configurations, motions)
+    })();
+    let _ = std::fs::remove_dir_all(dir);
+    result
+}
+
+/// Measures pinocchio + coal's checks of the UR5 with its **exact** meshes (triangle BVHs,
+/// `--robot ur5 --meshes exact --skip-distance`: coal's exact-mesh distances take about a
+/// minute) on `configs`, its configurations file with `n` lines; `dir` as in
+/// [`measure_pinocchio`]: `Ok(figures)` with `figures.n = n` when it ran.
+pub fn measure_pinocchio_ur5(
+    run: &PinocchioRun,
+    dir: &Path,
+    configs: &Path,
+) -> Result<PinocchioFigures, String> {
+    importable(run)?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let args = [
+        "--robot".into(),
+        "ur5".into(),
+        "--meshes".into(),
+        "exact".into(),
+        "--skip-distance".into(),
+        "--configs".into(),
+        configs.as_os_str().to_os_string(),
+    ];
+    let result = run_script(run, dir, &args, 0, 0);
+    let _ = std::fs::remove_dir_all(dir);
+    result
+}
+
+/// `Ok` when `run.python` imports `pinocchio` and `coal` and the script is there; else why not.
+fn importable(run: &PinocchioRun) -> Result<(), String> {
     let import = Command::new(&run.python)
         .args(["-c", "import pinocchio, coal"])
         .stdin(Stdio::null())
@@ -33,40 +79,40 @@ pub fn measure_pinocchio(
     if !run.script.is_file() {
         return Err(format!("{} is missing", run.script.display()));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let result = (|| {
-        for (name, text) in inputs {
-            std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
-        }
-        let out = dir.join("pinocchio.json");
-        let ran = Command::new(&run.python)
-            .arg(&run.script)
-            .arg("--configs")
-            .arg(dir.join(CONFIGURATIONS_FILE))
-            .arg("--motions")
-            .arg(dir.join(MOTIONS_FILE))
-            .arg("--rounds")
-            .arg(run.rounds.to_string())
-            .arg("--out")
-            .arg(&out)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("{} cannot be started ({e})", run.python))?;
-        if !ran.status.success() {
-            let stderr = String::from_utf8_lossy(&ran.stderr);
-            let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
-            return Err(format!(
-                "{PINOCCHIO_SCRIPT} failed: {}",
-                last.unwrap_or("no message")
-            ));
-        }
-        let mut figures = read_pinocchio(&out, configurations, motions)?;
-        figures.file = run.command();
-        figures.run_by_report = true;
-        Ok(figures)
-    })();
-    let _ = std::fs::remove_dir_all(dir);
-    result
+    Ok(())
+}
+
+/// Runs the script with `args`, `--rounds` and `--out` (into `dir`), and reads its result.
+fn run_script(
+    run: &PinocchioRun,
+    dir: &Path,
+    args: &[OsString],
+    configurations: usize,
+    motions: usize,
+) -> Result<PinocchioFigures, String> {
+    let out = dir.join("pinocchio.json");
+    let ran = Command::new(&run.python)
+        .arg(&run.script)
+        .args(args)
+        .arg("--rounds")
+        .arg(run.rounds.to_string())
+        .arg("--out")
+        .arg(&out)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("{} cannot be started ({e})", run.python))?;
+    if !ran.status.success() {
+        let stderr = String::from_utf8_lossy(&ran.stderr);
+        let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
+        return Err(format!(
+            "{PINOCCHIO_SCRIPT} failed: {}",
+            last.unwrap_or("no message")
+        ));
+    }
+    let mut figures = read_pinocchio(&out, configurations, motions)?;
+    figures.file = run.command();
+    figures.run_by_report = true;
+    Ok(figures)
 }
 
 /// Reads the JSON `benches/robot_pinocchio.py --out FILE` wrote:

@@ -53,6 +53,9 @@ pub const MOTIONS_FILE: &str = "robot_motions.txt";
 /// The UR5's scene key in rows (`data/robots/ur5/`, its table top): `UR5_SCENE = "ur5_tabletop"`.
 pub const UR5_SCENE: &str = "ur5_tabletop";
 
+/// The UR5's configurations file in its folder: `UR5_CONFIGURATIONS_FILE = "configs_2000.txt"`.
+pub const UR5_CONFIGURATIONS_FILE: &str = "configs_2000.txt";
+
 /// The UR5's configurations with exact-mesh verdicts (`configs_2000.txt`): `UR5_CONFIGURATIONS = 2_000`.
 pub const UR5_CONFIGURATIONS: usize = 2_000;
 

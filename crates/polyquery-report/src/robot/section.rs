@@ -199,7 +199,7 @@ pub struct MotionSummary {
 }
 
 /// pinocchio + coal's figures from `benches/robot_pinocchio.py --out FILE`: `modes[i] = (mode, per second)`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct PinocchioFigures {
     /// `file` = the JSON file read, or the command that measured them when `run_by_report`.
     pub file: String,
@@ -230,7 +230,7 @@ pub struct PinocchioFigures {
 }
 
 /// One mode of the pinocchio script: `per_second = inputs / seconds` of `unit`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct PinocchioMode {
     /// `mode` = the script's mode key (`check_loop`, `check_batched_1_thread`, …).
     pub mode: String,
@@ -310,6 +310,9 @@ pub struct Ur5Section {
     pub tolerance: f64,
     /// `methods` = one per mesh shape measured, hull first.
     pub methods: Vec<MeshShapeResult>,
+    /// `pinocchio_exact` = pinocchio + coal's checks with the exact meshes (triangle BVHs) on
+    /// all of configs_2000.txt, when this report could measure them.
+    pub pinocchio_exact: Option<PinocchioFigures>,
 }
 
 impl Ur5Section {

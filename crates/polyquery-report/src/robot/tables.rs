@@ -132,7 +132,37 @@ fn ur5_tables(s: &RobotSection, u: &Ur5Section) -> Vec<Table> {
                 format!("{:.2} s", m.build_seconds),
             ]
         })
-        .collect();
+        .collect::<Vec<Vec<String>>>();
+    let mut body = body;
+    let exact_note = match &u.pinocchio_exact {
+        Some(p) => {
+            let best = super::lines::pinocchio_best(p, Unit::Configurations, "check");
+            body.push(vec![
+                "pinocchio + coal, exact meshes".into(),
+                best.map_or("n/a".into(), rate),
+                "—".into(),
+                p.colliding_fraction.map_or("n/a".into(), |c| {
+                    format!(
+                        "{} of {}",
+                        group((c * p.n as f64).round() as usize),
+                        group(p.n)
+                    )
+                }),
+                "— (the reference)".into(),
+                "—".into(),
+                "triangle meshes".into(),
+                "0 (exact)".into(),
+                "—".into(),
+            ]);
+            format!(
+                " pinocchio + coal, exact meshes ({}): its best one-thread check mode on all {} configurations, measured by this report with {} --robot ur5 --meshes exact.",
+                p.versions,
+                group(p.n),
+                p.file
+            )
+        }
+        None => String::new(),
+    };
     let which = match u.subset_seed {
         Some(seed) => format!(
             "{} of the {} configurations of configs_2000.txt, drawn at random (seed {seed})",
@@ -147,7 +177,7 @@ fn ur5_tables(s: &RobotSection, u: &Ur5Section) -> Vec<Table> {
     let mut out = vec![Table {
         title: format!("Robot: {UR5_LABEL}, hulls against decomposed meshes"),
         caption: format!(
-            "The UR5 of {} in its table-top scene, on {which}, one thread, both mesh shapes in this run: hull (every mesh as its convex hull) and decomposed (each non-convex mesh as certified convex pieces within {:.0e} m of its solid, the hull as a first test). Verdicts are held to pinocchio + coal's exact meshes (expected_2000.txt, self or scene colliding; {} colliding): missed = colliding by the exact meshes but free here (must be 0), false alarm = free by the exact meshes but colliding here. Deviation: the certified bound on how far the pieces reach beyond the mesh. Checker build: Checker::new's wall time, decompositions read from the shape cache when there.",
+            "The UR5 of {} in its table-top scene, on {which}, one thread, both mesh shapes in this run: hull (every mesh as its convex hull) and decomposed (each non-convex mesh as certified convex pieces within {:.0e} m of its solid, the hull as a first test). Verdicts are held to pinocchio + coal's exact meshes (expected_2000.txt, self or scene colliding; {} colliding): missed = colliding by the exact meshes but free here (must be 0), false alarm = free by the exact meshes but colliding here. Deviation: the certified bound on how far the pieces reach beyond the mesh. Checker build: Checker::new's wall time, decompositions read from the shape cache when there.{exact_note}",
             u.folder,
             u.tolerance,
             group(u.exact_colliding)
