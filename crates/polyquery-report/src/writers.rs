@@ -647,6 +647,12 @@ fn inline_svg(svg: &str) -> &str {
     }
 }
 
+/// A table cell's text as HTML: escaped, with a line-break opportunity after every
+/// underscore (`cell_html("a_b") = "a_<wbr>b"`), so that long names wrap and numbers do not.
+fn cell_html(text: &str) -> String {
+    escape_html(text).replace('_', "_<wbr>")
+}
+
 fn html_table(s: &mut String, t: &Table) {
     if t.folded {
         let _ = writeln!(
@@ -665,7 +671,7 @@ fn html_table(s: &mut String, t: &Table) {
     }
     s.push_str("<div class=\"scroll\"><table>\n<thead><tr>");
     for h in &t.header {
-        let _ = write!(s, "<th>{}</th>", escape_html(h));
+        let _ = write!(s, "<th>{}</th>", cell_html(h));
     }
     s.push_str("</tr></thead>\n<tbody>\n");
     for row in &t.rows {
@@ -676,7 +682,7 @@ fn html_table(s: &mut String, t: &Table) {
             } else {
                 ""
             };
-            let _ = write!(s, "<td{class}>{}</td>", escape_html(c));
+            let _ = write!(s, "<td{class}>{}</td>", cell_html(c));
         }
         s.push_str("</tr>\n");
     }
@@ -686,13 +692,15 @@ fn html_table(s: &mut String, t: &Table) {
     }
 }
 
-/// The page's style: table cells wrap (long words anywhere) so that every table fits the page,
-/// each still inside a box of its own that scrolls should one not; plots shrink to the page.
+/// The page's style: table cells wrap at spaces and after underscores ([`cell_html`]),
+/// headings anywhere, so that every table fits the page (the table of every row in a smaller
+/// font), each still inside a box of its own that scrolls should one not; plots shrink to the page.
 const CSS: &str = "\
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#222;line-height:1.4}\n\
 h1{margin:.2em 0 .4em}\nh2{margin-top:1.6em}\n\
 table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:14px}\n\
-th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;overflow-wrap:anywhere}\n\
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;overflow-wrap:break-word}\n\
+th{overflow-wrap:anywhere}\ntable.all{font-size:12px}\ntable.all th,table.all td{padding:2px 4px}\n\
 th{background:#f0f0f0}\ntd:first-child,td:nth-child(2){text-align:left}\n\
 td.bad{background:#fde2e2}\n.scroll{overflow-x:auto;max-width:100%}\n.caption{color:#555;font-size:14px}\n\
 figure{margin:1em 0;max-width:100%}\nfigure svg{max-width:100%;height:auto}\nfigcaption{font-size:13px;color:#555}\n\
@@ -758,9 +766,9 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
             );
         }
     }
-    s.push_str("<h2>Every row</h2>\n<details><summary>All results (also in results.csv and results.json)</summary>\n<div class=\"scroll\"><table>\n<thead><tr>");
+    s.push_str("<h2>Every row</h2>\n<details><summary>All results (also in results.csv and results.json)</summary>\n<div class=\"scroll\"><table class=\"all\">\n<thead><tr>");
     for c in CSV_COLUMNS {
-        let _ = write!(s, "<th>{c}</th>");
+        let _ = write!(s, "<th>{}</th>", cell_html(c));
     }
     s.push_str("</tr></thead>\n<tbody>\n");
     for r in &report.rows {
@@ -772,7 +780,7 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
         });
         s.push_str("<tr>");
         for c in cells {
-            let _ = write!(s, "<td>{}</td>", escape_html(&c));
+            let _ = write!(s, "<td>{}</td>", cell_html(&c));
         }
         s.push_str("</tr>\n");
     }
