@@ -154,8 +154,8 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
     notes.extend(run_notes);
     let robot = robot_plan.and_then(|p| {
         progress.section(&format!(
-            "robot: the Panda on {} configurations, {} scenes; the UR5",
-            p.configurations,
+            "robot: the Panda on {} configurations, {} scenes; the UR5; pinocchio + coal",
+            crate::format::group(p.configurations),
             p.scenes().len()
         ));
         let load = SectionLoad::start(ROBOT, cores);
