@@ -35,7 +35,8 @@ pub struct ReportArgs {
     /// --quick report never overwrites a full one).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// No progress bars on stderr: `progress = !no_progress`.
+    /// No progress on stderr (a bar on a terminal, one line per section otherwise):
+    /// `progress = !no_progress`.
     #[arg(long)]
     pub no_progress: bool,
     /// Leave out the robot section (the Panda's configurations per second, warm load, motion
@@ -51,6 +52,12 @@ pub struct ReportArgs {
     /// beside ours, labelled as measured by that script.
     #[arg(long, value_name = "FILE")]
     pub pinocchio: Option<PathBuf>,
+    /// The Python that measures pinocchio + coal beside polyquery when no --pinocchio file is
+    /// given: the report runs `benches/robot_pinocchio.py` with it if it imports `pinocchio`
+    /// and `coal` (else the tables say "not measured" and why). Default: `$POLYQUERY_PYTHON`,
+    /// else `python3`.
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<String>,
     /// JSON lines written by `benches/plan_ompl.py --out FILE` (one per planner and problem): the
     /// planning section's side-by-side table, every returned path re-checked by the certified
     /// motion check.
@@ -103,6 +110,16 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
             *setting = Some(file.clone());
         }
     }
+    config.python = Some(
+        args.python
+            .clone()
+            .or_else(|| {
+                std::env::var("POLYQUERY_PYTHON")
+                    .ok()
+                    .filter(|p| !p.is_empty())
+            })
+            .unwrap_or_else(|| "python3".into()),
+    );
     config.command = std::env::args().collect::<Vec<_>>().join(" ");
     match report::run(&config) {
         Ok(output) => {
