@@ -368,11 +368,18 @@ fn unreadable_files_are_named_by_their_role() {
         );
         assert_eq!(message.matches("missing.txt").count(), 1, "{message}");
     }
-    let scene = write(dir.path(), "bad.json", r#"{"obstacles": [{"name": "m", "box": 3}]}"#);
+    let scene = write(
+        dir.path(),
+        "bad.json",
+        r#"{"obstacles": [{"name": "m", "box": 3}]}"#,
+    );
     let mut args = check_args(&["--random", "3"]);
     args[6] = scene.clone();
     let message = stderr(&exits_with(&args, 2));
-    assert!(message.starts_with(&format!("error: scene {scene}: obstacles[0]")), "{message}");
+    assert!(
+        message.starts_with(&format!("error: scene {scene}: obstacles[0]")),
+        "{message}"
+    );
 }
 
 /// (5d) Without --srdf every Panda configuration collides (neighbouring links touch): the
@@ -391,9 +398,15 @@ fn all_colliding_run_names_the_pair_and_suggests_the_srdf() {
     let out = succeeds(args(false));
     let text = stderr(&out);
     assert!(text.contains("40 configurations, 40 colliding"), "{text}");
-    assert!(text.contains("every configuration collides: panda_link"), "{text}");
+    assert!(
+        text.contains("every configuration collides: panda_link"),
+        "{text}"
+    );
     assert!(text.contains("collide in all 40 examined"), "{text}");
-    assert!(text.contains("pass the robot's SRDF (--srdf FILE)"), "{text}");
+    assert!(
+        text.contains("pass the robot's SRDF (--srdf FILE)"),
+        "{text}"
+    );
     let mut json = args(false);
     json.push("--json".into());
     let summary = summary(&succeeds(json));
