@@ -201,6 +201,14 @@ pub struct CheckSummary {
 /// Why every configuration of a run collided: the pairs that collide in every configuration
 /// examined (all of them, or [`HINT_EXAMINED`] spread evenly over a longer run), and whether an
 /// SRDF was given (without one, neighbouring links that always touch are the usual cause).
+///
+/// ```
+/// use polyquery_cli::robot::AllCollidingHint;
+///
+/// let hint = AllCollidingHint { always: vec![["link0".into(), "link1".into()]], examined: 40, srdf: false };
+/// assert!(hint.to_string().starts_with("every configuration collides: link0–link1 collide in all 40 examined"));
+/// assert!(hint.to_string().contains("--srdf FILE"));
+/// ```
 #[derive(Clone, Debug, Serialize)]
 pub struct AllCollidingHint {
     /// `always[k]` = the names of a pair colliding in every configuration examined (empty
