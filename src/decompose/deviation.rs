@@ -12,7 +12,7 @@
 //! largest upper bound is split until the bounds meet, the question is decided, or the
 //! evaluation budget runs out — the answer is an upper bound in every case.
 
-use super::cell::{Plane, box_planes, vertices};
+use super::cell::{Plane, box_planes, face_planes, vertices};
 use super::solid::{MeshSolid, orient, triangle_closest};
 use crate::{Point, Polytope, Vector};
 use std::cmp::Ordering;
@@ -212,10 +212,22 @@ pub fn max_distance(
 
 /// The branch and bound; see the module notes.
 pub(crate) fn bound(solid: &MeshSolid, hull: &Polytope, stop: &Stop) -> DistanceBound {
-    let planes: Vec<(Vector, f64)> = hull
-        .face_ids()
-        .map(|f| (hull.face_normal(f), hull.face_offset(f)))
-        .collect();
+    bound_beyond(solid, hull, &[], stop)
+}
+
+/// The branch and bound of [`bound`] over the part of a hull outside pieces already
+/// certified (`known`): a box wholly inside a known piece (every corner in each of its
+/// halfspaces, by `slack`) is dropped, so only the rest of the hull is searched (merging two
+/// certified pieces costs the gap between them). The answer bounds `dist(x, S)` over that
+/// rest; over the whole hull, `max(upper, the known pieces' bounds)` does.
+pub(crate) fn bound_beyond(
+    solid: &MeshSolid,
+    hull: &Polytope,
+    known: &[&Polytope],
+    stop: &Stop,
+) -> DistanceBound {
+    let known: Vec<Vec<(Vector, f64)>> = known.iter().map(|p| face_planes(p)).collect();
+    let planes = face_planes(hull);
     // Three corners of each face (not collinear: the hull drops collinear corners), for
     // exact side tests.
     let corners: Vec<[Point; 3]> = hull
@@ -246,6 +258,14 @@ pub(crate) fn bound(solid: &MeshSolid, hull: &Polytope, stop: &Stop) -> Distance
                 return None; // the box lies outside this halfspace
             }
             strictly_in &= s < -slack;
+        }
+        let within = |planes: &[(Vector, f64)]| {
+            planes
+                .iter()
+                .all(|(n, e)| n.dot(&c.coords) + n.abs().dot(&h) - e < -slack)
+        };
+        if known.iter().any(|p| within(p)) {
+            return None; // the box lies in a certified piece
         }
         let inherited = parent.filter(|p| p.d > (c - p.c).norm() * (1.0 + 1e-9));
         let inside = match inherited {
