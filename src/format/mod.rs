@@ -25,7 +25,7 @@
 //!
 //! Version history: 1, the first layout (one slab structure per chart, slab owners beside
 //! it); 2, a grid of cells per chart with owners inside the slabs, and polish records; 3,
-//! smaller maps (654 instead of 809 bytes per hull vertex on spheres): polish records of
+//! smaller maps (662 instead of 809 bytes per hull vertex on spheres): polish records of
 //! 16-byte units whose neighbour entries hold `f32` offsets instead of full points, and
 //! tree nodes of 32 bytes with cell-local `u16` links (40-byte nodes only for a cell too
 //! large for them). A build reads only its own version: other versions, 1 and 2 included,

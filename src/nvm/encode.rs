@@ -20,7 +20,7 @@
 
 use super::NormalVectorMap;
 use super::chart::NUM_CHARTS;
-use super::records::{HEAD_UNITS, RecordUnit, Records, offset_scale, vertex_record};
+use super::records::{RecordUnit, Records, offset_scale, record_units, vertex_record};
 use crate::codec::{ByteReader, ByteWriter, DecodeError};
 use crate::pointloc::PointLocator;
 use crate::{Polytope, VertexId};
@@ -92,7 +92,7 @@ fn decode_records<R: Read>(
     let mut total = 0usize;
     for w in polytope.vertex_ids() {
         record_of.push(total);
-        total += HEAD_UNITS + polytope.neighbors(w).len();
+        total += record_units(polytope.neighbors(w).len());
     }
     let units: Vec<RecordUnit> = r.array("polish records")?;
     let count = units.len();
@@ -136,7 +136,7 @@ fn decode_records<R: Read>(
             *h = true;
         }
     }
-    Ok((Records { units, scale }, is_head))
+    Ok((Records::new(units, scale), is_head))
 }
 
 /// `e` with `what` prefixed by `context`.

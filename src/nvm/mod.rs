@@ -21,7 +21,7 @@
 //!   the linear scan's maximum up to rounding; the climb is usually zero steps. The ascent
 //!   reads compact *polish records* (`records`: per vertex its point and id, then each
 //!   neighbour's offset in `f32`, which rules the neighbour out with a proven error bound,
-//!   and its record), so a polish that does not move reads one record, two cache lines. The
+//!   and its record), so a polish that does not move reads one record, two or three cache lines. The
 //!   payloads of the locator are record starts. (Prefetching the record as soon
 //!   as the descent names it was measured and dropped: no gain, the descent is two
 //!   in-cache nodes by then.)

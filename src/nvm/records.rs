@@ -7,17 +7,18 @@
 //! Layout: one array of 16-byte units. Vertex `w`'s record is its **head** (2 units: its
 //! point as three `f64`, its id and its degree) followed by one **link** unit per neighbour
 //! `q` in the polytope's order: `(p_q − p_w)·s` rounded to three `f32` and the record start
-//! of `q` (`record bytes = 32 + 16·degree`, 128 bytes for degree 6, where a record of full
-//! points took 224). The scale `s` is the power of two that puts the largest coordinate
+//! of `q`, then a zero unit after an odd number of links, so that heads stay 32-byte aligned
+//! within the array (`record bytes = 16·round_up_even(2 + degree)`, 128 bytes for degree 6,
+//! where a record of full points took 224). The scale `s` is the power of two that puts the largest coordinate
 //! difference along an edge into `[½, 1)`, so the rounded offsets neither overflow nor lose
 //! more than `f32`'s relative precision (2⁻²⁴) plus 2⁻¹⁴⁹.
 //!
 //! The polish compares exactly as before: a neighbour can be better than the head only if
 //! `d·(p_q − p_w) > −(error of the two f64 values)`; the `f32` offset decides that for almost
 //! every neighbour with a bound that covers the offset's rounding and both values' rounding
-//! ([`could_improve`]). Only a neighbour the bound cannot rule out has its head read and its
+//! ([`certainly_worse`]). Only a neighbour the bound cannot rule out has its head read and its
 //! `f64` value compared as before, in the same order, so the answer is the one the full
-//! points gave, and a polish that does not move reads one record, two cache lines.
+//! points gave, and a polish that does not move reads one record, two or three cache lines.
 
 use crate::codec::{Element, record};
 use crate::{Point, Polytope, Vector, VertexId};
@@ -41,6 +42,12 @@ impl Element for RecordUnit {
 
 /// Units of a head.
 pub(crate) const HEAD_UNITS: usize = 2;
+
+/// Units of a record of a vertex of degree `degree`: the head, the links, and a zero unit
+/// after an odd number of links, so that every head is 32-byte aligned (one cache line).
+pub(crate) fn record_units(degree: usize) -> usize {
+    (HEAD_UNITS + degree).next_multiple_of(2)
+}
 
 /// A record's head, decoded.
 #[derive(Clone, Copy, Debug)]
@@ -121,13 +128,18 @@ pub(crate) fn vertex_record(
             hi: bits(o.z) | u64::from(start(q)) << 32,
         }
     }));
+    if nbrs.len() % 2 == 1 {
+        out.push(RecordUnit { lo: 0, hi: 0 });
+    }
 }
 
-/// The frozen records and their offset scale.
+/// The frozen records, their offset scale and their largest offset.
 #[derive(Clone, Debug)]
 pub(crate) struct Records {
     pub(crate) units: Vec<RecordUnit>,
     pub(crate) scale: f64,
+    /// `max |δ_i|` over every link's stored offsets (at most 1 by the choice of the scale).
+    largest_offset: f64,
 }
 
 impl Records {
@@ -138,7 +150,7 @@ impl Records {
         let mut total = 0u32;
         for w in polytope.vertex_ids() {
             record_of.push(total);
-            total += (HEAD_UNITS + polytope.neighbors(w).len()) as u32;
+            total += record_units(polytope.neighbors(w).len()) as u32;
         }
         let scale = offset_scale(polytope);
         let mut units = Vec::with_capacity(total as usize);
@@ -147,7 +159,38 @@ impl Records {
         for w in polytope.vertex_ids() {
             vertex_record(polytope, w, scale, &start, &mut units);
         }
-        (Records { units, scale }, record_of)
+        (Records::new(units, scale), record_of)
+    }
+
+    /// Records of `units` (vertex records back to back from unit 0) with offset scale
+    /// `scale`: finds the largest stored offset, walking the records.
+    pub(crate) fn new(units: Vec<RecordUnit>, scale: f64) -> Records {
+        let mut records = Records {
+            units,
+            scale,
+            largest_offset: 0.0,
+        };
+        let mut largest = 0.0f64;
+        let mut r = 0;
+        for _ in 0..records.units.len() {
+            let Some(head) = records.head(r) else {
+                break;
+            };
+            let first = r + HEAD_UNITS;
+            let end = first.saturating_add(head.degree as usize);
+            for link in records.units.get(first..end).unwrap_or_default() {
+                let [x, y, z] = offsets(link);
+                largest = largest.max(x.abs()).max(y.abs()).max(z.abs());
+            }
+            r = r.saturating_add(record_units(head.degree as usize));
+        }
+        // A NaN offset (only in a map whose points overflow) keeps the filter off.
+        records.largest_offset = if largest.is_nan() {
+            f64::INFINITY
+        } else {
+            largest
+        };
+        records
     }
 
     /// The head of the record starting at `r`.
@@ -190,16 +233,18 @@ impl Records {
                 .units
                 .get(first..first + head.degree as usize)
                 .unwrap_or_default();
-            // The part of the bound that is the same for every link (see `could_improve`).
+            // The bound of `certainly_worse`, the same for every link of this head.
             let p = &head.point;
-            let fixed =
-                VALUE_ROUNDING * (ax * p[0].abs() + ay * p[1].abs() + az * p[2].abs()) * self.scale
-                    + OFFSET_FLOOR * d_l1
-                    + f64::MIN_POSITIVE * (1.0 + self.scale);
+            let bound = OFFSET_ROUNDING * d_l1 * self.largest_offset
+                + VALUE_ROUNDING
+                    * (ax * p[0].abs() + ay * p[1].abs() + az * p[2].abs())
+                    * self.scale
+                + OFFSET_FLOOR * d_l1
+                + f64::MIN_POSITIVE * (1.0 + self.scale);
             let mut best: Option<(usize, Head)> = None;
             let mut best_value = head_value;
             for link in links {
-                if !could_improve(d, link, fixed) {
+                if certainly_worse(d, link, bound) {
                     continue;
                 }
                 let q = (link.hi >> 32) as usize;
@@ -228,22 +273,27 @@ impl Records {
     }
 }
 
-/// Whether the neighbour behind `link` may have a larger `f64` value `d·p_q` than the head's
-/// `d·p_w` (`false` only when it certainly has not): with `δ` the stored offset
-/// (`|δ_i − (p_q − p_w)_i·s| ≤ 2⁻²³|δ_i| + 2⁻¹⁴⁹`) and `t = fl(d·δ)`, `A = Σ|d_i δ_i|`,
-/// the two values' rounding is at most `γ₃(S_q + S_w)` with `S_x = Σ|d_i x_i|` and
-/// `S_q ≤ S_w + Σ|d_i (p_q − p_w)_i|`, so `t + 2⁻²²·A + fixed < 0`, with
-/// `fixed = 2⁻⁵⁰·S_w·s + 2⁻¹⁴⁸·|d|₁ + MIN_POSITIVE·(1 + s)` (the last for underflow), proves
-/// `fl(d·p_q) ≤ fl(d·p_w)`. Any overflow or NaN gives `true`.
+/// The offsets `δ` of a link, as `f64`.
 #[inline(always)]
-fn could_improve(d: &Vector, link: &RecordUnit, fixed: f64) -> bool {
-    let ox = f64::from(f32::from_bits(link.lo as u32));
-    let oy = f64::from(f32::from_bits((link.lo >> 32) as u32));
-    let oz = f64::from(f32::from_bits(link.hi as u32));
-    let t = d.x * ox + d.y * oy + d.z * oz;
-    let a = (d.x * ox).abs() + (d.y * oy).abs() + (d.z * oz).abs();
-    // NaN (from an overflow) compares as not less: the neighbour is then read.
-    (t + OFFSET_ROUNDING * a + fixed).partial_cmp(&0.0) != Some(std::cmp::Ordering::Less)
+fn offsets(link: &RecordUnit) -> [f64; 3] {
+    [
+        f64::from(f32::from_bits(link.lo as u32)),
+        f64::from(f32::from_bits((link.lo >> 32) as u32)),
+        f64::from(f32::from_bits(link.hi as u32)),
+    ]
+}
+
+/// Whether the neighbour behind `link` certainly has no larger `f64` value `d·p_q` than the
+/// head's `d·p_w`. With `δ` the stored offset (`|δ_i − (p_q − p_w)_i·s| ≤ 2⁻²³|δ_i| + 2⁻¹⁴⁹`)
+/// and `t = fl(d·δ)`, `A = Σ|d_i δ_i| ≤ |d|₁·max|δ|`, the two values' rounding is at most
+/// `γ₃(S_q + S_w)` with `S_x = Σ|d_i x_i|` and `S_q ≤ S_w + Σ|d_i (p_q − p_w)_i|`, so
+/// `t + bound < 0` with `bound = 2⁻²²·|d|₁·max|δ| + 2⁻⁵⁰·S_w·s + 2⁻¹⁴⁸·|d|₁ + MIN_POSITIVE·(1 + s)`
+/// (the last for underflow) proves `fl(d·p_q) ≤ fl(d·p_w)`. An overflow or a NaN anywhere
+/// gives `false`: the neighbour is then read and compared in `f64`.
+#[inline(always)]
+fn certainly_worse(d: &Vector, link: &RecordUnit, bound: f64) -> bool {
+    let [x, y, z] = offsets(link);
+    d.x * x + d.y * y + d.z * z + bound < 0.0
 }
 
 /// `2⁻²²`: twice an `f32` offset's relative rounding, covering the sum's rounding too.

@@ -18,9 +18,10 @@ use crate::memory_hints;
 /// A query prefetches at most this many of its cell's slab records.
 const PREFETCH_SLABS: usize = 32;
 /// A query prefetches at most this many of its cell's tree nodes (the shallowest ones: a
-/// cell's nodes are ordered by depth). Measured at 10⁶ sphere vertices, interleaved in one
-/// process: 16 or 24 best; 64 (the whole cell) and 0 slower.
-const PREFETCH_NODES: usize = 16;
+/// cell's nodes are ordered by depth): 12 lines of 32-byte nodes. Measured at 10⁶ sphere
+/// vertices with 40-byte nodes, interleaved in one process: 16 or 24 best; 64 (the whole
+/// cell) and 0 slower.
+const PREFETCH_NODES: usize = 24;
 
 /// A frozen point locator (see the module notes): a uniform grid of cells, each cell a slab
 /// structure over the segments clipped to it, all cells' tree versions in one node store.
@@ -437,15 +438,15 @@ fn descend<N: TreeNode, T: Tally>(
         let Some(n) = nodes.get(node as usize) else {
             break;
         };
-        let n = n.widen(cell.first_node, cell.first_slab);
+        let ([a, b], [upper, lower]) = n.segment();
         stats.node();
-        let right = v >= n.a * u + n.b;
+        let right = v >= a * u + b;
         if right {
-            loc.below = Some(n.upper);
+            loc.below = Some(upper);
         } else {
-            loc.above = Some(n.lower);
+            loc.above = Some(lower);
         }
-        node = n.child(right, version);
+        node = n.step(right, version, cell);
     }
 }
 

@@ -193,6 +193,8 @@ record! {
     /// A stored tree node with cell-local links (32 bytes): [`Node`] with its children,
     /// spare child and spare version counted from its cell's first node and first slab in
     /// `u16` (every locator whose cells all fit stores these; see [`CompactNode::widen`]).
+    /// Aligned to 32 bytes, so that no node straddles two cache lines.
+    #[repr(align(32))]
     pub(crate) struct CompactNode {
         pub(super) a: f64,
         pub(super) b: f64,
@@ -206,11 +208,17 @@ record! {
     }
 }
 
-/// A node of the frozen store, wide or compact: seen as a [`Node`] with global links.
+/// A node of the frozen store, wide or compact: what a descent reads of it, and the node
+/// seen as a [`Node`] with global links.
 pub(crate) trait TreeNode: Copy {
     /// The node with global links, for a node of the cell whose nodes start at
     /// `first_node` and whose slabs (versions) start at `first_slab`.
     fn widen(&self, first_node: u32, first_slab: u32) -> Node;
+    /// The segment's line `(a, b)`, `v = a·u + b`, and the payloads `(upper, lower)`.
+    fn segment(&self) -> ([f64; 2], [u32; 2]);
+    /// The global index of the child on `right`'s side in version `version` of `cell`
+    /// (`NIL` for none): `= widen(cell).child(right, version)`.
+    fn step(&self, right: bool, version: u32, cell: &Cell) -> u32;
 }
 
 impl TreeNode for Node {
@@ -218,9 +226,42 @@ impl TreeNode for Node {
     fn widen(&self, _: u32, _: u32) -> Node {
         *self
     }
+    #[inline(always)]
+    fn segment(&self) -> ([f64; 2], [u32; 2]) {
+        ([self.a, self.b], [self.upper, self.lower])
+    }
+    #[inline(always)]
+    fn step(&self, right: bool, version: u32, _: &Cell) -> u32 {
+        self.child(right, version)
+    }
 }
 
 impl TreeNode for CompactNode {
+    #[inline(always)]
+    fn segment(&self) -> ([f64; 2], [u32; 2]) {
+        ([self.a, self.b], [self.upper, self.lower])
+    }
+    #[inline(always)]
+    fn step(&self, right: bool, version: u32, cell: &Cell) -> u32 {
+        // A version of the cell: local below `COMPACT_MAX_SLABS`, so the cast is exact.
+        let local = version.wrapping_sub(cell.first_slab) as u16;
+        let stamp = self.spare_stamp;
+        let child = if stamp != NO_SPARE16
+            && ((stamp & RIGHT_BIT16) != 0) == right
+            && (stamp & !RIGHT_BIT16) <= local
+        {
+            self.spare
+        } else if right {
+            self.right
+        } else {
+            self.left
+        };
+        if child == NIL16 {
+            NIL
+        } else {
+            cell.first_node + u32::from(child)
+        }
+    }
     #[inline(always)]
     fn widen(&self, first_node: u32, first_slab: u32) -> Node {
         let link = |x: u16| {
@@ -330,6 +371,8 @@ impl Nodes {
                 && (w[1].first_slab - w[0].first_slab) as usize <= COMPACT_MAX_SLABS
         });
         if !fits {
+            let mut wide = wide;
+            wide.shrink_to_fit();
             return Nodes::Wide(wide);
         }
         let mut compact = Vec::with_capacity(wide.len());
