@@ -96,7 +96,7 @@ fn preprocess_one_mesh_then_info_text_and_json() {
     assert_mentions(
         &info,
         &[
-            "format version   2",
+            "format version   3",
             "vertices         319",
             "tree nodes",
             "slabs",
