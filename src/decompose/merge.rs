@@ -17,9 +17,9 @@
 //! its deviation, cheap), then certified with a smaller evaluation budget than a cut piece's
 //! (a merge that needs more is refused); the certification searches only the part of the
 //! union outside its two certified parts (`deviation::bound_beyond`). A merge is refused as
-//! soon as a point of that gap is found farther than [`MERGE_REFUSE_SHARE`] of the tolerance
+//! soon as a point of that gap is found farther than `MERGE_REFUSE_SHARE` of the tolerance
 //! from the solid (screen or certification): most refused merges are decided there, long
-//! before the search could settle whether the gap stays within [`MERGE_TOLERANCE_SHARE`].
+//! before the search could settle whether the gap stays within `MERGE_TOLERANCE_SHARE`.
 
 use super::cell::face_planes;
 use super::split::{Certified, Context, Piece};
