@@ -47,11 +47,15 @@ pub struct DistanceBound {
 }
 
 /// How the search stops: when `upper − lower ≤ resolution`, and, with a threshold, as soon
-/// as `upper ≤ threshold` or `lower > threshold` decides the question.
+/// as `upper ≤ threshold` or `lower > refuse` (`refuse` defaults to the threshold) decides
+/// the question.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Stop {
     pub resolution: f64,
     pub threshold: Option<f64>,
+    /// A lower bound above this ends the search (the caller reads it as "over the
+    /// threshold"); `None`: the threshold.
+    pub refuse: Option<f64>,
     pub budget: usize,
     /// `S` is the surface only (a mesh that is not closed): nothing is inside.
     pub surface_only: bool,
@@ -204,6 +208,7 @@ pub fn max_distance(
         &Stop {
             resolution,
             threshold: None,
+            refuse: None,
             budget: max_evaluations,
             surface_only,
         },
@@ -306,7 +311,7 @@ pub(crate) fn bound_beyond(
         result.upper = top.ub;
         let decided = stop
             .threshold
-            .is_some_and(|t| top.ub <= t || result.lower > t);
+            .is_some_and(|t| top.ub <= t || result.lower > stop.refuse.unwrap_or(t));
         if decided || top.ub - result.lower <= stop.resolution {
             break;
         }

@@ -2,7 +2,7 @@
 //! is certified within the tolerance of the solid.
 //!
 //! Where it sits: used by `pipeline` of [`crate::decompose`] after the greedy cuts; uses
-//! `split` (pieces, the cheap estimate) and the hull.
+//! `split` (pieces), `cell` (face planes) and the hull.
 //!
 //! Containment stays certified: `conv(A ∪ B) ⊇ A ∪ B`, so replacing two pieces by the hull
 //! of their union keeps `S ⊆ ∪ pieces`. The merged hull's deviation is bounded by the same
@@ -12,14 +12,26 @@
 //!
 //! Order: the pair whose union adds the least volume, `vol(conv(A ∪ B)) − vol(A) − vol(B)`,
 //! first; a pair is a candidate when the pieces' boxes are within the tolerance of each
-//! other (neighbours). A union is first screened by its hull's face centroids and edge
-//! midpoints (lower bounds on its deviation, cheap), then certified with a smaller
-//! evaluation budget than a cut piece's (a merge that needs more is refused); the certification searches only the part of
-//! the union outside its two certified parts (`deviation::bound_beyond`).
+//! other (neighbours). A union is first screened by sampled points of its hull outside its
+//! two parts (a grid on its faces, midpoints between the parts' vertices: lower bounds on
+//! its deviation, cheap), then certified with a smaller evaluation budget than a cut piece's
+//! (a merge that needs more is refused); the certification searches only the part of the
+//! union outside its two certified parts (`deviation::bound_beyond`). A merge is refused as
+//! soon as a point of that gap is found farther than `MERGE_REFUSE_SHARE` of the tolerance
+//! from the solid (screen or certification): most refused merges are decided there, long
+//! before the search could settle whether the gap stays within `MERGE_TOLERANCE_SHARE`.
 
+use super::cell::face_planes;
 use super::split::{Certified, Context, Piece};
-use crate::Polytope;
 use crate::hull::convex_hull;
+use crate::{Point, Polytope, Vector};
+
+/// The volume a merge adds must be certified within this share of the tolerance.
+pub(crate) const MERGE_TOLERANCE_SHARE: f64 = 0.75;
+
+/// A merge is refused as soon as a point of its gap is found farther than this share of
+/// the tolerance from the solid.
+pub(crate) const MERGE_REFUSE_SHARE: f64 = 0.6;
 
 /// A candidate merge: the pair's ids, the volume the union adds, and the union's hull.
 struct Candidate {
@@ -75,7 +87,8 @@ pub(crate) fn merge(
             volume,
             area,
         };
-        if ctx.estimate(&union).0 > tolerance || bridge_too_far(ctx, &union.hull, tolerance) {
+        let parts = [&pieces[ia].piece.hull, &pieces[ib].piece.hull];
+        if gap_too_far(ctx, &union.hull, &parts, tolerance * MERGE_REFUSE_SHARE) {
             rejected.insert((c.a, c.b));
             continue;
         }
@@ -107,14 +120,63 @@ pub(crate) fn merge(
     merges
 }
 
-/// Whether the midpoint of some edge of `hull` lies farther than `tolerance` from the
-/// solid (a lower bound on the hull's deviation: the union's new edges bridge its parts).
-fn bridge_too_far(ctx: &mut Context, hull: &Polytope, tolerance: f64) -> bool {
-    hull.edge_ids().any(|e| {
-        let (a, b) = hull.edge_vertices(e);
-        let mid = crate::Point::from((hull.point(a).coords + hull.point(b).coords) * 0.5);
+/// Whether some sampled point of the union's hull outside both its parts lies farther than
+/// `limit` from the solid: the merge is refused on it, as the certification over the hull
+/// minus its parts refuses on finding such a point, for a few evaluations instead of
+/// thousands. The samples, farthest outside the parts first: a grid
+/// on each face of the hull (fanned from its first corner, `GRID` steps a side) and points
+/// between the two parts' vertices.
+fn gap_too_far(ctx: &mut Context, hull: &Polytope, parts: &[&Polytope; 2], limit: f64) -> bool {
+    const GRID: usize = 4;
+    const MAX_SAMPLES: usize = 256;
+    let planes: Vec<Vec<(Vector, f64)>> = parts.iter().map(|p| face_planes(p)).collect();
+    let (lo, hi) = hull.bounding_box();
+    let slack = 1e-9 * (lo.coords.amax().max(hi.coords.amax()) + (hi - lo).norm());
+    // How far `x` lies outside the nearer part (a lower bound on its distance to it).
+    let outside = |x: &Point| {
+        planes
+            .iter()
+            .map(|p| {
+                p.iter()
+                    .map(|(n, e)| n.dot(&x.coords) - e)
+                    .fold(f64::MIN, f64::max)
+            })
+            .fold(f64::MAX, f64::min)
+    };
+    let mut samples: Vec<(f64, Point)> = Vec::new();
+    let mut push = |x: Point| {
+        let s = outside(&x);
+        if s > slack {
+            samples.push((s, x));
+        }
+    };
+    for f in hull.face_ids() {
+        let corners: Vec<Point> = hull
+            .face_vertices(f)
+            .iter()
+            .map(|&v| *hull.point(v))
+            .collect();
+        for k in 1..corners.len().saturating_sub(1) {
+            let (a, b, c) = (corners[0], corners[k], corners[k + 1]);
+            for i in 0..=GRID {
+                for j in 0..=GRID - i {
+                    let (u, v) = (i as f64 / GRID as f64, j as f64 / GRID as f64);
+                    push(a + (b - a) * u + (c - a) * v);
+                }
+            }
+        }
+    }
+    for a in parts[0].points() {
+        for b in parts[1].points() {
+            push(Point::from((a.coords + b.coords) * 0.5));
+        }
+    }
+    samples.sort_by(|x, y| y.0.total_cmp(&x.0));
+    samples.truncate(MAX_SAMPLES);
+    samples.iter().any(|(_, x)| {
         ctx.evaluations += 1;
-        ctx.solid.distance(&mid) > tolerance
+        // Only a point far from the surface needs the inside test.
+        ctx.solid.dist_surface(x) > limit && !ctx.solid.inside(x)
     })
 }
 

@@ -6,7 +6,7 @@
 use super::cell::{Plane, box_planes};
 use super::deviation::{Stop, bound, bound_beyond};
 use super::fill::fill_voids;
-use super::merge::merge;
+use super::merge::{MERGE_REFUSE_SHARE, MERGE_TOLERANCE_SHARE, merge};
 use super::solid::MeshSolid;
 use super::split::{Certified, Context, Piece};
 use super::types::{DecomposeError, DecomposeOptions, Decomposition};
@@ -21,9 +21,6 @@ const MERGE_PHASES: usize = 4;
 
 /// A merge's certification gets `max_evaluations / MERGE_BUDGET_SHARE` evaluations.
 const MERGE_BUDGET_SHARE: usize = 8;
-
-/// The volume a merge adds must be certified within this share of the tolerance.
-const MERGE_TOLERANCE_SHARE: f64 = 0.75;
 
 /// Decomposes the solid bounded by the mesh `points` / `faces` (polygons, 0-based indices)
 /// into convex pieces whose union contains it, within `options.tolerance` where the piece
@@ -60,6 +57,7 @@ pub fn decompose(
     let stop = |surface_only| Stop {
         resolution: tolerance / 4.0,
         threshold: Some(tolerance),
+        refuse: None,
         budget: options.max_evaluations,
         surface_only,
     };
@@ -104,6 +102,7 @@ pub fn decompose(
         };
         let stop = Stop {
             threshold: Some(limit),
+            refuse: merging.then_some(tolerance * MERGE_REFUSE_SHARE),
             budget: if merging {
                 (options.max_evaluations / MERGE_BUDGET_SHARE).max(1)
             } else {
@@ -115,8 +114,9 @@ pub fn decompose(
         let b = bound_beyond(&solid, &piece.hull, &parts, &stop);
         ctx.evaluations += b.evaluations;
         let floor = known.iter().map(|(_, b)| *b).fold(0.0, f64::max);
+        let refused = merging && b.lower > tolerance * MERGE_REFUSE_SHARE;
         Certified {
-            met: b.upper <= limit && floor <= tolerance && !b.exhausted,
+            met: !refused && b.upper <= limit && floor <= tolerance && !b.exhausted,
             bound: b.upper.max(floor),
             lower: b.lower,
             witness: b.witness,
