@@ -1,7 +1,7 @@
 //! Vertex lanes: a small hull's vertices in structure-of-arrays order, four to a block, and
-//! the branch-free support scan over them (`f64x4` lanes of the `wide` crate, which compiles
-//! to AVX where the build targets it and to pairs of SSE2 / NEON registers, or scalar code,
-//! elsewhere).
+//! the branch-free support scan over them: in AVX registers on x86-64 machines that have AVX
+//! (detected at run time), elsewhere in the `wide` crate's `f64x4` (AVX where the build
+//! targets it, pairs of SSE2 / NEON registers, or scalar code).
 //!
 //! Where it sits: [`crate::Polytope`] builds its lanes once (for hulls of at most
 //! [`LANES_MAX`] vertices); [`crate::LinearScan`] — and through it the normal vector map's
@@ -91,7 +91,8 @@ impl VertexLanes {
     }
 
     /// A vertex maximising `d · p`, by a branch-free scan of four lanes at a time; `None`
-    /// when there are no lanes.
+    /// when there are no lanes. On x86-64 machines with AVX (detected at run time, once per
+    /// process) the scan runs in 256-bit registers, elsewhere as [`VertexLanes::argmax_portable`].
     ///
     /// `d · p_{argmax(d)} = d · p_{scalar_argmax(d)}` exactly (the same rounded values).
     #[inline]
@@ -99,28 +100,105 @@ impl VertexLanes {
         if self.blocks.is_empty() {
             return None;
         }
-        let (dx, dy, dz) = (f64x4::splat(d.x), f64x4::splat(d.y), f64x4::splat(d.z));
-        let mut best = f64x4::splat(f64::NEG_INFINITY);
-        // Vertex ids as doubles (exact below 2^53), so one mask selects both.
-        let mut best_id = f64x4::splat(0.0);
-        let mut id = f64x4::new([0.0, 1.0, 2.0, 3.0]);
-        let four = f64x4::splat(4.0);
-        for b in &self.blocks {
-            let value = dx * f64x4::new(b.x) + dy * f64x4::new(b.y) + dz * f64x4::new(b.z);
-            let better = value.simd_gt(best);
-            best = better.bitselect(value, best);
-            best_id = better.bitselect(id, best_id);
-            id += four;
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the CPU has AVX (checked on the line above).
+            return Some(unsafe { argmax_avx(&self.blocks, d) });
         }
-        let (values, ids) = (best.to_array(), best_id.to_array());
-        let mut k = 0;
-        for j in 1..4 {
-            if values[j] > values[k] {
-                k = j;
-            }
-        }
-        Some(ids[k] as usize)
+        Some(argmax_wide(&self.blocks, d))
     }
+
+    /// [`VertexLanes::argmax`] without the run-time AVX path: `wide`'s `f64x4` as the build
+    /// targets it (two SSE2 halves on plain x86-64). What machines without AVX run; the tests
+    /// compare it with the scalar scan too.
+    ///
+    /// `argmax_portable(d)` attains the same value as `argmax(d)`, bit for bit.
+    pub fn argmax_portable(&self, d: &Vector) -> Option<usize> {
+        if self.blocks.is_empty() {
+            return None;
+        }
+        Some(argmax_wide(&self.blocks, d))
+    }
+}
+
+/// The lane whose best value is largest (the first on ties), as a vertex id.
+#[inline]
+fn reduce(values: [f64; 4], ids: [f64; 4]) -> usize {
+    let mut k = 0;
+    for j in 1..4 {
+        if values[j] > values[k] {
+            k = j;
+        }
+    }
+    ids[k] as usize
+}
+
+/// The lane scan in `wide`'s `f64x4` (non-empty `blocks`).
+#[inline]
+fn argmax_wide(blocks: &[Block], d: &Vector) -> usize {
+    let (dx, dy, dz) = (f64x4::splat(d.x), f64x4::splat(d.y), f64x4::splat(d.z));
+    let mut best = f64x4::splat(f64::NEG_INFINITY);
+    // Vertex ids as doubles (exact below 2^53), so one mask selects both.
+    let mut best_id = f64x4::splat(0.0);
+    let mut id = f64x4::new([0.0, 1.0, 2.0, 3.0]);
+    let four = f64x4::splat(4.0);
+    for b in blocks {
+        let value = dx * f64x4::new(b.x) + dy * f64x4::new(b.y) + dz * f64x4::new(b.z);
+        let better = value.simd_gt(best);
+        best = better.bitselect(value, best);
+        best_id = better.bitselect(id, best_id);
+        id += four;
+    }
+    reduce(best.to_array(), best_id.to_array())
+}
+
+/// The lane scan in AVX registers (non-empty `blocks`): the same operations, in the same
+/// order, as [`argmax_wide`].
+///
+/// # Safety
+/// The CPU must support AVX.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn argmax_avx(blocks: &[Block], d: &Vector) -> usize {
+    use std::arch::x86_64::{
+        _CMP_GT_OQ, _mm256_add_pd, _mm256_blendv_pd, _mm256_cmp_pd, _mm256_load_pd, _mm256_mul_pd,
+        _mm256_set_pd, _mm256_set1_pd, _mm256_setzero_pd, _mm256_storeu_pd,
+    };
+    let (dx, dy, dz) = (
+        _mm256_set1_pd(d.x),
+        _mm256_set1_pd(d.y),
+        _mm256_set1_pd(d.z),
+    );
+    let mut best = _mm256_set1_pd(f64::NEG_INFINITY);
+    let mut best_id = _mm256_setzero_pd();
+    let mut id = _mm256_set_pd(3.0, 2.0, 1.0, 0.0);
+    let four = _mm256_set1_pd(4.0);
+    for b in blocks {
+        // SAFETY: `Block` is `repr(C, align(32))` of three `[f64; 4]`: each array is 32
+        // bytes at a 32-byte aligned offset.
+        let (x, y, z) = unsafe {
+            (
+                _mm256_load_pd(b.x.as_ptr()),
+                _mm256_load_pd(b.y.as_ptr()),
+                _mm256_load_pd(b.z.as_ptr()),
+            )
+        };
+        let value = _mm256_add_pd(
+            _mm256_add_pd(_mm256_mul_pd(dx, x), _mm256_mul_pd(dy, y)),
+            _mm256_mul_pd(dz, z),
+        );
+        let better = _mm256_cmp_pd::<_CMP_GT_OQ>(value, best);
+        best = _mm256_blendv_pd(best, value, better);
+        best_id = _mm256_blendv_pd(best_id, id, better);
+        id = _mm256_add_pd(id, four);
+    }
+    let (mut values, mut ids) = ([0.0; 4], [0.0; 4]);
+    // SAFETY: each destination holds four doubles.
+    unsafe {
+        _mm256_storeu_pd(values.as_mut_ptr(), best);
+        _mm256_storeu_pd(ids.as_mut_ptr(), best_id);
+    }
+    reduce(values, ids)
 }
 
 /// The plain scan: the first vertex of largest `d · p` (formed as

@@ -20,14 +20,17 @@ fn value(d: &Vector, p: &Point) -> f64 {
 /// The exact-equality check: same value bit for bit (or both NaN).
 fn assert_same_maximum(points: &[Point], d: &Vector) {
     let lanes = VertexLanes::new(points);
-    let got = lanes.argmax(d).expect("non-empty");
     let want = scalar_argmax(points, d).expect("non-empty");
-    assert!(got < points.len(), "lane index {got} of {}", points.len());
-    let (g, w) = (value(d, &points[got]), value(d, &points[want]));
-    assert!(
-        g == w || (g.is_nan() && w.is_nan()),
-        "direction {d:?}: lanes chose {got} (d·p = {g:e}), the scalar scan {want} ({w:e})"
-    );
+    // The run-time dispatched scan (AVX where the CPU has it) and the portable one.
+    for got in [lanes.argmax(d), lanes.argmax_portable(d)] {
+        let got = got.expect("non-empty");
+        assert!(got < points.len(), "lane index {got} of {}", points.len());
+        let (g, w) = (value(d, &points[got]), value(d, &points[want]));
+        assert!(
+            g == w || (g.is_nan() && w.is_nan()),
+            "direction {d:?}: lanes chose {got} (d·p = {g:e}), the scalar scan {want} ({w:e})"
+        );
+    }
 }
 
 /// A coordinate of any sign from 1e-200 to 1e200 in magnitude, or zero, or one of a few
@@ -116,6 +119,7 @@ fn lanes_cover_every_padding_and_ties() {
                 .collect();
             let lanes = VertexLanes::new(&points);
             assert_eq!(lanes.argmax(&Vector::x()), Some(top));
+            assert_eq!(lanes.argmax_portable(&Vector::x()), Some(top));
             assert_eq!(scalar_argmax(&points, &Vector::x()), Some(top));
         }
     }
@@ -124,6 +128,7 @@ fn lanes_cover_every_padding_and_ties() {
     let points = [Point::new(1.0, 0.0, 0.0), Point::new(2.0, 0.0, 0.0)];
     let nan = Vector::new(f64::NAN, 0.0, 0.0);
     assert_eq!(VertexLanes::new(&points).argmax(&nan), Some(0));
+    assert_eq!(VertexLanes::new(&points).argmax_portable(&nan), Some(0));
     assert_eq!(scalar_argmax(&points, &nan), Some(0));
 }
 
