@@ -102,6 +102,7 @@ pub mod format;
 pub mod hull;
 pub mod input;
 pub mod kinds;
+pub mod lanes;
 pub mod magnitude;
 pub(crate) mod memory_hints;
 pub mod mesh;

@@ -12,6 +12,7 @@ mod dyn_support_map;
 mod format;
 mod gjk;
 mod hull;
+mod lanes;
 mod magnitude;
 mod mesh;
 mod mesh_collada;
