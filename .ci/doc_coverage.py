@@ -16,7 +16,10 @@ has a doc comment that contains EITHER
 Public items: `pub` (exactly `pub`, not `pub(crate)` / `pub(super)`) fn, struct, enum, trait,
 union, const, static, type and mod; `pub` fields of structs and of enum struct-variants;
 the variants of `pub` enums; the methods, constants and types declared in `pub` traits.
-Items inside `#[cfg(test)]` modules and files named `tests.rs` are skipped. The doc comment
+Items inside `#[cfg(test)]` modules and files named `tests.rs` are skipped. Fields and variants
+carrying a clap attribute (`#[arg(..)]`, `#[command(..)]`) are command-line options whose doc is
+their `--help` text, written for users: they need a doc, not a formula (the CLI test
+`help_speaks_the_users_words` keeps Rust internals out of those texts). The doc comment
 is the run of `///` lines (or `#[doc = "..."]` attributes) before the item; attributes
 (`#[derive(..)]`, `#[must_use]`, `#[serde(..)]`, multi-line ones) and plain `//` comments
 between the doc and the item are skipped. For `pub mod name;` the module file's `//!` inner
@@ -178,6 +181,7 @@ def scan_file(path):
     attr_depth = 0      # bracket depth while inside a multi-line attribute
     attr_text = ""
     cfg_test_pending = False
+    clap_pending = False  # the next field or variant is a command-line option (`#[arg(..)]`)
     state = None        # lexer state across lines
     depth = 0           # brace depth
     # stack of (kind, depth_inside) for pub struct / pub enum / pub trait bodies and
@@ -215,6 +219,8 @@ def scan_file(path):
                         doc.append("```")  # include_str!: an included document with code
                     if re.match(r"#\[\s*cfg\s*\(\s*test\s*\)\s*\]", attr_text):
                         cfg_test_pending = True
+                    if re.match(r"#\[\s*(arg|command)\b", attr_text):
+                        clap_pending = True
                 continue
         else:
             s = raw.strip()
@@ -245,11 +251,13 @@ def scan_file(path):
             elif ctx in ("struct", "union", "variant"):
                 fm = (FIELD_RE if ctx != "variant" else VARIANT_FIELD_RE).match(cs)
                 if fm:
-                    yield line_no, "field", fm.group(1), has_example_or_formula(doc)
+                    ok = bool(doc) if clap_pending else has_example_or_formula(doc)
+                    yield line_no, "field", fm.group(1), ok
             elif ctx == "enum":
                 vm = VARIANT_RE.match(cs)
                 if vm:
-                    yield line_no, "variant", vm.group(1), has_example_or_formula(doc)
+                    ok = bool(doc) if clap_pending else has_example_or_formula(doc)
+                    yield line_no, "variant", vm.group(1), ok
                     if "{" in cs:
                         pending = "variant"
             elif ctx == "trait":
@@ -261,6 +269,7 @@ def scan_file(path):
                 pass
         doc = []
         cfg_test_pending = False
+        clap_pending = False
 
         # brace tracking
         for ch in code:

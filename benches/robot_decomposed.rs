@@ -18,7 +18,7 @@
 //! piece trees). Each timed iteration
 //! checks the next configuration, cycling, so warm starts carry over only between unrelated
 //! configurations. `benches/robot_pinocchio.py --robot ur5 --meshes exact` times pinocchio +
-//! coal with the exact meshes on the same configurations, for the README's side-by-side table.
+//! coal with the exact meshes on the same configurations, for the side-by-side table of docs/decomposition.md.
 
 use criterion::{Criterion, Throughput};
 use polyquery::robot::{

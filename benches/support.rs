@@ -1,13 +1,17 @@
 //! Support-query cost: linear scan vs hill-climbing (cold and warm) on sphere hulls of
-//! 64 … 1,048,576 vertices and on the bundled meshes.
+//! 64 … 1,048,576 vertices and on the bundled meshes; and `support/crossover`, where the
+//! small-hull thresholds come from: the lane scan (`LinearScan`, SIMD lanes up to
+//! `lanes::LANES_MAX` vertices), the scalar scan and the normal vector map's location
+//! (`NormalVectorMap::build_located`) on sphere hulls of 32 … 512 vertices.
 //!
 //! Run: `cargo bench --bench support`. Each measurement is one support query; the
 //! directions are a fixed pseudo-random list (cold) or a slowly turning direction (warm).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use polyquery::hull::convex_hull;
+use polyquery::lanes::scalar_argmax;
 use polyquery::mesh::Mesh;
-use polyquery::{HillClimb, LinearScan, Polytope, SupportMap, Vector, VertexId};
+use polyquery::{HillClimb, LinearScan, NormalVectorMap, Polytope, SupportMap, Vector, VertexId};
 use polyquery_synth::{Shape, generate};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -108,5 +112,42 @@ fn meshes(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, spheres, meshes);
+/// Lane scan, scalar scan and located NVM side by side at the sizes where one overtakes the other.
+fn crossover(c: &mut Criterion) {
+    let mut group = c.benchmark_group("support/crossover");
+    group.throughput(Throughput::Elements(1));
+    group.warm_up_time(Duration::from_millis(300));
+    group.measurement_time(Duration::from_secs(1));
+    group.sample_size(20);
+    let dirs = random_directions(7);
+    for n in [32usize, 64, 96, 128, 192, 256, 384, 512] {
+        let points = generate(Shape::Sphere, n, 1).expect("sphere points");
+        let p = convex_hull(&points).expect("sphere hull");
+        let label = p.num_vertices().to_string();
+        let lanes = LinearScan::new(&p);
+        let mut i = 0;
+        group.bench_with_input(BenchmarkId::new("lanes", &label), &(), |b, _| {
+            b.iter(|| {
+                i = (i + 1) % DIRECTIONS;
+                black_box(lanes.support(black_box(&dirs[i])))
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("scalar", &label), &(), |b, _| {
+            b.iter(|| {
+                i = (i + 1) % DIRECTIONS;
+                black_box(scalar_argmax(p.points(), black_box(&dirs[i])))
+            })
+        });
+        let nvm = NormalVectorMap::build_located(p.clone()).expect("nvm");
+        group.bench_with_input(BenchmarkId::new("nvm_located", &label), &(), |b, _| {
+            b.iter(|| {
+                i = (i + 1) % DIRECTIONS;
+                black_box(nvm.support(black_box(&dirs[i])))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, spheres, meshes, crossover);
 criterion_main!(benches);

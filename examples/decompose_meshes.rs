@@ -1,4 +1,4 @@
-//! The README's decomposition table: for each mesh given, its triangles, whether it is
+//! The decomposition table of docs/decomposition.md: for each mesh given, its triangles, whether it is
 //! closed, the pieces, the certified deviation bound, the hull's and the pieces' volume over
 //! the mesh's, the evaluations counted and the decomposition time (one run, one thread).
 //!

@@ -102,6 +102,7 @@ pub mod format;
 pub mod hull;
 pub mod input;
 pub mod kinds;
+pub mod lanes;
 pub mod magnitude;
 pub(crate) mod memory_hints;
 pub mod mesh;
@@ -136,3 +137,19 @@ pub type Pose = nalgebra::Isometry3<f64>;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// `docs/rust.md`'s examples (the Rust library), compiled and run as doctests. Every
+/// documentation page with Rust code is included so (`python/tests/test_docs.py` checks it).
+#[doc = include_str!("../docs/rust.md")]
+#[cfg(doctest)]
+pub struct DocsRustDoctests;
+
+/// `docs/robots.md`'s examples (robots, checks, distances, motions), run as doctests.
+#[doc = include_str!("../docs/robots.md")]
+#[cfg(doctest)]
+pub struct DocsRobotsDoctests;
+
+/// `docs/planning.md`'s examples (the planner), run as doctests.
+#[doc = include_str!("../docs/planning.md")]
+#[cfg(doctest)]
+pub struct DocsPlanningDoctests;

@@ -16,6 +16,7 @@
 //! * face corners as a CSR array, counter-clockwise seen from outside, with the outward
 //!   unit normal `n` and offset `c` of each face (`n · x ≤ c` holds inside).
 
+use crate::lanes::{LANES_MAX, VertexLanes};
 use crate::{Point, Vector};
 use std::fmt;
 
@@ -186,6 +187,8 @@ pub struct Polytope {
     face_first: Vec<HalfEdgeId>,
     face_normals: Vec<Vector>,
     face_plane_offsets: Vec<f64>,
+    /// The vertices in SIMD lanes for the support scan (empty above [`LANES_MAX`] vertices).
+    lanes: VertexLanes,
 }
 
 impl Polytope {
@@ -391,6 +394,7 @@ impl Polytope {
         }
 
         Ok(Polytope {
+            lanes: lanes_of(&points),
             points,
             half_edges,
             vertex_out,
@@ -636,6 +640,15 @@ impl Polytope {
             + size_of_val(self.face_first.as_slice())
             + size_of_val(self.face_normals.as_slice())
             + size_of_val(self.face_plane_offsets.as_slice())
+            + self.lanes.memory_bytes()
+    }
+
+    /// The vertices in SIMD lanes ([`VertexLanes`]), what [`crate::LinearScan`] scans; empty
+    /// for hulls of more than [`LANES_MAX`] vertices.
+    ///
+    /// `lanes().is_empty() ⟺ num_vertices() > LANES_MAX`.
+    pub fn lanes(&self) -> &VertexLanes {
+        &self.lanes
     }
 
     /// The stored arrays, copied out (for [`crate::format`], which saves them as they are).
@@ -663,6 +676,7 @@ impl Polytope {
     /// (see [`PolytopeRawParts`]); the accessors index with them.
     pub(crate) fn from_raw_parts(parts: PolytopeRawParts) -> Polytope {
         Polytope {
+            lanes: lanes_of(&parts.points),
             points: parts.points,
             half_edges: parts
                 .half_edges
@@ -717,6 +731,15 @@ impl Polytope {
                 self.face_area(f) * h / 3.0
             })
             .sum()
+    }
+}
+
+/// The lanes a polytope with these vertices keeps: all of them up to [`LANES_MAX`], none above.
+fn lanes_of(points: &[Point]) -> VertexLanes {
+    if points.len() <= LANES_MAX {
+        VertexLanes::new(points)
+    } else {
+        VertexLanes::default()
     }
 }
 

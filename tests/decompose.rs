@@ -295,7 +295,8 @@ fn voxel_shapes_are_contained_within_their_bound() {
         assert!(d.closed, "{name}");
         // The greedy volume cut meets 1e-3 within 16 pieces only on the U and the ring; on
         // the L with a cube on top, the C and the notch (non-convex in more than one
-        // direction) only containment and the bound are asserted (README, limitations).
+        // direction) only containment and the bound are asserted (docs/decomposition.md,
+        // "How the pieces are made").
         if ["U", "ring"].contains(&name) {
             assert!(d.tolerance_met, "{name}: deviation {}", d.deviation);
             assert!(

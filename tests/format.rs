@@ -240,8 +240,8 @@ fn flipped_bytes_are_detected() {
 #[test]
 fn wrong_version_wrong_magic_random_bytes() {
     let bytes = format::encode(&small_map(), &metadata());
-    // 1 is the previous layout (one slab structure per chart): refused, not misread.
-    for version in [0u32, 1, 3, 99, u32::MAX] {
+    // 1 and 2 are earlier layouts: refused, not misread.
+    for version in [0u32, 1, 2, 4, 99, u32::MAX] {
         let mut other = bytes.clone();
         other[8..12].copy_from_slice(&version.to_le_bytes());
         match decode(&other) {
@@ -325,20 +325,23 @@ fn crafted_files_with_valid_checksums_are_rejected() {
         Err(FormatError::Truncated { needed, .. }) => assert!(needed > 1 << 60),
         other => panic!("{:?}", other.map(|_| ())),
     }
-    // NVMS: segments (8), linear flag (1), polish records (8 + 32 R), chart count (4), then
-    // chart 0: persistence (1), segments used (8), grid origin and scales (4 × 8), k (8),
-    // cells (8 + 8 C), slabs (8 + 16 S), tree nodes (8 + 40 N).
+    // NVMS: segments (8), linear flag (1), polish records (8 + 16 R units), chart count (4),
+    // then chart 0: persistence (1), segments used (8), grid origin and scales (4 × 8), k (8),
+    // cells (8 + 8 C), slabs (8 + 16 S), node links (1: 2 for compact), tree nodes (8 + 32 N).
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
     let f64_at = |at: usize| f64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
     let linear = nvms + 8;
     let records = linear + 1;
     let num_records = u64_at(&bytes, records) as usize;
+    let padded: usize = p
+        .vertex_ids()
+        .map(|w| (2 + p.neighbors(w).len()).next_multiple_of(2))
+        .sum();
     assert_eq!(
-        num_records,
-        nv + nh,
-        "a head per vertex, an entry per half-edge"
+        num_records, padded,
+        "a head of two units per vertex, a unit per neighbour, an even count per vertex"
     );
-    let entry = |i: usize| records + 8 + 32 * i;
+    let entry = |i: usize| records + 8 + 16 * i;
     let chart_count = entry(num_records);
     let grid = chart_count + 4 + 1 + 8;
     let k_at = grid + 32;
@@ -352,9 +355,11 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     let slabs = cell(num_cells);
     let num_slabs = u64_at(&bytes, slabs) as usize;
     let slab = |i: usize| slabs + 8 + 16 * i;
-    let nodes = slab(num_slabs);
+    let links = slab(num_slabs);
+    assert_eq!(bytes[links], 2, "compact tree nodes");
+    let nodes = links + 1;
     let num_nodes = u64_at(&bytes, nodes) as usize;
-    let node = |i: usize| nodes + 8 + 40 * i;
+    let node = |i: usize| nodes + 8 + 32 * i;
     assert_eq!(bytes[node(num_nodes)], 1, "chart 1 starts (node copying)");
     // Per slab and per node: the node range of its cell.
     let node_ranges: Vec<(usize, usize)> = (0..k * k)
@@ -384,19 +389,24 @@ fn crafted_files_with_valid_checksums_are_rejected() {
 
     corrupt(edit(linear, &[2]), "linear");
     corrupt(edit(chart_count, &7u32.to_le_bytes()), "chart count");
-    // Polish records: each entry must match the polytope.
+    // Polish records: each record must be what the polytope gives. Units 0 and 1 are vertex
+    // 0's head (x, y; z, id, degree), unit 2 its first neighbour's link (offsets, record).
     corrupt(
         edit(records, &(num_records as u64 - 1).to_le_bytes()),
         "polish records",
     );
-    corrupt(edit(entry(0) + 24, &(nv as u32).to_le_bytes()), "vertex");
-    corrupt(edit(entry(2) + 24, &0u32.to_le_bytes()), "vertex");
-    corrupt(edit(entry(1), &f64::NAN.to_le_bytes()), "point");
-    corrupt(edit(entry(1) + 8, &0.5f64.to_le_bytes()), "point");
-    corrupt(edit(entry(0) + 28, &0u32.to_le_bytes()), "link");
-    // Entry 1 is a neighbour entry: no record starts there.
-    corrupt(edit(entry(1) + 28, &1u32.to_le_bytes()), "link");
-    corrupt(edit(entry(1) + 28, &u32::MAX.to_le_bytes()), "link");
+    let record = "polish record of vertex 0";
+    corrupt(edit(entry(1) + 8, &(nv as u32).to_le_bytes()), record);
+    corrupt(edit(entry(1) + 8, &1u32.to_le_bytes()), record);
+    corrupt(edit(entry(0), &f64::NAN.to_le_bytes()), record);
+    corrupt(edit(entry(0) + 8, &0.5f64.to_le_bytes()), record);
+    corrupt(edit(entry(1) + 12, &0u32.to_le_bytes()), record);
+    corrupt(edit(entry(2), &f32::NAN.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 4, &0.5f32.to_le_bytes()), record);
+    // Unit 1 is half a head and unit 2 a link: no record starts there.
+    corrupt(edit(entry(2) + 12, &1u32.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 12, &2u32.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 12, &u32::MAX.to_le_bytes()), record);
     // Grid.
     corrupt(edit(k_at, &0u64.to_le_bytes()), "cells per side");
     corrupt(edit(k_at, &4096u64.to_le_bytes()), "cells per side");
@@ -457,39 +467,38 @@ fn crafted_files_with_valid_checksums_are_rejected() {
         .find(|&i| f64_at(slab(i)).is_infinite())
         .unwrap();
     corrupt(edit(slab(last), &1e300f64.to_le_bytes()), "end");
-    // Tree nodes: payloads, children, spare slots.
+    // Tree nodes: their links' width, payloads, children, spare slots (compact nodes: a, b,
+    // upper, lower, then left, right, spare, stamp as cell-local u16 at 24, 26, 28, 30).
+    corrupt(edit(links, &[3]), "tree node links");
     corrupt(edit(node(0), &f64::NAN.to_le_bytes()), "not finite");
     corrupt(
         edit(node(0) + 16, &(num_records as u32).to_le_bytes()),
         "payload",
     );
     corrupt(edit(node(0) + 20, &1u32.to_le_bytes()), "payload");
-    corrupt(
-        edit(node(0) + 24, &(num_nodes as u32).to_le_bytes()),
-        "child",
-    );
-    corrupt(edit(node(0) + 28, &0x7000_0000u32.to_le_bytes()), "child");
+    corrupt(edit(node(0) + 24, &0xFFFEu16.to_le_bytes()), "child");
+    corrupt(edit(node(0) + 26, &0x7000u16.to_le_bytes()), "child");
+    // A local index one past its cell names the next cell's first node.
     for &range in &node_ranges {
-        if let (true, Some(other)) = (range.0 < range.1, outside(range)) {
-            corrupt(edit(node(range.0) + 24, &other.to_le_bytes()), "child");
+        if let (true, Some(_)) = (range.0 < range.1, outside(range)) {
+            let past = (range.1 - range.0) as u16;
+            corrupt(edit(node(range.0) + 24, &past.to_le_bytes()), "child");
             cross_cell_cases += 1;
             break;
         }
     }
     assert_eq!(cross_cell_cases, 2, "chart 0 has nodes in two cells");
+    let u16_at = |at: usize| u16::from_le_bytes(bytes[at..at + 2].try_into().unwrap());
     let unstamped = (0..num_nodes)
-        .find(|&i| u32_at(node(i) + 36) == nil)
+        .find(|&i| u16_at(node(i) + 30) == u16::MAX)
         .expect("a node with a free spare slot");
-    corrupt(edit(node(unstamped) + 32, &0u32.to_le_bytes()), "spare");
+    corrupt(edit(node(unstamped) + 28, &0u16.to_le_bytes()), "spare");
     corrupt(
-        edit(node(unstamped) + 36, &0x7000_0000u32.to_le_bytes()),
+        edit(node(unstamped) + 30, &0x7000u16.to_le_bytes()),
         "spare",
     );
-    if let Some(stamped) = (0..num_nodes).find(|&i| u32_at(node(i) + 36) != nil) {
-        corrupt(
-            edit(node(stamped) + 32, &(num_nodes as u32).to_le_bytes()),
-            "spare",
-        );
+    if let Some(stamped) = (0..num_nodes).find(|&i| u16_at(node(i) + 30) != u16::MAX) {
+        corrupt(edit(node(stamped) + 28, &0xFFFEu16.to_le_bytes()), "spare");
     }
     // A huge node count is refused before anything is allocated.
     match edit(nodes, &(1u64 << 60).to_le_bytes()) {

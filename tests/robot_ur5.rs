@@ -564,7 +564,7 @@ fn ur5_certified_hull_motions_never_miss_sampled_exact_collisions() {
 /// at all (the hulls raise 112), only the bodies inside another's mesh.
 /// The deviation is each link's certified bound; where a link's decomposition did not reach
 /// the 1 mm tolerance within its piece budget, its bound is what the answers are held to
-/// (README, "Non-convex links").
+/// (docs/decomposition.md, "Non-convex links are checked as their meshes").
 #[test]
 fn ur5_decomposed_answers_as_its_exact_meshes() {
     let (robot, scene, allowed) = ur5();

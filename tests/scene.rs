@@ -245,7 +245,9 @@ fn file_errors_name_the_file() {
     std::fs::write(&file, one(r#""name": "s", "sphere": {"radius": 0}"#)).unwrap();
     let message = Scene::from_json_file(&file).unwrap_err().to_string();
     assert!(
-        message.starts_with(&format!("{shown}: obstacles[0] (\"s\").sphere.radius")),
+        message.starts_with(&format!(
+            "scene {shown}: obstacles[0] (\"s\").sphere.radius"
+        )),
         "{message}"
     );
 
@@ -253,7 +255,10 @@ fn file_errors_name_the_file() {
     let err = Scene::from_json_file(&file).unwrap_err();
     assert!(matches!(err, RobotError::SceneJson { file: Some(_), .. }));
     let message = err.to_string();
-    assert!(message.starts_with(&shown), "{message}");
+    assert!(
+        message.starts_with(&format!("scene {shown}: ")),
+        "{message}"
+    );
     assert!(message.contains("line 2 column"), "{message}");
 
     std::fs::write(&file, b"{\"notes\": \"\xFF\"}").unwrap();

@@ -6,7 +6,7 @@ length 1 broadcast against inputs of length ``N``.
 """
 
 from os import PathLike
-from typing import Any, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -48,8 +48,25 @@ class Polytope:
 def intersects(a: Polytope, b: Polytope, pose_a: Pose = None, pose_b: Pose = None) -> _Bools:
     """Whether A and B (posed) intersect, touching included (GJK)."""
 
-def distance(a: Polytope, b: Polytope, pose_a: Pose = None, pose_b: Pose = None) -> _Floats:
-    """The distance between A and B (posed); 0 when they intersect (GJK)."""
+@overload
+def distance(
+    a: Polytope, b: Polytope, pose_a: Pose = None, pose_b: Pose = None, *, points: Literal[False] = False
+) -> _Floats: ...
+@overload
+def distance(
+    a: Polytope, b: Polytope, pose_a: Pose = None, pose_b: Pose = None, *, points: Literal[True]
+) -> Tuple[_Floats, npt.NDArray[np.float64]]: ...
+def distance(
+    a: Polytope, b: Polytope, pose_a: Pose = None, pose_b: Pose = None, *, points: bool = False
+) -> Union[_Floats, Tuple[_Floats, npt.NDArray[np.float64]]]:
+    """The distance between A and B (posed); 0 when they intersect (GJK).
+
+    With ``points=True``: ``(distance, points)``, ``points[0]`` the nearest point of A and
+    ``points[1]`` of B in the world frame (``(2, 3)``, or ``(N, 2, 3)`` for N poses); when
+    they intersect both are one common point (see ``penetration_depth`` for the overlap).
+
+    >>> d, (pa, pb) = distance(cube, cube, None, ([3, 0, 0], [0, 0, 0, 1]), points=True)
+    """
 
 def penetration_depth(
     a: Polytope, b: Polytope, pose_a: Pose = None, pose_b: Pose = None
@@ -96,6 +113,13 @@ class Robot:
     @property
     def limits(self) -> npt.NDArray[np.float64]:
         """``(dof, 2)``: lower, upper."""
+    def link_poses(self, q: _Array) -> npt.NDArray[np.float64]:
+        """Forward kinematics in the robot's root frame: 4×4 per link in ``link_names``
+        order, ``(links, 4, 4)`` for ``(dof,)``, ``(N, links, 4, 4)`` for ``(N, dof)``. No
+        limit check. ``Checker.link_poses`` gives world poses (the scene's base pose applied).
+
+        >>> hand = robot.link_poses(q)[robot.link_names.index("panda_hand")]  # 4×4
+        """
     @property
     def warnings(self) -> list[str]:
         """The SRDF's names the URDF lacks, one message each (their entries ignored)."""
@@ -147,14 +171,68 @@ class Checker:
         *,
         allow_out_of_limits: bool = False,
         cache_dir: Optional[_Path] = None,
-    ) -> None: ...
+        padding: Union[None, float, Dict[str, float]] = None,
+    ) -> None:
+        """``padding`` (metres, MoveIt's link padding): a number for every link, or
+        ``{link name: metres}`` (key ``"*"``: every other link). A link collides with an
+        obstacle closer than its padding, with a link closer than both paddings summed;
+        distances are reported less the padding; certified motions and plans honour it.
+
+        >>> checker = Checker(robot, scene, padding={"*": 0.01, "panda_hand": 0.02})
+        """
     def check(self, q: _Array, parallel: bool = True, *, limit_tolerance: float = 1e-4) -> _Bools:
         """Whether each configuration collides: ``(dof,)`` → bool, ``(N, dof)`` → bool array.
         Values at most ``limit_tolerance`` beyond a joint limit are clamped onto it (every call)."""
+    @overload
     def distance(
+        self,
+        q: _Array,
+        parallel: bool = True,
+        *,
+        limit_tolerance: float = 1e-4,
+        details: Literal[False] = False,
+    ) -> _Floats: ...
+    @overload
+    def distance(
+        self, q: _Array, parallel: bool = True, *, limit_tolerance: float = 1e-4, details: Literal[True]
+    ) -> Dict[str, Any]: ...
+    def distance(
+        self, q: _Array, parallel: bool = True, *, limit_tolerance: float = 1e-4, details: bool = False
+    ) -> Union[_Floats, Dict[str, Any]]:
+        """Minimum distance over the active pairs (0 when colliding; less the pair's padding).
+
+        With ``details=True`` a dict: ``distance``; ``pair``, the nearest pair's names
+        ``(link, obstacle)`` or ``(link, link)`` (None without active pairs; a list for
+        ``(N, dof)``); ``points``, ``(2, 3)`` or ``(N, 2, 3)``: the nearest point on the pair's
+        first body, then on its second, world frame, ``|points[1] - points[0]| = distance +
+        padding``. An intersecting pair's two points are one contact point (no depth).
+
+        >>> r = checker.distance(q, details=True); r["pair"], r["points"][1] - r["points"][0]
+        """
+    def colliding_pairs(
         self, q: _Array, parallel: bool = True, *, limit_tolerance: float = 1e-4
-    ) -> _Floats:
-        """Minimum distance over the active pairs (0 when colliding)."""
+    ) -> Union[List[Tuple[str, str]], List[List[Tuple[str, str]]]]:
+        """Every colliding pair (within its padding), scene pairs first: a list of name
+        tuples for ``(dof,)`` (empty when free), a list of such lists for ``(N, dof)``.
+
+        >>> checker.colliding_pairs(q)  # e.g. [("panda_link7", "shelf_middle")]
+        """
+    def link_poses(self, q: _Array, *, limit_tolerance: float = 1e-4) -> npt.NDArray[np.float64]:
+        """World poses (the scene's robot base pose applied), 4×4 per link in
+        ``Robot.link_names`` order: ``(links, 4, 4)`` or ``(N, links, 4, 4)``.
+
+        >>> checker.link_poses(q)[-1][:3, 3]  # the last link's position
+        """
+    def set_obstacle_pose(self, name: str, pose: Pose) -> None:
+        """Moves obstacle ``name`` to ``pose`` (4×4 or ``(translation, quaternion_xyzw)``)
+        without rebuilding: later calls answer as a checker built with it there.
+        ``ValueError`` for an unknown name.
+
+        >>> checker.set_obstacle_pose("box", ([0.5, 0.0, 0.3], [0, 0, 0, 1]))
+        """
+    @property
+    def padding(self) -> Dict[str, float]:
+        """Each link's padding in metres, ``{link name: metres}``."""
     def colliding_pair(
         self, q: _Array, *, limit_tolerance: float = 1e-4
     ) -> Optional[Tuple[str, str]]:
@@ -164,12 +242,14 @@ class Checker:
         q0: _Array,
         q1: _Array,
         certified: bool = True,
-        resolution: float = 1e-3,
+        resolution: float = 0.01,
         parallel: bool = True,
         *,
         limit_tolerance: float = 1e-4,
     ) -> Tuple[_Bools, _Floats]:
-        """``(free, s)`` for the motions ``q0 → q1``; ``s`` is NaN when free."""
+        """``(free, s)`` for the motions ``q0 → q1``; ``s`` is NaN when free. ``resolution``
+        (sampled only; default 0.01, the library's ``DEFAULT_MOTION_RESOLUTION``, as the
+        command line's ``--resolution``) is the largest joint step between samples."""
     @property
     def dof(self) -> int: ...
     @property

@@ -65,10 +65,14 @@ pub fn rows<'a>(a: &'a ArrayIn<'_>, width: Option<usize>, what: &str) -> PyResul
         [n, w] => (*n, *w, true),
         _ => {
             return Err(value_error(format!(
-                "{what}: expected shape ({}) or (N, {}), got {:?}",
-                width.map_or("w".to_string(), |w| w.to_string()),
-                width.map_or("w".to_string(), |w| w.to_string()),
-                shape
+                "{what}: expected one row of shape ({w},) or N rows of shape (N, {w}){per}, got {:?}",
+                shape,
+                w = width.map_or("k".to_string(), |w| w.to_string()),
+                per = if width.is_none() {
+                    ", k values per row"
+                } else {
+                    ""
+                },
             )));
         }
     };
@@ -136,4 +140,11 @@ pub fn out_points(py: Python<'_>, values: Vec<f64>, batched: bool) -> PyResult<P
     } else {
         Ok(flat.into_any().unbind())
     }
+}
+
+/// An array of shape `dims` out, from its values in row-major order
+/// (`values.len() = Π dims`): e.g. `(N, 2, 3)` witness points, `(N, links, 4, 4)` poses.
+pub fn out_shaped(py: Python<'_>, values: Vec<f64>, dims: &[usize]) -> PyResult<Py<PyAny>> {
+    let flat = PyArray1::from_vec(py, values);
+    Ok(flat.reshape(dims.to_vec())?.into_any().unbind())
 }

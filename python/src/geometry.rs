@@ -8,7 +8,7 @@
 //! `time_of_impact` → the first `t ≥ 0` at which B moved by `t·v` touches A (`inf` when never);
 //! `raycast` → the distance along the unit direction to the entry point (`inf` on a miss).
 
-use crate::arrays::{Rows, array_in, broadcast, out, out_points, rows};
+use crate::arrays::{Rows, array_in, broadcast, out, out_points, out_shaped, rows};
 use crate::errors::{to_py, to_py_with, value_error};
 use crate::poses::poses;
 use numpy::PyArray1;
@@ -18,6 +18,7 @@ use polyquery::hull::convex_hull;
 use polyquery::input::{self, Input, ReadLimits};
 use polyquery::query::{self, EpaSettings, PortalSettings, gjk};
 use polyquery::{NormalVectorMap, Point, Posed, SupportMap, Vector};
+use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
@@ -265,22 +266,38 @@ pub fn intersects(
     out(py, v, batched)
 }
 
-/// The distance between A and B (posed), 0 when they intersect (GJK).
+/// The distance between A and B (posed), 0 when they intersect (GJK). With `points=True`,
+/// `(distance, points)`: `points[0]` the nearest point of A, `points[1]` of B, in the world
+/// frame (`(2, 3)`, or `(N, 2, 3)` for N poses), `|points[1] − points[0]| = distance`; when
+/// they intersect, both are one common point (use `penetration_depth` for the overlap).
 #[pyfunction]
-#[pyo3(signature = (a, b, pose_a=None, pose_b=None))]
+#[pyo3(signature = (a, b, pose_a=None, pose_b=None, *, points=false))]
 pub fn distance(
     py: Python<'_>,
     a: PyRef<'_, Polytope>,
     b: PyRef<'_, Polytope>,
     pose_a: Option<&Bound<'_, PyAny>>,
     pose_b: Option<&Bound<'_, PyAny>>,
+    points: bool,
 ) -> PyResult<Py<PyAny>> {
     let settings = gjk::GjkSettings::default();
     let (v, batched) = pair_query(py, (&a, pose_a), (&b, pose_b), None, |a, b, _| {
         let d = gjk::distance(a, b, &settings)?;
-        Ok(if d.intersecting { 0.0 } else { d.distance })
+        let (pa, pb) = if d.intersecting {
+            (d.point_a, d.point_a)
+        } else {
+            (d.point_a, d.point_b)
+        };
+        let witnesses = [pa.x, pa.y, pa.z, pb.x, pb.y, pb.z];
+        Ok((if d.intersecting { 0.0 } else { d.distance }, witnesses))
     })?;
-    out(py, v, batched)
+    let distances = v.iter().map(|x| x.0).collect();
+    if !points {
+        return out(py, distances, batched);
+    }
+    let flat = v.iter().flat_map(|x| x.1).collect();
+    let dims: &[usize] = if batched { &[v.len(), 2, 3] } else { &[2, 3] };
+    (out(py, distances, batched)?, out_shaped(py, flat, dims)?).into_py_any(py)
 }
 
 /// The penetration depth of A and B (posed) and its unit normal (EPA): `(depth, normal)`,

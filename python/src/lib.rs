@@ -11,6 +11,8 @@
 //!   `time_of_impact`, `raycast`), vectorised over poses.
 //! * [`robot`]: `Robot` (URDF + SRDF), `Scene` and `Checker` (configurations, distances,
 //!   motions), with pickling of a checker for distributed use.
+//! * [`robot_calls`]: the answers of the calls beyond a yes/no check (distance details,
+//!   colliding pairs, link poses, padding) shaped for Python.
 //! * [`plan`]: `Planner` (certified paths on a `Checker`) and its `Plan`, MoveIt motion
 //!   requests (`read_motion_request`) and MotionBenchMaker folders (`motion_problems`).
 //! * [`poses`]: poses given as 4×4 matrices or `(translation, quaternion_xyzw)`, one or many.
@@ -21,6 +23,7 @@ mod geometry;
 mod plan;
 mod poses;
 mod robot;
+mod robot_calls;
 
 use pyo3::prelude::*;
 

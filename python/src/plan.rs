@@ -63,7 +63,7 @@ impl Planner {
             },
             ..PlannerOptions::default()
         };
-        let range = lib::Planner::new(checker.get().library(), options)
+        let range = lib::Planner::new(&checker.get().library(), options)
             .map_err(|e| to_py(&e))?
             .range();
         Ok(Planner {
@@ -95,8 +95,9 @@ impl Planner {
             seed,
             ..self.options
         };
+        let library = checker.library();
         let plan = py
-            .detach(|| lib::Planner::new(checker.library(), options)?.plan(&start, &goal))
+            .detach(|| lib::Planner::new(&library, options)?.plan(&start, &goal))
             .map_err(|e| to_py(&e))?;
         let dof = start.len();
         let path = match plan.path {

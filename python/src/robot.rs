@@ -18,6 +18,7 @@
 use crate::arrays::{ArrayIn, Rows, array_in, out, rows};
 use crate::errors::{to_py, to_py_with, value_error};
 use crate::poses::{pose_to_matrix, poses};
+use crate::robot_calls;
 use nalgebra::Vector3;
 use numpy::{PyArray1, PyArrayMethods};
 use polyquery::format;
@@ -25,11 +26,12 @@ use polyquery::robot::{
     self as lib, AllowedCollisions, CheckWorkspace, CheckerOptions, DEFAULT_MESH_TOLERANCE,
     LimitCheck, MeshShape, MotionOptions, PackageDirs, RobotError,
 };
+use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// A robot read from URDF, with the SRDF's allowed-collision pairs and the load's warnings.
 #[pyclass(frozen, module = "polyquery")]
@@ -164,6 +166,23 @@ impl Robot {
     #[getter]
     fn limits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         limits(py, &self.robot)
+    }
+
+    /// Forward kinematics in the robot's root frame: each link's pose as a 4×4 matrix, in the
+    /// order of `link_names` — `(links, 4, 4)` for `q` of shape `(dof,)`, `(N, links, 4, 4)`
+    /// for `(N, dof)`. No limit check (any finite values). For world poses, with the scene's
+    /// robot base pose, call `Checker.link_poses`.
+    fn link_poses(&self, py: Python<'_>, q: &Bound<'_, PyAny>) -> Answer {
+        let a = array_in(q, "q")?;
+        let q = rows(&a, Some(self.robot.dof()), "q")?;
+        let poses = py.detach(|| {
+            q.slices()
+                .iter()
+                .map(|row| robot_calls::root_link_poses(&self.robot, row))
+                .collect::<Vec<_>>()
+        });
+        let poses = first_error(poses, q.batched, "configuration")?;
+        robot_calls::pose_stack(py, &poses, q.batched)
     }
 
     /// What loading the SRDF warned about: one message per link or joint name it gives that
@@ -451,7 +470,8 @@ impl Scene {
 /// released during checks, so Python threads run checks in parallel).
 #[pyclass(frozen, module = "polyquery")]
 pub struct Checker {
-    checker: Arc<lib::Checker>,
+    /// The library's checker; replaced (copied on write when shared) by `set_obstacle_pose`.
+    checker: RwLock<Arc<lib::Checker>>,
     /// The workspace of sequential calls (warm starts); a busy one is replaced by a fresh one.
     workspace: Mutex<CheckWorkspace>,
 }
@@ -464,9 +484,13 @@ impl Robot {
 }
 
 impl Checker {
-    /// The library's checker (for the planning module).
-    pub(crate) fn library(&self) -> &lib::Checker {
-        &self.checker
+    /// The library's checker as it stands (for the planning module and every call): a
+    /// shared handle, unaffected by a later `set_obstacle_pose`.
+    pub(crate) fn library(&self) -> Arc<lib::Checker> {
+        match self.checker.read() {
+            Ok(c) => c.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
     }
 
     /// One configuration `(dof,)` of a Python argument named `what`, checked and clamped as
@@ -490,7 +514,7 @@ impl Checker {
     fn wrap(checker: lib::Checker) -> Checker {
         let workspace = Mutex::new(checker.workspace());
         Checker {
-            checker: Arc::new(checker),
+            checker: RwLock::new(Arc::new(checker)),
             workspace,
         }
     }
@@ -512,8 +536,9 @@ impl Checker {
             }));
         }
         let mut q = rows(a, None, what)?;
-        let robot = self.checker.robot();
-        let limits = self.checker.options().limits;
+        let checker = self.library();
+        let robot = checker.robot();
+        let limits = checker.options().limits;
         for i in 0..q.n {
             let c = robot
                 .clamp_configuration(q.row(i), limits, limit_tolerance)
@@ -540,7 +565,7 @@ impl Checker {
     fn with_workspace<T>(&self, f: impl FnOnce(&mut CheckWorkspace) -> T) -> T {
         match self.workspace.try_lock() {
             Ok(mut ws) => f(&mut ws),
-            Err(_) => f(&mut self.checker.workspace()),
+            Err(_) => f(&mut self.library().workspace()),
         }
     }
 
@@ -579,28 +604,38 @@ impl Checker {
     fn rows_with<'py, T>(
         &self,
         q: &Bound<'py, PyAny>,
-        (parallel, limit_tolerance): (bool, f64),
+        how: (bool, f64),
         many: impl FnOnce(&lib::Checker, &[&[f64]]) -> Vec<Result<T, RobotError>> + Send,
         one: impl Fn(&lib::Checker, &mut CheckWorkspace, &[f64]) -> Result<T, RobotError> + Send + Sync,
     ) -> PyResult<Py<PyAny>>
     where
         T: Send + numpy::Element + for<'a> IntoPyObject<'py> + Copy,
     {
+        let (results, batched) = self.results_with(q, how, many, one)?;
+        out(q.py(), results, batched)
+    }
+
+    /// The per-configuration results of `q` (one row or `N` rows, clamped onto the limits
+    /// within `limit_tolerance`), computed with the GIL released, and whether `q` was a batch:
+    /// `results_with(q, …)?.0.len() = N`.
+    fn results_with<T: Send>(
+        &self,
+        q: &Bound<'_, PyAny>,
+        (parallel, limit_tolerance): (bool, f64),
+        many: impl FnOnce(&lib::Checker, &[&[f64]]) -> Vec<Result<T, RobotError>> + Send,
+        one: impl Fn(&lib::Checker, &mut CheckWorkspace, &[f64]) -> Result<T, RobotError> + Send + Sync,
+    ) -> PyResult<(Vec<T>, bool)> {
         let py = q.py();
         let a = array_in(q, "q")?;
         let q = self.clamped(&a, "q", limit_tolerance)?;
         let results = py.detach(|| {
             if q.n == 1 {
-                self.with_workspace(|ws| vec![one(&self.checker, ws, q.row(0))])
+                self.with_workspace(|ws| vec![one(&self.library(), ws, q.row(0))])
             } else {
                 self.batch(&q.slices(), parallel, many, |c, ws, row| one(c, ws, row))
             }
         });
-        out(
-            py,
-            first_error(results, q.batched, "configuration")?,
-            q.batched,
-        )
+        Ok((first_error(results, q.batched, "configuration")?, q.batched))
     }
 
     /// The results of a batch, in input order: in parallel through `many` (the library's
@@ -613,7 +648,8 @@ impl Checker {
         many: impl FnOnce(&lib::Checker, &[I]) -> Vec<Result<T, RobotError>>,
         one: impl Fn(&lib::Checker, &mut CheckWorkspace, &I) -> Result<T, RobotError>,
     ) -> Vec<Result<T, RobotError>> {
-        let checker = &*self.checker;
+        let checker = self.library();
+        let checker = &*checker;
         if parallel && items.len() > 1 {
             many(checker, items)
         } else {
@@ -648,16 +684,22 @@ impl Checker {
     /// `cache_dir` by content when given), bounding volumes and the active pairs. With
     /// `allow_out_of_limits`, configurations outside the joint limits are checked rather
     /// than refused; otherwise each call's `limit_tolerance` says how far beyond a limit a
-    /// value may be to be clamped onto it.
+    /// value may be to be clamped onto it. `padding` (metres, as MoveIt's link padding) is a
+    /// number for every link or a dict `{link name: metres}` (key `"*"`: every other link):
+    /// a link closer than its padding to an obstacle, or than both links' paddings to another
+    /// link, collides; distances are reported less the padding; certified motions and plans
+    /// keep every pair farther apart than its padding.
     #[new]
-    #[pyo3(signature = (robot, scene=None, *, allow_out_of_limits=false, cache_dir=None))]
+    #[pyo3(signature = (robot, scene=None, *, allow_out_of_limits=false, cache_dir=None, padding=None))]
     fn new(
         py: Python<'_>,
         robot: PyRef<'_, Robot>,
         scene: Option<PyRef<'_, Scene>>,
         allow_out_of_limits: bool,
         cache_dir: Option<PathBuf>,
+        padding: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Checker> {
+        let padding = padding.map(robot_calls::link_padding).transpose()?;
         let scene = scene.map(|s| s.scene.clone()).unwrap_or_default();
         let cache = match cache_dir {
             Some(dir) => lib::ShapeCache::in_dir(dir),
@@ -675,9 +717,15 @@ impl Checker {
             ..CheckerOptions::default()
         };
         let (r, a) = (robot.robot.clone(), robot.allowed.clone());
-        py.detach(move || lib::Checker::new(&r, &scene, &a, &cache, options))
-            .map(Checker::wrap)
-            .map_err(|e| to_py(&e))
+        py.detach(move || {
+            let mut checker = lib::Checker::new(&r, &scene, &a, &cache, options)?;
+            if let Some(padding) = padding {
+                checker.set_padding(&padding)?;
+            }
+            Ok::<_, RobotError>(checker)
+        })
+        .map(Checker::wrap)
+        .map_err(|e| to_py(&e))
     }
 
     /// Whether configurations collide: `q` of shape `(dof,)` gives a bool, `(N, dof)` a bool
@@ -692,10 +740,106 @@ impl Checker {
     }
 
     /// The minimum distance over the active pairs (metres; 0 when colliding, `inf` with no
-    /// active pairs), per configuration: a float for `(dof,)`, an array for `(N, dof)`.
+    /// active pairs; less the pair's padding on a padded checker), per configuration: a float
+    /// for `(dof,)`, an array for `(N, dof)`. With `details=True`, a dict: `distance` (as
+    /// above), `pair` (the nearest pair's names, `(link, obstacle)` or `(link, link)`; `None`
+    /// without active pairs; a list for `(N, dof)`) and `points` (`(2, 3)` or `(N, 2, 3)`: the
+    /// nearest point on the pair's first body, then on its second, in the world frame;
+    /// `|points[1] − points[0]| = distance + padding`). When the pair intersects, both points
+    /// are one point of the contact (no penetration depth); when it is apart but within its
+    /// padding, the distance is 0 and the points are the true nearest points.
+    #[pyo3(signature = (q, parallel=true, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE, details=false))]
+    fn distance(&self, q: &Any<'_>, parallel: bool, limit_tolerance: f64, details: bool) -> Answer {
+        if !details {
+            return self.per_row(q, (parallel, limit_tolerance), RowQuery::Distance);
+        }
+        let (results, batched) = self.results_with(
+            q,
+            (parallel, limit_tolerance),
+            |c, rows| c.distance_many(rows),
+            |c, ws, row| c.distance_with(ws, row),
+        )?;
+        robot_calls::distance_details(q.py(), &self.library(), &results, batched)
+    }
+
+    /// Every colliding pair's names (within its padding), not only the first: for `q` of
+    /// shape `(dof,)` a list of `(link, obstacle)` / `(link, link)` tuples (empty when free),
+    /// for `(N, dof)` a list of such lists. Scene pairs first, then link pairs.
     #[pyo3(signature = (q, parallel=true, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE))]
-    fn distance(&self, q: &Any<'_>, parallel: bool, limit_tolerance: f64) -> Answer {
-        self.per_row(q, (parallel, limit_tolerance), RowQuery::Distance)
+    fn colliding_pairs(
+        &self,
+        py: Python<'_>,
+        q: &Bound<'_, PyAny>,
+        parallel: bool,
+        limit_tolerance: f64,
+    ) -> Answer {
+        let (results, batched) = self.results_with(
+            q,
+            (parallel, limit_tolerance),
+            |c, rows| c.map_many(rows, |ws, row| c.colliding_pairs_with(ws, row), &|_| {}),
+            |c, ws, row| c.colliding_pairs_with(ws, row),
+        )?;
+        let checker = self.library();
+        let mut named: Vec<Vec<(String, String)>> = results
+            .iter()
+            .map(|pairs| {
+                pairs
+                    .iter()
+                    .map(|&p| robot_calls::names(&checker, p))
+                    .collect()
+            })
+            .collect();
+        if batched {
+            named.into_py_any(py)
+        } else {
+            named.pop().unwrap_or_default().into_py_any(py)
+        }
+    }
+
+    /// Each link's pose in the world (the scene's robot base pose applied) as a 4×4 matrix, in
+    /// the order of `Robot.link_names`: `(links, 4, 4)` for `q` of shape `(dof,)`,
+    /// `(N, links, 4, 4)` for `(N, dof)`; `link_poses(q)[i] = base · Robot.link_poses(q)[i]`.
+    #[pyo3(signature = (q, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE))]
+    fn link_poses(&self, py: Python<'_>, q: &Bound<'_, PyAny>, limit_tolerance: f64) -> Answer {
+        let a = array_in(q, "q")?;
+        let q = self.clamped(&a, "q", limit_tolerance)?;
+        let checker = self.library();
+        let poses = py.detach(|| {
+            q.slices()
+                .iter()
+                .map(|row| checker.link_poses(row))
+                .collect::<Vec<_>>()
+        });
+        let poses = first_error(poses, q.batched, "configuration")?;
+        robot_calls::pose_stack(py, &poses, q.batched)
+    }
+
+    /// Moves obstacle `name` to `pose` (a 4×4 matrix or `(translation, quaternion_xyzw)`, in
+    /// the world) without rebuilding the checker: every later call answers as a checker built
+    /// with the obstacle there. Calls already running, and planners built before, keep the
+    /// obstacle where it was. `ValueError` for an unknown name.
+    fn set_obstacle_pose(&self, name: &str, pose: &Bound<'_, PyAny>) -> PyResult<()> {
+        let pose = one_pose(Some(pose), "pose")?;
+        let mut shared = match self.checker.write() {
+            Ok(c) => c,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        Arc::make_mut(&mut shared)
+            .set_obstacle_pose(name, pose)
+            .map_err(|e| to_py(&e))
+    }
+
+    /// Each link's padding in metres, `{link name: metres}` (0 for unpadded links).
+    #[getter]
+    fn padding(&self) -> BTreeMap<String, f64> {
+        let checker = self.library();
+        checker
+            .robot()
+            .links()
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.name.clone(), checker.padding(i)))
+            .collect()
     }
 
     /// The colliding pair's names at one configuration `(dof,)`, or `None` when free.
@@ -712,12 +856,12 @@ impl Checker {
             return Err(value_error("q: expected one configuration, shape (dof,)"));
         }
         let r = py
-            .detach(|| self.with_workspace(|ws| self.checker.check_with(ws, q.row(0))))
+            .detach(|| self.with_workspace(|ws| self.library().check_with(ws, q.row(0))))
             .map_err(|e| to_py(&e))?;
         Ok(r.pair.map(|(x, y)| {
             (
-                self.checker.name(x).to_string(),
-                self.checker.name(y).to_string(),
+                self.library().name(x).to_string(),
+                self.library().name(y).to_string(),
             )
         }))
     }
@@ -725,9 +869,11 @@ impl Checker {
     /// Checks the straight-line motions `q0[i] → q1[i]`: returns `(free, s)` with `s` the
     /// first contact parameter in `[0, 1]` (NaN when free). `certified=True` proves a free
     /// motion free (conservative advancement); `certified=False` samples every `resolution`
-    /// radians (or metres) of the longest joint move, and may miss contacts between samples.
+    /// radians (or metres) of the longest joint move (default 0.01, the library's
+    /// `DEFAULT_MOTION_RESOLUTION`, as on the command line), and may miss contacts between
+    /// samples. A padded checker keeps every pair farther apart than its padding.
     /// Shapes `(dof,)` give scalars, `(N, dof)` arrays (one side may be a single row).
-    #[pyo3(signature = (q0, q1, certified=true, resolution=1e-3, parallel=true, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE))]
+    #[pyo3(signature = (q0, q1, certified=true, resolution=lib::DEFAULT_MOTION_RESOLUTION, parallel=true, *, limit_tolerance=lib::DEFAULT_LIMIT_TOLERANCE))]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn check_motions(
         &self,
@@ -778,13 +924,13 @@ impl Checker {
     /// The number of configuration values.
     #[getter]
     fn dof(&self) -> usize {
-        self.checker.robot().dof()
+        self.library().robot().dof()
     }
 
     /// The configuration's joints, in order.
     #[getter]
     fn joint_names(&self) -> Vec<String> {
-        self.checker
+        self.library()
             .robot()
             .joint_names()
             .map(str::to_string)
@@ -794,15 +940,15 @@ impl Checker {
     /// Joint limits, a `(dof, 2)` array of `(lower, upper)`.
     #[getter]
     fn limits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        limits(py, self.checker.robot())
+        limits(py, self.library().robot())
     }
 
     /// The numbers of active link–link and link–obstacle pairs.
     #[getter]
     fn active_pairs(&self) -> (usize, usize) {
         (
-            self.checker.self_pairs().len(),
-            self.checker.scene_pairs().len(),
+            self.library().self_pairs().len(),
+            self.library().scene_pairs().len(),
         )
     }
 
@@ -810,16 +956,16 @@ impl Checker {
         let (s, o) = self.active_pairs();
         format!(
             "Checker(robot={:?}, dof={}, obstacles={}, self_pairs={s}, scene_pairs={o})",
-            self.checker.robot().name(),
+            self.library().robot().name(),
             self.dof(),
-            self.checker.obstacle_count()
+            self.library().obstacle_count()
         )
     }
 
     /// Pickles as the library's bytes of the checker: its built shapes included, so
     /// unpickling reads no file and rebuilds no hull.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let checker = slf.get().checker.clone();
+        let checker = slf.get().library();
         let bytes = slf.py().detach(move || checker.to_bytes());
         reduce(slf.as_any(), &bytes)
     }

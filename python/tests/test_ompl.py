@@ -2,7 +2,7 @@
 and every returned edge is re-checked free by the certified ``Checker.check_motions``; the
 adapter's validity checker and motion validator answer as ``Checker.check`` and
 ``Checker.check_motions`` do on random states and motions; ``examples/plan_ompl.py`` and the
-README's OMPL block run.
+the OMPL block of docs/planning.md run.
 OMPL is required (``pip install ompl==2.0.1``, as ``.ci/run`` does): without it this module
 fails to import, it is not skipped."""
 
@@ -131,15 +131,15 @@ def test_example_plans_and_rechecks(cache, capsys):
 
 
 def test_readme_ompl_block_runs(cache, capsys):
-    """The README's OMPL example, with this session's shape cache (the robot's pieces are
+    """The OMPL example of docs/planning.md, with this session's shape cache (the robot's pieces are
     built once per session) and a 10 s limit."""
 
-    section = (REPO / "README.md").read_text().split("**With OMPL**", 1)[1]
+    section = (REPO / "docs" / "planning.md").read_text().split("## With OMPL", 1)[1]
     code = re.findall(r"```python\n(.*?)```", section, flags=re.S)[0]
     assert "pq.Checker(robot, scene)" in code
     cached = f"pq.Checker(robot, scene, cache_dir={str(cache)!r})"
     code = code.replace("pq.Checker(robot, scene)", cached)
     code = code.replace("ss.solve(1.0)", "ss.solve(10.0)")  # a loaded CI machine
-    exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
+    exec(compile(code, "docs/planning.md", "exec"), {"__name__": "readme"})
     out = capsys.readouterr().out.strip()
     assert out.startswith("(") and out.endswith(", 7) True"), out

@@ -104,8 +104,8 @@ def test_readme_planning_example_runs():
     import subprocess
     import sys
 
-    text = (REPO / "README.md").read_text()
-    section = text.split("\n### Planning\n", 1)[1].split("\n## ", 1)[0]
+    text = (REPO / "docs" / "planning.md").read_text()
+    section = text.split("\n## From Python\n", 1)[1].split("\n## ", 1)[0]
     code = re.findall(r"```python\n(.*?)```", section, flags=re.S)[0]
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=os.environ.copy()

@@ -5,7 +5,7 @@
 //! Where it sits: a leaf of [`crate::decompose`] (geometry only), used by `split` and
 //! `pipeline`.
 
-use crate::{Point, Vector};
+use crate::{Point, Polytope, Vector};
 
 /// A halfspace `n · x ≤ d` (its plane `n · x = d`), `n` a unit vector.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,6 +27,14 @@ impl Plane {
             d: -self.d,
         }
     }
+}
+
+/// The halfspaces `n · x ≤ e` of a hull's faces, as `(n, e)` pairs:
+/// `p = ∩ {x : n · x ≤ e}` over `face_planes(p)`.
+pub(crate) fn face_planes(p: &Polytope) -> Vec<(Vector, f64)> {
+    p.face_ids()
+        .map(|f| (p.face_normal(f), p.face_offset(f)))
+        .collect()
 }
 
 /// The six halfspaces of the box `[lo, hi]`.

@@ -12,7 +12,7 @@
 //! largest upper bound is split until the bounds meet, the question is decided, or the
 //! evaluation budget runs out — the answer is an upper bound in every case.
 
-use super::cell::{Plane, box_planes, vertices};
+use super::cell::{Plane, box_planes, face_planes, vertices};
 use super::solid::{MeshSolid, orient, triangle_closest};
 use crate::{Point, Polytope, Vector};
 use std::cmp::Ordering;
@@ -47,11 +47,15 @@ pub struct DistanceBound {
 }
 
 /// How the search stops: when `upper − lower ≤ resolution`, and, with a threshold, as soon
-/// as `upper ≤ threshold` or `lower > threshold` decides the question.
+/// as `upper ≤ threshold` or `lower > refuse` (`refuse` defaults to the threshold) decides
+/// the question.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Stop {
     pub resolution: f64,
     pub threshold: Option<f64>,
+    /// A lower bound above this ends the search (the caller reads it as "over the
+    /// threshold"); `None`: the threshold.
+    pub refuse: Option<f64>,
     pub budget: usize,
     /// `S` is the surface only (a mesh that is not closed): nothing is inside.
     pub surface_only: bool,
@@ -204,6 +208,7 @@ pub fn max_distance(
         &Stop {
             resolution,
             threshold: None,
+            refuse: None,
             budget: max_evaluations,
             surface_only,
         },
@@ -212,10 +217,22 @@ pub fn max_distance(
 
 /// The branch and bound; see the module notes.
 pub(crate) fn bound(solid: &MeshSolid, hull: &Polytope, stop: &Stop) -> DistanceBound {
-    let planes: Vec<(Vector, f64)> = hull
-        .face_ids()
-        .map(|f| (hull.face_normal(f), hull.face_offset(f)))
-        .collect();
+    bound_beyond(solid, hull, &[], stop)
+}
+
+/// The branch and bound of [`bound`] over the part of a hull outside pieces already
+/// certified (`known`): a box wholly inside a known piece (every corner in each of its
+/// halfspaces, by `slack`) is dropped, so only the rest of the hull is searched (merging two
+/// certified pieces costs the gap between them). The answer bounds `dist(x, S)` over that
+/// rest; over the whole hull, `max(upper, the known pieces' bounds)` does.
+pub(crate) fn bound_beyond(
+    solid: &MeshSolid,
+    hull: &Polytope,
+    known: &[&Polytope],
+    stop: &Stop,
+) -> DistanceBound {
+    let known: Vec<Vec<(Vector, f64)>> = known.iter().map(|p| face_planes(p)).collect();
+    let planes = face_planes(hull);
     // Three corners of each face (not collinear: the hull drops collinear corners), for
     // exact side tests.
     let corners: Vec<[Point; 3]> = hull
@@ -246,6 +263,14 @@ pub(crate) fn bound(solid: &MeshSolid, hull: &Polytope, stop: &Stop) -> Distance
                 return None; // the box lies outside this halfspace
             }
             strictly_in &= s < -slack;
+        }
+        let within = |planes: &[(Vector, f64)]| {
+            planes
+                .iter()
+                .all(|(n, e)| n.dot(&c.coords) + n.abs().dot(&h) - e < -slack)
+        };
+        if known.iter().any(|p| within(p)) {
+            return None; // the box lies in a certified piece
         }
         let inherited = parent.filter(|p| p.d > (c - p.c).norm() * (1.0 + 1e-9));
         let inside = match inherited {
@@ -286,7 +311,7 @@ pub(crate) fn bound(solid: &MeshSolid, hull: &Polytope, stop: &Stop) -> Distance
         result.upper = top.ub;
         let decided = stop
             .threshold
-            .is_some_and(|t| top.ub <= t || result.lower > t);
+            .is_some_and(|t| top.ub <= t || result.lower > stop.refuse.unwrap_or(t));
         if decided || top.ub - result.lower <= stop.resolution {
             break;
         }

@@ -78,10 +78,12 @@
 mod cell;
 mod deviation;
 mod fill;
+mod merge;
 mod pipeline;
 mod solid;
 mod split;
 mod types;
+mod union;
 mod weld;
 
 pub use deviation::{DistanceBound, max_distance};

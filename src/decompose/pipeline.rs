@@ -4,25 +4,23 @@
 //! Where it sits: the entry point of [`crate::decompose`]; uses every other file of it.
 
 use super::cell::{Plane, box_planes};
-use super::deviation::{Stop, bound};
+use super::deviation::{Stop, bound, bound_beyond};
 use super::fill::fill_voids;
+use super::merge::{MERGE_REFUSE_SHARE, MERGE_TOLERANCE_SHARE, merge};
 use super::solid::MeshSolid;
-use super::split::{Context, Piece};
+use super::split::{Certified, Context, Piece};
 use super::types::{DecomposeError, DecomposeOptions, Decomposition};
+use super::union::union_volume;
 use super::weld::{Welded, enclosed_volume, weld};
 use crate::hull::convex_hull;
-use crate::{Point, Vector};
+use crate::{Point, Polytope, Vector};
 
-/// A piece with its certified bound.
-struct Certified {
-    piece: Piece,
-    bound: f64,
-    lower: f64,
-    witness: Option<Point>,
-    met: bool,
-    exhausted: bool,
-    splittable: bool,
-}
+/// The most cut-then-merge phases (each after the first runs only when the last merged
+/// some pieces and some piece is still over the tolerance).
+const MERGE_PHASES: usize = 4;
+
+/// A merge's certification gets `max_evaluations / MERGE_BUDGET_SHARE` evaluations.
+const MERGE_BUDGET_SHARE: usize = 8;
 
 /// Decomposes the solid bounded by the mesh `points` / `faces` (polygons, 0-based indices)
 /// into convex pieces whose union contains it, within `options.tolerance` where the piece
@@ -59,6 +57,7 @@ pub fn decompose(
     let stop = |surface_only| Stop {
         resolution: tolerance / 4.0,
         threshold: Some(tolerance),
+        refuse: None,
         budget: options.max_evaluations,
         surface_only,
     };
@@ -90,12 +89,35 @@ pub fn decompose(
     }
     let (mut ctx, first) = start(mesh, &solid, tolerance)?;
     let hull_volume = first.volume;
-    let certify = |ctx: &mut Context, piece: Piece| {
-        let b = bound(&solid, &piece.hull, &stop(false));
+    // `known`: pieces inside this one, already certified with their bounds (a merge's two
+    // parts). A merge gets a share of the budget (one that needs more is refused: not met,
+    // so not merged), and the volume it adds must lie within `MERGE_TOLERANCE_SHARE` of the
+    // tolerance (the parts keep theirs): merged pieces stay about as tight as cut ones.
+    let certify = |ctx: &mut Context, piece: Piece, known: &[(&Polytope, f64)]| {
+        let merging = !known.is_empty();
+        let limit = if merging {
+            tolerance * MERGE_TOLERANCE_SHARE
+        } else {
+            tolerance
+        };
+        let stop = Stop {
+            threshold: Some(limit),
+            refuse: merging.then_some(tolerance * MERGE_REFUSE_SHARE),
+            budget: if merging {
+                (options.max_evaluations / MERGE_BUDGET_SHARE).max(1)
+            } else {
+                options.max_evaluations
+            },
+            ..stop(false)
+        };
+        let parts: Vec<&Polytope> = known.iter().map(|(p, _)| *p).collect();
+        let b = bound_beyond(&solid, &piece.hull, &parts, &stop);
         ctx.evaluations += b.evaluations;
+        let floor = known.iter().map(|(_, b)| *b).fold(0.0, f64::max);
+        let refused = merging && b.lower > tolerance * MERGE_REFUSE_SHARE;
         Certified {
-            met: b.upper <= tolerance && !b.exhausted,
-            bound: b.upper,
+            met: !refused && b.upper <= limit && floor <= tolerance && !b.exhausted,
+            bound: b.upper.max(floor),
             lower: b.lower,
             witness: b.witness,
             exhausted: b.exhausted,
@@ -103,30 +125,53 @@ pub fn decompose(
             piece,
         }
     };
-    let mut pieces = vec![certify(&mut ctx, first)];
-    // Each round adds a piece or retires one from cutting: at most 2·max_pieces rounds.
-    for _ in 0..2 * options.max_pieces {
-        if pieces.len() >= options.max_pieces {
-            break;
-        }
-        let worst = pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| !p.met && p.splittable)
-            .max_by(|a, b| {
-                (a.1.lower, a.1.bound)
-                    .partial_cmp(&(b.1.lower, b.1.bound))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
-            .map(|(i, _)| i);
-        let Some(i) = worst else { break };
-        match ctx.best_cut(&pieces[i].piece, pieces[i].witness) {
-            Some((a, b)) => {
-                pieces[i] = certify(&mut ctx, a);
-                let b = certify(&mut ctx, b);
-                pieces.push(b);
+    let mut pieces = vec![certify(&mut ctx, first, &[])];
+    // Each piece's id, for the merge's memory of refused pairs.
+    let (mut ids, mut next_id) = (vec![0], 1);
+    let mut rejected = std::collections::HashSet::new();
+    // Cut, then merge neighbours; merging frees room under `max_pieces` for more cuts of
+    // the pieces still over the tolerance. Each phase either merges or ends the loop.
+    for _ in 0..MERGE_PHASES {
+        // Each round adds a piece or retires one from cutting: at most 2·max_pieces rounds.
+        for _ in 0..2 * options.max_pieces {
+            if pieces.len() >= options.max_pieces {
+                break;
             }
-            None => pieces[i].splittable = false,
+            let worst = pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !p.met && p.splittable)
+                .max_by(|a, b| {
+                    (a.1.lower, a.1.bound)
+                        .partial_cmp(&(b.1.lower, b.1.bound))
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                })
+                .map(|(i, _)| i);
+            let Some(i) = worst else { break };
+            match ctx.best_cut(&pieces[i].piece, pieces[i].witness) {
+                Some((a, b)) => {
+                    pieces[i] = certify(&mut ctx, a, &[]);
+                    ids[i] = next_id;
+                    let b = certify(&mut ctx, b, &[]);
+                    pieces.push(b);
+                    ids.push(next_id + 1);
+                    next_id += 2;
+                }
+                None => pieces[i].splittable = false,
+            }
+        }
+        let merged = merge(
+            &mut ctx,
+            &mut pieces,
+            &mut ids,
+            &mut next_id,
+            &mut rejected,
+            tolerance,
+            &certify,
+        );
+        let cuttable = pieces.iter().any(|p| !p.met && p.splittable);
+        if merged == 0 || !cuttable {
+            break;
         }
     }
     // A piece not meeting the tolerance stopped as soon as that was decided: tighten its
@@ -148,7 +193,10 @@ pub fn decompose(
         tolerance_met: pieces.iter().all(|p| p.met),
         mesh_volume: enclosed_volume(&welded),
         hull_volume,
-        pieces_volume: pieces.iter().map(|p| p.piece.volume).sum(),
+        // Merged pieces may overlap: the union's volume, or the sum (an upper bound) when
+        // the union has too many fragments to measure.
+        pieces_volume: union_volume(&pieces.iter().map(|p| &p.piece.hull).collect::<Vec<_>>())
+            .unwrap_or_else(|| pieces.iter().map(|p| p.piece.volume).sum()),
         evaluations: ctx.evaluations,
         budget_exhausted: pieces.iter().any(|p| p.exhausted),
         pieces: pieces

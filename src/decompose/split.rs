@@ -48,6 +48,23 @@ pub(crate) struct Piece {
     pub area: f64,
 }
 
+/// A piece with its certified bound, as the pipeline keeps it.
+pub(crate) struct Certified {
+    pub piece: Piece,
+    /// The certified upper bound on the piece's deviation.
+    pub bound: f64,
+    /// A lower bound on it (sampled).
+    pub lower: f64,
+    /// The deepest pocket point found, where `lower` was reached.
+    pub witness: Option<Point>,
+    /// `bound ≤ tolerance`, decided by the certification.
+    pub met: bool,
+    /// The certification's budget ran out.
+    pub exhausted: bool,
+    /// A cut may still split it (a merged piece has no cell and is never cut).
+    pub splittable: bool,
+}
+
 impl Context<'_> {
     /// The piece of cell `planes` with surface `polygons`: `hull = conv(corners ∪ cell
     /// vertices in S)`, or `None` when those points have no 3D hull (the cut is not used).
@@ -230,8 +247,9 @@ impl Context<'_> {
     }
 
     /// Where a piece is worst, cheaply: the largest distance to the solid of its hull's face
-    /// centroids (a lower bound on its deviation), and the surface point nearest that centroid.
-    fn estimate(&mut self, piece: &Piece) -> (f64, Option<Point>) {
+    /// centroids (a lower bound on its deviation), and the surface point nearest that centroid:
+    /// `estimate(P).0 = max_f dist(centroid_f, S) ≤ max_{x ∈ P} dist(x, S)`.
+    pub fn estimate(&mut self, piece: &Piece) -> (f64, Option<Point>) {
         let hull = &piece.hull;
         let mut worst = (0.0f64, None);
         for f in hull.face_ids() {

@@ -78,8 +78,9 @@ pub struct Decomposition {
     pub mesh_volume: f64,
     /// The volume of the convex hull of the mesh: `hull_volume = vol(conv(mesh))`.
     pub hull_volume: f64,
-    /// `pieces_volume = Σ_k vol(conv(pieces[k]))`, the volume of their union (the pieces lie
-    /// in disjoint cells).
+    /// `pieces_volume = vol(∪_k conv(pieces[k]))`, the volume of their union (merged pieces
+    /// may overlap; measured by convex differences, or `Σ_k vol(conv(pieces[k]))`, an upper
+    /// bound, when the overlaps are too many to measure).
     pub pieces_volume: f64,
     /// Counted work: `evaluations` = the number of point evaluations (a surface distance,
     /// with an inside test where needed) made by the whole decomposition.

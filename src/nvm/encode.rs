@@ -7,37 +7,31 @@
 //! [`crate::format::FORMAT_VERSION`]).
 //!
 //! Layout (little-endian): `num_segments: u64` · `linear: u8` (1: answers by a linear scan) ·
-//! `records: count u64, then per entry point: [f64; 3], vertex: u32, link: u32` (32 bytes,
-//! [`RecordEntry`]'s `#[repr(C)]` layout, so the array is read straight into place) ·
-//! `charts: u32` (always 6) · per chart its point locator.
+//! `records: count u64, then 16-byte units` (see `records`: a head of two units per vertex,
+//! then one link unit per neighbour; read straight into place) · `charts: u32` (always 6) ·
+//! per chart its point locator.
 //!
-//! A load reads the records into place, then checks them against the (already checked) polytope entry by entry: vertex
-//! `w`'s record is its head `{point of w, w, degree}` followed by `{point of q, q, record
-//! start of q}` for each neighbour `q` in the polytope's order, records of vertices `0, 1, …`
-//! back to back. So the polish, which trusts the records, climbs the real polytope. Every
-//! locator payload must be a record start (a head).
+//! A load reads the units into place, then checks them against the (already checked)
+//! polytope record by record: vertex `w`'s record must be exactly what `vertex_record` makes
+//! of the polytope (its point, id and degree, then per neighbour `q` in the polytope's order
+//! the rounded scaled offset and the record start of `q`), records of vertices `0, 1, …`
+//! back to back. So the polish, which trusts the records, climbs the real polytope with
+//! offsets its error bound covers. Every locator payload must be a record start (a head).
 
+use super::NormalVectorMap;
 use super::chart::NUM_CHARTS;
-use super::{NormalVectorMap, RecordEntry};
-use crate::Polytope;
-use crate::codec::{ByteReader, ByteWriter, DecodeError, Element};
+use super::records::{RecordUnit, Records, offset_scale, record_units, vertex_record};
+use crate::codec::{ByteReader, ByteWriter, DecodeError};
 use crate::pointloc::PointLocator;
+use crate::{Polytope, VertexId};
 use std::io::Read;
-
-impl Element for RecordEntry {
-    fn swap_from_le(&mut self) {
-        self.point.swap_from_le();
-        self.vertex.swap_from_le();
-        self.link.swap_from_le();
-    }
-}
 
 impl NormalVectorMap {
     /// Appends the records and the charts (not the polytope) to `w`.
     pub(crate) fn encode_search(&self, w: &mut ByteWriter) {
         w.put_len(self.num_segments);
         w.put_u8(u8::from(self.linear));
-        w.put_array(&self.records);
+        w.put_array(&self.records.units);
         w.put_u32(self.charts.len() as u32);
         for chart in &self.charts {
             chart.encode(w);
@@ -87,78 +81,62 @@ impl NormalVectorMap {
     }
 }
 
-/// Reads the polish records and checks them entry by entry against `polytope` (see the
-/// module notes); also returns which entries are record starts.
+/// Reads the polish records and checks them record by record against `polytope` (see the
+/// module notes); also returns which units are record starts.
 fn decode_records<R: Read>(
     polytope: &Polytope,
     r: &mut ByteReader<R>,
-) -> Result<(Vec<RecordEntry>, Vec<bool>), DecodeError> {
+) -> Result<(Records, Vec<bool>), DecodeError> {
     // The record start of every vertex, from the polytope's degrees (as the build does).
     let mut record_of = Vec::with_capacity(polytope.num_vertices());
     let mut total = 0usize;
     for w in polytope.vertex_ids() {
         record_of.push(total);
-        total += 1 + polytope.neighbors(w).len();
+        total += record_units(polytope.neighbors(w).len());
     }
-    let records: Vec<RecordEntry> = r.array("polish records")?;
-    let count = records.len();
+    let units: Vec<RecordUnit> = r.array("polish records")?;
+    let count = units.len();
     if count != total {
         return Err(DecodeError::corrupt(format!(
-            "polish records: {count} entries, the polytope needs {total}"
+            "polish records: {count} units, the polytope needs {total}"
         )));
     }
     if u32::try_from(total).is_err() {
         return Err(DecodeError::corrupt(format!(
-            "polish records: {total} entries exceed the 32-bit index range"
+            "polish records: {total} units exceed the 32-bit index range"
         )));
     }
+    let scale = offset_scale(polytope);
+    let start = |q: VertexId| {
+        record_of
+            .get(q.index())
+            .and_then(|&x| u32::try_from(x).ok())
+            .unwrap_or(u32::MAX)
+    };
     let mut is_head = vec![false; count];
-    let mut at = 0;
+    let mut expected = Vec::new();
     for w in polytope.vertex_ids() {
-        let nbrs = polytope.neighbors(w);
+        let at = record_of.get(w.index()).copied().unwrap_or(count);
+        expected.clear();
+        vertex_record(polytope, w, scale, &start, &mut expected);
+        let stored = units.get(at..at + expected.len()).unwrap_or_default();
+        if stored.len() != expected.len()
+            || stored
+                .iter()
+                .zip(&expected)
+                .any(|(a, b)| (a.lo, a.hi) != (b.lo, b.hi))
+        {
+            return Err(DecodeError::corrupt(format!(
+                "polish record of vertex {}: differs from the polytope's point, degree, \
+                 neighbour offsets or neighbour record starts",
+                w.0
+            )));
+        }
         if let Some(h) = is_head.get_mut(at) {
             *h = true;
         }
-        let expected = std::iter::once((w, nbrs.len())).chain(
-            nbrs.iter()
-                .map(|&q| (q, record_of.get(q.index()).copied().unwrap_or(usize::MAX))),
-        );
-        for (k, (q, link)) in expected.enumerate() {
-            let index = at + k;
-            // `count == total`, the sum of these records' lengths: always in range.
-            let Some(e) = records.get(index) else {
-                return Err(DecodeError::corrupt("polish records: too few entries"));
-            };
-            if e.vertex != q.0 {
-                return Err(DecodeError::corrupt(format!(
-                    "polish record entry {index}: vertex {} where the polytope has {}",
-                    e.vertex, q.0
-                )));
-            }
-            let p = polytope.points().get(q.index());
-            if p.is_none_or(|p| [p.x, p.y, p.z].map(f64::to_bits) != e.point.map(f64::to_bits)) {
-                return Err(DecodeError::corrupt(format!(
-                    "polish record entry {index}: the point of vertex {} differs from the \
-                     polytope's",
-                    q.0
-                )));
-            }
-            if e.link as usize != link {
-                return Err(DecodeError::corrupt(format!(
-                    "polish record entry {index}: link {} where the polytope gives {link} \
-                     ({})",
-                    e.link,
-                    if k == 0 {
-                        "the degree"
-                    } else {
-                        "the neighbour's record start"
-                    }
-                )));
-            }
-        }
-        at += 1 + nbrs.len();
     }
-    Ok((records, is_head))
+    Ok((Records::new(units, scale), is_head))
 }
 
 /// `e` with `what` prefixed by `context`.

@@ -19,9 +19,10 @@
 //!   region, so the candidate is finished by steepest ascent over the vertex adjacency. On a
 //!   convex polytope a vertex with no better neighbour maximises `d · p`, so the answer equals
 //!   the linear scan's maximum up to rounding; the climb is usually zero steps. The ascent
-//!   reads compact *polish records* (per vertex: its point and id, then each neighbour's point,
-//!   id and record), so a polish that does not move reads one record, a few consecutive cache
-//!   lines. The payloads of the locator are record starts. (Prefetching the record as soon
+//!   reads compact *polish records* (`records`: per vertex its point and id, then each
+//!   neighbour's offset in `f32`, which rules the neighbour out with a proven error bound,
+//!   and its record), so a polish that does not move reads one record, two or three cache lines. The
+//!   payloads of the locator are record starts. (Prefetching the record as soon
 //!   as the descent names it was measured and dropped: no gain, the descent is two
 //!   in-cache nodes by then.)
 //! * Below [`LINEAR_SCAN_BELOW`] vertices the map answers by a linear scan, which is faster
@@ -29,15 +30,15 @@
 
 pub mod chart;
 mod encode;
+mod records;
 
-use crate::codec::record;
-use crate::memory_hints::advise_huge_pages;
 use crate::pointloc::{
     LocateStats, NoTally, Persistence, PointLocError, PointLocator, Segment, Tally,
 };
 use crate::support::{HillClimb, LinearScan, Support, SupportMap};
 use crate::{Point, Polytope, Vector, VertexId};
 use chart::{NUM_CHARTS, chart_axes, chart_of, clip_arc, project, unproject};
+use records::{RecordUnit, Records};
 
 /// The `[u_lo, u_hi, v_lo, v_hi]` square every chart's grid covers.
 const CHART_DOMAIN: [f64; 4] = [-1.0, 1.0, -1.0, 1.0];
@@ -101,23 +102,11 @@ pub struct NormalVectorMap {
     /// One point locator per chart; every payload is a record start in `records`.
     charts: Vec<PointLocator>,
     /// Per vertex `w`, its polish record: `w` itself, then each neighbour, all records
-    /// concatenated (see [`RecordEntry`]).
-    records: Vec<RecordEntry>,
+    /// concatenated (see `records`).
+    records: Records,
     /// Below this many vertices the map answers by a linear scan (faster there).
     linear: bool,
     num_segments: usize,
-}
-
-record! {
-    /// One entry of a polish record (32 bytes). A record is `1 + degree` consecutive entries:
-    /// the head `{ point of w, w, degree }`, then per neighbour `q` `{ point of q, q, record of q }`.
-    /// A polish that does not move reads one record, a few consecutive cache lines.
-    struct RecordEntry {
-        point: [f64; 3],
-        vertex: u32,
-        /// Head: the degree; neighbour entry: the neighbour's record start.
-        link: u32,
-    }
 }
 
 /// Below this many hull vertices [`NormalVectorMap::build`] makes the map answer by a linear
@@ -160,32 +149,12 @@ impl NormalVectorMap {
     pub fn build_located(polytope: Polytope) -> Result<NormalVectorMap, NvmError> {
         let ne = polytope.num_edges();
         let nv = polytope.num_vertices();
-        // Records take 2 + degree entries per vertex: 2·nv + 2·ne in all.
+        // Records take 2 + degree units per vertex: 2·nv + 2·ne in all.
         if ne >= (u32::MAX / 8) as usize || nv >= (u32::MAX / 8) as usize {
             return Err(NvmError::TooLarge(ne));
         }
-        let mut record_of = Vec::with_capacity(nv);
-        let mut total = 0u32;
-        for w in polytope.vertex_ids() {
-            record_of.push(total);
-            total += 1 + polytope.neighbors(w).len() as u32;
-        }
+        let (records, record_of) = Records::build(&polytope);
         let rec = |w: VertexId| record_of.get(w.index()).copied().unwrap_or(0);
-        let entry = |w: VertexId, link: u32| {
-            let q = polytope.point(w);
-            RecordEntry {
-                point: [q.x, q.y, q.z],
-                vertex: w.0,
-                link,
-            }
-        };
-        let mut records = Vec::with_capacity(total as usize);
-        advise_huge_pages(&records);
-        for w in polytope.vertex_ids() {
-            let nbrs = polytope.neighbors(w);
-            records.push(entry(w, nbrs.len() as u32));
-            records.extend(nbrs.iter().map(|&q| entry(q, rec(q))));
-        }
         let mut per_chart: Vec<Vec<Segment>> = (0..NUM_CHARTS)
             .map(|_| Vec::with_capacity(ne / 3 + 8))
             .collect();
@@ -271,50 +240,6 @@ impl NormalVectorMap {
         loc.below.or(loc.above).or(loc.owner).unwrap_or(0)
     }
 
-    /// Steepest ascent from the vertex whose record starts at `record`, reading only the
-    /// records: the support and the steps taken. Bounded by the vertex count (each step
-    /// strictly increases `d · p`); the bound is never expected to be hit.
-    #[inline]
-    fn polish(&self, d: &Vector, record: u32) -> (Support, u32) {
-        let value = |e: &RecordEntry| d.x * e.point[0] + d.y * e.point[1] + d.z * e.point[2];
-        let fallback = RecordEntry {
-            point: [0.0; 3],
-            vertex: 0,
-            link: 0,
-        };
-        let mut r = record as usize;
-        let mut head = self.records.get(r).copied().unwrap_or(fallback);
-        let mut head_value = value(&head);
-        let mut steps = 0u32;
-        for _ in 0..self.records.len() {
-            let neighbors = self
-                .records
-                .get(r + 1..r + 1 + head.link as usize)
-                .unwrap_or_default();
-            let mut best: Option<&RecordEntry> = None;
-            let mut best_value = head_value;
-            for e in neighbors {
-                let ve = value(e);
-                if ve > best_value {
-                    best = Some(e);
-                    best_value = ve;
-                }
-            }
-            let Some(next) = best else {
-                break;
-            };
-            r = next.link as usize;
-            head = self.records.get(r).copied().unwrap_or(*next);
-            head_value = best_value;
-            steps += 1;
-        }
-        let support = Support {
-            vertex: VertexId(head.vertex),
-            point: Point::new(head.point[0], head.point[1], head.point[2]),
-        };
-        (support, steps)
-    }
-
     /// `S(P, d)` with the counted work of the query (all zero below
     /// [`LINEAR_SCAN_BELOW`] vertices, where the map scans): `support_with_stats(d).0 = support(d)`.
     pub fn support_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
@@ -345,19 +270,19 @@ impl NormalVectorMap {
         }
         let record = self.candidate(d, tally);
         if !(d.x.is_finite() && d.y.is_finite() && d.z.is_finite()) {
-            let support = self.records.get(record as usize).map_or(
+            let support = self.records.head(record as usize).map_or(
                 Support {
                     vertex: VertexId(0),
                     point: Point::origin(),
                 },
-                |e| Support {
-                    vertex: VertexId(e.vertex),
-                    point: Point::new(e.point[0], e.point[1], e.point[2]),
+                |h| Support {
+                    vertex: VertexId(h.vertex),
+                    point: Point::new(h.point[0], h.point[1], h.point[2]),
                 },
             );
             return (support, 0);
         }
-        self.polish(d, record)
+        self.records.polish(d, record)
     }
 
     /// Number of segments over all charts (before vertical ones are dropped).
@@ -399,7 +324,7 @@ impl NormalVectorMap {
                 .iter()
                 .map(PointLocator::memory_bytes)
                 .sum::<usize>()
-            + self.records.capacity() * std::mem::size_of::<RecordEntry>()
+            + self.records.units.capacity() * std::mem::size_of::<RecordUnit>()
     }
 
     /// Heap bytes of the owned polytope ([`Polytope::memory_bytes`]).

@@ -10,8 +10,10 @@
 //! grid `u_lo, v_lo, u_scale, v_scale: f64, k: u64` ·
 //! `cells: count, then per cell first_slab, first_node: u32` (8 bytes, `k² + 1` cells) ·
 //! `slabs: count, then per slab end: f64, root, owner: u32` (16 bytes) ·
-//! `nodes: count, then per node a, b: f64, upper, lower, left, right, spare, spare_stamp: u32`
-//! (40 bytes). Each record is its struct's `#[repr(C)]` layout, with no padding, so each
+//! `node links: u8` (2: compact, 4: wide) · `nodes: count, then per node a, b: f64, upper,
+//! lower: u32`, then `left, right, spare, spare_stamp` as cell-local `u16` (compact, 32 bytes:
+//! counted from the cell's first node and first slab) or global `u32` (wide, 40 bytes).
+//! Each record is its struct's `#[repr(C)]` layout, with no padding, so each
 //! array is read from the stream straight into its final `Vec` and then checked.
 //!
 //! What a load checks (so that no later query can index out of range or loop unboundedly, and
@@ -19,14 +21,18 @@
 //! grid origin and positive finite scales; the cells' first slab strictly increasing from 0 to
 //! the slab count (every cell has a slab) and their first node never decreasing from 0 to
 //! the node count; within a cell, slab ends strictly increasing, finite except the last,
-//! which is `+∞`; every root, child and spare child `NIL` or a node of the slab's own cell;
+//! which is `+∞`; every root, child and spare child `NIL` or a node of the slab's own cell
+//! (compact links are checked once widened, so a local index past its cell is refused);
 //! every spare stamp `NO_SPARE` (and then the spare `NIL`) or a version of the cell; every
 //! node line finite; every payload (node `upper`/`lower`, slab owner) accepted by the
 //! caller, owners also `NO_OWNER`.
 
 use super::grid::{Grid, MAX_CELLS_PER_SIDE};
 use super::locator::PointLocator;
-use super::types::{Cell, NIL, NO_OWNER, NO_SPARE, Node, Persistence, RIGHT_BIT, Slab};
+use super::types::{
+    COMPACT_MAX_NODES, COMPACT_MAX_SLABS, Cell, CompactNode, NIL, NO_OWNER, NO_SPARE, Node, Nodes,
+    Persistence, RIGHT_BIT, Slab, TreeNode,
+};
 use crate::codec::{ByteReader, ByteWriter, DecodeError, Element};
 use std::io::Read;
 
@@ -62,6 +68,23 @@ impl Element for Node {
     }
 }
 
+impl Element for CompactNode {
+    fn swap_from_le(&mut self) {
+        self.a.swap_from_le();
+        self.b.swap_from_le();
+        self.upper.swap_from_le();
+        self.lower.swap_from_le();
+        for x in [
+            &mut self.left,
+            &mut self.right,
+            &mut self.spare,
+            &mut self.spare_stamp,
+        ] {
+            *x = u16::from_le(*x);
+        }
+    }
+}
+
 impl PointLocator {
     /// Appends the grid and the frozen arrays to `w` (see the module notes for the layout).
     pub(crate) fn encode(&self, w: &mut ByteWriter) {
@@ -77,7 +100,16 @@ impl PointLocator {
         w.put_len(self.grid.k);
         w.put_array(&self.cells);
         w.put_array(&self.slabs);
-        w.put_array(&self.nodes);
+        match &self.nodes {
+            Nodes::Compact(nodes) => {
+                w.put_u8(2);
+                w.put_array(nodes);
+            }
+            Nodes::Wide(nodes) => {
+                w.put_u8(4);
+                w.put_array(nodes);
+            }
+        }
     }
 
     /// Reads a locator written by [`PointLocator::encode`], checking every length before
@@ -118,63 +150,35 @@ impl PointLocator {
             )));
         }
 
-        let nodes: Vec<Node> = r.array("tree nodes")?;
+        let nodes = match r.u8("tree node links")? {
+            2 => Nodes::Compact(r.array("tree nodes")?),
+            4 => Nodes::Wide(r.array("tree nodes")?),
+            x => {
+                return Err(DecodeError::corrupt(format!(
+                    "tree node links of {x} bytes (expected 2 or 4)"
+                )));
+            }
+        };
         let num_nodes = nodes.len();
         if num_nodes >= (RIGHT_BIT - 1) as usize {
             return Err(DecodeError::corrupt(format!(
                 "{num_nodes} tree nodes exceed the 31-bit index range"
             )));
         }
-        if let Some(i) = nodes
-            .iter()
-            .position(|n| !(n.a.is_finite() && n.b.is_finite()))
-        {
-            return Err(DecodeError::corrupt(format!(
-                "tree node {i}: line is not finite (v = {}·u + {})",
-                nodes[i].a, nodes[i].b
-            )));
-        }
-
         check_cells(&cells, num_slabs, num_nodes)?;
-        for (c, w) in cells.windows(2).enumerate() {
-            let slab_range = w[0].first_slab..w[1].first_slab;
-            let node_range = w[0].first_node..w[1].first_node;
-            // In range by `check_cells`; `get` keeps even a bug here from panicking.
-            let cell_slabs = slabs
-                .get(slab_range.start as usize..slab_range.end as usize)
-                .unwrap_or_default();
-            let cell_nodes = nodes
-                .get(node_range.start as usize..node_range.end as usize)
-                .unwrap_or_default();
-            let child_ok = |x: u32| x == NIL || node_range.contains(&x);
-            check_cell_slabs(c, slab_range.start, cell_slabs, &child_ok, is_payload)?;
-            for (i, n) in cell_nodes.iter().enumerate() {
-                let id = node_range.start as usize + i;
-                if !is_payload(n.upper) || !is_payload(n.lower) {
+        match &nodes {
+            Nodes::Compact(n) => {
+                if let Some(c) = cells.windows(2).position(|w| {
+                    (w[1].first_node - w[0].first_node) as usize > COMPACT_MAX_NODES
+                        || (w[1].first_slab - w[0].first_slab) as usize > COMPACT_MAX_SLABS
+                }) {
                     return Err(DecodeError::corrupt(format!(
-                        "tree node {id}: payload {} / {} is not a region",
-                        n.upper, n.lower
+                        "grid cell {c}: too many nodes or slabs for compact tree nodes"
                     )));
                 }
-                if !child_ok(n.left) || !child_ok(n.right) {
-                    return Err(DecodeError::corrupt(format!(
-                        "tree node {id}: child {} / {} is not a node of cell {c} ({node_range:?})",
-                        n.left, n.right
-                    )));
-                }
-                let spare_ok = if n.spare_stamp == NO_SPARE {
-                    n.spare == NIL
-                } else {
-                    slab_range.contains(&(n.spare_stamp & !RIGHT_BIT)) && child_ok(n.spare)
-                };
-                if !spare_ok {
-                    return Err(DecodeError::corrupt(format!(
-                        "tree node {id}: spare child {} with stamp {:#x} is not a node and \
-                         version of cell {c}",
-                        n.spare, n.spare_stamp
-                    )));
-                }
+                check_nodes(&cells, &slabs, n, is_payload)?;
             }
+            Nodes::Wide(n) => check_nodes(&cells, &slabs, n, is_payload)?,
         }
         Ok(PointLocator {
             grid,
@@ -185,6 +189,66 @@ impl PointLocator {
             segments_used,
         })
     }
+}
+
+/// Checks every cell's slabs and nodes (the cell directory already checked): node lines
+/// finite; payloads accepted; roots, children and spare children `NIL` or nodes of the
+/// cell; spare stamps `NO_SPARE` (spare `NIL`) or versions of the cell. Compact nodes are
+/// checked widened.
+fn check_nodes<N: TreeNode>(
+    cells: &[Cell],
+    slabs: &[Slab],
+    nodes: &[N],
+    is_payload: &dyn Fn(u32) -> bool,
+) -> Result<(), DecodeError> {
+    for (c, w) in cells.windows(2).enumerate() {
+        let slab_range = w[0].first_slab..w[1].first_slab;
+        let node_range = w[0].first_node..w[1].first_node;
+        // In range by `check_cells`; `get` keeps even a bug here from panicking.
+        let cell_slabs = slabs
+            .get(slab_range.start as usize..slab_range.end as usize)
+            .unwrap_or_default();
+        let cell_nodes = nodes
+            .get(node_range.start as usize..node_range.end as usize)
+            .unwrap_or_default();
+        let child_ok = |x: u32| x == NIL || node_range.contains(&x);
+        check_cell_slabs(c, slab_range.start, cell_slabs, &child_ok, is_payload)?;
+        for (i, n) in cell_nodes.iter().enumerate() {
+            let id = node_range.start as usize + i;
+            let n = n.widen(w[0].first_node, w[0].first_slab);
+            if !(n.a.is_finite() && n.b.is_finite()) {
+                return Err(DecodeError::corrupt(format!(
+                    "tree node {id}: line is not finite (v = {}·u + {})",
+                    n.a, n.b
+                )));
+            }
+            if !is_payload(n.upper) || !is_payload(n.lower) {
+                return Err(DecodeError::corrupt(format!(
+                    "tree node {id}: payload {} / {} is not a region",
+                    n.upper, n.lower
+                )));
+            }
+            if !child_ok(n.left) || !child_ok(n.right) {
+                return Err(DecodeError::corrupt(format!(
+                    "tree node {id}: child {} / {} is not a node of cell {c} ({node_range:?})",
+                    n.left, n.right
+                )));
+            }
+            let spare_ok = if n.spare_stamp == NO_SPARE {
+                n.spare == NIL
+            } else {
+                slab_range.contains(&(n.spare_stamp & !RIGHT_BIT)) && child_ok(n.spare)
+            };
+            if !spare_ok {
+                return Err(DecodeError::corrupt(format!(
+                    "tree node {id}: spare child {} with stamp {:#x} is not a node and \
+                     version of cell {c}",
+                    n.spare, n.spare_stamp
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads and checks the grid: a finite origin, positive finite scales, `1 ≤ k ≤

@@ -10,17 +10,18 @@ use super::grid::{
 };
 use super::sweep::sweep_cell;
 use super::types::{
-    Cell, LocateStats, Location, NIL, NO_OWNER, NoTally, Node, Persistence, PointLocError,
-    RIGHT_BIT, Segment, Slab, Tally,
+    Cell, CompactNode, LocateStats, Location, NIL, NO_OWNER, NoTally, Node, Nodes, Persistence,
+    PointLocError, RIGHT_BIT, Segment, Slab, Tally, TreeNode,
 };
 use crate::memory_hints;
 
 /// A query prefetches at most this many of its cell's slab records.
 const PREFETCH_SLABS: usize = 32;
 /// A query prefetches at most this many of its cell's tree nodes (the shallowest ones: a
-/// cell's nodes are ordered by depth). Measured at 10⁶ sphere vertices, interleaved in one
-/// process: 16 or 24 best; 64 (the whole cell) and 0 slower.
-const PREFETCH_NODES: usize = 16;
+/// cell's nodes are ordered by depth): 12 lines of 32-byte nodes. Measured at 10⁶ sphere
+/// vertices with 40-byte nodes, interleaved in one process: 16 or 24 best; 64 (the whole
+/// cell) and 0 slower.
+const PREFETCH_NODES: usize = 24;
 
 /// A frozen point locator (see the module notes): a uniform grid of cells, each cell a slab
 /// structure over the segments clipped to it, all cells' tree versions in one node store.
@@ -45,7 +46,8 @@ pub struct PointLocator {
     pub(super) cells: Vec<Cell>,
     /// The slabs of all cells; a slab's global index is its tree version.
     pub(super) slabs: Vec<Slab>,
-    pub(super) nodes: Vec<Node>,
+    /// The tree nodes of all cells, compact (cell-local `u16` links) when every cell fits.
+    pub(super) nodes: Nodes,
     pub(super) persistence: Persistence,
     pub(super) segments_used: usize,
 }
@@ -219,8 +221,9 @@ impl PointLocator {
             first_slab: slabs.len() as u32,
             first_node: nodes.len() as u32,
         });
-        nodes.shrink_to_fit();
+        drop(created);
         slabs.shrink_to_fit();
+        let nodes = Nodes::freeze(nodes, &cell_entries);
         Ok(PointLocator {
             grid,
             cells: cell_entries,
@@ -262,23 +265,16 @@ impl PointLocator {
             return loc;
         };
         // Start loading the cell's slab lines (4 slabs a line) and its shallowest node lines
-        // (8 nodes in 5 lines) together: they then arrive in about one memory latency
+        // (2 compact nodes a line) together: they then arrive in about one memory latency
         // instead of one latency per probe and per tree level.
         for i in (0..slabs.len().min(PREFETCH_SLABS)).step_by(4) {
             memory_hints::prefetch(slabs.as_ptr().wrapping_add(i));
         }
         let cell_nodes =
             (next.first_node.saturating_sub(this.first_node) as usize).min(PREFETCH_NODES);
-        let node_base = self.nodes.as_ptr().wrapping_add(this.first_node as usize);
-        for i in (0..cell_nodes).step_by(8) {
-            for line in 0..5 {
-                memory_hints::prefetch(
-                    node_base
-                        .wrapping_add(i)
-                        .cast::<u8>()
-                        .wrapping_add(64 * line),
-                );
-            }
+        let node_base = self.nodes.address(this.first_node as usize);
+        for offset in (0..cell_nodes * self.nodes.node_bytes()).step_by(64) {
+            memory_hints::prefetch(node_base.wrapping_add(offset));
         }
         // Slab k of the cell: the number of boundaries ≤ u (the last slab's end is +∞).
         let m = slabs.len().saturating_sub(1);
@@ -306,20 +302,11 @@ impl PointLocator {
             loc.owner = (slab.owner != NO_OWNER).then_some(slab.owner);
             return loc;
         }
-        let mut node = slab.root;
-        // The stored structure is acyclic; the bound only guards against a corrupt build.
-        for _ in 0..=self.nodes.len() {
-            let Some(n) = self.nodes.get(node as usize) else {
-                break;
-            };
-            stats.node();
-            let right = v >= n.a * u + n.b;
-            if right {
-                loc.below = Some(n.upper);
-            } else {
-                loc.above = Some(n.lower);
+        match &self.nodes {
+            Nodes::Compact(nodes) => {
+                descend(nodes, this, slab.root, version, u, v, &mut loc, stats)
             }
-            node = n.child(right, version);
+            Nodes::Wide(nodes) => descend(nodes, this, slab.root, version, u, v, &mut loc, stats),
         }
         loc
     }
@@ -412,13 +399,55 @@ impl PointLocator {
     pub fn memory_bytes(&self) -> usize {
         self.cells.capacity() * std::mem::size_of::<Cell>()
             + self.slabs.capacity() * std::mem::size_of::<Slab>()
-            + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.nodes.memory_bytes()
     }
 
-    /// Bytes of one stored tree node.
+    /// Bytes of one stored tree node in the compact form every locator uses whose cells
+    /// each hold at most 65,535 nodes and 32,766 slabs (cell-local `u16` links); others
+    /// store 40-byte nodes with `u32` links.
     ///
-    /// `= size_of::<Node>()`.
-    pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+    /// `= 32`.
+    pub const NODE_BYTES: usize = std::mem::size_of::<CompactNode>();
+
+    /// Bytes of one of this locator's stored tree nodes: [`PointLocator::NODE_BYTES`], or
+    /// 40 when a cell is too large for the compact form.
+    ///
+    /// `memory_bytes() ≥ num_nodes() × node_bytes()`.
+    pub fn node_bytes(&self) -> usize {
+        self.nodes.node_bytes()
+    }
+}
+
+/// The descent in the slab's tree version `version` from `root`, noting the nearest
+/// segments below and above in `loc`. The stored structure is acyclic; the bound only
+/// guards against a corrupt build.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn descend<N: TreeNode, T: Tally>(
+    nodes: &[N],
+    cell: &Cell,
+    root: u32,
+    version: u32,
+    u: f64,
+    v: f64,
+    loc: &mut Location,
+    stats: &mut T,
+) {
+    let mut node = root;
+    for _ in 0..=nodes.len() {
+        let Some(n) = nodes.get(node as usize) else {
+            break;
+        };
+        let ([a, b], [upper, lower]) = n.segment();
+        stats.node();
+        let right = v >= a * u + b;
+        if right {
+            loc.below = Some(upper);
+        } else {
+            loc.above = Some(lower);
+        }
+        node = n.step(right, version, cell);
+    }
 }
 
 fn is_finite(s: &Segment) -> bool {

@@ -5,6 +5,7 @@ use super::locator::*;
 use super::types::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use zerocopy::IntoBytes;
 
 /// Brute force within the grid cell `rect` answering the point: among the non-vertical
 /// segments with `u0 ≤ u < u1` whose height at `u` lies in the cell's `v` range, the highest
@@ -292,19 +293,7 @@ fn degenerate_inputs_do_not_panic() {
 fn fan_of_long_segments_keeps_memory_linear() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let n = 3000;
-    let segs: Vec<Segment> = (0..n)
-        .map(|i| {
-            let t = (i as f64 + 0.5) / n as f64 * std::f64::consts::TAU;
-            Segment {
-                u0: 0.0,
-                v0: 0.0,
-                u1: t.cos(),
-                v1: t.sin(),
-                upper: i,
-                lower: i,
-            }
-        })
-        .collect();
+    let segs = fan(n);
     let loc = PointLocator::build(&segs).unwrap();
     // Node copying stores O(1) expected nodes per piece (4–6 on these inputs).
     assert!(
@@ -353,4 +342,112 @@ fn huge_coordinates_do_not_panic() {
         let _ = loc.locate(u, v);
     }
     assert_eq!(loc.locate(0.0, 1e307).below, Some(0));
+}
+
+/// A fan of `n` segments from one centre (payload = index).
+fn fan(n: u32) -> Vec<Segment> {
+    (0..n)
+        .map(|i| {
+            let t = (f64::from(i) + 0.5) / f64::from(n) * std::f64::consts::TAU;
+            Segment {
+                u0: 0.0,
+                v0: 0.0,
+                u1: t.cos(),
+                v1: t.sin(),
+                upper: i,
+                lower: i,
+            }
+        })
+        .collect()
+}
+
+/// Tree nodes are compact (32 bytes, cell-local `u16` links) while every cell fits, and
+/// wide (40 bytes) when one does not; both answer alike (the compact fan against the brute
+/// force: `fan_of_long_segments_keeps_memory_linear`), and both survive a save and load
+/// unchanged. (A real cell too large for compact nodes needs tens
+/// of thousands of segments through one cell, whose build takes minutes: the wide form is
+/// made here by widening a built locator, and the choice is tested on a cell directory.)
+#[test]
+fn compact_and_wide_nodes_answer_alike() {
+    use crate::codec::{ByteReader, ByteWriter};
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let n = 3000;
+    let segs = fan(n);
+    let compact = PointLocator::build(&segs).unwrap();
+    assert_eq!(compact.node_bytes(), PointLocator::NODE_BYTES);
+    assert_eq!(PointLocator::NODE_BYTES, 32);
+    let Nodes::Compact(nodes) = &compact.nodes else {
+        panic!("a fan of {n} fits compact nodes");
+    };
+    let mut widened = Vec::with_capacity(nodes.len());
+    for w in compact.cells.windows(2) {
+        let cell = &nodes[w[0].first_node as usize..w[1].first_node as usize];
+        widened.extend(
+            cell.iter()
+                .map(|c| c.widen(w[0].first_node, w[0].first_slab)),
+        );
+    }
+    // Widening inverts compacting.
+    let again = Nodes::freeze(widened.clone(), &compact.cells);
+    let Nodes::Compact(again) = again else {
+        panic!("the same cells fit again");
+    };
+    assert_eq!(again.as_slice().as_bytes(), nodes.as_slice().as_bytes());
+    let wide = PointLocator {
+        nodes: Nodes::Wide(widened),
+        ..compact.clone()
+    };
+    assert_eq!(wide.node_bytes(), 40);
+    for loc in [&compact, &wide] {
+        let mut w = ByteWriter::new();
+        loc.encode(&mut w);
+        let bytes = w.into_bytes();
+        let mut r = ByteReader::new(&bytes[..], bytes.len() as u64);
+        let back = PointLocator::decode(&mut r, &|x| x < n).unwrap();
+        assert_eq!(
+            (back.node_bytes(), back.num_nodes(), back.num_slabs()),
+            (loc.node_bytes(), loc.num_nodes(), loc.num_slabs())
+        );
+        for _ in 0..2000 {
+            let (u, v) = (rng.random_range(-1.1..1.1), rng.random_range(-1.1..1.1));
+            assert_eq!(back.locate(u, v), compact.locate(u, v), "at ({u}, {v})");
+            assert_eq!(loc.locate(u, v), compact.locate(u, v), "at ({u}, {v})");
+        }
+    }
+    // A cell of 70,000 nodes or of 40,000 slabs keeps the wide form.
+    let blank = widened_blank(70_000);
+    for (slabs, nodes) in [(1, 70_000), (40_000, 10)] {
+        let cells = [
+            Cell {
+                first_slab: 0,
+                first_node: 0,
+            },
+            Cell {
+                first_slab: slabs,
+                first_node: nodes,
+            },
+        ];
+        let frozen = Nodes::freeze(blank[..nodes as usize].to_vec(), &cells);
+        assert!(
+            matches!(frozen, Nodes::Wide(_)),
+            "{slabs} slabs, {nodes} nodes"
+        );
+    }
+}
+
+/// `count` leaf nodes.
+fn widened_blank(count: usize) -> Vec<Node> {
+    vec![
+        Node {
+            a: 0.0,
+            b: 0.0,
+            upper: 0,
+            lower: 0,
+            left: NIL,
+            right: NIL,
+            spare: NIL,
+            spare_stamp: NO_SPARE,
+        };
+        count
+    ]
 }

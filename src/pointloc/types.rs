@@ -176,6 +176,159 @@ impl Node {
     }
 }
 
+/// A compact node's "no child".
+pub(crate) const NIL16: u16 = u16::MAX;
+/// A compact node's empty spare stamp.
+pub(crate) const NO_SPARE16: u16 = u16::MAX;
+/// The bit of a compact spare stamp that says the spare replaces the right child.
+pub(crate) const RIGHT_BIT16: u16 = 1 << 15;
+/// Compact nodes need every cell to hold at most this many nodes (local indices below
+/// [`NIL16`]) …
+pub(crate) const COMPACT_MAX_NODES: usize = NIL16 as usize;
+/// … and at most this many slabs (local versions below `RIGHT_BIT16 − 1`, so that a stamp
+/// never reads as [`NO_SPARE16`]).
+pub(crate) const COMPACT_MAX_SLABS: usize = (RIGHT_BIT16 - 1) as usize;
+
+record! {
+    /// A stored tree node with cell-local links (32 bytes): [`Node`] with its children,
+    /// spare child and spare version counted from its cell's first node and first slab in
+    /// `u16` (every locator whose cells all fit stores these; see [`CompactNode::widen`]).
+    /// Aligned to 32 bytes, so that no node straddles two cache lines.
+    #[repr(align(32))]
+    pub(crate) struct CompactNode {
+        pub(super) a: f64,
+        pub(super) b: f64,
+        pub(super) upper: u32,
+        pub(super) lower: u32,
+        pub(super) left: u16,
+        pub(super) right: u16,
+        pub(super) spare: u16,
+        /// `NO_SPARE16`, or the cell-local version the spare was set in, with `RIGHT_BIT16`.
+        pub(super) spare_stamp: u16,
+    }
+}
+
+/// A node of the frozen store, wide or compact: what a descent reads of it, and the node
+/// seen as a [`Node`] with global links.
+pub(crate) trait TreeNode: Copy {
+    /// The node with global links, for a node of the cell whose nodes start at
+    /// `first_node` and whose slabs (versions) start at `first_slab`.
+    fn widen(&self, first_node: u32, first_slab: u32) -> Node;
+    /// The segment's line `(a, b)`, `v = a·u + b`, and the payloads `(upper, lower)`.
+    fn segment(&self) -> ([f64; 2], [u32; 2]);
+    /// The global index of the child on `right`'s side in version `version` of `cell`
+    /// (`NIL` for none): `= widen(cell).child(right, version)`.
+    fn step(&self, right: bool, version: u32, cell: &Cell) -> u32;
+}
+
+impl TreeNode for Node {
+    #[inline(always)]
+    fn widen(&self, _: u32, _: u32) -> Node {
+        *self
+    }
+    #[inline(always)]
+    fn segment(&self) -> ([f64; 2], [u32; 2]) {
+        ([self.a, self.b], [self.upper, self.lower])
+    }
+    #[inline(always)]
+    fn step(&self, right: bool, version: u32, _: &Cell) -> u32 {
+        self.child(right, version)
+    }
+}
+
+impl TreeNode for CompactNode {
+    #[inline(always)]
+    fn segment(&self) -> ([f64; 2], [u32; 2]) {
+        ([self.a, self.b], [self.upper, self.lower])
+    }
+    #[inline(always)]
+    fn step(&self, right: bool, version: u32, cell: &Cell) -> u32 {
+        // A version of the cell: local below `COMPACT_MAX_SLABS`, so the cast is exact.
+        let local = version.wrapping_sub(cell.first_slab) as u16;
+        let stamp = self.spare_stamp;
+        let child = if stamp != NO_SPARE16
+            && ((stamp & RIGHT_BIT16) != 0) == right
+            && (stamp & !RIGHT_BIT16) <= local
+        {
+            self.spare
+        } else if right {
+            self.right
+        } else {
+            self.left
+        };
+        if child == NIL16 {
+            NIL
+        } else {
+            cell.first_node + u32::from(child)
+        }
+    }
+    #[inline(always)]
+    fn widen(&self, first_node: u32, first_slab: u32) -> Node {
+        let link = |x: u16| {
+            if x == NIL16 {
+                NIL
+            } else {
+                first_node + u32::from(x)
+            }
+        };
+        let spare_stamp = if self.spare_stamp == NO_SPARE16 {
+            NO_SPARE
+        } else {
+            let right = if self.spare_stamp & RIGHT_BIT16 != 0 {
+                RIGHT_BIT
+            } else {
+                0
+            };
+            (first_slab + u32::from(self.spare_stamp & !RIGHT_BIT16)) | right
+        };
+        Node {
+            a: self.a,
+            b: self.b,
+            upper: self.upper,
+            lower: self.lower,
+            left: link(self.left),
+            right: link(self.right),
+            spare: link(self.spare),
+            spare_stamp,
+        }
+    }
+}
+
+impl Node {
+    /// The node with links local to the cell whose nodes start at `first_node` and slabs at
+    /// `first_slab` (the inverse of [`CompactNode::widen`]); the caller has checked that the
+    /// cell fits ([`COMPACT_MAX_NODES`], [`COMPACT_MAX_SLABS`]).
+    pub(super) fn compact(&self, first_node: u32, first_slab: u32) -> CompactNode {
+        let link = |x: u32| {
+            if x == NIL {
+                NIL16
+            } else {
+                x.wrapping_sub(first_node) as u16
+            }
+        };
+        let spare_stamp = if self.spare_stamp == NO_SPARE {
+            NO_SPARE16
+        } else {
+            let right = if self.spare_stamp & RIGHT_BIT != 0 {
+                RIGHT_BIT16
+            } else {
+                0
+            };
+            ((self.spare_stamp & !RIGHT_BIT).wrapping_sub(first_slab) as u16) | right
+        };
+        CompactNode {
+            a: self.a,
+            b: self.b,
+            upper: self.upper,
+            lower: self.lower,
+            left: link(self.left),
+            right: link(self.right),
+            spare: link(self.spare),
+            spare_stamp,
+        }
+    }
+}
+
 /// The payload slot of a slab that no one has set.
 pub(crate) const NO_OWNER: u32 = u32::MAX;
 
@@ -196,5 +349,75 @@ record! {
     pub(crate) struct Cell {
         pub(super) first_slab: u32,
         pub(super) first_node: u32,
+    }
+}
+
+/// The frozen tree nodes of a locator: [`CompactNode`]s when every cell fits their `u16`
+/// links, else [`Node`]s (a cell with more than 65,535 nodes or 32,766 slabs, e.g. tens of
+/// thousands of segments through one point).
+#[derive(Clone, Debug)]
+pub(crate) enum Nodes {
+    /// Cell-local `u16` links, 32 bytes a node.
+    Compact(Vec<CompactNode>),
+    /// Global `u32` links, 40 bytes a node.
+    Wide(Vec<Node>),
+}
+
+impl Nodes {
+    /// The compact form of `wide` when every cell of `cells` fits it, else `wide` itself.
+    pub(super) fn freeze(wide: Vec<Node>, cells: &[Cell]) -> Nodes {
+        let fits = cells.windows(2).all(|w| {
+            (w[1].first_node - w[0].first_node) as usize <= COMPACT_MAX_NODES
+                && (w[1].first_slab - w[0].first_slab) as usize <= COMPACT_MAX_SLABS
+        });
+        if !fits {
+            let mut wide = wide;
+            wide.shrink_to_fit();
+            return Nodes::Wide(wide);
+        }
+        let mut compact = Vec::with_capacity(wide.len());
+        crate::memory_hints::advise_huge_pages(&compact);
+        for w in cells.windows(2) {
+            let cell = wide
+                .get(w[0].first_node as usize..w[1].first_node as usize)
+                .unwrap_or_default();
+            compact.extend(
+                cell.iter()
+                    .map(|n| n.compact(w[0].first_node, w[0].first_slab)),
+            );
+        }
+        Nodes::Compact(compact)
+    }
+
+    /// Number of nodes.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Nodes::Compact(n) => n.len(),
+            Nodes::Wide(n) => n.len(),
+        }
+    }
+
+    /// Bytes of one node.
+    pub(crate) fn node_bytes(&self) -> usize {
+        match self {
+            Nodes::Compact(_) => std::mem::size_of::<CompactNode>(),
+            Nodes::Wide(_) => std::mem::size_of::<Node>(),
+        }
+    }
+
+    /// Heap bytes (capacity × node bytes).
+    pub(crate) fn memory_bytes(&self) -> usize {
+        match self {
+            Nodes::Compact(n) => n.capacity() * std::mem::size_of::<CompactNode>(),
+            Nodes::Wide(n) => n.capacity() * std::mem::size_of::<Node>(),
+        }
+    }
+
+    /// The address of node `i`'s first byte (for prefetching; not dereferenced).
+    pub(crate) fn address(&self, i: usize) -> *const u8 {
+        match self {
+            Nodes::Compact(n) => n.as_ptr().wrapping_add(i).cast(),
+            Nodes::Wide(n) => n.as_ptr().wrapping_add(i).cast(),
+        }
     }
 }

@@ -73,8 +73,8 @@ mod urdf;
 mod warning;
 
 pub use checker::{
-    Body, CheckCounts, CheckResult, CheckWorkspace, Checker, CheckerOptions, DistanceResult,
-    MotionOptions, MotionResult,
+    Body, CheckCounts, CheckResult, CheckWorkspace, Checker, CheckerOptions,
+    DEFAULT_MOTION_RESOLUTION, DistanceResult, LinkPadding, MotionOptions, MotionResult,
 };
 pub use collision_shape::{
     CollisionShape, DEFAULT_MESH_TOLERANCE, DecompositionSummary, MeshShape, Piece,
@@ -389,6 +389,25 @@ pub enum RobotError {
         /// The resolution given: `resolution ≤ 0`, NaN or infinite.
         resolution: f64,
     },
+    /// A name given to a built checker is not one of its links or obstacles (see
+    /// [`Checker::set_obstacle_pose`] and [`Checker::set_padding`]): `name ∉ names of kind`.
+    #[error("no {kind} is named `{name}` (the {kind}s: {known})")]
+    UnknownName {
+        /// What was looked for: `kind = "link"` or `"obstacle"`.
+        kind: &'static str,
+        /// The name given: `name ∉ known`.
+        name: String,
+        /// The names there are, comma-separated: `known = "none"` when there are none.
+        known: String,
+    },
+    /// A padding that is negative, NaN or infinite: `¬(0 ≤ padding < ∞)`.
+    #[error("padding {padding} of {what} is not a finite number ≥ 0 (metres)")]
+    BadPadding {
+        /// Whose padding: `what = "every link"` or `` "link `name`" ``.
+        what: String,
+        /// The padding given: `padding < 0` or not finite.
+        padding: f64,
+    },
     /// Bytes could not be read back as a robot, scene or checker:
     /// `RobotError::Serialize(e) = RobotError::from(e)` for `e: SerializeError`.
     #[error(transparent)]
@@ -427,10 +446,10 @@ fn tried_list(tried: &[PathBuf]) -> String {
     places.join(", ")
 }
 
-/// `"{file}: "` or `"scene: "`, the prefix of a scene error's message.
+/// `"scene {file}: "` or `"scene: "`, the prefix of a scene error's message.
 fn scene_prefix(file: Option<&Path>) -> String {
     match file {
-        Some(path) => format!("{}: ", path.display()),
+        Some(path) => format!("scene {}: ", path.display()),
         None => "scene: ".to_string(),
     }
 }

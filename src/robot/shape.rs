@@ -373,7 +373,8 @@ fn cuboid_corner(h: &Vector, bits: u32) -> Point {
 #[non_exhaustive]
 pub enum ShapeError {
     /// The mesh file is missing, unreadable or malformed: `source` = the mesh reader's error.
-    #[error("{owner}: mesh {}: {source}", path.display())]
+    /// (`source` names the file first, so the path is printed once.)
+    #[error("{owner}: mesh {source}")]
     Mesh {
         /// The link or obstacle: `owner = "link `NAME`"` or `"obstacle `NAME`"`.
         owner: String,

@@ -71,7 +71,7 @@ const PIECES_KEY_TAG: &[u8] = b"polyquery pieces cache v1\0";
 
 /// Keyed into every `.pieces` file's name: bump it when the decomposition's result changes,
 /// so that older caches are rebuilt rather than trusted.
-const DECOMPOSITION_VERSION: u32 = 2;
+const DECOMPOSITION_VERSION: u32 = 4;
 
 impl ShapeCache {
     /// A cache in `dir` (created when first written): `cache file = dir/<sha256>.nvm` (or

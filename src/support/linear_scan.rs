@@ -1,6 +1,8 @@
-//! The plain O(n) support map: scan every vertex, keep the largest `d · p`.
+//! The plain O(n) support map: scan every vertex, keep the largest `d · p` (small hulls by
+//! the SIMD lanes of [`crate::lanes`], larger ones by the scalar scan).
 
 use super::{Support, SupportMap};
+use crate::lanes::scalar_argmax;
 use crate::{Polytope, Vector, VertexId};
 
 /// The baseline support map: `S(P, d)` by a scan over all hull vertices, O(n) per query.
@@ -39,17 +41,18 @@ impl<'a> LinearScan<'a> {
 }
 
 impl SupportMap for LinearScan<'_> {
+    #[inline]
     fn support(&self, d: &Vector) -> Support {
+        // Small hulls: the branch-free SIMD scan over their lanes (the same values, bit for
+        // bit); larger ones: the scalar scan. An empty polytope cannot be built, so vertex 0
+        // exists.
         let points = self.polytope.points();
-        let mut best = 0usize;
-        let mut best_value = f64::NEG_INFINITY;
-        for (i, p) in points.iter().enumerate() {
-            let value = d.x * p.x + d.y * p.y + d.z * p.z;
-            if value > best_value {
-                best_value = value;
-                best = i;
-            }
-        }
+        let best = self
+            .polytope
+            .lanes()
+            .argmax(d)
+            .or_else(|| scalar_argmax(points, d))
+            .unwrap_or(0);
         Support {
             vertex: VertexId(best as u32),
             point: points[best],

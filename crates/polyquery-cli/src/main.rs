@@ -32,32 +32,35 @@ use std::str::FromStr;
 #[command(
     name = "polyquery",
     version,
-    about = "Geometric queries between 3D convex polytopes",
-    long_about = "Geometric queries between 3D convex polytopes.\n\n\
-        polyquery builds the exact convex hull of a mesh's points (f64 throughout, exact \
-        orientation predicates), generates synthetic point sets for tests and benchmarks, and \
-        answers queries between posed hulls — intersection (with a certificate), directional \
-        penetration, distance, penetration depth, time of impact, ray casts — one at a time \
-        (`query`) or in parallel from a JSON-lines file (`batch`), driven by a support map. \
-        `report` times and checks it all against plain GJK and parry3d. `preprocess` saves a hull with its normal vector map (Gauss map with \
-        O(log n) support queries) as a .nvm file, which every command taking a mesh also takes \
-        (told by its magic bytes: nothing is rebuilt). `robot check` checks robot \
-        configurations (URDF, SRDF, a scene of obstacles) for collisions, `robot motion` checks \
-        straight joint-space motions (certified), `robot plan` plans certified collision-free \
-        paths (MoveIt and MotionBenchMaker problems too), `robot info` describes the robot. Every command prints a readable summary, \
-        or one JSON object with --json.",
-    after_help = "Examples:\n  \
-        polyquery report --out report\n  \
-        polyquery hull data/bunny_npm.obj --out bunny_hull.obj\n  \
+    about = "Exact collision checks, distances, certified motions and planning for robots, on \
+        convex polytopes",
+    long_about = "Exact collision checks, distances, certified motions and planning for robots, \
+        on convex polytopes.\n\n\
+        For robots (URDF + SRDF, in a scene of obstacles): `robot check` tells which \
+        configurations collide and which pair touches, `robot motion` checks straight \
+        joint-space motions and never misses a collision between the two ends, `robot plan` \
+        plans collision-free paths (also MoveIt and MotionBenchMaker problems) and certifies \
+        every edge, `robot info` lists joints, links, collision shapes and the pairs checked. \
+        Non-convex link meshes are split into convex pieces that cover them (within \
+        --mesh-tolerance), so answers match the exact meshes.\n\n\
+        For convex bodies (a mesh's convex hull, or a preprocessed .nvm file): `query` answers \
+        one intersection, distance, penetration, time of impact or ray cast; `batch` runs many \
+        in parallel from a JSON-lines file; `support` answers support queries; `hull` builds \
+        and describes a hull; `preprocess` saves a hull with its normal vector map (a support \
+        query in O(log n) instead of O(n)) so that it loads without rebuilding; `info` \
+        describes a .nvm file; `gen` writes synthetic point sets. `report` measures it all \
+        side by side with plain GJK, parry3d and, when installed, pinocchio + coal, and writes \
+        an HTML page.\n\n\
+        Every command prints a readable summary, or one JSON object with --json.",
+    after_help = "Examples: run from the repository's root, on the bundled data\n  \
+        polyquery robot check data/robots/panda/panda.urdf --srdf data/robots/panda/panda.srdf \\\n      \
+        --scene data/robots/panda/scene_table_shelf.json --configs data/robots/panda/configs_1000.txt\n  \
+        polyquery robot plan data/robots/mbm_panda/panda.urdf --srdf data/robots/mbm_panda/panda.srdf \\\n      \
+        --problems data/robots/mbm_panda/problems --out plans.jsonl --html plans.html\n  \
+        polyquery robot info data/robots/panda/panda.urdf --srdf data/robots/panda/panda.srdf\n  \
+        polyquery query distance data/panda_finger_collision.obj data/panda_link1_collision.obj --pose-b 0.3,0,0\n  \
         polyquery preprocess data/bunny_npm.obj -o bunny.nvm\n  \
-        polyquery info bunny.nvm\n  \
-        polyquery support bunny.nvm --dirs dirs.txt\n  \
-        polyquery gen sphere --n 10000 --seed 7 --out sphere.obj\n  \
-        polyquery query distance a.obj b.obj --pose-b 3,0,0 --json\n  \
-        polyquery batch queries.jsonl --out results.jsonl\n  \
-        polyquery robot check panda.urdf --srdf panda.srdf --scene scene.json --configs q.txt\n  \
-        polyquery robot motion panda.urdf --srdf panda.srdf --scene scene.json --motions plan.txt\n  \
-        polyquery robot plan panda.urdf --srdf panda.srdf --problems mbm/problems --out plans.jsonl\n\n\
+        polyquery report --quick\n\n\
         Exit codes: 0 success, 2 bad input, 1 other failures."
 )]
 struct Cli {

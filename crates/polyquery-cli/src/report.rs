@@ -1,6 +1,7 @@
 //! `polyquery report` as a library call (`run(config)?.files` = what it wrote): the report
-//! crate ([`polyquery_report`]) measures and renders; this module shows its progress as
-//! progress bars on stderr and writes its documents into the output folder, each atomically.
+//! crate ([`polyquery_report`]) measures and renders; this module shows its progress (a
+//! progress bar on a terminal's stderr, one line per section on any other) and writes its
+//! documents into the output folder, each atomically.
 //!
 //! Where it sits: under the command (`src/cli/report_command.rs`), on top of
 //! [`polyquery_report::measure()`] and [`polyquery_report::documents`].
@@ -10,7 +11,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polyquery_report::progress::Progress;
 use polyquery_report::writers::Content;
 use polyquery_report::{Report, ReportConfig, ReportError};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
 
 /// What [`run`] wrote: `run(config) = Ok(ReportOutput)`.
 #[derive(Clone, Debug)]
@@ -36,9 +40,56 @@ impl Progress for Bar {
     }
 }
 
-/// Measures everything `config` asks for (progress bars on stderr when `config.progress`)
-/// and writes the report files: `run(config)?.files` = what it wrote.
+/// The report's progress as one line per section (`[  12.3 s] robot: …`), for a stderr that
+/// is not a terminal (a log, a pipe, CI), where a bar would print nothing: `lines = sections`.
+pub struct Lines<W: Write> {
+    /// Where the lines go (stderr, or a buffer in tests).
+    out: Mutex<W>,
+    /// When the report started.
+    start: Instant,
+}
+
+impl<W: Write> Lines<W> {
+    /// Lines into `out`, timed from now: `Lines::new(out).start = now`.
+    pub fn new(out: W) -> Lines<W> {
+        Lines {
+            out: Mutex::new(out),
+            start: Instant::now(),
+        }
+    }
+
+    /// What was written: `into_inner() = out`.
+    pub fn into_inner(self) -> W {
+        self.out.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes `text` on a line of its own, after the seconds since the start.
+    fn line(&self, text: &str) {
+        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(out, "[{:7.1} s] {text}", self.start.elapsed().as_secs_f64());
+        let _ = out.flush();
+    }
+}
+
+impl<W: Write> Progress for Lines<W> {
+    fn start(&self, _steps: u64) {}
+    fn message(&self, _text: String) {}
+    fn advance(&self, _steps: u64) {}
+    fn section(&self, title: &str) {
+        self.line(title);
+    }
+}
+
+/// Measures everything `config` asks for and writes the report files: `run(config)?.files` =
+/// what it wrote. Progress on stderr when `config.progress`: a bar on a terminal, one line
+/// per section otherwise.
 pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
+    if config.progress && !std::io::stderr().is_terminal() {
+        let lines = Lines::new(std::io::stderr());
+        let output = run_with(config, &lines);
+        lines.line("report written");
+        return output;
+    }
     let bar = if config.progress {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
         if let Ok(style) =
@@ -53,6 +104,18 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
     let measured = polyquery_report::measure(config, &Bar(bar.clone()));
     bar.finish_and_clear();
     let report = measured?;
+    let files = write_all(&report, &config.out)?;
+    Ok(ReportOutput { report, files })
+}
+
+/// [`run`] with its progress told to `progress` (whatever `config.progress` says):
+/// `run_with(config, &Silent)?.files` = what it wrote.
+pub fn run_with(
+    config: &ReportConfig,
+    progress: &dyn Progress,
+) -> Result<ReportOutput, ReportError> {
+    let report = polyquery_report::measure(config, progress)?;
+    progress.section("writing the report");
     let files = write_all(&report, &config.out)?;
     Ok(ReportOutput { report, files })
 }

@@ -42,6 +42,109 @@ fn help_of_every_command() {
     }
 }
 
+/// The subcommands listed under `Commands:` in a help text (without `help`).
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| !line.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Words a help text may hold that look like Rust identifiers but are names users know.
+const KNOWN_NAMES: [&str; 8] = [
+    "MoveIt",
+    "MotionBenchMaker",
+    "ChaCha8",
+    "SciPy",
+    "NaN",
+    "URIs",
+    "WebGL",
+    "PyPI",
+];
+
+/// Every `--help` (top level, each command, each `robot` subcommand) is written in the user's
+/// words: no Rust internals (`None`, `Some(…)`, `⟹` mappings onto fields, `Type::item` paths,
+/// `function()` calls, CamelCase type names, the thread pool's crate) and no issue numbers or
+/// "targets". 15 help texts, about 0.1 s.
+#[test]
+fn help_speaks_the_users_words() {
+    let top = ok(["--help"]);
+    let mut pages = vec![(String::from("polyquery"), top.clone())];
+    for command in subcommands(&top) {
+        let help = ok([command.as_str(), "--help"]);
+        for sub in subcommands(&help) {
+            let text = ok([command.as_str(), sub.as_str(), "--help"]);
+            pages.push((format!("{command} {sub}"), text));
+        }
+        pages.push((command, help));
+    }
+    assert!(pages.len() >= 14, "commands found: {}", pages.len());
+    assert!(pages.iter().any(|(name, _)| name == "robot check"));
+    for (name, text) in &pages {
+        for (what, found) in INTERNALS {
+            assert!(!found(text), "`{name} --help` holds {what}:\n{text}");
+        }
+        for word in text.split(|c: char| !c.is_alphanumeric() && c != '_') {
+            let camel = word.len() > 2
+                && word.starts_with(|c: char| c.is_ascii_uppercase())
+                && word.chars().skip(1).any(|c| c.is_ascii_lowercase())
+                && word.chars().skip(1).any(|c| c.is_ascii_uppercase());
+            assert!(
+                !camel || KNOWN_NAMES.contains(&word),
+                "`{name} --help` names `{word}`, a Rust type name rather than the user's word"
+            );
+        }
+    }
+}
+
+/// Whether a help text holds one kind of Rust internal.
+type ContainsInternal = fn(&str) -> bool;
+
+/// What a help text must not hold, each with its test.
+const INTERNALS: [(&str, ContainsInternal); 8] = [
+    ("a `⟹` mapping onto a Rust field", |t| t.contains('⟹')),
+    ("Rust's `None`", |t| has_word(t, "None")),
+    ("Rust's `Some(…)`", |t| t.contains("Some(")),
+    ("a `Type::item` path", |t| {
+        t.match_indices("::").any(|(i, _)| {
+            t[..i]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+                && t[i + 2..].chars().next().is_some_and(char::is_alphanumeric)
+        })
+    }),
+    ("a `function()` call", |t| {
+        t.match_indices("()").any(|(i, _)| {
+            t[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        })
+    }),
+    ("the thread pool's crate", |t| has_word(t, "rayon")),
+    ("an issue number", |t| {
+        let lower = t.to_lowercase();
+        lower
+            .match_indices("issue ")
+            .any(|(i, _)| lower[i + 6..].starts_with(|c: char| c.is_ascii_digit()))
+    }),
+    ("a \"target\" (Cargo's `target/` aside)", |t| {
+        let lower = t.to_lowercase().replace("target/", "");
+        has_word(&lower, "target") || has_word(&lower, "targets")
+    }),
+];
+
+/// `word` occurs in `text` between non-identifier characters.
+fn has_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| w == word)
+}
+
 #[test]
 fn no_command_or_unknown_command_is_a_usage_error() {
     exits_with([] as [&str; 0], 2);

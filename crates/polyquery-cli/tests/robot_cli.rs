@@ -255,7 +255,8 @@ fn bad_robots_and_scenes_are_errors_naming_the_culprit() {
     std::fs::remove_file(&missing).unwrap();
     let mut args = check_args(&["--random", "5"]);
     args[2] = s(&copy.path().join("panda.urdf"));
-    fails_cleanly(&args, &["panda_link3", "link3.stl"]);
+    let message = fails_cleanly(&args, &["panda_link3", "link3.stl"]);
+    assert_eq!(message.matches("link3.stl").count(), 1, "{message}");
 
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -341,6 +342,91 @@ fn bad_robots_and_scenes_are_errors_naming_the_culprit() {
     }
     assert!(!message.contains(".polyquery-"), "{message}");
     assert!(!d.join("nodir").exists());
+}
+
+/// (5c) A file that cannot be read is named by what it was for (URDF, SRDF, scene,
+/// configurations), its path printed once; a malformed scene's error starts with "scene".
+#[test]
+fn unreadable_files_are_named_by_their_role() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = s(&dir.path().join("missing.txt"));
+    let swap = |index: usize| {
+        let mut args = check_args(&["--random", "3"]);
+        args[index] = missing.clone();
+        args
+    };
+    for (args, role) in [
+        (swap(2), "URDF"),
+        (swap(4), "SRDF"),
+        (swap(6), "scene"),
+        (check_args(&["--configs", &missing]), "configurations file"),
+    ] {
+        let message = stderr(&exits_with(&args, 2));
+        assert!(
+            message.starts_with(&format!("error: cannot read the {role} {missing}: ")),
+            "{message}"
+        );
+        assert_eq!(message.matches("missing.txt").count(), 1, "{message}");
+    }
+    let scene = write(
+        dir.path(),
+        "bad.json",
+        r#"{"obstacles": [{"name": "m", "box": 3}]}"#,
+    );
+    let mut args = check_args(&["--random", "3"]);
+    args[6] = scene.clone();
+    let message = stderr(&exits_with(&args, 2));
+    assert!(
+        message.starts_with(&format!("error: scene {scene}: obstacles[0]")),
+        "{message}"
+    );
+}
+
+/// (5d) Without --srdf every Panda configuration collides (neighbouring links touch): the
+/// summary names the pairs that collide in every configuration and suggests --srdf; with the
+/// SRDF there is no such line.
+#[test]
+fn all_colliding_run_names_the_pair_and_suggests_the_srdf() {
+    let args = |srdf: bool| {
+        let mut args = vec!["robot".to_string(), "check".into(), panda("panda.urdf")];
+        if srdf {
+            args.extend(["--srdf".to_string(), panda("panda.srdf")]);
+        }
+        args.extend(["--no-cache", "--random", "40", "--out", "-"].map(String::from));
+        args
+    };
+    let out = succeeds(args(false));
+    let text = stderr(&out);
+    assert!(text.contains("40 configurations, 40 colliding"), "{text}");
+    assert!(
+        text.contains("every configuration collides: panda_link"),
+        "{text}"
+    );
+    assert!(text.contains("collide in all 40 examined"), "{text}");
+    assert!(
+        text.contains("pass the robot's SRDF (--srdf FILE)"),
+        "{text}"
+    );
+    let mut json = args(false);
+    json.push("--json".into());
+    let summary = summary(&succeeds(json));
+    let hint = &summary["hint"];
+    assert_eq!(hint["examined"], 40);
+    assert_eq!(hint["srdf"], false);
+    let always = hint["always"].as_array().unwrap();
+    assert!(!always.is_empty(), "{hint}");
+    // Each pair named is one the SRDF allows (neighbours that always touch).
+    let srdf = std::fs::read_to_string(panda_dir().join("panda.srdf")).unwrap();
+    for pair in always {
+        let (a, b) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+        assert!(
+            srdf.contains(&format!(r#"link1="{a}" link2="{b}""#))
+                || srdf.contains(&format!(r#"link1="{b}" link2="{a}""#)),
+            "{a}–{b} is not allowed by the SRDF"
+        );
+    }
+    let text = stderr(&succeeds(args(true)));
+    assert!(!text.contains("every configuration collides"), "{text}");
 }
 
 /// (6) The shape cache: the first run builds the 9 mesh hulls and writes them, the second

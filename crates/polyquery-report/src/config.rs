@@ -53,6 +53,10 @@ pub struct ReportConfig {
     /// `ompl` = JSON lines of `benches/plan_ompl.py` (planners side by side), each returned
     /// path re-checked by the planning section.
     pub ompl: Option<PathBuf>,
+    /// `python` = the Python that measures pinocchio + coal when `pinocchio` is `None` (it runs
+    /// `benches/robot_pinocchio.py` if it imports `pinocchio` and `coal`): `"python3"` by
+    /// default; `None` ⟹ not tried.
+    pub python: Option<String>,
 }
 
 impl ReportConfig {
@@ -70,6 +74,7 @@ impl ReportConfig {
             robot_cache: None,
             pinocchio: None,
             ompl: None,
+            python: Some("python3".into()),
         }
     }
 }
@@ -156,6 +161,17 @@ pub struct Report {
     /// `planning` = the planning section (`None` with `--no-robot`, or when it could not run:
     /// see `notes`).
     pub planning: Option<crate::planning::PlanningSection>,
+    /// `loads[i]` = the machine's 1-minute load before and after the `i`-th section measured
+    /// (pair queries, robot, planning).
+    pub loads: Vec<crate::machine::SectionLoad>,
+}
+
+impl Report {
+    /// The load around the section named `section` (see [`crate::run::ROBOT`] …):
+    /// `load(s)?.section = s`.
+    pub fn load(&self, section: &str) -> Option<&crate::machine::SectionLoad> {
+        self.loads.iter().find(|l| l.section == section)
+    }
 }
 
 /// The bundled meshes folder (`data/`, recognised by its `MANIFEST.tsv`), wherever the

@@ -120,11 +120,6 @@ pub fn vertices_label(n: usize) -> String {
     }
 }
 
-/// A target's verdict in words: `verdict(true) = "target met"`, `verdict(false) = "target not met"`.
-pub fn verdict(met: bool) -> &'static str {
-    if met { "target met" } else { "target not met" }
-}
-
 /// A number that may be missing: `optional(Some(x), f) = f(x)` for finite `x`, else `"n/a"`.
 pub fn optional(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
     v.filter(|x| x.is_finite())

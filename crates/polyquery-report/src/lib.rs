@@ -19,7 +19,8 @@
 //! * [`measure`](mod@measure): checking passes, batches, medians and interquartile ranges.
 //! * [`runner`]: sources, poses, methods, checks; one [`ResultRow`] per cell.
 //! * [`peers`]: parry3d behind plain `f64` arrays.
-//! * [`plots`]: the SVG plots (plotters, SVG backend only).
+//! * [`plots`]: the SVG plots (plotters, SVG backend only); [`colors`]: one fixed
+//!   colour-blind-safe colour per method.
 //! * [`summary`]: the first screen's conclusion in plain words, and the glossary.
 //! * [`writers`]: HTML, Markdown, CSV and JSON documents.
 //! * [`robot`]: the robot section (Panda configurations per second against plain GJK and
@@ -34,6 +35,7 @@
 
 #![warn(missing_docs)]
 
+pub mod colors;
 pub mod config;
 pub mod format;
 pub mod machine;

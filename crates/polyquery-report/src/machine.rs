@@ -204,3 +204,80 @@ mod tests {
         assert_eq!(git_state(dir), (commit, Some(true)), "untracked file");
     }
 }
+
+/// The machine's load around one section of the report: the 1-minute load average
+/// (`/proc/loadavg`'s first field: runnable and waiting processes, averaged) read just before
+/// and just after it, against the cores; `busy() ⟺ max(before, after) > cores`.
+///
+/// ```
+/// use polyquery_report::machine::SectionLoad;
+///
+/// let load = SectionLoad { section: "robot".into(), before: Some(6.2), after: Some(5.9), cores: 2 };
+/// assert!(load.busy());
+/// assert_eq!(load.describe(), "load 6.2 before, 5.9 after, on 2 cores");
+/// ```
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SectionLoad {
+    /// `section` = `pair queries`, `robot` or `planning`.
+    pub section: String,
+    /// `before` = the 1-minute load average when the section started (`None`: unreadable).
+    pub before: Option<f64>,
+    /// `after` = the 1-minute load average when it ended.
+    pub after: Option<f64>,
+    /// `cores = MachineInfo::cores`.
+    pub cores: usize,
+}
+
+impl SectionLoad {
+    /// Starts a section: `start(name, cores).before = load_1min()`, `after = None`.
+    pub fn start(section: &str, cores: usize) -> SectionLoad {
+        SectionLoad {
+            section: section.into(),
+            before: load_1min(),
+            after: None,
+            cores,
+        }
+    }
+
+    /// Ends it: `finish().after = load_1min()`.
+    pub fn finish(mut self) -> SectionLoad {
+        self.after = load_1min();
+        self
+    }
+
+    /// More runnable processes than cores at either end: `busy() ⟺ max(before, after) > cores`.
+    pub fn busy(&self) -> bool {
+        [self.before, self.after]
+            .into_iter()
+            .flatten()
+            .any(|l| l > self.cores as f64)
+    }
+
+    /// In words: `describe() = "load 6.2 before, 5.9 after, on 2 cores"` (`"load unknown"`
+    /// when unreadable).
+    pub fn describe(&self) -> String {
+        let one = |x: Option<f64>| x.map_or("unknown".into(), |x| format!("{x:.1}"));
+        if self.before.is_none() && self.after.is_none() {
+            return "load unknown".into();
+        }
+        format!(
+            "load {} before, {} after, on {} core{}",
+            one(self.before),
+            one(self.after),
+            self.cores,
+            if self.cores == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// The 1-minute load average: `load_1min() = Some(first field of /proc/loadavg)` (`None` where
+/// there is none).
+pub fn load_1min() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite())
+}

@@ -6,6 +6,7 @@
 //! Where it sits: [`crate::writers`] calls [`render_all`] with the finished report and
 //! writes each SVG to a file and inline into `index.html`.
 
+use crate::colors::method_color;
 use crate::config::{Report, ReportError};
 use crate::format::group;
 use crate::results::{
@@ -14,7 +15,7 @@ use crate::results::{
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
-use polyquery::kinds::{QueryKind, SupportKind};
+use polyquery::kinds::QueryKind;
 
 /// One rendered plot: `svg` = its text, written to `out/file`.
 #[derive(Clone, Debug)]
@@ -27,6 +28,9 @@ pub struct Plot {
     pub section: &'static str,
     /// `svg` = the SVG document's text.
     pub svg: String,
+    /// `colors[i]` = a method drawn in it and its colour (each method once), from
+    /// [`crate::colors::method_color`].
+    pub colors: Vec<(Method, RGBColor)>,
 }
 
 impl Plot {
@@ -36,15 +40,23 @@ impl Plot {
         file: impl Into<String>,
         title: impl Into<String>,
         section: &'static str,
+        methods: impl IntoIterator<Item = Method>,
         svg: Result<String, String>,
     ) -> Result<Plot, ReportError> {
         let file = file.into();
+        let mut colors: Vec<(Method, RGBColor)> = Vec::new();
+        for m in methods {
+            if !colors.iter().any(|(x, _)| *x == m) {
+                colors.push((m, method_color(m)));
+            }
+        }
         match svg {
             Ok(svg) => Ok(Plot {
                 file,
                 title: title.into(),
                 section,
                 svg,
+                colors,
             }),
             Err(reason) => Err(ReportError::Plot { name: file, reason }),
         }
@@ -62,24 +74,35 @@ enum Marker {
     Diamond,
 }
 
-/// A named line: its colour, its marker, and `(x, y)` points, both positive.
+/// A named line: the method it shows (its colour), its marker, and `(x, y)` points, both positive.
 #[derive(Clone, Debug)]
 struct Series {
     name: String,
+    method: Method,
     color: RGBColor,
     marker: Marker,
     points: Vec<(f64, f64)>,
 }
 
 impl Series {
-    fn new(name: String, color: RGBColor, marker: Marker) -> Series {
+    fn new(name: String, method: Method, marker: Marker) -> Series {
         Series {
             name,
-            color,
+            method,
+            color: method_color(method),
             marker,
             points: Vec::new(),
         }
     }
+}
+
+/// The methods of the series that have points.
+fn drawn(series: &[Series]) -> Vec<Method> {
+    series
+        .iter()
+        .filter(|s| !s.points.is_empty())
+        .map(|s| s.method)
+        .collect()
 }
 
 /// What an axis shows, for its tick labels: every logarithmic axis has its ticks at the
@@ -110,31 +133,6 @@ impl Quantity {
             }
             Quantity::Bytes => format!("{v:.0}"),
         }
-    }
-}
-
-/// The fixed colour of every method, the same in every plot (Okabe–Ito colours, which
-/// colour-blind readers tell apart): ours on the NVM blue (GJK on the NVM sky blue), linear
-/// scan orange, cold hill-climbing green, parry3d vermilion; preprocessing: our hull black,
-/// the NVM build blue, parry's hull vermilion, our hull handed to parry reddish purple: e.g. blue `= RGBColor(0, 114, 178)`.
-pub fn method_color(method: Method) -> RGBColor {
-    const BLUE: RGBColor = RGBColor(0, 114, 178);
-    const SKY: RGBColor = RGBColor(86, 180, 233);
-    const ORANGE: RGBColor = RGBColor(230, 159, 0);
-    const GREEN: RGBColor = RGBColor(0, 158, 115);
-    const VERMILION: RGBColor = RGBColor(213, 94, 0);
-    const PURPLE: RGBColor = RGBColor(204, 121, 167);
-    match method {
-        Method::GjkNvm => SKY,
-        Method::Hull => BLACK,
-        Method::HullIntoParry => PURPLE,
-        Method::NvmBuild => BLUE,
-        m if m.is_peer() => VERMILION,
-        m => match m.support() {
-            Some(SupportKind::LinearScan) => ORANGE,
-            Some(SupportKind::HillClimb) => GREEN,
-            _ => BLUE,
-        },
     }
 }
 
@@ -173,7 +171,7 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
                 ("mean time per query", Quantity::Time),
                 &series,
             );
-            plots.push(Plot::drawn(file, title, "scaling", svg)?);
+            plots.push(Plot::drawn(file, title, "scaling", drawn(&series), svg)?);
         }
     }
     for (file, title, baseline) in [
@@ -198,7 +196,7 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             ("speed-up (their time / ours)", Quantity::Ratio),
             &series,
         );
-        plots.push(Plot::drawn(file, title, "speed-up", svg)?);
+        plots.push(Plot::drawn(file, title, "speed-up", drawn(&series), svg)?);
     }
     for family in Family::QUERIES {
         let (meshes, methods, values) = mesh_bars(rows, family);
@@ -208,7 +206,7 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
         let title = format!("{} on the real meshes: time per query", family.name());
         let file = format!("meshes_{}.svg", family.slug());
         let svg = bar_plot(&title, "mean time per query", &meshes, &methods, &values);
-        plots.push(Plot::drawn(file, title, "meshes", svg)?);
+        plots.push(Plot::drawn(file, title, "meshes", methods, svg)?);
     }
     // The two preprocessing plots: (memory?, value, title, file, y axis).
     type Value = fn(&ResultRow) -> Option<f64>;
@@ -240,7 +238,13 @@ pub fn render_all(report: &Report) -> Result<Vec<Plot>, ReportError> {
             y_axis,
             &series,
         );
-        plots.push(Plot::drawn(file, title, "preprocessing", svg)?);
+        plots.push(Plot::drawn(
+            file,
+            title,
+            "preprocessing",
+            drawn(&series),
+            svg,
+        )?);
     }
     Ok(plots)
 }
@@ -260,7 +264,7 @@ fn method_series(rows: &[ResultRow], shape: &str, family: Family) -> Vec<Series>
             Some(s) => s.points.push(point),
             None => {
                 let name = r.method.name().to_string();
-                let mut s = Series::new(name, method_color(r.method), Marker::Circle);
+                let mut s = Series::new(name, r.method, Marker::Circle);
                 s.points.push(point);
                 out.push(s);
             }
@@ -285,12 +289,12 @@ fn preprocess_series(
             continue;
         };
         // Bytes: our hull's are the half-edge polytope's, the map's its search structure.
-        let (what, color) = if bytes && r.method == Method::Hull {
-            ("half-edge polytope", method_color(Method::Hull))
+        let (what, method) = if bytes && r.method == Method::Hull {
+            ("half-edge polytope", Method::Hull)
         } else if bytes {
-            ("NVM search structure", method_color(Method::NvmBuild))
+            ("NVM search structure", Method::NvmBuild)
         } else {
-            (r.method.name(), method_color(r.method))
+            (r.method.name(), r.method)
         };
         let name = format!("{what}, {}", r.source);
         let marker = if r.source == "sphere" {
@@ -301,7 +305,7 @@ fn preprocess_series(
         match out.iter_mut().find(|s| s.name == name) {
             Some(s) => s.points.push((r.vertices as f64, v)),
             None => {
-                let mut s = Series::new(name, color, marker);
+                let mut s = Series::new(name, method, marker);
                 s.points.push((r.vertices as f64, v));
                 out.push(s);
             }
@@ -339,7 +343,7 @@ fn speedup_series(rows: &[ResultRow], baseline: Baseline) -> Vec<Series> {
                 Baseline::PlainGjk => format!("{}: {ours} vs {base}", family.name()),
                 Baseline::Peer => format!("{}: {ours} vs parry3d", family.name()),
             };
-            let mut s = Series::new(label, method_color(ours), family_marker(family));
+            let mut s = Series::new(label, ours, family_marker(family));
             s.points = sizes
                 .iter()
                 .filter_map(|&n| Some((n as f64, time(family, base, n)? / time(family, ours, n)?)))
@@ -390,10 +394,20 @@ fn mesh_bars(
 /// A logarithmic axis from the power of ten at or below the smallest value to the one at or
 /// above the largest (at least one decade), and its ticks: every power of ten in it.
 fn decades(values: impl Iterator<Item = f64>) -> (f64, f64, Vec<f64>) {
+    decades_below(values, 1.0)
+}
+
+/// How far below its smallest value a bar plot's axis starts, at least: a factor of
+/// `BAR_MARGIN = 3` (half a decade), so that every bar, the shortest too, is visible.
+const BAR_MARGIN: f64 = 3.0;
+
+/// [`decades`] with the axis starting at the power of ten at or below `smallest / margin`:
+/// `decades_below([1010.0], 3.0).0 = 100` (a 1.01 µs bar spans a decade, not 1 %).
+fn decades_below(values: impl Iterator<Item = f64>, margin: f64) -> (f64, f64, Vec<f64>) {
     let (lo, hi) = values
         .filter(|v| v.is_finite() && *v > 0.0)
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
+            (lo.min(v / margin), hi.max(v))
         });
     let (a, b) = if lo.is_finite() && hi > 0.0 {
         // A hair of slack so that a value on a power of ten is not pushed a decade out.
@@ -617,7 +631,7 @@ fn bar_plot(
     {
         let height = (110 + groups.len() * (10 * methods.len() + 14)).max(320) as u32;
         let (root, plot_area, legend_area) = canvas(&mut svg, height, title)?;
-        let (x0, x1, ticks) = decades(values.iter().flatten().flatten().copied());
+        let (x0, x1, ticks) = decades_below(values.iter().flatten().flatten().copied(), BAR_MARGIN);
         let mut chart = ChartBuilder::on(&plot_area)
             .margin(10)
             .x_label_area_size(48)
@@ -746,6 +760,19 @@ mod tests {
         assert_eq!(Quantity::Ratio.label(0.1), "0.1×");
         assert_eq!(format_count(1e6), "1M");
         assert_eq!(format_count(1e4), "10K");
+    }
+
+    /// A bar axis starts at least half a decade below its smallest value: parry3d's 1.01 µs
+    /// on the finger gets a bar from 100 ns, and values below 1 µs keep theirs.
+    #[test]
+    fn bar_axes_start_below_the_smallest_bar() {
+        let (lo, hi, ticks) = decades_below([1010.0, 2170.0].into_iter(), BAR_MARGIN);
+        assert_eq!((lo, hi), (100.0, 1e4));
+        assert_eq!(ticks, vec![100.0, 1e3, 1e4]);
+        let (lo, _, _) = decades_below([519.0, 5e4].into_iter(), BAR_MARGIN);
+        assert_eq!(lo, 100.0);
+        let (lo, _, _) = decades_below([290.0].into_iter(), BAR_MARGIN);
+        assert_eq!(lo, 10.0);
     }
 
     #[test]

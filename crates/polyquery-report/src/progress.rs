@@ -22,6 +22,9 @@ pub trait Progress {
     fn message(&self, text: String);
     /// `steps` more steps are done: `done += steps`.
     fn advance(&self, steps: u64);
+    /// A section starts (pair queries, robot, planning), named in words: `section(title)` ⟹
+    /// the display may show `title` on a line of its own (nothing by default).
+    fn section(&self, _title: &str) {}
 }
 
 /// Shows nothing: `Silent.advance(n)` does nothing (`shown = ∅`).

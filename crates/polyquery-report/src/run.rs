@@ -6,13 +6,20 @@
 //! the program that runs a report renders the result with [`crate::writers::documents`].
 
 use crate::config::{Report, ReportConfig, ReportError, bundled_data_dir, load_meshes};
-use crate::machine::MachineInfo;
+use crate::machine::{MachineInfo, SectionLoad};
 use crate::measure::TimingBudget;
 use crate::progress::Progress;
 use crate::results::{AGREEMENT_TOLERANCE, ORACLE_LIMIT};
 use crate::{planning, robot, runner};
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+/// The sections' names in [`Report::loads`]: `PAIR_QUERIES = "pair queries"`.
+pub const PAIR_QUERIES: &str = "pair queries";
+/// The robot section's name in [`Report::loads`]: `ROBOT = "robot"`.
+pub const ROBOT: &str = "robot";
+/// The planning section's name in [`Report::loads`]: `PLANNING = "planning"`.
+pub const PLANNING: &str = "planning";
 
 /// Measures everything `config` asks for, telling `progress` how far it has come:
 /// `measure(config, progress)?.rows` = every measured cell. Nothing is written: the
@@ -94,6 +101,14 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
                 let mut p =
                     robot::RobotPlan::defaults(config.quick, data.join("robots/panda"), cache);
                 p.pinocchio = config.pinocchio.clone();
+                p.pinocchio_run = config.python.as_ref().map(|python| {
+                    let root = data.parent().unwrap_or(&data);
+                    robot::PinocchioRun::new(
+                        python.clone(),
+                        root.join(robot::PINOCCHIO_SCRIPT),
+                        config.quick,
+                    )
+                });
                 Some(p)
             }
             None => {
@@ -125,27 +140,55 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
             .map_or(0, planning::PlanningPlan::steps);
     progress.start(steps as u64);
     let start = Instant::now();
+    let mut loads = Vec::new();
+    let cores = machine.cores;
+    let sizes: Vec<String> = plan.workload.sizes.iter().map(|n| n.to_string()).collect();
+    progress.section(&format!(
+        "pair queries: sizes {} and {} meshes",
+        sizes.join(", "),
+        plan.meshes.len()
+    ));
+    let load = SectionLoad::start(PAIR_QUERIES, cores);
     let (rows, run_notes) = runner::run_sources(&plan, progress);
+    loads.push(load.finish());
     notes.extend(run_notes);
-    let robot = robot_plan.and_then(|p| match robot::run_robot(&p, progress) {
-        Ok(mut section) => {
-            section.folder = config.out.display().to_string();
-            notes.extend(section.notes.iter().cloned());
-            Some(section)
-        }
-        Err(e) => {
-            notes.push(format!("robot section skipped: {e}"));
-            None
+    let robot = robot_plan.and_then(|p| {
+        progress.section(&format!(
+            "robot: the Panda on {} configurations, {} scenes; the UR5; pinocchio + coal",
+            crate::format::group(p.configurations),
+            p.scenes().len()
+        ));
+        let load = SectionLoad::start(ROBOT, cores);
+        let measured = robot::run_robot(&p, progress);
+        let load = load.finish();
+        loads.push(load.clone());
+        match measured {
+            Ok(mut section) => {
+                section.folder = config.out.display().to_string();
+                section.load = Some(load);
+                notes.extend(section.notes.iter().cloned());
+                Some(section)
+            }
+            Err(e) => {
+                notes.push(format!("robot section skipped: {e}"));
+                None
+            }
         }
     });
-    let planning = planning_plan.and_then(|p| match planning::run_planning(&p, progress) {
-        Ok(section) => {
-            notes.extend(section.notes.iter().cloned());
-            Some(section)
-        }
-        Err(e) => {
-            notes.push(format!("planning section skipped: {e}"));
-            None
+    let planning = planning_plan.and_then(|p| {
+        progress.section("planning: MotionBenchMaker Panda problems");
+        let load = SectionLoad::start(PLANNING, cores);
+        let measured = planning::run_planning(&p, progress);
+        loads.push(load.finish());
+        match measured {
+            Ok(section) => {
+                notes.extend(section.notes.iter().cloned());
+                Some(section)
+            }
+            Err(e) => {
+                notes.push(format!("planning section skipped: {e}"));
+                None
+            }
         }
     });
     let report = Report {
@@ -162,6 +205,7 @@ pub fn measure(config: &ReportConfig, progress: &dyn Progress) -> Result<Report,
         rows,
         robot,
         planning,
+        loads,
     };
     Ok(report)
 }

@@ -323,8 +323,18 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
     }
     // 3. Where answers disagree, and who is wrong.
     out.push(("Where answers disagree".into(), disagreements(rows)));
-    // 0. The bottom line, first; the robot section right after it.
+    // 0. First the robots and planning (what a robotics engineer compares first), then the
+    // pair queries' bottom line.
     let short = bottom_line(rows, &sizes);
+    if !short.is_empty() {
+        out.insert(0, ("Pair queries, in short".into(), short));
+    }
+    if let Some(planning) = &report.planning {
+        let lines = crate::planning::summary_lines(planning);
+        if !lines.is_empty() {
+            out.insert(0, ("Planning".into(), lines));
+        }
+    }
     let robot = report
         .robot
         .as_ref()
@@ -336,9 +346,6 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
             group(report.robot.as_ref().map_or(0, |r| r.configurations))
         );
         out.insert(0, (heading, lines));
-    }
-    if !short.is_empty() {
-        out.insert(0, ("In short".into(), short));
     }
     // 4. How it was measured.
     let mut how = vec![format!(
@@ -352,6 +359,23 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
     )];
     if report.quick {
         how.push("This is a --quick report: small hulls, fewer pose pairs and directions, short timing. A smoke test, not the figures to quote; run `polyquery report` for those.".into());
+    }
+    if !report.loads.is_empty() {
+        let each: Vec<String> = report
+            .loads
+            .iter()
+            .map(|l| format!("{}: {}", l.section, l.describe()))
+            .collect();
+        let busy = report.loads.iter().any(|l| l.busy());
+        how.push(format!(
+            "The machine's 1-minute load average around each section — {}{}.",
+            each.join("; "),
+            if busy {
+                ". Above the core count other programs were running: times are slower and threads add less than on an idle machine"
+            } else {
+                ""
+            }
+        ));
     }
     out.push(("How it was measured".into(), how));
     out

@@ -1,6 +1,7 @@
-//! The report's files (`files = index.html + report.md + results.csv + results.json + *.svg`): `index.html` (self-contained: inline CSS and SVG, no network),
+//! The report's files (`files = index.html + report.md + results.csv + loads.csv + results.json + *.svg`): `index.html` (self-contained: inline CSS and SVG, no network),
 //! `report.md` (the same tables, plots as links to the SVG files), `results.csv` and
-//! `results.json` (one row per source × size × query × method, and the robot section), one
+//! `results.json` (one row per source × size × query × method, and the robot section),
+//! `loads.csv` (the machine's load around each section), one
 //! `.svg` per plot, and the robot section's inputs (`robot_configurations.txt`,
 //! `robot_motions.txt`).
 //!
@@ -80,6 +81,7 @@ pub fn documents(report: &Report) -> Result<Vec<Document<'_>>, ReportError> {
         out.extend(robot.inputs().map(|(name, t)| text(name, t)));
     }
     out.push(text("results.csv", csv(&report.rows)));
+    out.push(text(LOADS_FILE, loads_csv(report)));
     out.push(Document {
         name: "results.json".into(),
         content: Content::Json(report),
@@ -424,6 +426,27 @@ pub fn csv(rows: &[ResultRow]) -> String {
     s
 }
 
+/// The file of the machine's load per section: `LOADS_FILE = "loads.csv"`.
+pub const LOADS_FILE: &str = "loads.csv";
+
+/// The machine's load around each section as CSV (`section,cores,load_1min_before,load_1min_after`;
+/// `n/a` when unreadable): `lines = 1 + report.loads.len()`.
+pub fn loads_csv(report: &Report) -> String {
+    let mut s = String::from("section,cores,load_1min_before,load_1min_after\n");
+    for l in &report.loads {
+        let one = |x: Option<f64>| optional(x, |x| polyquery::output::Shortest(x).to_string());
+        let _ = writeln!(
+            s,
+            "{},{},{},{}",
+            quote(&l.section),
+            l.cores,
+            one(l.before),
+            one(l.after)
+        );
+    }
+    s
+}
+
 /// What a number of a [`ResultRow`] measures, for its format in the HTML table.
 #[derive(Clone, Copy)]
 enum Figure {
@@ -478,6 +501,15 @@ fn provenance(report: &Report) -> Vec<(&'static str, String)> {
         ("memory", m.memory.clone()),
         ("OS", m.os.clone()),
         ("measuring time", format!("{:.1} s", report.elapsed_seconds)),
+        (
+            "load (1-minute average)",
+            report
+                .loads
+                .iter()
+                .map(|l| format!("{}: {}", l.section, l.describe()))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
     ]
 }
 
@@ -615,6 +647,12 @@ fn inline_svg(svg: &str) -> &str {
     }
 }
 
+/// A table cell's text as HTML: escaped, with a line-break opportunity after every
+/// underscore (`cell_html("a_b") = "a_<wbr>b"`), so that long names wrap and numbers do not.
+fn cell_html(text: &str) -> String {
+    escape_html(text).replace('_', "_<wbr>")
+}
+
 fn html_table(s: &mut String, t: &Table) {
     if t.folded {
         let _ = writeln!(
@@ -633,7 +671,7 @@ fn html_table(s: &mut String, t: &Table) {
     }
     s.push_str("<div class=\"scroll\"><table>\n<thead><tr>");
     for h in &t.header {
-        let _ = write!(s, "<th>{}</th>", escape_html(h));
+        let _ = write!(s, "<th>{}</th>", cell_html(h));
     }
     s.push_str("</tr></thead>\n<tbody>\n");
     for row in &t.rows {
@@ -644,7 +682,7 @@ fn html_table(s: &mut String, t: &Table) {
             } else {
                 ""
             };
-            let _ = write!(s, "<td{class}>{}</td>", escape_html(c));
+            let _ = write!(s, "<td{class}>{}</td>", cell_html(c));
         }
         s.push_str("</tr>\n");
     }
@@ -654,12 +692,15 @@ fn html_table(s: &mut String, t: &Table) {
     }
 }
 
-/// The page's style: tables scroll inside their own box, plots shrink to the page.
+/// The page's style: table cells wrap at spaces and after underscores ([`cell_html`]),
+/// headings anywhere, so that every table fits the page (the table of every row in a smaller
+/// font), each still inside a box of its own that scrolls should one not; plots shrink to the page.
 const CSS: &str = "\
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;color:#222;line-height:1.4}\n\
 h1{margin:.2em 0 .4em}\nh2{margin-top:1.6em}\n\
 table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:14px}\n\
-th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}\n\
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:right;overflow-wrap:break-word}\n\
+th{overflow-wrap:anywhere}\ntable.all{font-size:12px}\ntable.all th,table.all td{padding:2px 4px}\n\
 th{background:#f0f0f0}\ntd:first-child,td:nth-child(2){text-align:left}\n\
 td.bad{background:#fde2e2}\n.scroll{overflow-x:auto;max-width:100%}\n.caption{color:#555;font-size:14px}\n\
 figure{margin:1em 0;max-width:100%}\nfigure svg{max-width:100%;height:auto}\nfigcaption{font-size:13px;color:#555}\n\
@@ -725,9 +766,9 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
             );
         }
     }
-    s.push_str("<h2>Every row</h2>\n<details><summary>All results (also in results.csv and results.json)</summary>\n<div class=\"scroll\"><table>\n<thead><tr>");
+    s.push_str("<h2>Every row</h2>\n<details><summary>All results (also in results.csv and results.json)</summary>\n<div class=\"scroll\"><table class=\"all\">\n<thead><tr>");
     for c in CSV_COLUMNS {
-        let _ = write!(s, "<th>{c}</th>");
+        let _ = write!(s, "<th>{}</th>", cell_html(c));
     }
     s.push_str("</tr></thead>\n<tbody>\n");
     for r in &report.rows {
@@ -739,7 +780,7 @@ pub fn html(report: &Report, tables: &[Table], plots: &[Plot]) -> String {
         });
         s.push_str("<tr>");
         for c in cells {
-            let _ = write!(s, "<td>{}</td>", escape_html(&c));
+            let _ = write!(s, "<td>{}</td>", cell_html(&c));
         }
         s.push_str("</tr>\n");
     }

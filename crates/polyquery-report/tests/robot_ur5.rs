@@ -100,8 +100,10 @@ fn the_section_has_the_ur5_rows_and_misses_no_collision() {
         warm_load: None,
         motions: None,
         pinocchio: None,
+        pinocchio_missing: None,
         ur5: Some(ur5.clone()),
         notes: Vec::new(),
+        load: None,
         configuration_values: Vec::new(),
         motion_values: Vec::new(),
     };

@@ -1,4 +1,5 @@
 //! The report crate's one test program: a module per file.
 
+mod pinocchio;
 mod robot_peer;
 mod robot_ur5;

@@ -75,54 +75,112 @@ impl Checker {
         let found = self.for_each_pair_to_check(
             ws,
             #[inline(always)]
-            |ws, p| {
-                if self.pair_near(ws, p).apart(false) {
-                    return ControlFlow::Continue(());
-                }
-                counts.candidate_pairs += 1;
-                self.for_each_shape_pair(
-                    ws,
-                    p,
-                    #[inline(always)]
-                    |ws, shapes| {
-                        if shapes.near.apart(true) {
-                            return ControlFlow::Continue(());
-                        }
-                        match self.collide(shapes, &mut ws.guesses[shapes.slot], &mut counts) {
-                            Ok(false) => ControlFlow::Continue(()),
-                            Ok(true) if !shapes.has_pieces() => {
-                                ControlFlow::Break(Ok(shapes.bodies))
-                            }
-                            // The outer shapes meet: the pair collides iff a piece pair does.
-                            Ok(true) => self.for_each_piece_pair(
-                                ws,
-                                shapes,
-                                &mut counts,
-                                &mut (),
-                                |_, _, near| !near.apart(true),
-                                |_, counts, ws, pieces| {
-                                    if pieces.near.apart(true) {
-                                        return ControlFlow::Continue(());
-                                    }
-                                    let guess = &mut ws.guesses[pieces.slot];
-                                    match self.collide(pieces, guess, counts) {
-                                        Ok(false) => ControlFlow::Continue(()),
-                                        Ok(true) => ControlFlow::Break(Ok(pieces.bodies)),
-                                        Err(e) => ControlFlow::Break(Err(e)),
-                                    }
-                                },
-                            ),
-                            Err(e) => ControlFlow::Break(Err(e)),
-                        }
-                    },
-                )
-            },
+            |ws, p| self.pair_contact(ws, p, &mut counts),
         );
         let found = match found {
             ControlFlow::Continue(()) => Ok(None),
             ControlFlow::Break(stop) => stop.map(Some),
         };
         (found, counts)
+    }
+
+    /// Every colliding active pair at `q` (within its padding, see [`Checker::set_padding`]),
+    /// in the order of [`Checker::scene_pairs`] then [`Checker::self_pairs`]: the boolean check
+    /// without its early exit, `colliding_pairs(q) = {(A, B) active: A ∩ B ≠ ∅}` and
+    /// `colliding_pairs(q).is_empty() ⟺ ¬check(q).collides`.
+    ///
+    /// ```
+    /// use polyquery::robot::{AllowedCollisions, Body, Checker, CheckerOptions, PackageDirs, Robot, Scene, ShapeCache};
+    /// use polyquery::Pose;
+    ///
+    /// let urdf = r#"<robot name="arm"><link name="base"/>
+    ///   <link name="arm"><collision><origin xyz="0.5 0 0"/><geometry><box size="1 0.1 0.1"/></geometry></collision></link>
+    ///   <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    ///     <limit lower="-3" upper="3" effort="1" velocity="1"/></joint></robot>"#;
+    /// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new())?;
+    /// let mut scene = Scene::new();
+    /// scene.add_box("near", nalgebra::Vector3::new(0.1, 0.1, 0.1), Pose::translation(0.3, 0.0, 0.0))?;
+    /// scene.add_box("far", nalgebra::Vector3::new(0.1, 0.1, 0.1), Pose::translation(0.8, 0.0, 0.0))?;
+    /// scene.add_box("away", nalgebra::Vector3::new(0.1, 0.1, 0.1), Pose::translation(0.0, 2.0, 0.0))?;
+    /// let checker = Checker::new(&robot, &scene, &AllowedCollisions::none(&robot), &ShapeCache::disabled(), CheckerOptions::default())?;
+    /// let pairs = checker.colliding_pairs(&[0.0])?;
+    /// assert_eq!(pairs, vec![(Body::Link(1), Body::Obstacle(0)), (Body::Link(1), Body::Obstacle(1))]);
+    /// # Ok::<(), polyquery::robot::RobotError>(())
+    /// ```
+    pub fn colliding_pairs(&self, q: &[f64]) -> Result<Vec<(Body, Body)>, RobotError> {
+        self.colliding_pairs_with(&mut self.workspace(), q)
+    }
+
+    /// [`Checker::colliding_pairs`] in a reused workspace:
+    /// `colliding_pairs_with(ws, q) = colliding_pairs(q)`.
+    pub fn colliding_pairs_with(
+        &self,
+        ws: &mut CheckWorkspace,
+        q: &[f64],
+    ) -> Result<Vec<(Body, Body)>, RobotError> {
+        self.place_links(ws, q)?;
+        let mut counts = CheckCounts::default();
+        let mut pairs = Vec::new();
+        for p in 0..self.pair_count() {
+            match self.pair_contact(ws, p, &mut counts) {
+                ControlFlow::Continue(()) => {}
+                ControlFlow::Break(Ok(_)) => pairs.push(self.pair_bodies(p)),
+                ControlFlow::Break(Err(e)) => return Err(e),
+            }
+        }
+        Ok(pairs)
+    }
+
+    /// Whether active pair `p` collides at the placed configuration (within its padding):
+    /// `Break(Ok(bodies))` at its first colliding shape or piece pair, `Continue` when it is
+    /// free — its bounding volumes first, then GJK on its shape pairs, descending to the piece
+    /// pairs of shapes whose outer shapes meet.
+    #[inline(always)]
+    fn pair_contact(
+        &self,
+        ws: &mut CheckWorkspace,
+        p: usize,
+        counts: &mut CheckCounts,
+    ) -> ControlFlow<Stop> {
+        let pad = self.pair_index_padding(p);
+        if self.pair_near(ws, p).apart_padded(pad, false) {
+            return ControlFlow::Continue(());
+        }
+        counts.candidate_pairs += 1;
+        self.for_each_shape_pair(
+            ws,
+            p,
+            #[inline(always)]
+            |ws, shapes| {
+                if shapes.near.apart_padded(pad, true) {
+                    return ControlFlow::Continue(());
+                }
+                match self.collide(shapes, pad, &mut ws.guesses[shapes.slot], counts) {
+                    Ok(false) => ControlFlow::Continue(()),
+                    Ok(true) if !shapes.has_pieces() => ControlFlow::Break(Ok(shapes.bodies)),
+                    // The outer shapes meet: the pair collides iff a piece pair does.
+                    Ok(true) => self.for_each_piece_pair(
+                        ws,
+                        shapes,
+                        counts,
+                        &mut (),
+                        |_, _, near| !near.apart_padded(pad, true),
+                        |_, counts, ws, pieces| {
+                            if pieces.near.apart_padded(pad, true) {
+                                return ControlFlow::Continue(());
+                            }
+                            let guess = &mut ws.guesses[pieces.slot];
+                            match self.collide(pieces, pad, guess, counts) {
+                                Ok(false) => ControlFlow::Continue(()),
+                                Ok(true) => ControlFlow::Break(Ok(pieces.bodies)),
+                                Err(e) => ControlFlow::Break(Err(e)),
+                            }
+                        },
+                    ),
+                    Err(e) => ControlFlow::Break(Err(e)),
+                }
+            },
+        )
     }
 
     /// Calls `visit(ws, p)` on the active pairs in the boolean check's order until it breaks:
@@ -143,7 +201,8 @@ impl Checker {
                 for (link, sphere) in self.link_spheres.iter().enumerate() {
                     let Some((_, r)) = sphere else { continue };
                     let centre = ws.link_centers[link];
-                    found = tree.for_each_near(&centre, *r, &mut stack, |o| {
+                    let r = r + self.padding(link);
+                    found = tree.for_each_near(&centre, r, &mut stack, |o| {
                         match self.scene_index[link * n + o] {
                             NO_PAIR => Ok(()),
                             k => match visit(ws, k as usize) {
@@ -192,7 +251,10 @@ impl Checker {
         // Lower bounds of every active pair from the bounding volumes, nearest first.
         let mut candidates = std::mem::take(&mut ws.candidates);
         candidates.clear();
-        candidates.extend((0..self.pair_count()).map(|p| (self.pair_near(ws, p).gap(), p)));
+        candidates.extend(
+            (0..self.pair_count())
+                .map(|p| (self.pair_near(ws, p).gap() - self.pair_index_padding(p), p)),
+        );
         candidates.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
         let mut best = DistanceResult {
             distance: f64::INFINITY,
@@ -206,17 +268,19 @@ impl Checker {
                 break;
             }
             counts.candidate_pairs += 1;
+            let pad = self.pair_index_padding(p);
             let step = self.for_each_shape_pair(
                 ws,
                 p,
                 #[inline(always)]
                 |ws, shapes| {
-                    if shapes.near.gap() >= best.distance {
+                    if shapes.near.gap() - pad >= best.distance {
                         return ControlFlow::Continue(());
                     }
                     let guess = &mut ws.guesses[shapes.slot];
                     if !shapes.has_pieces() {
-                        if let Err(e) = self.shape_distance(shapes, guess, &mut best, &mut counts) {
+                        let best = &mut best;
+                        if let Err(e) = self.shape_distance(shapes, pad, guess, best, &mut counts) {
                             return ControlFlow::Break(Err(e));
                         }
                         return if best.distance == 0.0 {
@@ -226,7 +290,7 @@ impl Checker {
                         };
                     }
                     // The outer shapes' distance bounds the pieces' from below.
-                    match self.outer_lower_bound(shapes, guess, best.distance, &mut counts) {
+                    match self.outer_lower_bound(shapes, pad, guess, best.distance, &mut counts) {
                         Ok(bound) if bound >= best.distance => return ControlFlow::Continue(()),
                         Ok(_) => {}
                         Err(e) => return ControlFlow::Break(Err(e)),
@@ -236,13 +300,13 @@ impl Checker {
                         shapes,
                         &mut counts,
                         &mut best,
-                        |best, _, near| near.gap() < best.distance,
+                        |best, _, near| near.gap() - pad < best.distance,
                         |best, counts, ws, pieces| {
-                            if pieces.near.gap() >= best.distance {
+                            if pieces.near.gap() - pad >= best.distance {
                                 return ControlFlow::Continue(());
                             }
                             let guess = &mut ws.guesses[pieces.slot];
-                            if let Err(e) = self.shape_distance(pieces, guess, best, counts) {
+                            if let Err(e) = self.shape_distance(pieces, pad, guess, best, counts) {
                                 return ControlFlow::Break(Err(e));
                             }
                             if best.distance == 0.0 {
@@ -265,15 +329,17 @@ impl Checker {
         outcome.map(|()| (best, counts))
     }
 
-    /// Whether two placed shapes intersect (touching included), updating the pair's warm start.
+    /// Whether two placed shapes are within `pad` of each other (`pad = 0`: intersect,
+    /// touching included), updating the pair's warm start: `collide ⟺ dist(A, B) ≤ pad`.
     fn collide(
         &self,
         shapes: &ShapePair<'_>,
+        pad: f64,
         guess: &mut Vector,
         counts: &mut CheckCounts,
     ) -> Result<bool, RobotError> {
         let (pa, pb) = self.placed_pair(shapes);
-        let margin = shapes.a.margin() + shapes.b.margin();
+        let margin = shapes.a.margin() + shapes.b.margin() + pad;
         counts.gjk_runs += 1;
         let failed = |source| self.query_error(shapes.bodies, source);
         if margin == 0.0 {
@@ -294,18 +360,19 @@ impl Checker {
         }
     }
 
-    /// A lower bound on the distance between two placed shapes, margins included, certified
-    /// only below `cutoff` (a bound `≥ cutoff` says the pair is no nearer than `cutoff`):
-    /// `outer_lower_bound ≤ dist(A, B)`.
+    /// A lower bound on the padded distance between two placed shapes, margins included,
+    /// certified only below `cutoff` (a bound `≥ cutoff` says the pair is no nearer than
+    /// `cutoff`): `outer_lower_bound ≤ max(0, dist(A, B) − pad)`.
     fn outer_lower_bound(
         &self,
         shapes: &ShapePair<'_>,
+        pad: f64,
         guess: &mut Vector,
         cutoff: f64,
         counts: &mut CheckCounts,
     ) -> Result<f64, RobotError> {
         let (pa, pb) = self.placed_pair(shapes);
-        let margins = shapes.a.margin() + shapes.b.margin();
+        let margins = shapes.a.margin() + shapes.b.margin() + pad;
         counts.gjk_runs += 1;
         let r = gjk::distance_from(&pa, &pb, &self.options.gjk, guess, cutoff + margins)
             .map_err(|source| self.query_error(shapes.bodies, source))?;
@@ -320,11 +387,14 @@ impl Checker {
         })
     }
 
-    /// The distance between two placed shapes if below `best.distance`, margins included,
-    /// recorded into `best` with the shapes' bodies.
+    /// The padded distance between two placed shapes, `dist(A, B) − pad`, if below
+    /// `best.distance`, margins included, recorded into `best` with the shapes' bodies and
+    /// their nearest points (on the shapes themselves, not their padding: then
+    /// `‖point_b − point_a‖ = distance + pad`; both the contact point when they intersect).
     fn shape_distance(
         &self,
         shapes: &ShapePair<'_>,
+        pad: f64,
         guess: &mut Vector,
         best: &mut DistanceResult,
         counts: &mut CheckCounts,
@@ -332,7 +402,7 @@ impl Checker {
         let (pa, pb) = self.placed_pair(shapes);
         let (ma, mb) = (shapes.a.margin(), shapes.b.margin());
         counts.gjk_runs += 1;
-        let cutoff = best.distance + ma + mb;
+        let cutoff = best.distance + ma + mb + pad;
         let r = gjk::distance_from(&pa, &pb, &self.options.gjk, guess, cutoff)
             .map_err(|source| self.query_error(shapes.bodies, source))?;
         counts.support_calls += r.support_calls;
@@ -343,7 +413,16 @@ impl Checker {
             return Ok(());
         }
         let gap = r.distance - ma - mb;
-        if r.intersecting || gap <= 0.0 {
+        if pad > 0.0 && !r.intersecting && gap > 0.0 && gap <= pad {
+            // Within the padding, apart: padded distance 0, the true nearest points.
+            let n = r.normal.unwrap_or_else(Vector::zeros);
+            *best = DistanceResult {
+                distance: 0.0,
+                pair: Some(shapes.bodies),
+                point_a: r.point_a + n * ma,
+                point_b: r.point_b - n * mb,
+            };
+        } else if r.intersecting || gap <= 0.0 {
             // The point of A nearest B (at most the margin into B's core's ball).
             let n = r.normal.unwrap_or_else(Vector::zeros);
             let point_a = r.point_a + n * ma.min(r.distance);
@@ -353,10 +432,10 @@ impl Checker {
                 point_a,
                 point_b: point_a,
             };
-        } else if gap < best.distance {
+        } else if gap - pad < best.distance {
             let n = r.normal.unwrap_or_else(Vector::zeros);
             *best = DistanceResult {
-                distance: gap,
+                distance: gap - pad,
                 pair: Some(shapes.bodies),
                 point_a: r.point_a + n * ma,
                 point_b: r.point_b - n * mb,

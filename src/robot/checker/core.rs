@@ -3,7 +3,7 @@
 //! placement of a configuration's links and shapes in a [`CheckWorkspace`].
 
 use super::bounds::MotionBounds;
-use super::geometry::{Frame, LinkShape, Placed, PlacedObstacle, enclosing_sphere, world_box};
+use super::geometry::{Frame, LinkShape, Placed, PlacedObstacle, enclosing_sphere};
 use super::results::{Body, CheckerOptions};
 use super::workspace::CheckWorkspace;
 use crate::query::QueryError;
@@ -86,6 +86,10 @@ pub struct Checker {
     pub(super) piece_slots: Vec<u32>,
     /// The motion bounds of the active pairs (scene pairs, then self pairs).
     pub(super) motion: MotionBounds,
+    /// Per link, its padding in metres (see [`Checker::set_padding`]); all 0 by default.
+    pub(super) padding: Vec<f64>,
+    /// Whether some link's padding is positive (the queries' shortcut when none is).
+    pub(super) padded: bool,
 }
 
 /// What [`Checker::from_parts`] builds a checker of: the robot, every shape built, the
@@ -107,6 +111,8 @@ pub(crate) struct CheckerParts {
     pub(crate) allowed_scene: Vec<(usize, usize)>,
     /// The options (limits, GJK settings, hull support).
     pub(crate) options: CheckerOptions,
+    /// Per link, its padding in metres (empty: none; see [`Checker::set_padding`]).
+    pub(crate) padding: Vec<f64>,
 }
 
 /// The piece-pair warm-start slots (see `Checker::piece_slots`), numbered after the `slots`
@@ -166,6 +172,12 @@ fn scene_shapes(
     Ok(obstacles)
 }
 
+/// The obstacles' world boxes in a tree when there are more than [`TREE_ABOVE`] of them.
+pub(super) fn obstacle_tree(obstacles: &[PlacedObstacle]) -> Option<BoxTree> {
+    (obstacles.len() > TREE_ABOVE)
+        .then(|| BoxTree::build(&obstacles.iter().map(|o| (o.lo, o.hi)).collect::<Vec<_>>()))
+}
+
 /// Above this many obstacles the checker finds a link's nearby obstacles through a
 /// [`BoxTree`] instead of testing every obstacle's box.
 pub(super) const TREE_ABOVE: usize = 8;
@@ -213,6 +225,7 @@ impl Checker {
             allowed: allowed.clone(),
             allowed_scene,
             options,
+            padding: Vec::new(),
         }))
     }
 
@@ -257,6 +270,7 @@ impl Checker {
             allowed,
             allowed_scene: scene.allowed_link_obstacle_pairs(robot)?,
             options: self.options,
+            padding: self.padding.clone(),
         }))
     }
 
@@ -292,6 +306,7 @@ impl Checker {
             allowed,
             allowed_scene,
             options,
+            padding,
         } = parts;
         let mut shapes = Vec::new();
         let link_shapes: Vec<Vec<LinkShape>> = robot
@@ -320,20 +335,8 @@ impl Checker {
         let mut obstacles = Vec::with_capacity(obstacle_parts.len());
         let mut obstacle_names = Vec::with_capacity(obstacle_parts.len());
         for (name, pose, shape) in obstacle_parts {
-            let frame = Frame::from_pose(&pose);
-            let (lo, hi) = shape.outer().bounding_box();
-            let (lo, hi) = world_box(&frame, &lo, &hi);
-            let (c, r) = shape.outer().bounding_sphere();
             obstacle_names.push(name);
-            obstacles.push(PlacedObstacle {
-                shape: shapes.len(),
-                pose,
-                frame,
-                lo,
-                hi,
-                center: frame.apply(&c),
-                radius: r,
-            });
+            obstacles.push(PlacedObstacle::new(shapes.len(), pose, shape.outer()));
             shapes.push(shape);
         }
         let mut slots = 0;
@@ -357,8 +360,7 @@ impl Checker {
         for (k, pair) in scene_pairs.iter().enumerate() {
             scene_index[pair.link * obstacles.len() + pair.obstacle] = k as u32;
         }
-        let obstacle_tree = (obstacles.len() > TREE_ABOVE)
-            .then(|| BoxTree::build(&obstacles.iter().map(|o| (o.lo, o.hi)).collect::<Vec<_>>()));
+        let obstacle_tree = obstacle_tree(&obstacles);
         // `a < b`, both links with shapes (see `active_pairs`).
         let mut self_pairs = Vec::new();
         for (a, b) in allowed.active_pairs(&robot) {
@@ -390,7 +392,15 @@ impl Checker {
                 .map(|p| (p.link, None))
                 .chain(self_pairs.iter().map(|p| (p.a, Some(p.b)))),
         );
+        let links = robot.links().len();
+        let padding = if padding.len() == links {
+            padding
+        } else {
+            vec![0.0; links]
+        };
         Checker {
+            padded: padding.iter().any(|&m| m > 0.0),
+            padding,
             robot,
             obstacle_names,
             options,

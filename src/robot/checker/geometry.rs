@@ -2,8 +2,8 @@
 //! shapes and placed obstacles with their bounding volumes, and the broad-phase tests between
 //! bounding volumes ([`Near`]). A leaf.
 
-use crate::robot::ShapeCore;
 use crate::robot::bvh::box_distance_squared;
+use crate::robot::{ConvexShape, ShapeCore};
 use crate::support::Support;
 use crate::{Point, Pose, SupportMap, Vector, VertexId};
 use nalgebra::Matrix3;
@@ -38,6 +38,25 @@ pub(super) struct PlacedObstacle {
 }
 
 impl PlacedObstacle {
+    /// Obstacle shape number `shape` (in the checker's shapes), `outer`, placed at `pose`:
+    /// its world frame, world box and world ball, computed here and only here (building a
+    /// checker and moving an obstacle both place it so).
+    pub(super) fn new(shape: usize, pose: Pose, outer: &ConvexShape) -> PlacedObstacle {
+        let frame = Frame::from_pose(&pose);
+        let (lo, hi) = outer.bounding_box();
+        let (lo, hi) = world_box(&frame, &lo, &hi);
+        let (c, r) = outer.bounding_sphere();
+        PlacedObstacle {
+            shape,
+            pose,
+            frame,
+            lo,
+            hi,
+            center: frame.apply(&c),
+            radius: r,
+        }
+    }
+
     /// The better separating plane between a ball `(c, r)` and the obstacle: the gap to its
     /// world box (axis from the box's nearest point to `c`) or to its bounding ball, whichever
     /// is larger: `gap ≤ dist(ball, obstacle)`.
@@ -254,6 +273,18 @@ impl Near<'_> {
                     || box_distance_squared(&c, &obstacle.lo, &obstacle.hi) > r * r
             }
             Near::Plane { gap, .. } => gap > 0.0,
+        }
+    }
+
+    /// [`Near::apart`] for bodies padded by `padding` metres in all (see
+    /// `Checker::set_padding`): apart by more than the padding,
+    /// `apart_padded(0, w) = apart(w)`, else `gap() > padding`.
+    #[inline(always)]
+    pub(super) fn apart_padded(&self, padding: f64, with_ball: bool) -> bool {
+        if padding == 0.0 {
+            self.apart(with_ball)
+        } else {
+            self.gap() > padding
         }
     }
 }

@@ -33,11 +33,12 @@
 //! queries answer, the options), `geometry` (frames, placed shapes, bounding volumes),
 //! `bounds` (the terms of motion bounds), `workspace` (a thread's scratch space), `core`
 //! (the checker: construction, placement), `pairs` (the one loop over active pairs and their
-//! shape pairs), then the queries on it: `check` (configurations), `motion` (segments) and
-//! `batch` (many in parallel).
+//! shape pairs), `adjust` (link padding, moving obstacles, link poses), then the queries on
+//! it: `check` (configurations), `motion` (segments) and `batch` (many in parallel).
 //!
 //! [`ConvexShape::core`]: crate::robot::ConvexShape::core
 
+mod adjust;
 mod batch;
 mod bounds;
 mod check;
@@ -50,6 +51,7 @@ mod workspace;
 
 pub use self::core::Checker;
 pub(crate) use self::core::CheckerParts;
-pub use motion::{MotionOptions, MotionResult};
+pub use adjust::LinkPadding;
+pub use motion::{DEFAULT_MOTION_RESOLUTION, MotionOptions, MotionResult};
 pub use results::{Body, CheckCounts, CheckResult, CheckerOptions, DistanceResult};
 pub use workspace::CheckWorkspace;

@@ -29,7 +29,9 @@
 //!   `s + Δs`; the check moves to the earliest of these, places the robot and re-measures the
 //!   pairs whose time has come.
 //! * **Verdict.** *Free*: every pair's certificates cover `[0, 1]`, so at every `s ∈ [0, 1]`
-//!   every active pair is at a distance `> 0` — no configuration of the segment collides,
+//!   every active pair is at a distance `> 0` (greater than its padding on a padded checker,
+//!   see `Checker::set_padding`: every gap above is the distance less the padding) — no
+//!   configuration of the segment collides,
 //!   rotations included; the only assumptions are the robot model and floating-point
 //!   rounding, covered by a slack of `1e-12 · (1 + reach)` metres subtracted from every gap and
 //!   a relative `1e-9` added to every bound. *Collides*: some pair's certified distance fell to
@@ -49,6 +51,16 @@ use crate::query::gjk;
 use crate::robot::RobotError;
 use crate::{SupportMap, Vector};
 use std::ops::ControlFlow;
+
+/// The default resolution of the sampled motion check ([`Checker::check_motion_sampled`]),
+/// in radians (or metres) along the joint that moves most: `DEFAULT_MOTION_RESOLUTION =
+/// 0.01` — the command line's `--resolution` without a value and Python's `resolution`
+/// default. A sampled check is not certified; the certified check needs no resolution.
+///
+/// ```
+/// assert_eq!(polyquery::robot::DEFAULT_MOTION_RESOLUTION, 0.01);
+/// ```
+pub const DEFAULT_MOTION_RESOLUTION: f64 = 0.01;
 
 /// How motion checks run: `MotionOptions::default()` = contact tolerance 1e-6 m, at most
 /// 100,000 steps per motion.
@@ -393,8 +405,10 @@ impl Checker {
         eps: f64,
         counts: &mut CheckCounts,
     ) -> Result<Option<f64>, RobotError> {
-        // The link-level certificate: bounding spheres (and the obstacle's box).
+        // The link-level certificate: bounding spheres (and the obstacle's box), less the
+        // pair's padding.
         let (link_d, link_n) = self.pair_near(ws, p).plane();
+        let link_d = link_d - self.pair_index_padding(p);
         let mut link_step = 0.0;
         if link_d > eps + self.motion.slack() {
             // Cheapest first: the static arms (no axis placed) may already cover the rest.
@@ -500,7 +514,10 @@ impl Checker {
         counts: &mut CheckCounts,
     ) -> Result<Option<f64>, RobotError> {
         let floor = eps + self.motion.slack();
+        // Every gap below is the padded one: the pair's distance less its padding.
+        let pad = self.pair_index_padding(p);
         let (d, n) = shapes.near.plane();
+        let d = d - pad;
         let mut step = if d > floor {
             self.step_for(ws, p, d, n.as_ref())
         } else {
@@ -508,13 +525,13 @@ impl Checker {
         };
         if step < target {
             let axis = ws.guesses[shapes.slot];
-            let d = self.axis_gap(shapes, &axis);
+            let d = self.axis_gap(shapes, &axis) - pad;
             if d > floor {
                 step = step.max(self.step_for(ws, p, d, Some(&axis)));
             }
         }
         if step < AXIS_ENOUGH * target {
-            let (d, n) = self.shape_gap(shapes, &mut ws.guesses[shapes.slot], counts)?;
+            let (d, n) = self.shape_gap(shapes, pad, &mut ws.guesses[shapes.slot], counts)?;
             if d > floor {
                 step = step.max(self.step_for(ws, p, d, n.as_ref()));
             } else if !shapes.has_pieces() {
@@ -532,6 +549,7 @@ impl Checker {
                 &mut piece_step,
                 |piece_step, ws, near| {
                     let (d, n) = near.plane();
+                    let d = d - pad;
                     if d <= floor {
                         return true;
                     }
@@ -573,11 +591,13 @@ impl Checker {
         bottom_b - top_a - shapes.a.margin() - shapes.b.margin()
     }
 
-    /// GJK's certified gap between two placed shapes (margins subtracted; 0 when they
-    /// intersect) and the unit axis it was measured along.
+    /// GJK's certified gap between two placed shapes (margins and the pair's padding `pad`
+    /// subtracted; 0 when they intersect or are within the padding) and the unit axis it was
+    /// measured along.
     fn shape_gap(
         &self,
         shapes: &ShapePair<'_>,
+        pad: f64,
         guess: &mut Vector,
         counts: &mut CheckCounts,
     ) -> Result<(f64, Option<Vector>), RobotError> {
@@ -603,6 +623,6 @@ impl Checker {
         if r.intersecting {
             return Ok((0.0, None));
         }
-        Ok(((r.lower_bound - margins).max(0.0), r.normal))
+        Ok(((r.lower_bound - margins - pad).max(0.0), r.normal))
     }
 }

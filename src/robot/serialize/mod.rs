@@ -206,6 +206,12 @@ impl Checker {
             }
         }
         put_pairs(&mut w, &allowed_scene);
+        // Link paddings, when some is positive: an optional last section, so that the bytes
+        // of an unpadded checker are those of earlier versions of the library.
+        let padding: Vec<f64> = (0..links).map(|l| self.padding(l)).collect();
+        if padding.iter().any(|&m| m > 0.0) {
+            w.put_f64s(&padding);
+        }
         finish(w)
     }
 
@@ -237,6 +243,17 @@ impl Checker {
             {
                 return Err(corrupt(format!("allowed link–obstacle pair ({l}, {o})")));
             }
+            let padding = if r.remaining() > 0 {
+                let padding = r.array::<f64>("link paddings")?;
+                if padding.len() != robot.links().len()
+                    || padding.iter().any(|m| !(*m >= 0.0 && m.is_finite()))
+                {
+                    return Err(corrupt("link paddings".to_string()));
+                }
+                padding
+            } else {
+                Vec::new()
+            };
             Ok(Checker::from_parts(CheckerParts {
                 robot,
                 link_shapes,
@@ -245,6 +262,7 @@ impl Checker {
                 allowed,
                 allowed_scene,
                 options,
+                padding,
             }))
         })
     }

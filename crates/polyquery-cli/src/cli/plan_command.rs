@@ -22,18 +22,18 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub source: RobotSourceArgs,
     /// The start configuration: one value per movable non-mimic joint in the URDF's order,
-    /// separated by commas or spaces (needs --goal): `start = Some(q)` ⟹ `path[0] = q`.
+    /// separated by commas or spaces (needs --goal).
     #[arg(long, value_name = "Q", requires = "goal", allow_hyphen_values = true)]
     pub start: Option<String>,
-    /// The goal configuration, as --start: `goal = Some(q)` ⟹ `path[n − 1] = q`.
+    /// The goal configuration, as --start.
     #[arg(long, value_name = "Q", requires = "start", allow_hyphen_values = true)]
     pub goal: Option<String>,
     /// A MoveIt motion-plan request (YAML): its start state and joint goal constraints, in the
-    /// --scene: `request = Some(f)` ⟹ `request_problem(f)`.
+    /// --scene.
     #[arg(long, value_name = "FILE")]
     pub request: Option<PathBuf>,
-    /// Every MotionBenchMaker problem under DIR (`<set>/sceneNNNN.yaml` + `requestNNNN.yaml`),
-    /// each in its own scene: `problems = Some(d)` ⟹ `read_problems(d)`.
+    /// Every MotionBenchMaker problem under DIR (`<set>/sceneNNNN.yaml` + `requestNNNN.yaml`), each
+    /// in its own scene.
     #[arg(long, value_name = "DIR", conflicts_with = "scene")]
     pub problems: Option<PathBuf>,
     /// The most seconds per problem (search and repairs): `timeout = 1` by default.
@@ -42,18 +42,17 @@ pub struct PlanArgs {
     /// The planner's seed (ChaCha8): the same seed gives the same paths: `seed = 0` by default.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
-    /// The longest step of the search, L2 in joint space (radians, metres); default 0.075 ×
-    /// the joint space's extent: `range = None` ⟹ `DEFAULT_RANGE_FRACTION · extent`.
+    /// The longest step of the search, L2 in joint space (radians, metres); default 0.075 × the
+    /// joint space's extent.
     #[arg(long, value_name = "R", value_parser = positive)]
     pub range: Option<f64>,
-    /// Return the path the search found, certified but not shortened: `no_simplify` ⟹
-    /// `PlannerOptions::simplify = false`.
+    /// Return the path the search found, certified but not shortened.
     #[arg(long)]
     pub no_simplify: bool,
-    /// Also write one self-contained HTML page (no network) drawing the robot's collision
-    /// shapes, the scene and each path, animated (play button, slider; drag to orbit, wheel to
-    /// zoom); with several problems, one page with a problem picker holding the first 50
-    /// (`--shard` picks others): `html = Some(f)` ⟹ `plan_page(…)` written to `f`.
+    /// Also write one self-contained HTML page (no network) drawing the robot's collision shapes,
+    /// the scene and each path, animated (play button, slider; drag to orbit, wheel to zoom); with
+    /// several problems, one page with a problem picker holding the first 50 (`--shard` picks
+    /// others).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Limits, threads, output, summary and shard: `run` ↦ how the run goes.

@@ -11,49 +11,56 @@ use std::path::PathBuf;
 /// The arguments of `polyquery report`: `ReportArgs` ↦ [`polyquery_report::ReportConfig`].
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// Folder of OBJ meshes to include (every `.obj` in it, and every file its MANIFEST.tsv
-    /// lists; a missing one is an error). Default: the bundled `data/` next to the crate,
-    /// found from any working directory. `--meshes` is the same option: `data = None` ⟹ `bundled_data_dir()`.
+    /// Folder of OBJ meshes to include (every `.obj` in it, and every file its MANIFEST.tsv lists;
+    /// a missing one is an error). Default: the bundled `data/` next to the crate, found from any
+    /// working directory. `--meshes` is the same option.
     #[arg(long, value_name = "DIR", alias = "meshes")]
     pub data: Option<PathBuf>,
-    /// Hull sizes of the synthetic sphere and ellipsoid, comma-separated.
-    /// Default 64,512,4096,32768,262144,1048576 (64,512,4096 with --quick): `None` ⟹ `DEFAULT_SIZES`.
+    /// Hull sizes of the synthetic sphere and ellipsoid, comma-separated. Default
+    /// 64,512,4096,32768,262144,1048576 (64,512,4096 with --quick).
     #[arg(long, value_name = "N,N,...", value_delimiter = ',')]
     pub sizes: Option<Vec<usize>>,
-    /// Random pose pairs per hull (half overlapping, half disjoint). Default 2000, so that
-    /// every pair query is timed on at least 1,000 (200 with --quick): `None` ⟹ `DEFAULT_QUERIES = 2_000`.
+    /// Random pose pairs per hull (half overlapping, half disjoint). Default 2000, so that every
+    /// pair query is timed on at least 1,000 (200 with --quick).
     #[arg(long, value_name = "N")]
     pub queries: Option<usize>,
-    /// Distinct random unit directions per hull for the support queries. Default 100000
-    /// (10000 with --quick): `None` ⟹ `DEFAULT_DIRECTIONS = 100_000`.
+    /// Distinct random unit directions per hull for the support queries. Default 100000 (10000 with
+    /// --quick).
     #[arg(long, value_name = "N")]
     pub directions: Option<usize>,
-    /// Small sizes and short timing budgets: finishes in seconds (`--quick` ⟹ `quick = true`).
+    /// Small sizes and short timing budgets: finishes in seconds.
     #[arg(long)]
     pub quick: bool,
-    /// Output folder (created if missing). Default `report`, or `report-quick` with --quick
-    /// (a --quick report never overwrites a full one): `None` ⟹ `DEFAULT_OUT` or `QUICK_OUT`.
+    /// Output folder (created if missing). Default `report`, or `report-quick` with --quick (a
+    /// --quick report never overwrites a full one).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// No progress bars on stderr: `progress = !no_progress`.
+    /// No progress on stderr (a bar on a terminal, one line per section otherwise):
+    /// `progress = !no_progress`.
     #[arg(long)]
     pub no_progress: bool,
     /// Leave out the robot section (the Panda's configurations per second, warm load, motion
     /// checks) and the planning section: `robot = !no_robot`.
     #[arg(long)]
     pub no_robot: bool,
-    /// Folder kept between runs for the robot section's obstacle and mesh maps (the 10⁶-vertex
-    /// map takes about a minute to build). Default: `$POLYQUERY_ROBOT_CACHE`, else
-    /// `robot-bench` in the Cargo target folder (shared with `benches/robot.rs`): `None` ⟹ `default_cache_dir()`.
+    /// Folder kept between runs for the robot section's obstacle and mesh maps (the 10⁶-vertex map
+    /// takes about a minute to build). Default: `$POLYQUERY_ROBOT_CACHE`, else `robot-bench` in Cargo's
+    /// build folder, `target/` (shared with `benches/robot.rs`).
     #[arg(long, value_name = "DIR")]
     pub robot_cache: Option<PathBuf>,
-    /// JSON written by `benches/robot_pinocchio.py --out FILE`: pinocchio + coal's figures
-    /// shown beside ours, labelled as measured by that script: `None` ⟹ "not measured".
+    /// JSON written by `benches/robot_pinocchio.py --out FILE`: pinocchio + coal's figures shown
+    /// beside ours, labelled as measured by that script.
     #[arg(long, value_name = "FILE")]
     pub pinocchio: Option<PathBuf>,
-    /// JSON lines written by `benches/plan_ompl.py --out FILE` (one per planner and problem):
-    /// the planning section's side-by-side table, every returned path re-checked by the
-    /// certified motion check: `None` ⟹ "not measured".
+    /// The Python that measures pinocchio + coal beside polyquery when no --pinocchio file is
+    /// given: the report runs `benches/robot_pinocchio.py` with it if it imports `pinocchio`
+    /// and `coal` (else the tables say "not measured" and why). Default: `$POLYQUERY_PYTHON`,
+    /// else `python3`.
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<String>,
+    /// JSON lines written by `benches/plan_ompl.py --out FILE` (one per planner and problem): the
+    /// planning section's side-by-side table, every returned path re-checked by the certified
+    /// motion check.
     #[arg(long, value_name = "FILE")]
     pub ompl: Option<PathBuf>,
 }
@@ -103,6 +110,16 @@ pub fn run(args: &ReportArgs) -> Result<(), CliError> {
             *setting = Some(file.clone());
         }
     }
+    config.python = Some(
+        args.python
+            .clone()
+            .or_else(|| {
+                std::env::var("POLYQUERY_PYTHON")
+                    .ok()
+                    .filter(|p| !p.is_empty())
+            })
+            .unwrap_or_else(|| "python3".into()),
+    );
     config.command = std::env::args().collect::<Vec<_>>().join(" ");
     match report::run(&config) {
         Ok(output) => {

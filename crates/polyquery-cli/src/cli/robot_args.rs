@@ -23,27 +23,25 @@ pub struct RobotSourceArgs {
     /// NAME); the first place holding FILE wins: `urdf` = the file.
     #[arg(value_name = "URDF")]
     pub urdf: PathBuf,
-    /// The SRDF file: its `disable_collisions` link pairs are never checked (without it every
-    /// pair of links with shapes is). Entries naming links or joints the URDF lacks are
-    /// ignored with one warning per name (on stderr, and in --json output as "warnings"), as
-    /// MoveIt does: `srdf = None` ⟹ no pair allowed.
+    /// The SRDF file: its `disable_collisions` link pairs are never checked (without it every pair
+    /// of links with shapes is). Entries naming links or joints the URDF lacks are ignored with one
+    /// warning per name (on stderr, and in --json output as "warnings"), as MoveIt does.
     #[arg(long, value_name = "FILE")]
     pub srdf: Option<PathBuf>,
-    /// The scene: static obstacles (box, sphere, cylinder, capsule, mesh, .nvm) with poses,
-    /// the robot base's pose and allowed link–obstacle pairs, as JSON: `scene = None` ⟹ no obstacles.
+    /// The scene: static obstacles (box, sphere, cylinder, capsule, mesh, .nvm) with poses, the
+    /// robot base's pose and allowed link–obstacle pairs, as JSON.
     #[arg(long, value_name = "FILE")]
     pub scene: Option<PathBuf>,
     /// The folder of a ROS package, for `package://NAME/…` mesh URIs, searched before
-    /// ROS_PACKAGE_PATH and the URDF's folder; repeat for several packages:
-    /// `--package-dir NAME=DIR` ⟹ `package://NAME/x = DIR/x` when that file exists.
+    /// ROS_PACKAGE_PATH and the URDF's folder (`package://NAME/x` is then DIR/x); repeat for
+    /// several packages.
     #[arg(long, value_name = "NAME=DIR", value_parser = robot::parse_package_dir)]
     pub package_dir: Vec<(String, PathBuf)>,
     /// The shape cache folder (meshes' hulls and normal vector maps, keyed by content hash).
-    /// Default: $XDG_CACHE_HOME/polyquery/shapes, else $HOME/.cache/polyquery/shapes:
-    /// `cache_dir = None` ⟹ `default_cache_dir()`.
+    /// Default: $XDG_CACHE_HOME/polyquery/shapes, else $HOME/.cache/polyquery/shapes.
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
-    /// No shape cache: build every hull in this run and write nothing: `no_cache` ⟹ `ShapeCache::disabled()`.
+    /// No shape cache: build every hull in this run and write nothing.
     #[arg(long, conflicts_with = "cache_dir")]
     pub no_cache: bool,
     /// How meshes become collision shapes: `decomposed` (the default) tests each mesh's hull
@@ -59,6 +57,12 @@ pub struct RobotSourceArgs {
     /// below the exact ones: `mesh_tolerance = 0.001` by default.
     #[arg(long, value_name = "M", default_value_t = DEFAULT_MESH_TOLERANCE)]
     pub mesh_tolerance: f64,
+    /// A safety margin around every link, in metres, as MoveIt's link padding (default 0): a
+    /// link closer than M to an obstacle, or closer than 2·M to another checked link (both
+    /// links padded), counts as colliding; distances are reported less the padding, and
+    /// certified motions and plans keep every pair farther apart than its padding.
+    #[arg(long, value_name = "M", default_value_t = 0.0, value_parser = non_negative)]
+    pub padding: f64,
 }
 
 /// `--mesh-shape`'s value: `parse_mesh_shape("hull") = Ok(MeshShape::Hull)`.
@@ -90,6 +94,7 @@ impl RobotSourceArgs {
             limits,
             mesh_shape: self.mesh_shape,
             mesh_tolerance: Some(self.mesh_tolerance),
+            padding: self.padding,
         }
     }
 }
@@ -114,34 +119,30 @@ pub(super) fn positive(text: &str) -> Result<f64, String> {
 /// the threads, where the lines go, the summary and the shard (`RunArgs` ↦ how a run goes).
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// Check configurations (motions: their ends) outside the joint limits instead of
-    /// refusing them (they must still be finite numbers): `allow_outside_limits` ⟹
-    /// `LimitCheck::Allow`.
+    /// Check configurations (motions: their ends) outside the joint limits instead of refusing them
+    /// (they must still be finite numbers).
     #[arg(long)]
     pub allow_outside_limits: bool,
-    /// A value beyond its joint's limit by at most X (radians or metres) is clamped onto the
-    /// limit and counted in the summary ("clamped_values"); a larger excess is an error naming
-    /// the line and the joint. 0 refuses every value outside the limits:
-    /// `limit_tolerance = X` ⟹ `Robot::clamp_configuration(q, Enforce, X)`.
+    /// A value beyond its joint's limit by at most X (radians or metres) is clamped onto the limit
+    /// and counted in the summary ("clamped_values"); a larger excess is an error naming the line
+    /// and the joint. 0 refuses every value outside the limits.
     #[arg(long, value_name = "X", default_value_t = polyquery::robot::DEFAULT_LIMIT_TOLERANCE, value_parser = non_negative)]
     pub limit_tolerance: f64,
     /// Worker threads, 1 or more (default: one per available core): `threads ≥ 1`.
     #[arg(long, value_name = "N")]
     pub threads: Option<u64>,
     /// Write the result lines here (a regular file: all or nothing) instead of standard
-    /// output; `-` is standard output, and a device such as /dev/null is written directly:
-    /// `out = None` or `-` ⟹ stdout.
+    /// output; `-` is standard output, and a device such as /dev/null is written directly.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Print the summary on stderr as one JSON object: `json` ⟹ `{"configurations" or
-    /// "motions", "colliding", …}`.
+    /// Print the summary on stderr as one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// No progress bar and no summary on stderr: `quiet` ⟹ nothing on stderr but errors and warnings.
+    /// No progress bar and no summary on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Check only shard K of N (1 ≤ K ≤ N): configuration or motion i (0-based) belongs to
-    /// shard ⌊i/64⌋ mod N + 1; lines keep their global index: `shard = None` ⟹ everything.
+    /// Check only shard K of N (1 ≤ K ≤ N): configuration or motion i (0-based) belongs to shard
+    /// ⌊i/64⌋ mod N + 1; lines keep their global index.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
 }

@@ -218,17 +218,14 @@ pub struct CheckArgs {
     /// The robot, SRDF, scene, packages and cache: `source` ↦ [`RobotSources`](polyquery_cli::robot::RobotSources).
     #[command(flatten)]
     pub source: RobotSourceArgs,
-    /// The configurations: one per line, one value per movable non-mimic joint in the URDF's
-    /// order, separated by spaces, tabs or commas; blank lines and `#` comments skipped:
-    /// `configs = Some(file)` ⟹ `read_configurations(file)`.
+    /// The configurations: one per line, one value per movable non-mimic joint in the URDF's order,
+    /// separated by spaces, tabs or commas; blank lines and `#` comments skipped.
     #[arg(long, value_name = "FILE")]
     pub configs: Option<PathBuf>,
-    /// Check N random configurations, uniform within the joint limits (see --seed):
-    /// `random = Some(n)` ⟹ `random_configurations(robot, n, seed)`.
+    /// Check N random configurations, uniform within the joint limits (see --seed).
     #[arg(long, value_name = "N")]
     pub random: Option<usize>,
-    /// The seed of --random (ChaCha8; the same seed gives the same configurations); default 0:
-    /// `seed = None` ⟹ `0`.
+    /// The seed of --random (ChaCha8; the same seed gives the same configurations); default 0.
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Also compute each configuration's minimum distance over the active pairs (metres, 0
@@ -249,32 +246,30 @@ pub struct MotionArgs {
     /// The robot, SRDF, scene, packages and cache: `source` ↦ [`RobotSources`](polyquery_cli::robot::RobotSources).
     #[command(flatten)]
     pub source: RobotSourceArgs,
-    /// The motions: one per line, `q0 ; q1` (each side one value per movable non-mimic joint
-    /// in the URDF's order); blank lines and `#` comments skipped:
-    /// `motions = Some(file)` ⟹ `read_motions(file)`.
+    /// The motions: one per line, `q0 ; q1` (each side one value per movable non-mimic joint in the
+    /// URDF's order); blank lines and `#` comments skipped.
     #[arg(long, value_name = "FILE")]
     pub motions: Option<PathBuf>,
-    /// Check N random motions (needs --max-step; see --seed): q0 uniform within the limits
-    /// and free, q1 = q0 + uniform[−RAD, RAD] per joint, clipped, and free:
-    /// `random = Some(n)` ⟹ `random_motions(checker, n, max_step, seed)`.
+    /// Check N random motions (needs --max-step; see --seed): q0 uniform within the limits and
+    /// free, q1 = q0 + uniform[−RAD, RAD] per joint, clipped, and free.
     #[arg(long, value_name = "N", requires = "max_step")]
     pub random: Option<usize>,
     /// The largest step per joint of --random motions (radians, metres):
     /// `|q1_j − q0_j| ≤ max_step`.
     #[arg(long, value_name = "RAD", requires = "random", value_parser = positive)]
     pub max_step: Option<f64>,
-    /// The seed of --random (ChaCha8, motion i on stream i); default 0: `seed = None` ⟹ `0`.
+    /// The seed of --random (ChaCha8, motion i on stream i); default 0.
     #[arg(long, value_name = "S", requires = "random")]
     pub seed: Option<u64>,
-    /// Write the --random motions as a motions file (`q0 ; q1 # index` per line, values in
-    /// their shortest round-trip form), so that `--motions` on it checks the very same motions:
-    /// `save_motions = Some(f)` ⟹ `write_motions(motions, f)`.
+    /// Write the --random motions as a motions file (`q0 ; q1 # index` per line, values in their
+    /// shortest round-trip form), so that `--motions` on it checks the very same motions.
     #[arg(long, value_name = "FILE", requires = "random")]
     pub save_motions: Option<PathBuf>,
     /// Sampled instead of certified: check the configurations at most R apart (radians or
-    /// metres along the joint that moves most); contacts between samples may be missed:
-    /// `resolution = Some(r)` ⟹ `MotionMode::Sampled { resolution: r }`.
-    #[arg(long, value_name = "R", value_parser = positive)]
+    /// metres along the joint that moves most; `--resolution` alone: 0.01, the library's
+    /// default, as in Python); contacts between samples may be missed.
+    #[arg(long, value_name = "R", value_parser = positive, num_args = 0..=1,
+          default_missing_value = DEFAULT_RESOLUTION_TEXT)]
     pub resolution: Option<f64>,
     /// The certified check's contact tolerance ε in metres (default 1e-6): a pair whose
     /// certified distance falls to ε is in contact: `collides ⟸ d ≤ ε`.
@@ -291,10 +286,14 @@ pub struct InfoArgs {
     /// The robot, SRDF, scene, packages and cache: `source` ↦ [`RobotSources`](polyquery_cli::robot::RobotSources).
     #[command(flatten)]
     pub source: RobotSourceArgs,
-    /// Print one JSON object instead of the table: `json` ⟹ `InfoReport` as JSON.
+    /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
 }
+
+/// `--resolution` without a value: [`DEFAULT_MOTION_RESOLUTION`](polyquery::robot::DEFAULT_MOTION_RESOLUTION)
+/// written out for clap (a test runs `--resolution` alone and reads the library's value back).
+const DEFAULT_RESOLUTION_TEXT: &str = "0.01";
 
 /// Configurations per progress bar below which no bar is drawn (a short run): `LONG_RUN = 20_000`.
 const LONG_RUN: usize = 20_000;
@@ -354,6 +353,15 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
             )
         });
     let verdicts = verdicts?;
+    // When every configuration collides, which pairs always do (and whether --srdf is missing).
+    let checked: Vec<&[f64]> = verdicts
+        .iter()
+        .map(|(i, _)| configurations[*i].as_slice())
+        .collect();
+    let colliding = verdicts.iter().filter(|(_, v)| v.collides).count();
+    let srdf = args.source.srdf.is_some();
+    let hint =
+        pool.install(|| robot::all_colliding_hint(&loaded.checker, &checked, colliding, srdf))?;
     run.finish(
         &|w| robot::write_jsonl(&loaded.checker, &verdicts, w),
         || {
@@ -369,6 +377,7 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
                 .shard
                 .map(|s| ShardSummary::new(s, configurations.len()));
             summary.input = run.input_summary(&loaded, clamped);
+            summary.hint = hint.clone();
             summary
         },
     )

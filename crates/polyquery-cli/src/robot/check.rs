@@ -193,6 +193,118 @@ pub struct CheckSummary {
     /// `shard = Some(K/N of the whole run's count)` with `--shard` (then `configurations`
     /// counts this shard's only), `None` for a whole run.
     pub shard: Option<ShardSummary>,
+    /// When every configuration collides: the pairs that always do, and what to do about it
+    /// (`hint = None` otherwise; see [`all_colliding_hint`]).
+    pub hint: Option<AllCollidingHint>,
+}
+
+/// Why every configuration of a run collided: the pairs that collide in every configuration
+/// examined (all of them, or [`HINT_EXAMINED`] spread evenly over a longer run), and whether an
+/// SRDF was given (without one, neighbouring links that always touch are the usual cause).
+///
+/// ```
+/// use polyquery_cli::robot::AllCollidingHint;
+///
+/// let hint = AllCollidingHint { always: vec![["link0".into(), "link1".into()]], examined: 40, srdf: false };
+/// assert!(hint.to_string().starts_with("every configuration collides: link0–link1 collide in all 40 examined"));
+/// assert!(hint.to_string().contains("--srdf FILE"));
+/// ```
+#[derive(Clone, Debug, Serialize)]
+pub struct AllCollidingHint {
+    /// `always[k]` = the names of a pair colliding in every configuration examined (empty
+    /// when no single pair does).
+    pub always: Vec<[String; 2]>,
+    /// `examined` = how many configurations were searched for every colliding pair
+    /// (`examined ≤ HINT_EXAMINED`).
+    pub examined: usize,
+    /// `srdf = true` when the run had an SRDF (then the advice is to check its entries).
+    pub srdf: bool,
+}
+
+/// The most configurations [`always_colliding`] examines: `HINT_EXAMINED = 1_000`.
+pub const HINT_EXAMINED: usize = 1_000;
+
+impl Display for AllCollidingHint {
+    /// One line: the pairs that always collide and the advice (`--srdf` when none was given).
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "every configuration collides")?;
+        match self.always.as_slice() {
+            [] => write!(
+                f,
+                "; no single pair collides in all {} examined",
+                self.examined
+            )?,
+            [[a, b], rest @ ..] => {
+                write!(f, ": {a}–{b}")?;
+                if !rest.is_empty() {
+                    write!(f, " and {} more pairs", rest.len())?;
+                }
+                write!(f, " collide in all {} examined", self.examined)?;
+            }
+        }
+        if self.srdf {
+            writeln!(
+                f,
+                "; links that touch in every pose belong under <disable_collisions> in the SRDF"
+            )
+        } else {
+            writeln!(
+                f,
+                "; without --srdf every pair of links is checked, neighbours that always touch included: pass the robot's SRDF (--srdf FILE), whose <disable_collisions> names the pairs to skip"
+            )
+        }
+    }
+}
+
+/// Why every one of `configurations` collides, when all do (`colliding = configurations.len()
+/// > 0`; `None` otherwise), by [`always_colliding`]; `srdf` says whether the run had one.
+pub fn all_colliding_hint(
+    checker: &Checker,
+    configurations: &[&[f64]],
+    colliding: usize,
+    srdf: bool,
+) -> Result<Option<AllCollidingHint>, RobotCliError> {
+    if configurations.is_empty() || colliding < configurations.len() {
+        return Ok(None);
+    }
+    let (always, examined) = always_colliding(checker, configurations)?;
+    Ok(Some(AllCollidingHint {
+        always,
+        examined,
+        srdf,
+    }))
+}
+
+/// The pairs colliding in every one of `configurations` (at most [`HINT_EXAMINED`] of them,
+/// spread evenly, are examined), in the checker's pair order, and how many were examined:
+/// `always_colliding(c, qs)?.0 = ∩ over examined q of c.colliding_pairs(q)`.
+pub fn always_colliding(
+    checker: &Checker,
+    configurations: &[&[f64]],
+) -> Result<(Vec<[String; 2]>, usize), RobotCliError> {
+    let n = configurations.len();
+    let examined = n.min(HINT_EXAMINED);
+    let picks: Vec<&[f64]> = (0..examined)
+        .map(|k| configurations[k * n / examined])
+        .collect();
+    let per_config = checker.map_many(&picks, |ws, q| checker.colliding_pairs_with(ws, q), &|_| {});
+    let mut always: Option<Vec<(Body, Body)>> = None;
+    for pairs in per_config {
+        let pairs = pairs.map_err(|source| RobotCliError::Check {
+            index: 0,
+            source: Box::new(source),
+        })?;
+        always = Some(match always {
+            None => pairs,
+            Some(kept) => kept.into_iter().filter(|p| pairs.contains(p)).collect(),
+        });
+    }
+    let names = always
+        .unwrap_or_default()
+        .into_iter()
+        .map(|pair| pair_names(checker, pair).map(str::to_owned))
+        .collect();
+    Ok((names, examined))
 }
 
 impl CheckSummary {
@@ -218,6 +330,7 @@ impl CheckSummary {
             cache,
             input: InputSummary::default(),
             shard: None,
+            hint: None,
         }
     }
 }
@@ -237,6 +350,9 @@ impl Display for CheckSummary {
             self.configurations_per_second,
             self.threads
         )?;
+        if let Some(hint) = &self.hint {
+            write!(f, "{hint}")?;
+        }
         let load = LoadLine {
             seconds: self.load_seconds,
             cache: &self.cache,

@@ -150,7 +150,10 @@ pub fn read_configurations(
     (limits, tolerance): (LimitCheck, f64),
     read_limits: &ReadLimits,
 ) -> Result<(Vec<Vec<f64>>, usize), RobotCliError> {
-    let bytes = read_bounded(path, read_limits).map_err(RobotCliError::Read)?;
+    let bytes = read_bounded(path, read_limits).map_err(|source| RobotCliError::Unreadable {
+        what: "configurations file",
+        source,
+    })?;
     parse_configurations(
         &bytes,
         &path.display().to_string(),

@@ -8,8 +8,8 @@
 
 use super::RobotCliError;
 use polyquery::robot::{
-    AllowedCollisions, Checker, CheckerOptions, DEFAULT_MESH_TOLERANCE, LimitCheck, LoadWarning,
-    MeshShape, MoveItScene, PackageDirs, Robot, RobotError, Scene, ShapeCache,
+    AllowedCollisions, Checker, CheckerOptions, DEFAULT_MESH_TOLERANCE, LimitCheck, LinkPadding,
+    LoadWarning, MeshShape, MoveItScene, PackageDirs, Robot, RobotError, Scene, ShapeCache,
 };
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -40,6 +40,10 @@ pub struct RobotSources {
     pub mesh_shape: MeshShape,
     /// The decomposition's tolerance: `None` ⟹ [`DEFAULT_MESH_TOLERANCE`] (1 mm).
     pub mesh_tolerance: Option<f64>,
+    /// Every link's padding in metres, as MoveIt's link padding (0 by default): a link
+    /// closer than its padding to an obstacle, or than both paddings to another link,
+    /// collides: `padding ≥ 0`, the checker gets `LinkPadding::uniform(padding)`.
+    pub padding: f64,
 }
 
 /// A loaded robot in its scene: `checker = Checker::new(&robot, &scene, &allowed, &cache, …)`.
@@ -125,10 +129,17 @@ pub fn read_scene(path: &Path, robot: &Robot) -> Result<(Scene, Vec<String>), Ro
         .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
     if yaml {
         let read = MoveItScene::from_yaml_file(path, robot)
-            .map_err(|e| RobotCliError::MoveIt(Box::new(e)))?;
+            .map_err(|e| RobotCliError::moveit(e, "scene"))?;
         Ok((read.scene, read.notes))
     } else {
-        Ok((Scene::from_json_file(path)?, Vec::new()))
+        let scene = Scene::from_json_file(path).map_err(|e| match e {
+            RobotError::Read(source) => RobotCliError::Unreadable {
+                what: "scene",
+                source,
+            },
+            e => RobotCliError::from(e),
+        })?;
+        Ok((scene, Vec::new()))
     }
 }
 
@@ -227,7 +238,10 @@ pub fn load(sources: &RobotSources) -> Result<LoadedRobot, RobotCliError> {
         mesh_tolerance: sources.mesh_tolerance.unwrap_or(DEFAULT_MESH_TOLERANCE),
         ..CheckerOptions::default()
     };
-    let checker = Checker::new(&robot, &scene, &allowed, &cache, options)?;
+    let mut checker = Checker::new(&robot, &scene, &allowed, &cache, options)?;
+    if sources.padding != 0.0 {
+        checker.set_padding(&LinkPadding::uniform(sources.padding))?;
+    }
     Ok(LoadedRobot {
         robot,
         scene,
@@ -243,8 +257,11 @@ pub fn load(sources: &RobotSources) -> Result<LoadedRobot, RobotCliError> {
 /// names it; a shape or mesh error names the link and the mesh).
 fn in_file(path: &Path, e: RobotError, srdf: bool) -> RobotCliError {
     match e {
-        RobotError::Read(_)
-        | RobotError::NotUtf8 { .. }
+        RobotError::Read(source) => RobotCliError::Unreadable {
+            what: if srdf { "SRDF" } else { "URDF" },
+            source,
+        },
+        RobotError::NotUtf8 { .. }
         | RobotError::Shape(_)
         | RobotError::UnknownPackage { .. }
         | RobotError::BadMeshUri { .. } => RobotCliError::from(e),

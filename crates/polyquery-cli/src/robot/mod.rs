@@ -52,7 +52,10 @@ pub mod summary;
 /// The page of `robot plan --html F`: `plan_page(t, l, ps, os)?.1` = problems shown.
 pub mod view;
 
-pub use check::{CheckSummary, Verdict, check_all, write_jsonl};
+pub use check::{
+    AllCollidingHint, CheckSummary, HINT_EXAMINED, Verdict, all_colliding_hint, always_colliding,
+    check_all, write_jsonl,
+};
 pub use configs::{parse_configurations, random_configurations, read_configurations};
 pub use info::InfoReport;
 pub use load::{LoadedRobot, RobotSources, default_cache_dir, load, parse_package_dir, read_scene};
@@ -130,10 +133,25 @@ pub enum RobotCliError {
         /// `source` = the planner's error.
         source: Box<PlanError>,
     },
-    /// The configurations file could not be read (missing, too large): `Read(e)` with
-    /// `e: ReadError`, `to_string() = e.to_string()` (it names the file).
-    #[error(transparent)]
-    Read(ReadError),
+    /// An input file could not be read (missing, unreadable, too large), named by what it
+    /// was for (`what`: "URDF", "SRDF", "scene", "configurations file", "motions file"):
+    /// `to_string() = "cannot read the {what} {source}"` (the source names the file, once).
+    ///
+    /// ```
+    /// use polyquery_cli::robot::{RobotSources, load};
+    ///
+    /// let sources = RobotSources { urdf: "/nonexistent/robot.urdf".into(), ..RobotSources::default() };
+    /// let message = load(&sources).err().unwrap().to_string();
+    /// assert!(message.starts_with("cannot read the URDF /nonexistent/robot.urdf: "), "{message}");
+    /// assert_eq!(message.matches("robot.urdf").count(), 1);
+    /// ```
+    #[error("cannot read the {what} {source}")]
+    Unreadable {
+        /// `what` = what the file was for, as the user named it on the command line.
+        what: &'static str,
+        /// `source` = the read error (it names the file).
+        source: ReadError,
+    },
     /// The arguments do not fit the robot (e.g. `--random` with a continuous joint):
     /// `Usage(message).to_string() = message`, exit status 2.
     #[error("{0}")]
@@ -166,6 +184,19 @@ impl From<RobotError> for RobotCliError {
 }
 
 impl RobotCliError {
+    /// A MoveIt file's error; one that could not be read is named by what the file was for
+    /// (`what`: "scene", "motion request"): `moveit(e, w) = Unreadable { what: w, .. }` for a
+    /// read error, `MoveIt(e)` otherwise.
+    pub fn moveit(e: MoveItError, what: &'static str) -> RobotCliError {
+        match e {
+            MoveItError::Read(inner) => match *inner {
+                RobotError::Read(source) => RobotCliError::Unreadable { what, source },
+                other => RobotCliError::MoveIt(Box::new(MoveItError::Read(Box::new(other)))),
+            },
+            e => RobotCliError::MoveIt(Box::new(e)),
+        }
+    }
+
     /// Whether the input is at fault (exit status 2) rather than the program or the machine
     /// (exit status 1): `is_bad_input() = false` only for [`RobotCliError::Check`], internal
     /// hull or map failures and pair-query failures.

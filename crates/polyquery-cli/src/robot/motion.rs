@@ -154,7 +154,10 @@ pub fn read_motions(
     (limits, tolerance): (LimitCheck, f64),
     read_limits: &ReadLimits,
 ) -> Result<(Vec<Motion>, usize), RobotCliError> {
-    let bytes = read_bounded(path, read_limits).map_err(RobotCliError::Read)?;
+    let bytes = read_bounded(path, read_limits).map_err(|source| RobotCliError::Unreadable {
+        what: "motions file",
+        source,
+    })?;
     parse_motions_clamped(
         &bytes,
         &path.display().to_string(),

@@ -131,7 +131,7 @@ pub fn request_problem(
     notes: &mut ProblemNotes,
 ) -> Result<PlanProblem, RobotCliError> {
     let request = MotionRequest::from_yaml_file(file, robot)
-        .map_err(|e| RobotCliError::MoveIt(Box::new(e)))?;
+        .map_err(|e| RobotCliError::moveit(e, "motion request"))?;
     notes.notes.extend(request.notes);
     Ok(PlanProblem {
         name: file.display().to_string(),
@@ -155,7 +155,8 @@ pub fn read_problems(
     let moveit = |e| RobotCliError::MoveIt(Box::new(e));
     let mut problems = Vec::new();
     for problem in list_motion_problems(dir).map_err(moveit)? {
-        let scene = MoveItScene::from_yaml_file(&problem.scene, robot).map_err(moveit)?;
+        let scene = MoveItScene::from_yaml_file(&problem.scene, robot)
+            .map_err(|e| RobotCliError::moveit(e, "scene"))?;
         notes.notes.extend(scene.notes);
         let mut read = request_problem(&problem.request, robot, limits, notes)?;
         read.set = problem.set().to_string();

@@ -28,4 +28,4 @@ pub use run::{
     PLANNING_SEED, PROBLEMS, PlanningPlan, QUICK_PROBLEMS, VIEWED_PROBLEMS, run_planning,
 };
 pub use section::{PlannedProblem, PlannerFigures, PlanningSection, SideBySide, Times};
-pub use tables::{VAMP_FIGURES, tables};
+pub use tables::{VAMP_FIGURES, summary_lines, tables};

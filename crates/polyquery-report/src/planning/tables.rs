@@ -29,6 +29,48 @@ fn seconds(s: f64) -> String {
 /// The command that makes the side-by-side file.
 const OMPL_COMMAND: &str = "python3 benches/plan_ompl.py --out plan_ompl.jsonl; then polyquery report --ompl plan_ompl.jsonl";
 
+/// The planning lines of the first screen, in plain words (`summary_lines(s)[i]` = one
+/// sentence): polyquery's planner on this report's problems, the planners of `--ompl FILE`,
+/// VAMP's quoted figures.
+pub fn summary_lines(s: &PlanningSection) -> Vec<String> {
+    let mut lines = Vec::new();
+    let solved: Vec<&super::PlannedProblem> = s.problems.iter().filter(|p| p.solved).collect();
+    if !s.problems.is_empty() {
+        let t = Times::of(solved.iter().map(|p| p.planning_seconds).collect());
+        lines.push(format!(
+            "polyquery's planner (RRT-Connect, every edge certified free, one thread) solved {} of {} MotionBenchMaker Panda problems here: planning median {}, mean {}.",
+            solved.len(),
+            s.problems.len(),
+            seconds(t.median),
+            seconds(t.mean)
+        ));
+    }
+    match &s.side_by_side {
+        Some(side) => {
+            for p in &side.planners {
+                lines.push(format!(
+                    "{} (benches/plan_ompl.py): solved {} of {}, planning median {}; {} of its paths not free when re-checked.",
+                    p.planner,
+                    p.solved,
+                    p.problems,
+                    seconds(p.planning.median),
+                    p.not_free
+                ));
+            }
+        }
+        None => lines.push(
+            "OMPL with pinocchio + coal: not measured in this run (see the side-by-side table for how).".into(),
+        ),
+    }
+    lines.push(format!(
+        "VAMP 0.6.4 (quoted, sphere models, sampled edges): solved {}, planning median {}; {} paths collide with the exact meshes.",
+        VAMP_FIGURES[0],
+        VAMP_FIGURES[1],
+        VAMP_FIGURES[6].split(" (").next().unwrap_or(VAMP_FIGURES[6])
+    ));
+    lines
+}
+
 /// The planning section's tables, in order: `tables(s).len() = 2`.
 pub fn tables(s: &PlanningSection) -> Vec<Table> {
     let rows = s
@@ -111,7 +153,7 @@ pub fn tables(s: &PlanningSection) -> Vec<Table> {
         }
         None => rows.push(vec![
             "OMPL RRTConnect (polyquery checks; pinocchio + coal checks)".into(),
-            format!("not measured: run {OMPL_COMMAND}"),
+            "not measured¹".into(),
             "—".into(),
             "—".into(),
             "—".into(),
@@ -129,10 +171,15 @@ pub fn tables(s: &PlanningSection) -> Vec<Table> {
         .map_or("no --ompl file given".into(), |f| {
             format!("read from {}", f.file)
         });
+    let footnote = if s.side_by_side.is_none() {
+        format!(" ¹ OMPL not measured: run {OMPL_COMMAND}.")
+    } else {
+        String::new()
+    };
     let side = Table::new(
         "Planning: planners side by side",
         format!(
-            "Planners on the MotionBenchMaker Panda problems, one thread, as benches/plan_ompl.py ran them ({file}); times and lengths as the file gives them (over solved problems). Paths not free: every edge of every returned path re-checked by this report with the library's certified motion check in its problem's scene (decomposed meshes within 1 mm) — the file's own verdict (certified_free) is shown, not trusted. VAMP: quoted as measured on this machine on the 700 problems, not re-run by this report (its build needs repositories this machine cannot reach); it checks sphere models and samples edges at 32 per radian, and its paths were re-checked on the exact meshes by pinocchio + coal every 0.005 rad."
+            "Planners on the MotionBenchMaker Panda problems, one thread, as benches/plan_ompl.py ran them ({file}); times and lengths as the file gives them (over solved problems). Paths not free: every edge of every returned path re-checked by this report with the library's certified motion check in its problem's scene (decomposed meshes within 1 mm) — the file's own verdict (certified_free) is shown, not trusted. VAMP: quoted as measured on this machine on the 700 problems, not re-run by this report (its build needs repositories this machine cannot reach); it checks sphere models and samples edges at 32 per radian, and its paths were re-checked on the exact meshes by pinocchio + coal every 0.005 rad.{footnote}"
         ),
         header(&[
             "planner",

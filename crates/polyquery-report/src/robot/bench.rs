@@ -9,7 +9,7 @@
 //! beside big hulls, parry3d) stop their checking pass after the plan's sample budget and are
 //! timed and compared on that prefix of the configurations, which the tables say.
 
-use super::pinocchio::read_pinocchio;
+use super::pinocchio::{measure_pinocchio, measure_pinocchio_ur5, read_pinocchio};
 use super::plan::{
     CONFIGURATION_SEED, CONFIGURATIONS_FILE, DISTANCE_TOLERANCE, LISTED_DISAGREEMENTS,
     MOTION_RESOLUTION, MOTION_SEED, MOTIONS_FILE, RANDOM_OBSTACLES, RobotPlan, SCAN_SEED,
@@ -777,6 +777,7 @@ pub fn run_ur5(
         exact_colliding: inputs.exact.iter().filter(|&&c| c).count(),
         tolerance: CheckerOptions::default().mesh_tolerance,
         methods,
+        pinocchio_exact: None,
     };
     Ok((section, rows))
 }
@@ -841,21 +842,12 @@ pub fn run_robot(
             None
         }
     };
-    let pinocchio = plan.pinocchio.as_ref().and_then(|path| {
-        match read_pinocchio(path, plan.configurations, motion_values.len()) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                notes.push(format!("--pinocchio {}: {e}", path.display()));
-                None
-            }
-        }
-    });
     if !peers::AVAILABLE {
         notes.push(
             "parry3d is not compiled in (feature `peers` off): its robot columns are empty".into(),
         );
     }
-    Ok(RobotSection {
+    let mut section = RobotSection {
         configurations: bench.qs.len(),
         configuration_seed: CONFIGURATION_SEED,
         threads: plan.threads,
@@ -867,12 +859,56 @@ pub fn run_robot(
         rows,
         warm_load,
         motions,
-        pinocchio,
+        pinocchio: None,
+        pinocchio_missing: None,
         ur5,
         notes,
+        load: None,
         configuration_values: bench.qs,
         motion_values,
-    })
+    };
+    progress.message("robot: pinocchio + coal".into());
+    let (configurations, motions) = (section.configurations, section.motion_values.len());
+    let pinocchio = match (&plan.pinocchio, &plan.pinocchio_run) {
+        (Some(path), _) => read_pinocchio(path, configurations, motions)
+            .map_err(|e| format!("--pinocchio {}: {e}", path.display())),
+        (None, Some(run)) => {
+            let dir = std::env::temp_dir()
+                .join(format!("polyquery-report-pinocchio-{}", std::process::id()));
+            measure_pinocchio(run, &dir, &section.inputs(), configurations, motions)
+        }
+        (None, None) => Err("not asked for".into()),
+    };
+    progress.advance(1);
+    // The UR5 with its exact meshes, when pinocchio + coal ran here.
+    if let (Some(run), Some(u), Ok(p)) = (&plan.pinocchio_run, &mut section.ur5, &pinocchio)
+        && p.run_by_report
+    {
+        let dir = std::env::temp_dir().join(format!(
+            "polyquery-report-pinocchio-ur5-{}",
+            std::process::id()
+        ));
+        match measure_pinocchio_ur5(
+            run,
+            &dir,
+            &plan.ur5.join(super::plan::UR5_CONFIGURATIONS_FILE),
+        ) {
+            Ok(x) => u.pinocchio_exact = Some(x),
+            Err(e) => section
+                .notes
+                .push(format!("pinocchio + coal on the UR5: {e}")),
+        }
+    }
+    match pinocchio {
+        Ok(p) => section.pinocchio = Some(p),
+        Err(why) => {
+            if plan.pinocchio.is_some() {
+                section.notes.push(why.clone());
+            }
+            section.pinocchio_missing = Some(why);
+        }
+    }
+    Ok(section)
 }
 
 #[cfg(test)]
@@ -910,18 +946,23 @@ mod tests {
             warm_load: None,
             motions: None,
             pinocchio: None,
+            pinocchio_missing: Some("python3 cannot import pinocchio and coal".into()),
             ur5: None,
             notes: Vec::new(),
+            load: None,
             configuration_values: Vec::new(),
             motion_values: Vec::new(),
         };
         let t = tables(&s);
         let last = t.iter().find(|t| t.title.contains("pinocchio")).unwrap();
         assert_eq!(last.rows[0][1], "not measured");
+        assert_eq!(last.rows[0][2], "python3 cannot import pinocchio and coal¹");
         assert!(
-            last.rows[0][2]
+            last.caption
                 .contains("benches/robot_pinocchio.py --configs report/robot_configurations.txt")
         );
-        assert!(summary_lines(&s).iter().any(|l| l.contains("not measured")));
+        assert!(summary_lines(&s).iter().any(|l| {
+            l.contains("pinocchio + coal: not measured (python3 cannot import pinocchio and coal")
+        }));
     }
 }

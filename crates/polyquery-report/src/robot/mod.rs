@@ -17,7 +17,8 @@
 //! * [`plan`]: seeds, counts, files, targets, scenes; what a run measures ([`RobotPlan`]).
 //! * [`section`]: what it measured ([`RobotSection`]): methods, queries, rows, cross-checks.
 //! * [`bench`](mod@bench): the measuring, one cell at a time ([`run_robot`]).
-//! * [`pinocchio`]: pinocchio + coal's figures, read from the script's JSON.
+//! * [`pinocchio`]: pinocchio + coal's figures, read from the script's JSON or measured by
+//!   running the script when a Python imports them.
 //! * [`ur5`]: the non-convex UR5's inputs and exact-mesh verdicts, scored
 //!   ([`run_ur5`] times hulls against decomposed meshes; [`Ur5Section`]).
 //! * [`tables`](mod@tables) and [`lines`]: the tables and the first screen's sentences.
@@ -32,7 +33,7 @@ pub mod ur5;
 
 pub use bench::{RobotSectionError, run_robot, run_ur5};
 pub use lines::summary_lines;
-pub use pinocchio::read_pinocchio;
+pub use pinocchio::{measure_pinocchio, measure_pinocchio_ur5, read_pinocchio};
 pub use plan::*;
 pub use section::*;
 pub use tables::tables;

@@ -1,11 +1,119 @@
 //! pinocchio + coal's figures (`modes[i] = (mode, per second)`), read from the JSON
-//! `benches/robot_pinocchio.py --out FILE` writes, to show beside ours.
+//! `benches/robot_pinocchio.py --out FILE` writes, to show beside ours; or measured by this
+//! report itself ([`measure_pinocchio`]) when a Python that imports `pinocchio` and `coal`
+//! is found.
 //!
-//! Where it sits: a leaf of the robot section; the bench reads the file once.
+//! Where it sits: a leaf of the robot section; the bench reads the file, or runs the
+//! script, once.
 
-use super::plan::{CONFIGURATIONS_FILE, MOTIONS_FILE};
+use super::plan::{CONFIGURATIONS_FILE, MOTIONS_FILE, PINOCCHIO_SCRIPT, PinocchioRun};
 use super::section::{PinocchioFigures, PinocchioMode, Unit};
+use std::ffi::OsString;
 use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Measures pinocchio + coal with `run` on the report's inputs (`inputs` = the two files of
+/// [`crate::robot::RobotSection::inputs`], written into `dir`, which is created and removed):
+/// `Ok(figures)` with `figures.run_by_report`, or `Err(why)` in a few words when `run.python`
+/// cannot be started, cannot import `pinocchio` and `coal`, or the script fails.
+pub fn measure_pinocchio(
+    run: &PinocchioRun,
+    dir: &Path,
+    inputs: &[(&str, String); 2],
+    configurations: usize,
+    motions: usize,
+) -> Result<PinocchioFigures, String> {
+    importable(run)?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let result = (|| {
+        for (name, text) in inputs {
+            std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
+        }
+        let args = [
+            "--configs".into(),
+            dir.join(CONFIGURATIONS_FILE).into_os_string(),
+            "--motions".into(),
+            dir.join(MOTIONS_FILE).into_os_string(),
+        ];
+        run_script(run, dir, &args, configurations, motions)
+    })();
+    let _ = std::fs::remove_dir_all(dir);
+    result
+}
+
+/// Measures pinocchio + coal's checks of the UR5 with its **exact** meshes (triangle BVHs,
+/// `--robot ur5 --meshes exact --skip-distance`: coal's exact-mesh distances take about a
+/// minute) on `configs`, its configurations file with `n` lines; `dir` as in
+/// [`measure_pinocchio`]: `Ok(figures)` with `figures.n = n` when it ran.
+pub fn measure_pinocchio_ur5(
+    run: &PinocchioRun,
+    dir: &Path,
+    configs: &Path,
+) -> Result<PinocchioFigures, String> {
+    importable(run)?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let args = [
+        "--robot".into(),
+        "ur5".into(),
+        "--meshes".into(),
+        "exact".into(),
+        "--skip-distance".into(),
+        "--configs".into(),
+        configs.as_os_str().to_os_string(),
+    ];
+    let result = run_script(run, dir, &args, 0, 0);
+    let _ = std::fs::remove_dir_all(dir);
+    result
+}
+
+/// `Ok` when `run.python` imports `pinocchio` and `coal` and the script is there; else why not.
+fn importable(run: &PinocchioRun) -> Result<(), String> {
+    let import = Command::new(&run.python)
+        .args(["-c", "import pinocchio, coal"])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("{} cannot be started ({e})", run.python))?;
+    if !import.status.success() {
+        return Err(format!("{} cannot import pinocchio and coal", run.python));
+    }
+    if !run.script.is_file() {
+        return Err(format!("{} is missing", run.script.display()));
+    }
+    Ok(())
+}
+
+/// Runs the script with `args`, `--rounds` and `--out` (into `dir`), and reads its result.
+fn run_script(
+    run: &PinocchioRun,
+    dir: &Path,
+    args: &[OsString],
+    configurations: usize,
+    motions: usize,
+) -> Result<PinocchioFigures, String> {
+    let out = dir.join("pinocchio.json");
+    let ran = Command::new(&run.python)
+        .arg(&run.script)
+        .args(args)
+        .arg("--rounds")
+        .arg(run.rounds.to_string())
+        .arg("--out")
+        .arg(&out)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("{} cannot be started ({e})", run.python))?;
+    if !ran.status.success() {
+        let stderr = String::from_utf8_lossy(&ran.stderr);
+        let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
+        return Err(format!(
+            "{PINOCCHIO_SCRIPT} failed: {}",
+            last.unwrap_or("no message")
+        ));
+    }
+    let mut figures = read_pinocchio(&out, configurations, motions)?;
+    figures.file = run.command();
+    figures.run_by_report = true;
+    Ok(figures)
+}
 
 /// Reads the JSON `benches/robot_pinocchio.py --out FILE` wrote:
 /// `read_pinocchio(path, n, m)?.same_configurations` ⟺ it ran on our `n` configurations.
@@ -72,6 +180,7 @@ pub fn read_pinocchio(
     let motions_file = v["motions"]["file"].as_str().unwrap_or("");
     Ok(PinocchioFigures {
         file: path.display().to_string(),
+        run_by_report: false,
         versions,
         same_configurations: source.ends_with(CONFIGURATIONS_FILE) && n == configurations,
         configurations: source,

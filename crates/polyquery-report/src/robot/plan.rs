@@ -53,6 +53,9 @@ pub const MOTIONS_FILE: &str = "robot_motions.txt";
 /// The UR5's scene key in rows (`data/robots/ur5/`, its table top): `UR5_SCENE = "ur5_tabletop"`.
 pub const UR5_SCENE: &str = "ur5_tabletop";
 
+/// The UR5's configurations file in its folder: `UR5_CONFIGURATIONS_FILE = "configs_2000.txt"`.
+pub const UR5_CONFIGURATIONS_FILE: &str = "configs_2000.txt";
+
 /// The UR5's configurations with exact-mesh verdicts (`configs_2000.txt`): `UR5_CONFIGURATIONS = 2_000`.
 pub const UR5_CONFIGURATIONS: usize = 2_000;
 
@@ -70,23 +73,45 @@ pub const DISTANCE_TOLERANCE: f64 = 1e-9;
 /// Most parry3d disagreements listed per scene (all are counted): `LISTED_DISAGREEMENTS = 20`.
 pub const LISTED_DISAGREEMENTS: usize = 20;
 
-/// Target: boolean checks per second, one thread, Panda + table and shelf: `≥ 350,000`.
-pub const TARGET_CHECKS_PER_S: f64 = 350_000.0;
+/// The script that measures pinocchio + coal, relative to the checkout's root:
+/// `PINOCCHIO_SCRIPT = "benches/robot_pinocchio.py"`.
+pub const PINOCCHIO_SCRIPT: &str = "benches/robot_pinocchio.py";
 
-/// Target: distance queries per second, one thread, Panda + table and shelf: `≥ 41,000`.
-pub const TARGET_DISTANCES_PER_S: f64 = 41_000.0;
+/// How the report measures pinocchio + coal itself: `python script --configs … --motions …
+/// --out … --rounds rounds` on the report's own inputs.
+///
+/// ```
+/// use polyquery_report::robot::PinocchioRun;
+///
+/// let run = PinocchioRun::new("python3".into(), "benches/robot_pinocchio.py".into(), true);
+/// assert_eq!(run.rounds, 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct PinocchioRun {
+    /// `python` = the Python interpreter to run (a name on the `PATH` or a path).
+    pub python: String,
+    /// `script` = [`PINOCCHIO_SCRIPT`] in the checkout.
+    pub script: PathBuf,
+    /// `rounds` = timed passes per mode (`1` with `--quick`, `3` otherwise).
+    pub rounds: usize,
+}
 
-/// Target: time per boolean check beside the 10⁶-vertex obstacle over the 10⁴ one: `≤ 2`.
-pub const TARGET_SCAN_RATIO: f64 = 2.0;
+impl PinocchioRun {
+    /// The run of `script` by `python`: `new(p, s, quick).rounds = if quick { 1 } else { 3 }`.
+    pub fn new(python: String, script: PathBuf, quick: bool) -> PinocchioRun {
+        PinocchioRun {
+            python,
+            script,
+            rounds: if quick { 1 } else { 3 },
+        }
+    }
 
-/// Target: all threads' configurations per second over one thread's: `≥ 1.8`.
-pub const TARGET_THREAD_SPEEDUP: f64 = 1.8;
-
-/// Target: loading the Panda a second time (warm shape cache), in ms: `≤ 50`.
-pub const TARGET_WARM_LOAD_MS: f64 = 50.0;
-
-/// Target: certified motion checks per second, one thread: `≥ 6,100` (and ≥ sampled at 0.01 rad).
-pub const TARGET_MOTIONS_PER_S: f64 = 6_100.0;
+    /// The command a reader runs by hand, in words:
+    /// `command() = "<python> benches/robot_pinocchio.py"`.
+    pub fn command(&self) -> String {
+        format!("{} {PINOCCHIO_SCRIPT}", self.python)
+    }
+}
 
 /// What the robot section measures: `RobotPlan::defaults(quick, panda, cache)` = what
 /// `polyquery report [--quick]` runs.
@@ -123,6 +148,9 @@ pub struct RobotPlan {
     pub warm_loads: usize,
     /// `pinocchio` = a JSON file written by `benches/robot_pinocchio.py`, shown beside ours.
     pub pinocchio: Option<PathBuf>,
+    /// `pinocchio_run` = how to measure pinocchio + coal when no file is given (`None`: not
+    /// tried; the section then says how to).
+    pub pinocchio_run: Option<PinocchioRun>,
     /// `ur5` = the folder with `ur5.urdf`, `ur5.srdf`, `scene_tabletop.json`,
     /// `configs_2000.txt` and `expected_2000.txt` (`panda/../ur5` by default).
     pub ur5: PathBuf,
@@ -230,6 +258,7 @@ impl RobotPlan {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             warm_loads: if quick { 5 } else { 15 },
             pinocchio: None,
+            pinocchio_run: None,
         }
     }
 
@@ -244,11 +273,11 @@ impl RobotPlan {
         out
     }
 
-    /// Progress-bar steps: `11` per scene (setup and ten cells), `1` for the warm load, `5`
+    /// Progress-bar steps: `11` per scene (setup and ten cells), `1` for the warm load, `1` for pinocchio + coal, `5`
     /// for the motions (generation and four cells), [`UR5_STEPS`] for the UR5:
-    /// `steps() = 11 · scenes + 6 + UR5_STEPS`.
+    /// `steps() = 11 · scenes + 7 + UR5_STEPS`.
     pub fn steps(&self) -> usize {
-        11 * self.scenes().len() + 6 + UR5_STEPS
+        11 * self.scenes().len() + 7 + UR5_STEPS
     }
 }
 

@@ -199,10 +199,13 @@ pub struct MotionSummary {
 }
 
 /// pinocchio + coal's figures from `benches/robot_pinocchio.py --out FILE`: `modes[i] = (mode, per second)`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct PinocchioFigures {
-    /// `file` = the JSON file read.
+    /// `file` = the JSON file read, or the command that measured them when `run_by_report`.
     pub file: String,
+    /// `run_by_report` = this report ran `benches/robot_pinocchio.py` itself, on its own
+    /// inputs and on this machine (else the figures were read from `--pinocchio FILE`).
+    pub run_by_report: bool,
     /// `versions` = `pinocchio X, coal Y, numpy Z, python W` as the script recorded them.
     pub versions: String,
     /// `configurations` = what the script ran on (a file path, or random).
@@ -227,7 +230,7 @@ pub struct PinocchioFigures {
 }
 
 /// One mode of the pinocchio script: `per_second = inputs / seconds` of `unit`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct PinocchioMode {
     /// `mode` = the script's mode key (`check_loop`, `check_batched_1_thread`, …).
     pub mode: String,
@@ -307,6 +310,9 @@ pub struct Ur5Section {
     pub tolerance: f64,
     /// `methods` = one per mesh shape measured, hull first.
     pub methods: Vec<MeshShapeResult>,
+    /// `pinocchio_exact` = pinocchio + coal's checks with the exact meshes (triangle BVHs) on
+    /// all of configs_2000.txt, when this report could measure them.
+    pub pinocchio_exact: Option<PinocchioFigures>,
 }
 
 impl Ur5Section {
@@ -341,13 +347,18 @@ pub struct RobotSection {
     pub warm_load: Option<WarmLoad>,
     /// `motions` = the motion checks' counts (`None` when they failed).
     pub motions: Option<MotionSummary>,
-    /// `pinocchio` = figures read from `--pinocchio FILE`.
+    /// `pinocchio` = figures read from `--pinocchio FILE` or measured by this report.
     pub pinocchio: Option<PinocchioFigures>,
+    /// `pinocchio_missing` = why pinocchio + coal were not measured (`None` when they were):
+    /// e.g. `"python3 cannot import pinocchio and coal"`.
+    pub pinocchio_missing: Option<String>,
     /// `ur5` = the UR5's hulls against decomposed meshes (`None` when it failed: see `notes`);
     /// its timed cells are in `rows` (scene [`UR5_SCENE`](super::plan::UR5_SCENE)).
     pub ur5: Option<Ur5Section>,
     /// `notes` = what failed or was skipped, and why.
     pub notes: Vec<String>,
+    /// `load` = the machine's load before and after the section (set by [`crate::run::measure`]).
+    pub load: Option<crate::machine::SectionLoad>,
     /// The configurations, for [`CONFIGURATIONS_FILE`] (not in the JSON): `configuration_values.len() = configurations`.
     #[serde(skip)]
     pub configuration_values: Vec<Vec<f64>>,

@@ -6,13 +6,13 @@
 //! Where it sits: the writers print [`tables`] after the pair-query tables.
 
 use super::plan::{
-    CONFIGURATIONS_FILE, DISTANCE_TOLERANCE, LISTED_DISAGREEMENTS, MOTIONS_FILE, TARGET_SCAN_RATIO,
-    TARGET_WARM_LOAD_MS, UR5_CONFIGURATIONS, UR5_LABEL, UR5_SCENE,
+    CONFIGURATIONS_FILE, DISTANCE_TOLERANCE, LISTED_DISAGREEMENTS, MOTIONS_FILE,
+    UR5_CONFIGURATIONS, UR5_LABEL, UR5_SCENE,
 };
 use super::section::RobotMethod::{Certified, Nvm, Parry, PlainGjk, Sampled};
 use super::section::RobotQuery::{self, Check, Distance, Motion};
 use super::section::{RobotRow, RobotSection, Unit, Ur5Section};
-use crate::format::{group, rate, ratio, verdict, vertices_label};
+use crate::format::{group, rate, ratio, vertices_label};
 use crate::status::Status;
 use crate::table::Table;
 
@@ -36,7 +36,7 @@ fn pinocchio_cell(s: &RobotSection, scene: &str, query: RobotQuery) -> String {
         return "—".into();
     }
     let Some(p) = &s.pinocchio else {
-        return "not measured".into();
+        return format!("not measured{NOTE_MARK}");
     };
     let best = p
         .modes
@@ -70,6 +70,37 @@ fn pinocchio_command(out: &str) -> String {
     )
 }
 
+/// The mark of a short "not measured" cell whose footnote (in the table's caption) says why
+/// and how: `NOTE_MARK = "¹"`.
+pub const NOTE_MARK: &str = "¹";
+
+/// The footnote of a table with pinocchio + coal "not measured" (`""` when they were).
+fn pinocchio_footnote(s: &RobotSection) -> String {
+    if s.pinocchio.is_some() {
+        return String::new();
+    }
+    format!(
+        " {NOTE_MARK} pinocchio + coal not measured: {}. The report measures them itself with a Python that imports pinocchio and coal (pip install pin; then --python PATH or POLYQUERY_PYTHON=PATH), or reads a result: {}.",
+        s.pinocchio_missing.as_deref().unwrap_or("not asked for"),
+        pinocchio_command(&s.folder)
+    )
+}
+
+/// Where pinocchio + coal's figures come from, for a caption (`""` when not measured).
+fn pinocchio_source(s: &RobotSection) -> String {
+    match &s.pinocchio {
+        Some(p) if p.run_by_report => format!(
+            " pinocchio + coal ({}): measured by this report, on this machine and these inputs, with {} (its best of rounds).",
+            p.versions, p.file
+        ),
+        Some(p) => format!(
+            " pinocchio + coal ({}): measured by benches/robot_pinocchio.py (its best of rounds), read from {}, not re-measured by this report.",
+            p.versions, p.file
+        ),
+        None => String::new(),
+    }
+}
+
 /// The UR5's tables: hulls against decomposed meshes side by side (speed, verdicts against
 /// the exact meshes, pieces), then the decomposition per link:
 /// `ur5_tables(s, u)[0].rows.len() = u.methods.len()`.
@@ -101,7 +132,37 @@ fn ur5_tables(s: &RobotSection, u: &Ur5Section) -> Vec<Table> {
                 format!("{:.2} s", m.build_seconds),
             ]
         })
-        .collect();
+        .collect::<Vec<Vec<String>>>();
+    let mut body = body;
+    let exact_note = match &u.pinocchio_exact {
+        Some(p) => {
+            let best = super::lines::pinocchio_best(p, Unit::Configurations, "check");
+            body.push(vec![
+                "pinocchio + coal, exact meshes".into(),
+                best.map_or("n/a".into(), rate),
+                "—".into(),
+                p.colliding_fraction.map_or("n/a".into(), |c| {
+                    format!(
+                        "{} of {}",
+                        group((c * p.n as f64).round() as usize),
+                        group(p.n)
+                    )
+                }),
+                "— (the reference)".into(),
+                "—".into(),
+                "triangle meshes".into(),
+                "0 (exact)".into(),
+                "—".into(),
+            ]);
+            format!(
+                " pinocchio + coal, exact meshes ({}): its best one-thread check mode on all {} configurations, measured by this report with {} --robot ur5 --meshes exact.",
+                p.versions,
+                group(p.n),
+                p.file
+            )
+        }
+        None => String::new(),
+    };
     let which = match u.subset_seed {
         Some(seed) => format!(
             "{} of the {} configurations of configs_2000.txt, drawn at random (seed {seed})",
@@ -116,7 +177,7 @@ fn ur5_tables(s: &RobotSection, u: &Ur5Section) -> Vec<Table> {
     let mut out = vec![Table {
         title: format!("Robot: {UR5_LABEL}, hulls against decomposed meshes"),
         caption: format!(
-            "The UR5 of {} in its table-top scene, on {which}, one thread, both mesh shapes in this run: hull (every mesh as its convex hull) and decomposed (each non-convex mesh as certified convex pieces within {:.0e} m of its solid, the hull as a first test). Verdicts are held to pinocchio + coal's exact meshes (expected_2000.txt, self or scene colliding; {} colliding): missed = colliding by the exact meshes but free here (must be 0), false alarm = free by the exact meshes but colliding here. Deviation: the certified bound on how far the pieces reach beyond the mesh. Checker build: Checker::new's wall time, decompositions read from the shape cache when there.",
+            "The UR5 of {} in its table-top scene, on {which}, one thread, both mesh shapes in this run: hull (every mesh as its convex hull) and decomposed (each non-convex mesh as certified convex pieces within {:.0e} m of its solid, the hull as a first test). Verdicts are held to pinocchio + coal's exact meshes (expected_2000.txt, self or scene colliding; {} colliding): missed = colliding by the exact meshes but free here (must be 0), false alarm = free by the exact meshes but colliding here. Deviation: the certified bound on how far the pieces reach beyond the mesh. Checker build: Checker::new's wall time, decompositions read from the shape cache when there.{exact_note}",
             u.folder,
             u.tolerance,
             group(u.exact_colliding)
@@ -181,7 +242,6 @@ fn ur5_tables(s: &RobotSection, u: &Ur5Section) -> Vec<Table> {
 /// The robot section's tables, in order (`out` = the output folder the pinocchio command
 /// names): `tables(s)[0].title = "Robot: configurations per second (Franka Panda)"`.
 pub fn tables(s: &RobotSection) -> Vec<Table> {
-    let out = s.folder.as_str();
     let mut tables = Vec::new();
     let t = s.threads;
     // 1. Configurations per second: one column per (method, threads).
@@ -238,9 +298,12 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
     tables.push(Table {
         title: "Robot: configurations per second (Franka Panda)".into(),
         caption: format!(
-            "The same {} random configurations (uniform within the joint limits, seed {}; written to {CONFIGURATIONS_FILE}) in every scene and for every method, in this run. Boolean: stop at the first colliding pair; distance: minimum distance over the active pairs. Plain GJK: the same checker with every hull answering support queries by scanning its vertices. parry3d: the same shapes, pairs and kinematics handed to parry3d (its Bvh broad phase, intersection_test / distance). (k of N): a slow method timed and cross-checked on the first k configurations. × columns: the other's time per configuration divided by ours (above 1×: ours is faster). pinocchio + coal: the best one-thread figure of benches/robot_pinocchio.py (its own best-of-rounds timing, table and shelf only), read from --pinocchio FILE, not measured by this report. All threads: a rayon pool of {t} threads. ± is half the interquartile range over the timing batches; ⚠: answers differ (see the cross-check table).",
+            "The same {} random configurations (uniform within the joint limits, seed {}; written to {CONFIGURATIONS_FILE}) in every scene and for every method, in this run. Boolean: stop at the first colliding pair; distance: minimum distance over the active pairs. Plain GJK: the same checker with every hull answering support queries by scanning its vertices. parry3d: the same shapes, pairs and kinematics handed to parry3d (its Bvh broad phase, intersection_test / distance). (k of N): a slow method timed and cross-checked on the first k configurations. × columns: the other's time per configuration divided by ours (above 1×: ours is faster). pinocchio + coal: the best one-thread figure of benches/robot_pinocchio.py (table and shelf only, same convex meshes). All threads: a rayon pool of {t} threads{}. ± is half the interquartile range over the timing batches; ⚠: answers differ (see the cross-check table).{}{}",
             group(s.configurations),
-            s.configuration_seed
+            s.configuration_seed,
+            s.load.as_ref().map(|l| format!(" (the machine's {} during this section{})", l.describe(), if l.busy() { ": busy, so threads competed with other programs" } else { "" })).unwrap_or_default(),
+            pinocchio_source(s),
+            pinocchio_footnote(s)
         ),
         header,
         rows: body,
@@ -347,7 +410,7 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
         tables.push(Table {
             title: "Robot: cost against the scanned obstacle's size".into(),
             caption: format!(
-                "Time per configuration, one thread, beside one scanned obstacle, and its ratio to the {b}-vertex obstacle's (target for the NVM boolean check: 10⁶ ≤ {TARGET_SCAN_RATIO}× the 10⁴ one)."
+                "Time per configuration, one thread, beside one scanned obstacle, and its ratio to the {b}-vertex obstacle's (the normal vector map keeps the cost of a check nearly flat as the obstacle grows)."
             ),
             header: [
                 "hull vertices",
@@ -396,8 +459,12 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
         }) {
             Some((p, x)) => body.push(vec![
                 format!(
-                    "pinocchio + coal, sampled at 0.01 rad (measured by benches/robot_pinocchio.py{})",
-                    if p.same_motions { "" } else { ", other motions" }
+                    "pinocchio + coal, sampled at 0.01 rad{}",
+                    if p.same_motions {
+                        ""
+                    } else {
+                        " (other motions)"
+                    }
                 ),
                 x.threads.to_string(),
                 rate(x.per_second),
@@ -407,7 +474,7 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
             None => body.push(vec![
                 "pinocchio + coal, sampled at 0.01 rad".into(),
                 "1".into(),
-                format!("not measured (run {})", pinocchio_command(out)),
+                format!("not measured{NOTE_MARK}"),
                 "—".into(),
                 "—".into(),
             ]),
@@ -415,13 +482,15 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
         tables.push(Table {
             title: "Robot: motion checks (Panda + table and shelf)".into(),
             caption: format!(
-                "{} random straight joint-space motions between free configurations (q1 = q0 + uniform [−1, 1] rad per arm joint, clipped to the limits; fingers fixed; written to {MOTIONS_FILE}), the same for every method. Certified: conservative advancement, never \"free\" for a colliding motion. Sampled: the configurations every 0.01 rad of the largest joint move, stop at the first colliding one; it misses contacts between samples. Missed: motions the certified check finds colliding and the sampled check calls free{}.",
+                "{} random straight joint-space motions between free configurations (q1 = q0 + uniform [−1, 1] rad per arm joint, clipped to the limits; fingers fixed; written to {MOTIONS_FILE}), the same for every method. Certified: conservative advancement, never \"free\" for a colliding motion. Sampled: the configurations every 0.01 rad of the largest joint move, stop at the first colliding one; it misses contacts between samples. Missed: motions the certified check finds colliding and the sampled check calls free{}.{}{}",
                 group(m.motions),
                 if m.contradictions > 0 {
                     format!(" (⚠ {} motions sampled colliding but certified free)", m.contradictions)
                 } else {
                     String::new()
-                }
+                },
+                pinocchio_source(s),
+                pinocchio_footnote(s)
             ),
             header: ["method", "threads", "motions per second", "colliding motions found", "missed (certified colliding, sampled free)"]
                 .map(String::from)
@@ -441,11 +510,8 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
             "polyquery: load the Panda a second time (warm shape cache)".into(),
             format!("{:.1} ms ±{:.1} ms", w.median_ms, w.spread_ms / 2.0),
             format!(
-                "median of {} loads (URDF + SRDF + scene + Checker::new; {} mesh maps from the cache, {} built); target ≤ {TARGET_WARM_LOAD_MS} ms: {}",
-                w.loads,
-                w.cache_hits,
-                w.maps_built,
-                verdict(w.median_ms <= TARGET_WARM_LOAD_MS)
+                "median of {} loads (URDF + SRDF + scene + Checker::new; {} mesh maps from the cache, {} built)",
+                w.loads, w.cache_hits, w.maps_built,
             ),
         ]);
     }
@@ -478,15 +544,19 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
         None => body.push(vec![
             "pinocchio + coal".into(),
             "not measured".into(),
-            format!("run {}", pinocchio_command(out)),
+            format!(
+                "{}{NOTE_MARK}",
+                s.pinocchio_missing.as_deref().unwrap_or("not asked for")
+            ),
         ]),
     }
     let pin_caption = match &s.pinocchio {
         Some(p) => format!(
-            "pinocchio + coal figures as measured by benches/robot_pinocchio.py ({}; GJK/EPA tolerances: {}), read from {}: not re-measured by this report, and on this machine only if that script ran here.",
-            p.versions, p.tolerances, p.file
+            "{} GJK/EPA tolerances: {}.",
+            pinocchio_source(s).trim_start(),
+            p.tolerances
         ),
-        None => "pinocchio + coal were not measured: pass --pinocchio FILE (the JSON benches/robot_pinocchio.py writes) to show them here.".into(),
+        None => pinocchio_footnote(s).trim_start().to_string(),
     };
     tables.push(Table {
         title: "Robot: warm load, and pinocchio + coal".into(),

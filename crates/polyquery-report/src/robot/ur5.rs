@@ -8,7 +8,7 @@
 //! [`super::section`]); the bench ([`super::bench`]) times the cells and fills
 //! [`Ur5Section`](super::section::Ur5Section) from it.
 
-use super::plan::{RobotPlan, UR5_CONFIGURATIONS, UR5_SUBSET_SEED};
+use super::plan::{RobotPlan, UR5_CONFIGURATIONS, UR5_CONFIGURATIONS_FILE, UR5_SUBSET_SEED};
 use super::section::LinkDecomposition;
 use polyquery::robot::{AllowedCollisions, Checker, PackageDirs, Robot, Scene};
 use rand::SeedableRng;
@@ -56,7 +56,7 @@ pub fn load(plan: &RobotPlan) -> Result<Ur5Inputs, String> {
         x.parse::<f64>()
             .map_err(|e| format!("the UR5's files: {x:?}: {e}"))
     };
-    let configurations = lines(&dir.join("configs_2000.txt"))?
+    let configurations = lines(&dir.join(UR5_CONFIGURATIONS_FILE))?
         .iter()
         .map(|l| l.iter().map(number).collect::<Result<Vec<f64>, String>>())
         .collect::<Result<Vec<_>, String>>()?;

@@ -1,0 +1,100 @@
+"""The counted figures the README and docs/ quote are what the code computes today.
+
+Each test runs what a page shows (the built command line, as `test_docs.py` finds it, or the
+Python package) and asserts that the page quotes the same counts: colliding configurations
+and motions, distance queries per motion, active pairs, the pickled checker's size. Timings
+are not checked (they are measurements, with their command and machine beside them). Text is
+compared with runs of white space made one space, so a figure may wrap. About 2 s in all with
+a warm shape cache.
+"""
+
+import pickle
+import re
+import subprocess
+
+import pytest
+
+from conftest import PANDA, REPO
+from test_docs import binary
+
+ROBOT = ["data/robots/panda/panda.urdf", "--srdf", "data/robots/panda/panda.srdf"]
+SCENE = ["--scene", "data/robots/panda/scene_table_shelf.json"]
+
+
+def page(name):
+    return " ".join((REPO / name).read_text().split())
+
+
+def quoted(name, text):
+    text = " ".join(text.split())
+    assert text in page(name), f"{name} does not quote: {text}"
+
+
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("figures")
+
+
+def polyquery(*args, cwd=REPO):
+    out = subprocess.run([str(binary()), *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stderr
+
+
+def test_bundled_configurations(out_dir):
+    configs = ["--configs", "data/robots/panda/configs_1000.txt"]
+    summary = polyquery("robot", "check", *ROBOT, *SCENE, *configs, "--out", str(out_dir / "v.jsonl"))
+    counted = re.match(r"1000 configurations, 339 colliding \(33\.9 %\)", summary)
+    assert counted, summary  # data/robots/panda/README.md: pinocchio + coal's 339
+    for name in ("README.md", "docs/robots.md"):
+        quoted(name, counted.group(0))
+    lines = (out_dir / "v.jsonl").read_text().splitlines()
+    quoted("docs/robots.md", lines[0] + " " + lines[5])
+
+
+def test_motions_and_their_distance_queries(out_dir):
+    motions = ["--random", "2000", "--max-step", "1"]
+    certified = polyquery("robot", "motion", *ROBOT, *SCENE, *motions, "--out", str(out_dir / "m.jsonl"))
+    sampled = polyquery("robot", "motion", *ROBOT, *SCENE, *motions, "--resolution", "0.01", "--out", str(out_dir / "s.jsonl"))
+    for summary in (certified, sampled):
+        first = summary.splitlines()[0]
+        queries = re.search(r"\d+ distance queries, \d+ per motion", summary).group(0)
+        quoted("docs/robots.md", first)
+        quoted("docs/robots.md", queries)
+    per_motion = re.search(r"(\d+) per motion", certified).group(1)
+    quoted("README.md", f"with {per_motion} distance queries per motion")
+    quoted("README.md", "`" + re.match(r"2000 motions, \d+ colliding \([\d.]+ %\), certified", certified).group(0) + "`")
+    m = (out_dir / "m.jsonl").read_text().splitlines()
+    s = (out_dir / "s.jsonl").read_text().splitlines()
+    quoted("docs/robots.md", " ".join([m[3], m[846], s[846]]))
+    assert '"free":false' in m[846] and '"free":true' in s[846]  # the motion sampling misses
+
+
+def test_random_configurations_with_distances(out_dir):
+    args = ["--random", "10000", "--seed", "7", "--distance", "--json", "--out", str(out_dir / "d.jsonl")]
+    summary = polyquery("robot", "check", *ROBOT, *SCENE, *args)
+    counted = re.search(r'"colliding":\d+,"colliding_fraction":[\d.]+', summary).group(0)
+    quoted("docs/robots.md", '{"configurations":10000,' + counted)
+    lines = (out_dir / "d.jsonl").read_text().splitlines()
+    quoted("docs/robots.md", lines[0] + " " + lines[1])
+
+
+def test_robot_info_counts():
+    info = subprocess.run([str(binary()), "robot", "info", *ROBOT, *SCENE], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert info.returncode == 0, info.stderr
+    text = info.stdout
+    links = re.search(r"robot panda: \d+ links, \d+ configuration values", text).group(0)
+    quoted("docs/robots.md", links)
+    pairs = {k: re.search(rf"^{re.escape(k)}: (\d+)$", text, flags=re.M).group(1) for k in ("allowed link pairs (SRDF)", "active self pairs", "active scene pairs")}
+    for k, v in pairs.items():
+        quoted("docs/robots.md", f"{k}: {v}")
+    quoted("README.md", f"the {pairs['active self pairs']} link pairs and {pairs['active scene pairs']} link–obstacle pairs")
+
+
+def test_pickled_checker_size():
+    import polyquery as pq
+
+    robot = pq.Robot.from_urdf(PANDA / "panda.urdf", srdf=PANDA / "panda.srdf")
+    checker = pq.Checker(robot, pq.Scene.from_json(PANDA / "scene_table_shelf.json"))
+    size = len(pickle.dumps(checker))
+    quoted("docs/python.md", f"{size / 1e6:.2f} MB for the Panda")
