@@ -178,7 +178,7 @@ impl Robot {
         let poses = py.detach(|| {
             q.slices()
                 .iter()
-                .map(|row| robot_calls::root_link_poses(&self.robot, row))
+                .map(|row| self.robot.link_poses(row))
                 .collect::<Vec<_>>()
         });
         let poses = first_error(poses, q.batched, "configuration")?;

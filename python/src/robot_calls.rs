@@ -76,14 +76,6 @@ pub fn pose_stack(py: Python<'_>, poses: &[Vec<Pose>], batched: bool) -> PyResul
     }
 }
 
-/// The root-frame pose of every link at `q` (forward kinematics; no limit check):
-/// `root_link_poses(r, q)[i] = root ← link i`.
-pub fn root_link_poses(robot: &lib::Robot, q: &[f64]) -> Result<Vec<Pose>, lib::RobotError> {
-    let mut poses = lib::LinkPoses::new(robot);
-    robot.forward_kinematics(q, &mut poses)?;
-    Ok(poses.as_slice().to_vec())
-}
-
 /// `padding=` as the library's [`LinkPadding`]: a number pads every link; a dict maps link
 /// names to paddings, the key `"*"` (optional) giving every other link's (default 0).
 pub fn link_padding(obj: &Bound<'_, PyAny>) -> PyResult<LinkPadding> {

@@ -466,6 +466,26 @@ impl Robot {
         Ok(())
     }
 
+    /// Every link's pose in the root link's frame at `q`, in the order of [`Robot::links`]
+    /// ([`Robot::forward_kinematics`] into a new buffer; limits not checked):
+    /// `link_poses(q)?[i] = root ← link i`.
+    ///
+    /// ```
+    /// use polyquery::robot::{PackageDirs, Robot};
+    ///
+    /// let urdf = r#"<robot name="r"><link name="base"/><link name="tip"/>
+    ///   <joint name="j" type="prismatic"><parent link="base"/><child link="tip"/><axis xyz="1 0 0"/>
+    ///     <limit lower="0" upper="1" effort="1" velocity="1"/></joint></robot>"#;
+    /// let robot = Robot::from_urdf_str(urdf, None, &PackageDirs::new())?;
+    /// assert_eq!(robot.link_poses(&[0.5])?[1].translation.vector.x, 0.5);
+    /// # Ok::<(), polyquery::robot::RobotError>(())
+    /// ```
+    pub fn link_poses(&self, q: &[f64]) -> Result<Vec<Pose>, RobotError> {
+        let mut poses = LinkPoses::new(self);
+        self.forward_kinematics(q, &mut poses)?;
+        Ok(poses.poses)
+    }
+
     /// Replaces every collision geometry by `f(link name, geometry)`, links and their
     /// `<collision>` elements in order; names, origins and joints stay: afterwards
     /// `links()[i].collisions[j].geometry = f(&links()[i].name, &old)`. Used to point a robot

@@ -17,7 +17,7 @@ use super::core::{Checker, obstacle_tree};
 use super::geometry::PlacedObstacle;
 use super::results::Body;
 use crate::Pose;
-use crate::robot::{LinkPoses, RobotError};
+use crate::robot::RobotError;
 
 /// Link padding, as MoveIt's: a default for every link and per-link overrides by name, in
 /// metres (`padding(link) = links[link] if named, else default`).
@@ -148,7 +148,8 @@ impl Checker {
         pad(a) + pad(b)
     }
 
-    /// The padding of active pair `p` (scene pairs first, then self pairs).
+    /// The padding of active pair `p` (scene pairs first, then self pairs); an unpadded
+    /// checker (the usual case, on the check's hot path) never looks the pair up.
     #[inline(always)]
     pub(super) fn pair_index_padding(&self, p: usize) -> f64 {
         if self.padded {
@@ -217,8 +218,7 @@ impl Checker {
     /// ```
     pub fn link_poses(&self, q: &[f64]) -> Result<Vec<Pose>, RobotError> {
         self.robot.check_configuration(q, self.options.limits)?;
-        let mut poses = LinkPoses::new(&self.robot);
-        self.robot.forward_kinematics(q, &mut poses)?;
-        Ok(poses.as_slice().iter().map(|p| self.base * p).collect())
+        let poses = self.robot.link_poses(q)?;
+        Ok(poses.iter().map(|p| self.base * p).collect())
     }
 }

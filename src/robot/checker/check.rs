@@ -413,18 +413,9 @@ impl Checker {
             return Ok(());
         }
         let gap = r.distance - ma - mb;
-        if pad > 0.0 && !r.intersecting && gap > 0.0 && gap <= pad {
-            // Within the padding, apart: padded distance 0, the true nearest points.
-            let n = r.normal.unwrap_or_else(Vector::zeros);
-            *best = DistanceResult {
-                distance: 0.0,
-                pair: Some(shapes.bodies),
-                point_a: r.point_a + n * ma,
-                point_b: r.point_b - n * mb,
-            };
-        } else if r.intersecting || gap <= 0.0 {
+        let n = r.normal.unwrap_or_else(Vector::zeros);
+        if r.intersecting || gap <= 0.0 {
             // The point of A nearest B (at most the margin into B's core's ball).
-            let n = r.normal.unwrap_or_else(Vector::zeros);
             let point_a = r.point_a + n * ma.min(r.distance);
             *best = DistanceResult {
                 distance: 0.0,
@@ -432,14 +423,17 @@ impl Checker {
                 point_a,
                 point_b: point_a,
             };
-        } else if gap - pad < best.distance {
-            let n = r.normal.unwrap_or_else(Vector::zeros);
-            *best = DistanceResult {
-                distance: gap - pad,
-                pair: Some(shapes.bodies),
-                point_a: r.point_a + n * ma,
-                point_b: r.point_b - n * mb,
-            };
+        } else {
+            // Apart: the padded distance (0 within the padding) and the true nearest points.
+            let padded = (gap - pad).max(0.0);
+            if padded == 0.0 || padded < best.distance {
+                *best = DistanceResult {
+                    distance: padded,
+                    pair: Some(shapes.bodies),
+                    point_a: r.point_a + n * ma,
+                    point_b: r.point_b - n * mb,
+                };
+            }
         }
         Ok(())
     }
