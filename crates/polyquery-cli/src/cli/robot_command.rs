@@ -354,9 +354,9 @@ fn check(args: &CheckArgs, read_limits: &ReadLimits) -> Result<(), CliError> {
         });
     let verdicts = verdicts?;
     // When every configuration collides, which pairs always do (and whether --srdf is missing).
-    let checked: Vec<&[f64]> = verdicts
+    let checked: Vec<(usize, &[f64])> = verdicts
         .iter()
-        .map(|(i, _)| configurations[*i].as_slice())
+        .map(|(i, _)| (*i, configurations[*i].as_slice()))
         .collect();
     let colliding = verdicts.iter().filter(|(_, v)| v.collides).count();
     let srdf = args.source.srdf.is_some();

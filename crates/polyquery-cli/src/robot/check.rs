@@ -260,7 +260,7 @@ impl Display for AllCollidingHint {
 /// > 0`; `None` otherwise), by [`always_colliding`]; `srdf` says whether the run had one.
 pub fn all_colliding_hint(
     checker: &Checker,
-    configurations: &[&[f64]],
+    configurations: &[(usize, &[f64])],
     colliding: usize,
     srdf: bool,
 ) -> Result<Option<AllCollidingHint>, RobotCliError> {
@@ -275,32 +275,39 @@ pub fn all_colliding_hint(
     }))
 }
 
-/// The pairs colliding in every one of `configurations` (at most [`HINT_EXAMINED`] of them,
-/// spread evenly, are examined), in the checker's pair order, and how many were examined:
-/// `always_colliding(c, qs)?.0 = ∩ over examined q of c.colliding_pairs(q)`.
+/// The pairs colliding in every one of `configurations` (each with its index in the run; at
+/// most [`HINT_EXAMINED`] of them, spread evenly, are examined), in the checker's pair order,
+/// and how many were examined: `always_colliding(c, qs)?.0 = ∩ over examined q of
+/// c.colliding_pairs(q)`. An error names the configuration's index.
 pub fn always_colliding(
     checker: &Checker,
-    configurations: &[&[f64]],
+    configurations: &[(usize, &[f64])],
 ) -> Result<(Vec<[String; 2]>, usize), RobotCliError> {
     let n = configurations.len();
     let examined = n.min(HINT_EXAMINED);
-    let picks: Vec<&[f64]> = (0..examined)
+    let picks: Vec<(usize, &[f64])> = (0..examined)
         .map(|k| configurations[k * n / examined])
         .collect();
-    let per_config = checker.map_many(&picks, |ws, q| checker.colliding_pairs_with(ws, q), &|_| {});
-    let mut always: Option<Vec<(Body, Body)>> = None;
-    for pairs in per_config {
-        let pairs = pairs.map_err(|source| RobotCliError::Check {
-            index: 0,
-            source: Box::new(source),
-        })?;
-        always = Some(match always {
-            None => pairs,
-            Some(kept) => kept.into_iter().filter(|p| pairs.contains(p)).collect(),
-        });
-    }
+    let per_config = map_indexed(
+        checker,
+        &picks,
+        |&(index, _)| index,
+        |ws, &(index, q)| {
+            checker
+                .colliding_pairs_with(ws, q)
+                .map_err(|source| RobotCliError::Check {
+                    index,
+                    source: Box::new(source),
+                })
+        },
+        &|_| {},
+    )?;
+    let mut rest = per_config.into_iter().map(|(_, pairs)| pairs);
+    let first = rest.next().unwrap_or_default();
+    let always = rest.fold(first, |kept, pairs| {
+        kept.into_iter().filter(|p| pairs.contains(p)).collect()
+    });
     let names = always
-        .unwrap_or_default()
         .into_iter()
         .map(|pair| pair_names(checker, pair).map(str::to_owned))
         .collect();
