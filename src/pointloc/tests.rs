@@ -411,7 +411,7 @@ fn compact_and_wide_nodes_answer_alike() {
         for _ in 0..2000 {
             let (u, v) = (rng.random_range(-1.1..1.1), rng.random_range(-1.1..1.1));
             assert_eq!(back.locate(u, v), compact.locate(u, v), "at ({u}, {v})");
-            assert_eq!(loc.locate(u, v), compact.locate(u, v), "at ({u}, {v})");
+            assert_eq!(wide.locate(u, v), compact.locate(u, v), "at ({u}, {v})");
         }
     }
     // A cell of 70,000 nodes or of 40,000 slabs keeps the wide form.
