@@ -87,7 +87,9 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
     if config.progress && !std::io::stderr().is_terminal() {
         let lines = Lines::new(std::io::stderr());
         let output = run_with(config, &lines);
-        lines.line("report written");
+        if output.is_ok() {
+            lines.line("report written");
+        }
         return output;
     }
     let bar = if config.progress {
@@ -101,11 +103,9 @@ pub fn run(config: &ReportConfig) -> Result<ReportOutput, ReportError> {
     } else {
         ProgressBar::hidden()
     };
-    let measured = polyquery_report::measure(config, &Bar(bar.clone()));
+    let output = run_with(config, &Bar(bar.clone()));
     bar.finish_and_clear();
-    let report = measured?;
-    let files = write_all(&report, &config.out)?;
-    Ok(ReportOutput { report, files })
+    output
 }
 
 /// [`run`] with its progress told to `progress` (whatever `config.progress` says):

@@ -166,14 +166,6 @@ pub struct Report {
     pub loads: Vec<crate::machine::SectionLoad>,
 }
 
-impl Report {
-    /// The load around the section named `section` (see [`crate::run::ROBOT`] …):
-    /// `load(s)?.section = s`.
-    pub fn load(&self, section: &str) -> Option<&crate::machine::SectionLoad> {
-        self.loads.iter().find(|l| l.section == section)
-    }
-}
-
 /// The bundled meshes folder (`data/`, recognised by its `MANIFEST.tsv`), wherever the
 /// program runs from: first next to the crate that was built (the ancestors of its
 /// `CARGO_MANIFEST_DIR`, fixed at build time, so a workspace member finds the root's

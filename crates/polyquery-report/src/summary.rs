@@ -371,7 +371,7 @@ pub fn summary(report: &Report) -> Vec<(String, Vec<String>)> {
             "The machine's 1-minute load average around each section — {}{}.",
             each.join("; "),
             if busy {
-                ". Above the core count other programs were running: times are slower and threads add less than on an idle machine"
+                ". A load above the core count means more runnable processes than this report's threads alone make: other work shared the cores, so times may be slower and threads add less than on an idle machine"
             } else {
                 ""
             }

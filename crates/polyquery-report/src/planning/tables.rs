@@ -36,13 +36,21 @@ pub fn summary_lines(s: &PlanningSection) -> Vec<String> {
     let mut lines = Vec::new();
     let solved: Vec<&super::PlannedProblem> = s.problems.iter().filter(|p| p.solved).collect();
     if !s.problems.is_empty() {
-        let t = Times::of(solved.iter().map(|p| p.planning_seconds).collect());
+        // Times of the solved problems only: none solved, no times to give.
+        let times = if solved.is_empty() {
+            String::new()
+        } else {
+            let t = Times::of(solved.iter().map(|p| p.planning_seconds).collect());
+            format!(
+                ": planning median {}, mean {}",
+                seconds(t.median),
+                seconds(t.mean)
+            )
+        };
         lines.push(format!(
-            "polyquery's planner (RRT-Connect, every edge certified free, one thread) solved {} of {} MotionBenchMaker Panda problems here: planning median {}, mean {}.",
+            "polyquery's planner (RRT-Connect, every edge certified free, one thread) solved {} of {} MotionBenchMaker Panda problems here{times}.",
             solved.len(),
             s.problems.len(),
-            seconds(t.median),
-            seconds(t.mean)
         ));
     }
     match &s.side_by_side {

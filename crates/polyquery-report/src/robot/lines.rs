@@ -137,7 +137,7 @@ pub fn summary_lines(s: &RobotSection) -> Vec<String> {
         let short = one / all < 0.5 * t as f64;
         let load = match &s.load {
             Some(l) if l.busy() && short => format!(
-                " — the machine was busy ({}): other programs took the cores the threads needed",
+                " — the machine was busy ({}: more runnable processes than cores, which this report's threads alone cannot make, so they shared the cores with other work)",
                 l.describe()
             ),
             Some(l) => format!(" ({})", l.describe()),

@@ -24,8 +24,7 @@ pub fn measure_pinocchio(
     motions: usize,
 ) -> Result<PinocchioFigures, String> {
     importable(run)?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let result = (|| {
+    in_scratch(dir, || {
         for (name, text) in inputs {
             std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
         }
@@ -36,7 +35,14 @@ pub fn measure_pinocchio(
             dir.join(MOTIONS_FILE).into_os_string(),
         ];
         run_script(run, dir, &args, configurations, motions)
-    })();
+    })
+}
+
+/// Runs `work` in the scratch folder `dir`, created before and removed after (whatever
+/// `work` returns): `in_scratch(d, w) = w()` once `d` exists.
+fn in_scratch<T>(dir: &Path, work: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let result = work();
     let _ = std::fs::remove_dir_all(dir);
     result
 }
@@ -44,14 +50,14 @@ pub fn measure_pinocchio(
 /// Measures pinocchio + coal's checks of the UR5 with its **exact** meshes (triangle BVHs,
 /// `--robot ur5 --meshes exact --skip-distance`: coal's exact-mesh distances take about a
 /// minute) on `configs`, its configurations file with `n` lines; `dir` as in
-/// [`measure_pinocchio`]: `Ok(figures)` with `figures.n = n` when it ran.
+/// [`measure_pinocchio`]: `Ok(figures)` with `figures.n = n` when it ran. The report calls
+/// it after [`measure_pinocchio`] ran with the same `run`, so `run.python` is not asked
+/// again whether it imports them (a Python that cannot fails in the script, with its error).
 pub fn measure_pinocchio_ur5(
     run: &PinocchioRun,
     dir: &Path,
     configs: &Path,
 ) -> Result<PinocchioFigures, String> {
-    importable(run)?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let args = [
         "--robot".into(),
         "ur5".into(),
@@ -61,9 +67,7 @@ pub fn measure_pinocchio_ur5(
         "--configs".into(),
         configs.as_os_str().to_os_string(),
     ];
-    let result = run_script(run, dir, &args, 0, 0);
-    let _ = std::fs::remove_dir_all(dir);
-    result
+    in_scratch(dir, || run_script(run, dir, &args, 0, 0))
 }
 
 /// `Ok` when `run.python` imports `pinocchio` and `coal` and the script is there; else why not.

@@ -301,7 +301,7 @@ pub fn tables(s: &RobotSection) -> Vec<Table> {
             "The same {} random configurations (uniform within the joint limits, seed {}; written to {CONFIGURATIONS_FILE}) in every scene and for every method, in this run. Boolean: stop at the first colliding pair; distance: minimum distance over the active pairs. Plain GJK: the same checker with every hull answering support queries by scanning its vertices. parry3d: the same shapes, pairs and kinematics handed to parry3d (its Bvh broad phase, intersection_test / distance). (k of N): a slow method timed and cross-checked on the first k configurations. × columns: the other's time per configuration divided by ours (above 1×: ours is faster). pinocchio + coal: the best one-thread figure of benches/robot_pinocchio.py (table and shelf only, same convex meshes). All threads: a rayon pool of {t} threads{}. ± is half the interquartile range over the timing batches; ⚠: answers differ (see the cross-check table).{}{}",
             group(s.configurations),
             s.configuration_seed,
-            s.load.as_ref().map(|l| format!(" (the machine's {} during this section{})", l.describe(), if l.busy() { ": busy, so threads competed with other programs" } else { "" })).unwrap_or_default(),
+            s.load.as_ref().map(|l| format!(" (the machine's {} during this section{})", l.describe(), if l.busy() { ": above the core count, so other work shared the cores" } else { "" })).unwrap_or_default(),
             pinocchio_source(s),
             pinocchio_footnote(s)
         ),
