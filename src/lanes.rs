@@ -108,7 +108,7 @@ impl VertexLanes {
             // SAFETY: the CPU has AVX (checked on the line above).
             return Some(unsafe { argmax_avx(&self.blocks, d) });
         }
-        Some(argmax_wide(&self.blocks, d))
+        self.argmax_portable(d)
     }
 
     /// [`VertexLanes::argmax`] without the run-time AVX path: `wide`'s `f64x4` as the build

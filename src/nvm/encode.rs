@@ -20,7 +20,7 @@
 
 use super::NormalVectorMap;
 use super::chart::NUM_CHARTS;
-use super::records::{RecordUnit, Records, offset_scale, record_units, vertex_record};
+use super::records::{RecordUnit, Records, offset_scale, record_starts, vertex_record};
 use crate::codec::{ByteReader, ByteWriter, DecodeError};
 use crate::pointloc::PointLocator;
 use crate::{Polytope, VertexId};
@@ -88,12 +88,7 @@ fn decode_records<R: Read>(
     r: &mut ByteReader<R>,
 ) -> Result<(Records, Vec<bool>), DecodeError> {
     // The record start of every vertex, from the polytope's degrees (as the build does).
-    let mut record_of = Vec::with_capacity(polytope.num_vertices());
-    let mut total = 0usize;
-    for w in polytope.vertex_ids() {
-        record_of.push(total);
-        total += record_units(polytope.neighbors(w).len());
-    }
+    let (record_of, total) = record_starts(polytope);
     let units: Vec<RecordUnit> = r.array("polish records")?;
     let count = units.len();
     if count != total {

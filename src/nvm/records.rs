@@ -142,18 +142,26 @@ pub(crate) struct Records {
     largest_offset: f64,
 }
 
+/// Each vertex's record start (in units) from the polytope's degrees, and the units in all:
+/// `record_starts(p).0[k + 1] = record_starts(p).0[k] + record_units(degree(k))`.
+pub(crate) fn record_starts(polytope: &Polytope) -> (Vec<usize>, usize) {
+    let mut record_of = Vec::with_capacity(polytope.num_vertices());
+    let mut total = 0usize;
+    for w in polytope.vertex_ids() {
+        record_of.push(total);
+        total += record_units(polytope.neighbors(w).len());
+    }
+    (record_of, total)
+}
+
 impl Records {
     /// The records of every vertex of `polytope`, back to back, and each vertex's record
     /// start (`units = 2·vertices + 2·edges`).
     pub(crate) fn build(polytope: &Polytope) -> (Records, Vec<u32>) {
-        let mut record_of = Vec::with_capacity(polytope.num_vertices());
-        let mut total = 0u32;
-        for w in polytope.vertex_ids() {
-            record_of.push(total);
-            total += record_units(polytope.neighbors(w).len()) as u32;
-        }
+        let (record_of, total) = record_starts(polytope);
+        let record_of: Vec<u32> = record_of.into_iter().map(|u| u as u32).collect();
         let scale = offset_scale(polytope);
-        let mut units = Vec::with_capacity(total as usize);
+        let mut units = Vec::with_capacity(total);
         crate::memory_hints::advise_huge_pages(&units);
         let start = |q: VertexId| record_of.get(q.index()).copied().unwrap_or(0);
         for w in polytope.vertex_ids() {

@@ -30,8 +30,8 @@
 use super::grid::{Grid, MAX_CELLS_PER_SIDE};
 use super::locator::PointLocator;
 use super::types::{
-    COMPACT_MAX_NODES, COMPACT_MAX_SLABS, Cell, CompactNode, NIL, NO_OWNER, NO_SPARE, Node, Nodes,
-    Persistence, RIGHT_BIT, Slab, TreeNode,
+    Cell, CompactNode, NIL, NO_OWNER, NO_SPARE, Node, Nodes, Persistence, RIGHT_BIT, Slab,
+    TreeNode, fits_compact,
 };
 use crate::codec::{ByteReader, ByteWriter, DecodeError, Element};
 use std::io::Read;
@@ -168,10 +168,7 @@ impl PointLocator {
         check_cells(&cells, num_slabs, num_nodes)?;
         match &nodes {
             Nodes::Compact(n) => {
-                if let Some(c) = cells.windows(2).position(|w| {
-                    (w[1].first_node - w[0].first_node) as usize > COMPACT_MAX_NODES
-                        || (w[1].first_slab - w[0].first_slab) as usize > COMPACT_MAX_SLABS
-                }) {
+                if let Some(c) = cells.windows(2).position(|w| !fits_compact(w)) {
                     return Err(DecodeError::corrupt(format!(
                         "grid cell {c}: too many nodes or slabs for compact tree nodes"
                     )));

@@ -38,7 +38,7 @@
 //!   global `u32` (40 bytes; tens of thousands of segments through one cell). One level of
 //!   a descent reads one node. A cell's slabs and nodes
 //!   are contiguous, its nodes renumbered by their smallest depth in any of its versions
-//!   (roots first), and a query prefetches the cell's slabs and first 16 nodes at once (on a
+//!   (roots first), and a query prefetches the cell's slabs and first 24 nodes at once (on a
 //!   sphere a cell has ≈ 19 slabs and ≈ 38 nodes, ≈ 23 of them at depth ≤ 1 in some
 //!   version), so a million-segment locator costs about one memory latency per query for
 //!   the cell instead of one per probe and per level. Large arrays are backed by huge pages

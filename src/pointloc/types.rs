@@ -363,13 +363,17 @@ pub(crate) enum Nodes {
     Wide(Vec<Node>),
 }
 
+/// Whether the cell between consecutive cell records `w = [this, next]` fits compact nodes:
+/// `nodes ≤ COMPACT_MAX_NODES` and `slabs ≤ COMPACT_MAX_SLABS`.
+pub(super) fn fits_compact(w: &[Cell]) -> bool {
+    (w[1].first_node - w[0].first_node) as usize <= COMPACT_MAX_NODES
+        && (w[1].first_slab - w[0].first_slab) as usize <= COMPACT_MAX_SLABS
+}
+
 impl Nodes {
     /// The compact form of `wide` when every cell of `cells` fits it, else `wide` itself.
     pub(super) fn freeze(wide: Vec<Node>, cells: &[Cell]) -> Nodes {
-        let fits = cells.windows(2).all(|w| {
-            (w[1].first_node - w[0].first_node) as usize <= COMPACT_MAX_NODES
-                && (w[1].first_slab - w[0].first_slab) as usize <= COMPACT_MAX_SLABS
-        });
+        let fits = cells.windows(2).all(fits_compact);
         if !fits {
             let mut wide = wide;
             wide.shrink_to_fit();
