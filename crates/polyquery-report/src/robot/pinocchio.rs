@@ -72,11 +72,10 @@ pub fn measure_pinocchio_ur5(
 
 /// `Ok` when `run.python` imports `pinocchio` and `coal` and the script is there; else why not.
 fn importable(run: &PinocchioRun) -> Result<(), String> {
-    let import = Command::new(&run.python)
-        .args(["-c", "import pinocchio, coal"])
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("{} cannot be started ({e})", run.python))?;
+    let import = started(
+        run,
+        Command::new(&run.python).args(["-c", "import pinocchio, coal"]),
+    )?;
     if !import.status.success() {
         return Err(format!("{} cannot import pinocchio and coal", run.python));
     }
@@ -84,6 +83,25 @@ fn importable(run: &PinocchioRun) -> Result<(), String> {
         return Err(format!("{} is missing", run.script.display()));
     }
     Ok(())
+}
+
+/// Runs `command` (`run.python` with its arguments; no stdin) to its end and returns its
+/// output, or why it could not start. A program file that is still open for writing
+/// somewhere (`ExecutableFileBusy`: another thread of this process forked while writing one, a
+/// transient race on Linux) is tried again, up to 5 times 20 ms apart:
+/// `started(r, c) = c.output()` once it starts.
+fn started(run: &PinocchioRun, command: &mut Command) -> Result<std::process::Output, String> {
+    command.stdin(Stdio::null());
+    let mut tries = 0;
+    loop {
+        match command.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 5 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            done => return done.map_err(|e| format!("{} cannot be started ({e})", run.python)),
+        }
+    }
 }
 
 /// Runs the script with `args`, `--rounds` and `--out` (into `dir`), and reads its result.
@@ -95,16 +113,16 @@ fn run_script(
     motions: usize,
 ) -> Result<PinocchioFigures, String> {
     let out = dir.join("pinocchio.json");
-    let ran = Command::new(&run.python)
-        .arg(&run.script)
-        .args(args)
-        .arg("--rounds")
-        .arg(run.rounds.to_string())
-        .arg("--out")
-        .arg(&out)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("{} cannot be started ({e})", run.python))?;
+    let ran = started(
+        run,
+        Command::new(&run.python)
+            .arg(&run.script)
+            .args(args)
+            .arg("--rounds")
+            .arg(run.rounds.to_string())
+            .arg("--out")
+            .arg(&out),
+    )?;
     if !ran.status.success() {
         let stderr = String::from_utf8_lossy(&ran.stderr);
         let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
