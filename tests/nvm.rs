@@ -9,6 +9,7 @@
 //! products of the maximum, and the difference of the two computed maxima adds the rounding
 //! of each: 2 × 3ε, rounded up to 8ε for the sums of the bound itself.
 
+use crate::common::quoted::{assert_quotes, row, thousands};
 use nalgebra::{Rotation3, Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
@@ -360,7 +361,7 @@ fn large_sphere_and_ellipsoid() {
 /// Counted work: the mean tree nodes visited, and the slab probes plus tree nodes, grow by
 /// less than 2× from 10³ to 10⁵ sphere vertices (O(log n) worst case; the grid of cells keeps
 /// it about constant on a sphere), the polish takes at most one step on average, and memory
-/// stays under 1 KiB per vertex.
+/// stays under 1 KiB per vertex. docs/benchmarks.md quotes the counted work per query.
 #[test]
 fn counted_work_and_memory_scale() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -392,6 +393,8 @@ fn counted_work_and_memory_scale() {
         assert!(steps <= 1.0, "mean polish steps {steps} at n={n}");
         assert!(bytes <= 1024.0, "{bytes} bytes per vertex at n={n}");
         means.push((nodes, bytes, nodes + probes));
+        let work = format!("{:.2} at {} vertices", nodes + probes, thousands(n));
+        assert_quotes("docs/benchmarks.md", &work);
     }
     assert!(
         means[1].2 < 2.0 * means[0].2,
@@ -433,6 +436,32 @@ fn bytes_per_vertex_in_file_and_memory() {
             .sum();
         let rest = nvm.memory_bytes() - locators - records;
         eprintln!("n={n}: {file:.1} B/vertex in the file, {memory:.1} in memory");
+        // docs/benchmarks.md's table of bytes per vertex (from examples/nvm_bytes.rs).
+        let saved = polyquery::format::decode(
+            &polyquery::format::encode(&nvm, &meta),
+            std::path::Path::new("sphere.nvm"),
+        )
+        .expect("decode");
+        let section = |tag: &str| {
+            let bytes = saved
+                .sections
+                .iter()
+                .find(|s| s.tag == tag)
+                .expect(tag)
+                .bytes;
+            format!("{:.1}", bytes as f64 / nv as f64)
+        };
+        let cells = row("docs/benchmarks.md", &nv.to_string());
+        assert_eq!(
+            cells[1..5],
+            [
+                format!("{file:.1}"),
+                section("POLY"),
+                section("NVMS"),
+                format!("{memory:.1}")
+            ],
+            "n={n}"
+        );
         assert!(rest <= 6 * 256, "{rest} bytes beside the arrays at n={n}");
         assert!(
             file <= 670.0,

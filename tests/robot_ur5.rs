@@ -10,9 +10,10 @@
 //! tolerances are stated as multiples of it. (Feature `robot`, on in the workspace.)
 #![cfg(feature = "robot")]
 
+use crate::common::quoted::{row, thousands};
 use crate::common::{bundled, mesh_solid};
 use polyquery::robot::{
-    AllowedCollisions, Body, Checker, Geometry, LinkPoses, MotionOptions, Robot, Scene,
+    AllowedCollisions, Body, Checker, Geometry, LinkPoses, MotionOptions, Robot, Scene, ShapeCache,
 };
 use polyquery::{Point, Pose};
 use std::collections::HashMap;
@@ -422,6 +423,49 @@ pub fn compare_motions(checker: &Checker) -> MotionComparison {
 /// exact meshes' contact (`0.04 · ROBOT_SIZE`; measured: see the tests below).
 pub const HULL_TOLERANCE: f64 = 0.04 * ROBOT_SIZE;
 
+/// The page whose table "Measured on the UR5" quotes the comparisons below: each test asserts
+/// the cells of its column (1: exact meshes, 2: hulls, 3: decomposed).
+const PAGE: &str = "docs/decomposition.md";
+
+/// Asserts the page's "colliding link pairs" cell of `column` for a pair comparison.
+fn assert_pairs_quoted(r: &Comparison, column: usize) {
+    let cells = row(PAGE, "colliding link pairs");
+    let (pairs, configurations) = (expected_pairs().0.len(), configurations().len());
+    assert_eq!(
+        cells[0],
+        format!(
+            "colliding link pairs ({pairs} pairs × {})",
+            thousands(configurations)
+        )
+    );
+    assert_eq!(cells[1], thousands(r.exact_colliding));
+    assert_eq!(
+        cells[column],
+        format!(
+            "{} ({} false alarms, {} inside)",
+            thousands(r.colliding),
+            r.false_alarms,
+            r.contained
+        )
+    );
+}
+
+/// Asserts the page's "certified motions colliding" cell of `column` for a motion comparison
+/// without a miss.
+fn assert_motions_quoted(r: &MotionComparison, column: usize) {
+    assert_eq!((r.missed, r.late), (0, 0));
+    let cells = row(PAGE, "certified motions colliding");
+    assert_eq!(
+        cells[0],
+        format!(
+            "certified motions colliding ({}; {} collide sampled at 1e-3 rad)",
+            motions().len(),
+            r.exact_colliding
+        )
+    );
+    assert_eq!(cells[column], format!("{}, none missed", r.colliding));
+}
+
 /// The UR5 loads through the public API with its SRDF and scene: 6 joints, 8 links with
 /// shapes, 15 active self pairs (28 link pairs − 13 in the SRDF) and 48 scene pairs (7
 /// moving links × 7 obstacles − `shoulder_link`–`pedestal`; `base_link` stands on the
@@ -489,6 +533,17 @@ fn ur5_hulls_never_miss_an_exact_collision() {
     // 122 configurations coal calls free: 10 with a body inside another's mesh, 112 near.
     assert_eq!((r.false_alarms, r.contained), (112, 10));
     assert!(r.worst_false_alarm_distance <= 0.0275, "{r:?}");
+    let colliding = row(PAGE, "colliding configurations");
+    assert_eq!(colliding[1], thousands(r.exact_colliding));
+    assert_eq!(colliding[2], thousands(r.colliding));
+    assert_eq!(row(PAGE, "missed collisions")[2], r.missed.to_string());
+    let alarms = format!(
+        "{}, within {:.1} mm of contact (and {} with a body inside another's mesh)",
+        r.false_alarms,
+        r.worst_false_alarm_distance * 1e3,
+        r.contained
+    );
+    assert_eq!(row(PAGE, "false alarms")[2], alarms);
 }
 
 /// The same pair by pair (63 pairs × 2,000 configurations): no colliding pair missed; 510
@@ -504,6 +559,7 @@ fn ur5_hull_pairs_never_miss_an_exact_collision() {
     assert_eq!((r.exact_colliding, r.colliding), (4201, 4711));
     // 510 pairs coal calls free: 62 with one body inside the other's mesh, 448 near.
     assert_eq!((r.false_alarms, r.contained), (448, 62));
+    assert_pairs_quoted(&r, 2);
 }
 
 /// Hulls against coal's hulls (`expected_hull_2000.txt`, the same qhull hulls of the same
@@ -556,6 +612,7 @@ fn ur5_certified_hull_motions_never_miss_sampled_exact_collisions() {
         r.colliding >= 139,
         "at least the hulls' sampled collisions: {r:?}"
     );
+    assert_motions_quoted(&r, 2);
 }
 
 /// Decomposed meshes (the default) against the exact meshes on the 2,000 configurations: no
@@ -581,6 +638,18 @@ fn ur5_decomposed_answers_as_its_exact_meshes() {
     // mesh (collisions of the solids; coal's surface test calls them free); no false alarm.
     assert_eq!((r.exact_colliding, r.colliding), (1123, 1134));
     assert_eq!((r.false_alarms, r.contained), (0, 11));
+    let colliding = row(PAGE, "colliding configurations");
+    assert_eq!(colliding[1], thousands(r.exact_colliding));
+    assert_eq!(colliding[3], thousands(r.colliding));
+    assert_eq!(row(PAGE, "missed collisions")[3], r.missed.to_string());
+    let alarms = format!(
+        "**{}** (and {} with a body inside another's mesh); distances at most {:.2} mm below \
+         the exact ones",
+        r.false_alarms,
+        r.contained,
+        r.worst_distance_gap * 1e3
+    );
+    assert_eq!(row(PAGE, "false alarms")[3], alarms);
 }
 
 /// The same pair by pair: no colliding pair missed, false alarms and distance gaps within the
@@ -596,6 +665,7 @@ fn ur5_decomposed_pairs_answer_as_their_exact_meshes() {
     // Measured: 4,263 colliding = 4,201 exact + 62 with one body inside the other's mesh.
     assert_eq!((r.exact_colliding, r.colliding), (4201, 4263));
     assert_eq!((r.false_alarms, r.contained), (0, 62));
+    assert_pairs_quoted(&r, 3);
 }
 
 /// Certified motion checks of decomposed meshes on the 500 motions: none free where a sample
@@ -608,4 +678,76 @@ fn ur5_certified_decomposed_motions_never_miss_sampled_exact_collisions() {
     assert_eq!(r.exact_colliding, 89);
     assert_eq!((r.missed, r.late), (0, 0));
     assert_eq!(r.colliding, 90, "{r:?}");
+    assert_motions_quoted(&r, 3);
+}
+
+/// Each UR5 mesh's decomposition (default options: 1 mm, at most 128 pieces) is what
+/// docs/decomposition.md quotes, in its table of meshes (triangles, pieces, the certified
+/// deviation, volumes over the mesh's, counted evaluations; not the time, a measurement) and
+/// in its `robot info` transcript (the same figures as the command prints them).
+#[test]
+fn ur5_decomposition_is_what_the_docs_quote() {
+    let (robot, scene, allowed) = ur5();
+    let checker = bundled::decomposed_checker(&robot, &scene, &allowed);
+    let transcript = crate::common::quoted::page(PAGE);
+    let cache = ShapeCache::in_dir(bundled::decomposed_cache_dir());
+    let (mut meshes, mut cache_bytes) = (0, 0);
+    for (l, link) in robot.links().iter().enumerate() {
+        let shapes = checker.link_collision_shapes(l);
+        assert_eq!(shapes.len(), link.collisions.len(), "{}", link.name);
+        for ((shape, origin), collision) in shapes.iter().zip(&link.collisions) {
+            let (Some(d), Geometry::Mesh { path, scale, .. }) =
+                (shape.decomposition(), &collision.geometry)
+            else {
+                continue;
+            };
+            meshes += 1;
+            let saved = cache.pieces_file_for(&std::fs::read(path).unwrap(), scale, d.tolerance);
+            cache_bytes += std::fs::metadata(saved.unwrap()).unwrap().len();
+            let file = path.file_name().unwrap().to_string_lossy().to_string();
+            let triangles = mesh_solid::triangles(path, scale, origin).len();
+            let deviation = match d.tolerance_met {
+                true => format!("{:.3}", d.deviation * 1e3),
+                false => format!("{:.3} (not met)", d.deviation * 1e3),
+            };
+            let ratio = |v: f64| format!("{:.3}", v / d.mesh_volume);
+            let expected = [
+                file.clone(),
+                triangles.to_string(),
+                if d.closed { "yes" } else { "no" }.to_string(),
+                d.pieces.to_string(),
+                deviation,
+                ratio(d.hull_volume),
+                ratio(d.pieces_volume),
+                d.evaluations.to_string(),
+            ];
+            assert_eq!(row(PAGE, &file)[..expected.len()], expected, "{file}");
+            // `robot info`'s row: link, pieces, deviation, met, hull, pieces, excess, seconds.
+            let printed: Vec<&str> = transcript
+                .lines()
+                .map(str::split_whitespace)
+                .map(Iterator::collect::<Vec<&str>>)
+                .find(|words| words.first() == Some(&link.name.as_str()) && words.len() >= 8)
+                .unwrap_or_else(|| panic!("{PAGE}: no `robot info` row for {}", link.name));
+            let met = if d.tolerance_met { "met" } else { "NOT met" };
+            let expected = format!(
+                "{} {} {:.2e} {met} {} {} {:.0}%",
+                link.name,
+                d.pieces,
+                d.deviation,
+                ratio(d.hull_volume),
+                ratio(d.pieces_volume),
+                d.excess_removed() * 100.0
+            );
+            let words = printed.len() - 1; // the seconds, a measurement
+            assert_eq!(printed[..words].join(" "), expected, "{}", link.name);
+        }
+    }
+    assert_eq!(meshes, 7);
+    let megabytes = cache_bytes as f64 / 1e6;
+    crate::common::quoted::assert_quotes(
+        "README.md",
+        &format!("| {megabytes:.0} MB of `.pieces` files |"),
+    );
+    crate::common::quoted::assert_quotes(PAGE, &format!("{megabytes:.0} MB of `.pieces` files"));
 }

@@ -287,6 +287,7 @@ pub mod shapes {
 pub mod answers;
 pub mod files;
 pub mod mutate;
+pub mod quoted;
 
 /// The robots bundled under `data/robots/` (the Panda, the UR5): their folders, loaders and
 /// a checker without a shape cache.
@@ -338,10 +339,15 @@ pub mod bundled {
         scene: &Scene,
         allowed: &AllowedCollisions,
     ) -> Checker {
-        static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-        let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
-        let cache = ShapeCache::in_dir(dir.path());
+        let cache = ShapeCache::in_dir(decomposed_cache_dir());
         Checker::new(robot, scene, allowed, &cache, CheckerOptions::default()).unwrap()
+    }
+
+    /// The shape cache folder of [`decomposed_checker`], one per test run (so the meshes are
+    /// decomposed once): its `.pieces` files are the decomposed meshes loaded so far.
+    pub fn decomposed_cache_dir() -> &'static Path {
+        static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+        DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
     }
 
     /// The largest certified deviation of a checker's decomposed link meshes (0 without any):
