@@ -751,3 +751,48 @@ fn ur5_decomposition_is_what_the_docs_quote() {
     );
     crate::common::quoted::assert_quotes(PAGE, &format!("{megabytes:.0} MB of `.pieces` files"));
 }
+
+/// The work counted per configuration over the 2,000 configurations (GJK runs, support
+/// queries, bounding-volume tests of piece-tree node pairs; boolean checks and minimum
+/// distances, each in order with its own warm-start workspace, as
+/// `benches/robot_decomposed.rs` counts it) is what docs/decomposition.md's table quotes, for
+/// hulls (column 1) and decomposed meshes (column 2), to one decimal.
+#[test]
+fn ur5_counted_work_is_what_the_docs_quote() {
+    let (robot, scene, allowed) = ur5();
+    let qs = configurations();
+    let hulls = hull_checker(&robot, &scene, &allowed);
+    let decomposed = bundled::decomposed_checker(&robot, &scene, &allowed);
+    let labels = [
+        "check: GJK runs",
+        "check: support queries",
+        "check: piece volume tests",
+        "distance: GJK runs",
+        "distance: support queries",
+        "distance: piece volume tests",
+    ];
+    let mut columns = Vec::new();
+    for checker in [&hulls, &decomposed] {
+        let (mut checks, mut distances) = (checker.workspace(), checker.workspace());
+        let mut sums = [0u64; 6];
+        for q in &qs {
+            let (_, c) = checker.check_counted(&mut checks, q).unwrap();
+            let (_, d) = checker.distance_counted(&mut distances, q).unwrap();
+            for (k, count) in [c, d].iter().enumerate() {
+                sums[3 * k] += u64::from(count.gjk_runs);
+                sums[3 * k + 1] += u64::from(count.support_calls);
+                sums[3 * k + 2] += u64::from(count.volume_tests);
+            }
+        }
+        columns.push(sums.map(|s| format!("{:.1}", s as f64 / qs.len() as f64)));
+    }
+    eprintln!("hulls, decomposed: {columns:?}");
+    for (k, label) in labels.iter().enumerate() {
+        let quoted = row(PAGE, label);
+        assert_eq!(
+            [&quoted[1], &quoted[2]],
+            [&columns[0][k], &columns[1][k]],
+            "{label}"
+        );
+    }
+}
