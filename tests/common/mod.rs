@@ -333,12 +333,16 @@ pub mod bundled {
     }
 
     /// A checker of decomposed meshes whose pieces are built once per test run: the shape
-    /// cache is one temporary folder shared by every test of the process.
+    /// cache is one temporary folder shared by every test of the process, and checkers are
+    /// built one at a time, so that tests starting together do not all decompose the same
+    /// meshes at once (the first builds and caches them, the others read the cache).
     pub fn decomposed_checker(
         robot: &Robot,
         scene: &Scene,
         allowed: &AllowedCollisions,
     ) -> Checker {
+        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _building = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let cache = ShapeCache::in_dir(decomposed_cache_dir());
         Checker::new(robot, scene, allowed, &cache, CheckerOptions::default()).unwrap()
     }
