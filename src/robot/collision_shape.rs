@@ -153,9 +153,9 @@ pub struct DecompositionSummary {
     /// `pieces_volume ≤ hull_volume`, and `≥ mesh_volume` for a mesh of one shell (shells that
     /// overlap count their overlap twice in `mesh_volume`).
     pub pieces_volume: f64,
-    /// Counted work of the decomposition when it was built: point evaluations, as
-    /// [`Decomposition::evaluations`](crate::decompose::Decomposition::evaluations) (a shape
-    /// read from the cache keeps its first build's count).
+    /// Counted work of the decomposition when it was built, `evaluations` = the point
+    /// evaluations of [`Decomposition::evaluations`](crate::decompose::Decomposition::evaluations)
+    /// (a shape read from the cache keeps its first build's count).
     pub evaluations: usize,
     /// Seconds the decomposition took when it was built: `seconds ≥ 0` (a shape read from the
     /// cache keeps its first build's time).
