@@ -9,7 +9,7 @@
 //! products of the maximum, and the difference of the two computed maxima adds the rounding
 //! of each: 2 × 3ε, rounded up to 8ε for the sums of the bound itself.
 
-use crate::common::quoted::{assert_quotes, row, thousands};
+use crate::common::quoted::{assert_quotes, group, row};
 use nalgebra::{Rotation3, Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
@@ -393,7 +393,7 @@ fn counted_work_and_memory_scale() {
         assert!(steps <= 1.0, "mean polish steps {steps} at n={n}");
         assert!(bytes <= 1024.0, "{bytes} bytes per vertex at n={n}");
         means.push((nodes, bytes, nodes + probes));
-        let work = format!("{:.2} at {} vertices", nodes + probes, thousands(n));
+        let work = format!("{:.2} at {} vertices", nodes + probes, group(n));
         assert_quotes("docs/benchmarks.md", &work);
     }
     assert!(

@@ -10,7 +10,7 @@
 //! tolerances are stated as multiples of it. (Feature `robot`, on in the workspace.)
 #![cfg(feature = "robot")]
 
-use crate::common::quoted::{row, thousands};
+use crate::common::quoted::{group, row};
 use crate::common::{bundled, mesh_solid};
 use polyquery::robot::{
     AllowedCollisions, Body, Checker, Geometry, LinkPoses, MotionOptions, Robot, Scene, ShapeCache,
@@ -435,15 +435,15 @@ fn assert_pairs_quoted(r: &Comparison, column: usize) {
         cells[0],
         format!(
             "colliding link pairs ({pairs} pairs × {})",
-            thousands(configurations)
+            group(configurations)
         )
     );
-    assert_eq!(cells[1], thousands(r.exact_colliding));
+    assert_eq!(cells[1], group(r.exact_colliding));
     assert_eq!(
         cells[column],
         format!(
             "{} ({} false alarms, {} inside)",
-            thousands(r.colliding),
+            group(r.colliding),
             r.false_alarms,
             r.contained
         )
@@ -534,8 +534,8 @@ fn ur5_hulls_never_miss_an_exact_collision() {
     assert_eq!((r.false_alarms, r.contained), (112, 10));
     assert!(r.worst_false_alarm_distance <= 0.0275, "{r:?}");
     let colliding = row(PAGE, "colliding configurations");
-    assert_eq!(colliding[1], thousands(r.exact_colliding));
-    assert_eq!(colliding[2], thousands(r.colliding));
+    assert_eq!(colliding[1], group(r.exact_colliding));
+    assert_eq!(colliding[2], group(r.colliding));
     assert_eq!(row(PAGE, "missed collisions")[2], r.missed.to_string());
     let alarms = format!(
         "{}, within {:.1} mm of contact (and {} with a body inside another's mesh)",
@@ -639,8 +639,8 @@ fn ur5_decomposed_answers_as_its_exact_meshes() {
     assert_eq!((r.exact_colliding, r.colliding), (1123, 1134));
     assert_eq!((r.false_alarms, r.contained), (0, 11));
     let colliding = row(PAGE, "colliding configurations");
-    assert_eq!(colliding[1], thousands(r.exact_colliding));
-    assert_eq!(colliding[3], thousands(r.colliding));
+    assert_eq!(colliding[1], group(r.exact_colliding));
+    assert_eq!(colliding[3], group(r.colliding));
     assert_eq!(row(PAGE, "missed collisions")[3], r.missed.to_string());
     let alarms = format!(
         "**{}** (and {} with a body inside another's mesh); distances at most {:.2} mm below \

@@ -44,15 +44,14 @@ pub fn assert_quotes(page_name: &str, text: &str) {
     );
 }
 
-/// `n` written as the pages write counts: thousands separated by commas (`4201` → `4,201`).
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+/// `n` written as the pages (and the report) write counts, digits grouped by thousands:
+/// `group(4201) = "4,201"`.
+pub fn group(n: usize) -> String {
+    let digits = n.to_string().into_bytes();
+    let groups: Vec<&str> = digits
+        .rchunks(3)
+        .rev()
+        .map(|g| std::str::from_utf8(g).expect("ASCII digits"))
+        .collect();
+    groups.join(",")
 }
