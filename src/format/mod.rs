@@ -28,13 +28,15 @@
 //! smaller maps (662 instead of 809 bytes per hull vertex on spheres): polish records of
 //! 16-byte units whose neighbour entries hold `f32` offsets instead of full points, and
 //! tree nodes of 32 bytes with cell-local `u16` links (40-byte nodes only for a cell too
-//! large for them). A build reads only its own version: other versions, 1 and 2 included,
-//! are [`FormatError::UnsupportedVersion`], whose message names the file's version and
+//! large for them); 4, the polytope as its points and faces only (56 instead of 232 bytes
+//! per hull vertex on spheres): the load rebuilds the adjacency from the faces, with the
+//! checks of a build, and the face planes are computed on demand. A build reads only its
+//! own version: other versions, 1 to 3 included, are [`FormatError::UnsupportedVersion`], whose message names the file's version and
 //! this build's (preprocess the mesh again).
 //!
 //! **Loading is streamed, and holds the file once.** [`load`] reads the file once, front to
 //! back ([`decode_reader`]): small fields through a 64 KiB buffer, and each array (points,
-//! half-edges, polish records, cells, slabs, tree nodes) from the file straight into the
+//! faces, polish records, cells, slabs, tree nodes) from the file straight into the
 //! final `Vec` of the map, piece by piece, each piece hashed while it is still in cache. A
 //! record array's bytes on disk are its `#[repr(C)]` bytes in memory (little-endian, no
 //! padding; `zerocopy` checks the layouts at compile time), so nothing is decoded element by
@@ -92,8 +94,8 @@ use thiserror::Error;
 
 /// The first 8 bytes of every `.nvm` file: `MAGIC = *b"\x89PQNVM\r\n"`.
 pub const MAGIC: [u8; 8] = *b"\x89PQNVM\r\n";
-/// The format version this build writes and reads: `FORMAT_VERSION = 3`.
-pub const FORMAT_VERSION: u32 = 3;
+/// The format version this build writes and reads: `FORMAT_VERSION = 4`.
+pub const FORMAT_VERSION: u32 = 4;
 /// The usual file extension, without the dot: `EXTENSION = "nvm"`.
 pub const EXTENSION: &str = "nvm";
 
@@ -170,7 +172,7 @@ pub enum FormatError {
     Corrupt {
         /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
         path: PathBuf,
-        /// `what` = what is wrong (e.g. `"half-edge 7: twin 99 ≥ 24 half-edges"`).
+        /// `what` = what is wrong (e.g. `"polytope faces: edge 3→7 has no opposite edge: the surface is not closed"`).
         what: String,
     },
 }
