@@ -41,12 +41,14 @@
 //! record array's bytes on disk are its `#[repr(C)]` bytes in memory (little-endian, no
 //! padding; `zerocopy` checks the layouts at compile time), so nothing is decoded element by
 //! element and no `unsafe` is needed. The file is never in memory beside the map: the peak
-//! resident memory of a load is the map plus about 1 % of scratch (measured 1.012× on the
-//! 1,048,576-vertex sphere, 858 MB for an 848 MB structure, where reading the file whole and
-//! then decoding it peaked at 2.01×), and the load takes a quarter of the time (0.46–0.96 s
-//! instead of 1.87–3.33 s there, runs alternated; most of what is left is the kernel zeroing
-//! the fresh pages the map needs). The CRC-32 is still computed over every byte, on the pieces as they arrive
-//! (about 35 ms for those 848 MB). Any stream can be loaded this way — a pipe, a FIFO — with
+//! resident memory of a load is the map plus a few per cent of scratch (the polytope's
+//! adjacency, rebuilt from its faces, is in memory but not in the file): on the
+//! 1,048,576-vertex sphere, 616.5 MB for a 509.9 MB file and a 589.6 MB structure (1.21× the
+//! file, 1.046× the structure; `cargo run --release --example nvm_load`), where reading the
+//! file whole and then decoding it peaked at 2.01× (format 3). Its load took 1.57–1.72 s
+//! there, format 3's 694 MB file 1.55–1.68 s (runs alternated on a loaded machine); most of
+//! it is the kernel zeroing the fresh pages the map needs. The CRC-32 is still computed over every byte, on the pieces as they arrive
+//! (at several GB/s, see below). Any stream can be loaded this way — a pipe, a FIFO — with
 //! the same checks and errors (see [`decode_reader`] for a stream of unknown length).
 //!
 //! The file is not memory-mapped: a mapping would skip the copy and the page zeroing, but
@@ -58,8 +60,8 @@
 //! loaded map the same as a built one, in its own memory.
 //!
 //! **The input cap** ([`crate::read::ReadLimits`], `--max-input-bytes`) applies to the file
-//! size: the loaded map takes about as much memory as its file, so the cap bounds the memory a
-//! load takes. A regular file over the cap is refused before anything is read; a pipe or
+//! size: the loaded map takes at most about 1.25× its file's size in memory (its polytope's
+//! adjacency is rebuilt), so the cap bounds the memory a load takes. A regular file over the cap is refused before anything is read; a pipe or
 //! device is refused as soon as its header declares more than the cap (and `/dev/zero` at its
 //! first byte, which is no magic).
 //!
