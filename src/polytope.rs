@@ -258,118 +258,104 @@ impl Polytope {
                 }
             }
         }
-        // Corner `c` of face `f` starts the directed edge to the next corner of `f`.
-        let next_corner = |f: usize, c: usize| {
-            let r = corners_of(f);
-            if c + 1 == r.end { r.start } else { c + 1 }
-        };
-
-        // Pair each directed edge with its opposite in O(corners): bucket the edges by
-        // their smaller endpoint (a counting sort), sort each small bucket by the larger
-        // endpoint, and read off runs. A run must be exactly one edge each way.
-        let mut bucket_offsets = vec![0u32; nv + 1];
+        // Corner `c` starts the directed edge to the next corner of its face. The scratch
+        // arrays are kept few and small (a corner's face, the corners leaving each vertex),
+        // as a load's peak memory includes them.
+        let mut corner_face = vec![0u32; corner_count];
         for f in 0..nf {
-            for c in corners_of(f) {
-                let (a, b) = (face_corners[c], face_corners[next_corner(f, c)]);
-                bucket_offsets[a.min(b) as usize + 1] += 1;
+            corner_face[corners_of(f)].fill(f as u32);
+        }
+        let next_corner = |c: usize| {
+            let f = corner_face[c] as usize;
+            if c + 1 == face_offsets[f + 1] as usize {
+                face_offsets[f] as usize
+            } else {
+                c + 1
             }
+        };
+        let dest = |c: usize| face_corners[next_corner(c)];
+        // The corners leaving each vertex, as CSR.
+        let mut out_offsets = vec![0u32; nv + 1];
+        for &v in &face_corners {
+            out_offsets[v as usize + 1] += 1;
         }
         for v in 0..nv {
-            bucket_offsets[v + 1] += bucket_offsets[v];
+            out_offsets[v + 1] += out_offsets[v];
         }
-        let mut fill = bucket_offsets.clone();
-        let mut bucket = vec![(0u32, 0u32); corner_count];
-        for f in 0..nf {
-            for c in corners_of(f) {
-                let (a, b) = (face_corners[c], face_corners[next_corner(f, c)]);
-                let slot = &mut fill[a.min(b) as usize];
-                bucket[*slot as usize] = (a.max(b), c as u32);
-                *slot += 1;
-            }
+        // The corners leaving each vertex with their destinations, `(destination, corner)`
+        // sorted, so that an opposite edge is a binary search in one short contiguous run
+        // (a scan would be quadratic around a vertex of high degree).
+        let mut out_corners = vec![(0u32, 0u32); corner_count];
+        let mut fill = out_offsets.clone();
+        for (c, &v) in face_corners.iter().enumerate() {
+            out_corners[fill[v as usize] as usize] = (dest(c), c as u32);
+            fill[v as usize] += 1;
         }
         drop(fill);
-        let mut corner_half = vec![0u32; corner_count];
-        let mut edges = 0u32;
-        for low in 0..nv {
-            let entries =
-                &mut bucket[bucket_offsets[low] as usize..bucket_offsets[low + 1] as usize];
-            entries.sort_unstable();
-            for run in entries.chunk_by(|x, y| x.0 == y.0) {
-                let high = run[0].0;
-                let (from, to) = if face_corners[run[0].1 as usize] == low as u32 {
-                    (low as u32, high)
-                } else {
-                    (high, low as u32)
-                };
-                if run.len() == 1 {
-                    return Err(PolytopeError::OpenEdge { from, to });
-                }
-                let upward = |c: u32| face_corners[c as usize] == low as u32;
-                if run.len() > 2 || upward(run[0].1) == upward(run[1].1) {
-                    return Err(PolytopeError::DuplicateHalfEdge { from, to });
-                }
-                for &(_, c) in run {
-                    // Half-edge 2e runs from the smaller vertex id to the larger.
-                    corner_half[c as usize] = 2 * edges + u32::from(!upward(c));
-                }
-                edges += 1;
+        for v in 0..nv {
+            out_corners[out_offsets[v] as usize..out_offsets[v + 1] as usize].sort_unstable();
+        }
+        // The opposite of corner `c`'s edge `a → b`: the one corner of `b` going to `a`.
+        let twin = |c: usize| -> Result<usize, PolytopeError> {
+            let (a, b) = (face_corners[c], dest(c));
+            let around = &out_corners
+                [out_offsets[b as usize] as usize..out_offsets[b as usize + 1] as usize];
+            let i = around.partition_point(|&(d, _)| d < a);
+            let to_a = |k: usize| around.get(k).filter(|&&(d, _)| d == a);
+            match (to_a(i), to_a(i + 1)) {
+                (Some(&(_, t)), None) => Ok(t as usize),
+                (Some(_), Some(_)) => Err(PolytopeError::DuplicateHalfEdge { from: b, to: a }),
+                _ => Err(PolytopeError::OpenEdge { from: a, to: b }),
             }
-        }
-        drop(bucket);
-        drop(bucket_offsets);
+        };
 
-        // Origins are kept; each half-edge's successor and face only while the fans are
-        // walked.
-        let nh = 2 * edges as usize;
-        let mut origins = vec![VertexId(0); nh];
-        let mut next = vec![0u32; nh];
-        let mut face = vec![FaceId(0); nh];
-        for f in 0..nf {
-            for c in corners_of(f) {
-                let h = corner_half[c] as usize;
-                origins[h] = VertexId(face_corners[c]);
-                next[h] = corner_half[next_corner(f, c)];
-                face[h] = FaceId(f as u32);
-            }
-        }
-        drop(corner_half);
-
-        // One outgoing half-edge per vertex; then walk the fan around each vertex.
-        const UNSET: u32 = u32::MAX;
-        let mut vertex_out = vec![UNSET; nv];
-        let mut out_degree = vec![0u32; nv];
-        for (h, o) in origins.iter().enumerate() {
-            vertex_out[o.index()] = h as u32;
-            out_degree[o.index()] += 1;
-        }
-        if let Some(v) = vertex_out.iter().position(|&h| h == UNSET) {
-            return Err(PolytopeError::IsolatedVertex(v as u32));
-        }
+        // Walk the fan around each vertex: after `a → b` (in face f), the next edge leaving
+        // `a` follows the opposite `b → a` in its own face. A walk that comes back to its
+        // start after exactly `degree` steps has met every corner leaving the vertex once,
+        // so every edge is checked to run exactly once each way.
+        let nh = corner_count;
         let mut neighbor_offsets = Vec::with_capacity(nv + 1);
         let mut neighbors = Vec::with_capacity(nh);
         let mut slot_faces = Vec::with_capacity(nh);
         neighbor_offsets.push(0u32);
         for v in 0..nv {
-            let start = vertex_out[v];
-            let mut h = start;
+            let degree = out_offsets[v + 1] - out_offsets[v];
+            if degree == 0 {
+                return Err(PolytopeError::IsolatedVertex(v as u32));
+            }
+            let start = out_corners[out_offsets[v] as usize].1 as usize;
+            let mut c = start;
             let mut count = 0u32;
             loop {
-                neighbors.push(origins[h as usize ^ 1]);
-                slot_faces.push(face[h as usize]);
+                neighbors.push(VertexId(dest(c)));
+                slot_faces.push(FaceId(corner_face[c]));
                 count += 1;
-                // Rotate around v: the twin's successor leaves v again.
-                h = next[h as usize ^ 1];
-                if h == start || count > out_degree[v] {
+                c = next_corner(twin(c)?);
+                if c == start || count > degree {
                     break;
                 }
             }
-            if count != out_degree[v] {
+            if count != degree {
                 return Err(PolytopeError::NonManifoldVertex(v as u32));
             }
             neighbor_offsets.push(neighbors.len() as u32);
         }
-        drop((next, face, vertex_out, out_degree));
+        drop((corner_face, out_offsets, out_corners));
 
+        // Half-edge origins, edges in increasing (smaller, larger) order.
+        let mut origins = Vec::with_capacity(nh);
+        let mut upper = Vec::new();
+        for v in 0..nv {
+            upper.clear();
+            let around = &neighbors[neighbor_offsets[v] as usize..neighbor_offsets[v + 1] as usize];
+            upper.extend(around.iter().filter(|w| w.index() > v));
+            upper.sort_unstable();
+            for &w in &upper {
+                origins.push(VertexId(v as u32));
+                origins.push(w);
+            }
+        }
+        let edges = origins.len() / 2;
         let euler = nv as i64 - edges as i64 + nf as i64;
         if euler != 2 {
             return Err(PolytopeError::EulerCharacteristic(euler));
@@ -529,8 +515,8 @@ impl Polytope {
     /// `c = max n · p` over its corners; `None` for a face of zero area (never in a built
     /// polytope).
     fn face_plane(&self, f: FaceId) -> Option<(Vector, f64)> {
-        let poly: Vec<u32> = self.face_vertices(f).iter().map(|v| v.0).collect();
-        let (n, _) = newell_normal(&self.points, &poly);
+        let poly = self.face_vertices(f);
+        let n = newell_normal(&self.points, poly);
         let len = n.norm();
         if len.is_nan() || len <= 0.0 {
             return None;
@@ -539,7 +525,7 @@ impl Polytope {
         // Offset: the largest n·p over the corners, so every corner is inside.
         let c = poly
             .iter()
-            .map(|&v| n.dot(&self.points[v as usize].coords))
+            .map(|&v| n.dot(&self.point(v).coords))
             .fold(f64::NEG_INFINITY, f64::max);
         Some((n, c))
     }
@@ -718,8 +704,7 @@ impl Polytope {
     ///
     /// `½ ‖Σ_i p_i × p_{i+1}‖` over the face's corners.
     pub fn face_area(&self, f: FaceId) -> f64 {
-        let corners: Vec<u32> = self.face_vertices(f).iter().map(|v| v.0).collect();
-        0.5 * newell_normal(&self.points, &corners).0.norm()
+        0.5 * newell_normal(&self.points, self.face_vertices(f)).norm()
     }
 
     /// The enclosed volume: `Σ_faces area · offset / 3`, taken about the first vertex so
@@ -757,27 +742,57 @@ pub fn bounding_box(points: &[Point]) -> (Point, Point) {
     (lo, hi)
 }
 
-/// Newell's polygon normal (twice the vector area) and the polygon's centroid of corners.
-fn newell_normal(points: &[Point], poly: &[u32]) -> (Vector, Point) {
-    let k = poly.len();
-    let corners: Vec<Vector> = poly.iter().map(|&v| points[v as usize].coords).collect();
-    let c = corners.iter().sum::<Vector>() / k as f64;
-    // Twice the vector area, `Σ pᵢ × pᵢ₊₁` summed accurately: right to a few ulps even for a
-    // sliver face (a thin body's long sides), where summing rounded cross products cancels
-    // to nothing or points anywhere. The area does not depend on the origin, and relative to
-    // the first corner a small face far from the origin does not cancel against its
-    // position; but those differences must then be exact (they are when the corners are
-    // within a factor 2 of each other, Sterbenz's lemma: a face small against its distance
-    // from the origin). When one is not, the absolute coordinates are summed instead.
-    let relative: Option<Vec<Vector>> = corners
-        .iter()
-        .map(|p| {
-            let d = |k: usize| crate::compensated::exact_difference(p[k], corners[0][k]);
-            Some(Vector::new(d(0)?, d(1)?, d(2)?))
-        })
-        .collect();
-    let area = crate::compensated::polygon_normal(relative.as_deref().unwrap_or(&corners));
-    (area, Point::from(c))
+/// Newell's polygon normal (twice the vector area), without allocating for faces of up to
+/// [`NEWELL_STACK`] corners (the face planes are computed on demand, so this is on the load's
+/// path for every face).
+fn newell_normal(points: &[Point], poly: &[VertexId]) -> Vector {
+    let corner = |v: &VertexId| {
+        points
+            .get(v.index())
+            .map_or_else(Vector::zeros, |p| p.coords)
+    };
+    if poly.len() <= NEWELL_STACK {
+        let mut corners = [Vector::zeros(); NEWELL_STACK];
+        let mut relative = [Vector::zeros(); NEWELL_STACK];
+        for (slot, v) in corners.iter_mut().zip(poly) {
+            *slot = corner(v);
+        }
+        let k = poly.len();
+        newell_of(&corners[..k], &mut relative[..k])
+    } else {
+        let corners: Vec<Vector> = poly.iter().map(corner).collect();
+        let mut relative = vec![Vector::zeros(); corners.len()];
+        newell_of(&corners, &mut relative)
+    }
+}
+
+/// Faces of up to this many corners are summed in stack buffers by [`newell_normal`].
+const NEWELL_STACK: usize = 16;
+
+/// Twice the vector area of the polygon `corners`, `Σ pᵢ × pᵢ₊₁` summed accurately: right to
+/// a few ulps even for a sliver face (a thin body's long sides), where summing rounded cross
+/// products cancels to nothing or points anywhere. The area does not depend on the origin,
+/// and relative to the first corner a small face far from the origin does not cancel against
+/// its position; but those differences must then be exact (they are when the corners are
+/// within a factor 2 of each other, Sterbenz's lemma: a face small against its distance from
+/// the origin). When one is not, the absolute coordinates are summed instead. `relative` is
+/// scratch of the same length.
+fn newell_of(corners: &[Vector], relative: &mut [Vector]) -> Vector {
+    let Some(first) = corners.first() else {
+        return Vector::zeros();
+    };
+    let mut exact = true;
+    for (r, p) in relative.iter_mut().zip(corners) {
+        let d = |k: usize| crate::compensated::exact_difference(p[k], first[k]);
+        match (d(0), d(1), d(2)) {
+            (Some(x), Some(y), Some(z)) => *r = Vector::new(x, y, z),
+            _ => {
+                exact = false;
+                break;
+            }
+        }
+    }
+    crate::compensated::polygon_normal(if exact { relative } else { corners })
 }
 
 /// The unit cube `[0, 1]³`, the small polytope the unit tests of several modules use.
