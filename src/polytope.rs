@@ -856,6 +856,62 @@ mod tests {
     }
 
     #[test]
+    fn derived_half_edges_walk_every_face() {
+        // A box (quadrilateral faces, degree 3) and an octahedron (triangles, degree 4): the
+        // derived next, face and face_half_edge walk each face's corners in order, and every
+        // half-edge is met once.
+        let octahedron: Vec<Point> = [
+            [1.0, 0.0, 0.0],
+            [-1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, -1.0, 0.0],
+            [0.0, 0.0, 1.0],
+            [0.0, 0.0, -1.0],
+        ]
+        .iter()
+        .map(|&[x, y, z]| Point::new(x, y, z))
+        .collect();
+        let faces = [
+            vec![0, 2, 4],
+            vec![2, 1, 4],
+            vec![1, 3, 4],
+            vec![3, 0, 4],
+            vec![2, 0, 5],
+            vec![1, 2, 5],
+            vec![3, 1, 5],
+            vec![0, 3, 5],
+        ];
+        let octa = Polytope::from_convex_polygons(octahedron, &faces).unwrap();
+        for p in [unit_cube(), octa] {
+            let mut met = vec![0u32; 2 * p.num_edges()];
+            for f in p.face_ids() {
+                let corners = p.face_vertices(f);
+                let mut h = p.face_half_edge(f);
+                for (k, &c) in corners.iter().enumerate() {
+                    assert_eq!(p.origin(h), c);
+                    assert_eq!(p.destination(h), corners[(k + 1) % corners.len()]);
+                    assert_eq!(p.face(h), f);
+                    met[h.index()] += 1;
+                    h = p.next(h);
+                }
+                assert_eq!(h, p.face_half_edge(f));
+            }
+            assert!(met.iter().all(|&m| m == 1), "{met:?}");
+            for v in p.vertex_ids() {
+                assert_eq!(p.origin(p.outgoing(v)), v);
+            }
+            for e in p.edge_ids() {
+                let (a, b) = p.edge_vertices(e);
+                assert!(a < b);
+                assert_eq!(
+                    p.edge_faces(e),
+                    (p.face(HalfEdgeId(2 * e.0)), p.face(HalfEdgeId(2 * e.0 + 1)))
+                );
+            }
+        }
+    }
+
+    #[test]
     fn rejects_open_and_bad_surfaces() {
         let pts: Vec<Point> = (0..4).map(|i| Point::new(i as f64, 0.0, 0.0)).collect();
         let open = vec![vec![0, 1, 2]];
