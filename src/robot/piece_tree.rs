@@ -25,6 +25,20 @@ pub(crate) struct PieceNode {
     leaf: bool,
 }
 
+impl PieceNode {
+    /// Whether the node is a leaf: `is_leaf() ⟺ piece().is_some()`.
+    #[inline(always)]
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.leaf
+    }
+
+    /// The node's piece when it is a leaf: `Some(k)`; `None` for an inner node.
+    #[inline(always)]
+    pub(crate) fn piece(&self) -> Option<usize> {
+        self.leaf.then_some(self.index as usize)
+    }
+}
+
 /// The tree over a shape's pieces, nodes in depth-first order (root first); empty for a shape
 /// without pieces: `nodes.len() = 2 · pieces − 1` (0 without pieces).
 #[derive(Clone, Debug, Default)]
@@ -102,13 +116,6 @@ impl PieceTree {
     #[inline(always)]
     pub(crate) fn node(&self, i: u32) -> &PieceNode {
         &self.nodes[i as usize]
-    }
-
-    /// The piece of node `i` when it is a leaf: `Some(k)`; `None` for an inner node.
-    #[inline(always)]
-    pub(crate) fn piece(&self, i: u32) -> Option<usize> {
-        let node = &self.nodes[i as usize];
-        node.leaf.then_some(node.index as usize)
     }
 
     /// The two children of inner node `i`.
