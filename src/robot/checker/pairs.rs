@@ -37,15 +37,59 @@ pub(super) struct ShapePair<'a> {
     pub(super) tree_b: &'a PieceTree,
     /// The shapes' bounding volumes: balls, or a ball and the obstacle's box and ball.
     pub(super) near: Near<'a>,
+    /// For a pair of pieces, balls inside them in their shapes' frames (`r < 0`: none, as for
+    /// a whole shape): see [`ShapePair::certainly_meet`].
+    pub(super) inner_a: (Point, f64),
+    pub(super) inner_b: (Point, f64),
     pub(super) slot: usize,
     pub(super) bodies: (Body, Body),
 }
+
+/// No inner ball (a whole shape's, or a piece's too thin for one).
+const NO_INNER: (Point, f64) = (Point::new(0.0, 0.0, 0.0), -1.0);
 
 impl ShapePair<'_> {
     /// Whether either shape has pieces to descend to: `has_pieces() ⟺ pieces_a ∪ pieces_b ≠ ∅`.
     #[inline(always)]
     pub(super) fn has_pieces(&self) -> bool {
         !(self.pieces_a.is_empty() && self.pieces_b.is_empty())
+    }
+
+    /// Whether the two shapes certainly meet, without GJK: their inner balls overlap, or one's
+    /// inner ball meets the other shape when that is a box or a ball (placed, beyond the
+    /// rounding of placing them). `certainly_meet() ⟹ A ∩ B ≠ ∅`; `false` says nothing.
+    #[inline(always)]
+    pub(super) fn certainly_meet(&self) -> bool {
+        let ((ca, ra), (cb, rb)) = (self.inner_a, self.inner_b);
+        let (fa, fb) = (&self.frame_a, &self.frame_b);
+        match (ra >= 0.0, rb >= 0.0) {
+            (true, true) => {
+                let (ca, cb) = (fa.apply(&ca), fb.apply(&cb));
+                let slack = 16.0 * f64::EPSILON * (ca.coords.amax() + cb.coords.amax() + ra + rb);
+                (ca - cb).norm() + slack <= ra + rb
+            }
+            (true, false) => ball_meets(&fa.apply(&ca), ra, self.b, fb),
+            (false, true) => ball_meets(&fb.apply(&cb), rb, self.a, fa),
+            (false, false) => false,
+        }
+    }
+}
+
+/// Whether the world ball `(c, r)` certainly meets `shape` placed by `frame` when it is a box
+/// or a ball (`false` for other shapes), beyond the rounding of placing them.
+#[inline(always)]
+fn ball_meets(c: &Point, r: f64, shape: &ConvexShape, frame: &Frame) -> bool {
+    let slack = 16.0 * f64::EPSILON * (c.coords.amax() + frame.translation.amax() + r);
+    match *shape {
+        ConvexShape::Cuboid { half_extents: h } => {
+            let local = frame.rotation.tr_mul(&(c.coords - frame.translation));
+            let nearest = local.zip_map(&h, |x, h| x.clamp(-h, h));
+            (local - nearest).norm() + slack <= r
+        }
+        ConvexShape::Sphere { radius } => {
+            (c.coords - frame.translation).norm() + slack <= r + radius
+        }
+        _ => false,
     }
 }
 
@@ -126,6 +170,8 @@ impl Checker {
                         r: ls.radius,
                         obstacle,
                     },
+                    inner_a: NO_INNER,
+                    inner_b: NO_INNER,
                     slot: pair.slot + i,
                     bodies,
                 };
@@ -160,6 +206,8 @@ impl Checker {
                             cb,
                             rb: sb.radius,
                         },
+                        inner_a: NO_INNER,
+                        inner_b: NO_INNER,
                         slot: pair.slot + i * nb + j,
                         bodies,
                     };
@@ -289,6 +337,8 @@ impl Checker {
                     tree_a: &EMPTY_TREE,
                     tree_b: &EMPTY_TREE,
                     near,
+                    inner_a: i.map_or(NO_INNER, |i| tree_a.inner_ball(i)),
+                    inner_b: j.map_or(NO_INNER, |j| tree_b.inner_ball(j)),
                     slot: first + i.unwrap_or(0) * nb + j.unwrap_or(0),
                     bodies: shapes.bodies,
                 };
