@@ -395,6 +395,14 @@ fn counted_work_and_memory_scale() {
         means.push((nodes, bytes, nodes + probes));
         let work = format!("{:.2} at {} vertices", nodes + probes, group(n));
         assert_quotes("docs/benchmarks.md", &work);
+        let work = format!("{:.2} at {}", nodes + probes, group(n));
+        assert_quotes("docs/algorithms.md", &work);
+        assert_eq!(
+            format!("{steps:.0}"),
+            "0",
+            "docs/algorithms.md: the mean polish is 0 steps"
+        );
+        assert_quotes("docs/algorithms.md", "the mean polish is 0 steps");
     }
     assert!(
         means[1].2 < 2.0 * means[0].2,

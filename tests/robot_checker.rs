@@ -504,6 +504,12 @@ fn panda_meshes_are_their_hulls_as_the_docs_quote() {
         format!("{fewest}–{most}"),
     ];
     assert_eq!(cells[..expected.len()], expected);
+    let quoted = common::quoted::assert_quotes;
+    quoted(
+        "README.md",
+        &format!("| Panda ({} meshes, 1 mm) |", triangles.len()),
+    );
+    quoted("README.md", "| one piece per mesh (its hull) |");
 }
 
 /// A missing mesh and a flat mesh are errors naming the link and the file.

@@ -139,11 +139,19 @@ def test_all_700_problems(out_dir):
         assert cells[1] == m.group(2).split()[0], (name, cells)
         assert abs(float(cells[-1]) - float(length)) <= 0.0055, (name, cells, length)
     assert sets == 8, summary
+    solved_all = re.search(r"^all: (\d+)/(\d+) solved", summary, flags=re.M)
+    quoted("README.md", f"{solved_all.group(1)} of {solved_all.group(2)} MotionBenchMaker Panda problems solved")
+    for note in (line for line in summary.splitlines() if line.startswith("note: ")):
+        assert note in transcript, f"docs/planning.md's transcript lacks: {note}"
     plans = [json.loads(line) for line in (out_dir / "plans.jsonl").read_text().splitlines()]
     assert len(plans) == 700
+    first = next(t for t in transcript if t.startswith('{"problem":"bookshelf_small_panda/0001"'))
+    plan = next(p for p in plans if p["problem"] == "bookshelf_small_panda/0001")
+    assert f'"length":{json.dumps(plan["length"])}' in first, first
     state_checks = sum(p["state_checks"] for p in plans)
     certified = sum(p["certified_checks"] for p in plans)
     quoted("docs/planning.md", f"{state_checks / 1e6:.2f} million of them")
+    quoted("docs/planning.md", f"now {state_checks / 1e6:.2f} million (seed 0)")
     quoted("docs/planning.md", f"certified motion checks ({certified:,}: the returned edges")
 
 
