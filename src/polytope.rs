@@ -3,18 +3,24 @@
 //! Where it sits: [`crate::hull`] builds a `Polytope` from a point set; every support map
 //! ([`crate::support`]) and every query reads it. It is immutable once built.
 //!
-//! Layout, chosen for cache-friendly support queries:
+//! Layout, chosen for cache-friendly support queries and small memory (what a query does
+//! not read is not stored: 132 bytes per vertex on a triangulated hull, where storing every
+//! half-edge's successor and face, and every face's plane, took 232):
 //! * vertex positions in one `Vec<Point>` indexed by [`VertexId`];
-//! * half-edges in one `Vec`, twins side by side: half-edge `2e` runs from the smaller to
-//!   the larger vertex id of edge `e`, half-edge `2e + 1` back, so `twin(h) = h ^ 1` and an
-//!   [`EdgeId`] is `h / 2`;
+//! * half-edges as their origins only, twins side by side: half-edge `2e` runs from the
+//!   smaller to the larger vertex id of edge `e`, half-edge `2e + 1` back, so
+//!   `twin(h) = h ^ 1` and an [`EdgeId`] is `h / 2`; edges are numbered in increasing
+//!   `(smaller, larger)` order, so the half-edge between two vertices is a binary search,
+//!   and `next` and `face` follow from the adjacency (O(degree + log n));
 //! * the vertex adjacency as a CSR array (`neighbor_offsets`, `neighbors`) **in cyclic
-//!   order** around each vertex (clockwise seen from outside). Hill-climbing reads
+//!   order** around each vertex (clockwise seen from outside), with the face on the left of
+//!   each `v → neighbour`. Hill-climbing reads
 //!   one contiguous slice per step, and the cyclic order is what the Gauss map needs.
 //!   [`Polytope::adjacency_graph`] gives the same graph as a `petgraph` graph for users who
 //!   want graph algorithms; it is built on demand, not stored.
-//! * face corners as a CSR array, counter-clockwise seen from outside, with the outward
-//!   unit normal `n` and offset `c` of each face (`n · x ≤ c` holds inside).
+//! * face corners as a CSR array, counter-clockwise seen from outside; the outward unit
+//!   normal `n` and offset `c` of a face (`n · x ≤ c` holds inside) are computed from its
+//!   corners when asked for, the same bits every time.
 
 use crate::lanes::{LANES_MAX, VertexLanes};
 use crate::{Point, Vector};
@@ -129,34 +135,6 @@ pub enum PolytopeError {
     },
 }
 
-#[derive(Clone, Copy, Debug)]
-struct HalfEdge {
-    origin: VertexId,
-    next: HalfEdgeId,
-    face: FaceId,
-}
-
-/// A polytope's arrays as plain numbers (ids as `u32`), for saving and loading.
-///
-/// Invariants [`Polytope::from_raw_parts`] relies on (checked by the loader): `half_edges`
-/// (`[origin, next, face]`) has even length; CSR offsets start at 0, never decrease and end
-/// at their target array's length; `neighbor_offsets` has `points.len() + 1` entries,
-/// `face_offsets` one more than `face_first`; every id is below its array's length; the
-/// face arrays all have one entry per face.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct PolytopeRawParts {
-    pub(crate) points: Vec<Point>,
-    pub(crate) half_edges: Vec<[u32; 3]>,
-    pub(crate) vertex_out: Vec<u32>,
-    pub(crate) neighbor_offsets: Vec<u32>,
-    pub(crate) neighbors: Vec<u32>,
-    pub(crate) face_offsets: Vec<u32>,
-    pub(crate) face_corners: Vec<u32>,
-    pub(crate) face_first: Vec<u32>,
-    pub(crate) face_normals: Vec<Vector>,
-    pub(crate) face_plane_offsets: Vec<f64>,
-}
-
 /// A bounded convex polyhedron: extreme vertices, convex planar faces, half-edges.
 ///
 /// Built by [`crate::hull::convex_hull`] (or [`Polytope::from_convex_polygons`] when the
@@ -177,16 +155,16 @@ pub(crate) struct PolytopeRawParts {
 #[derive(Clone, Debug)]
 pub struct Polytope {
     points: Vec<Point>,
-    half_edges: Vec<HalfEdge>,
-    /// One outgoing half-edge per vertex.
-    vertex_out: Vec<HalfEdgeId>,
+    /// Per half-edge its origin: half-edge `2e` runs from the smaller to the larger vertex of
+    /// edge `e`, and the edges are numbered in increasing `(smaller, larger)` order, so the
+    /// half-edge between two vertices is found by a binary search.
+    origins: Vec<VertexId>,
     neighbor_offsets: Vec<u32>,
     neighbors: Vec<VertexId>,
+    /// Per neighbour slot `s` of vertex `v`: the face on the left of `v → neighbors[s]`.
+    slot_faces: Vec<FaceId>,
     face_offsets: Vec<u32>,
     face_corners: Vec<VertexId>,
-    face_first: Vec<HalfEdgeId>,
-    face_normals: Vec<Vector>,
-    face_plane_offsets: Vec<f64>,
     /// The vertices in SIMD lanes for the support scan (empty above [`LANES_MAX`] vertices).
     lanes: VertexLanes,
 }
@@ -212,8 +190,41 @@ impl Polytope {
         points: Vec<Point>,
         polygons: &[Vec<u32>],
     ) -> Result<Polytope, PolytopeError> {
+        let corner_count: usize = polygons.iter().map(Vec::len).sum();
+        if polygons.len() >= u32::MAX as usize / 2 || corner_count >= u32::MAX as usize / 2 {
+            return Err(PolytopeError::TooLarge);
+        }
+        let mut face_offsets = Vec::with_capacity(polygons.len() + 1);
+        let mut face_corners = Vec::with_capacity(corner_count);
+        face_offsets.push(0u32);
+        for poly in polygons {
+            face_corners.extend_from_slice(poly);
+            face_offsets.push(face_corners.len() as u32);
+        }
+        Self::from_face_csr(points, face_offsets, face_corners)
+    }
+
+    /// [`Polytope::from_convex_polygons`] with the polygons as a CSR array: face `f`'s
+    /// corners are `face_corners[face_offsets[f] .. face_offsets[f + 1]]`. The offsets must
+    /// start at 0, never decrease and end at `face_corners.len()` (the loader checks them;
+    /// anything else is [`PolytopeError::TooLarge`]). Everything else is checked here, so a
+    /// loaded polytope is as sound as a built one.
+    pub(crate) fn from_face_csr(
+        points: Vec<Point>,
+        face_offsets: Vec<u32>,
+        face_corners: Vec<u32>,
+    ) -> Result<Polytope, PolytopeError> {
         let nv = points.len();
-        if nv >= u32::MAX as usize / 2 || polygons.len() >= u32::MAX as usize / 2 {
+        let nf = face_offsets.len().saturating_sub(1);
+        let corner_count = face_corners.len();
+        let sound_offsets = face_offsets.first() == Some(&0)
+            && face_offsets.last() == Some(&(corner_count as u32))
+            && face_offsets.windows(2).all(|w| w[0] <= w[1]);
+        if nv >= u32::MAX as usize / 2
+            || nf >= u32::MAX as usize / 2
+            || corner_count >= u32::MAX as usize / 2
+            || !sound_offsets
+        {
             return Err(PolytopeError::TooLarge);
         }
         for (vertex, p) in points.iter().enumerate() {
@@ -225,8 +236,9 @@ impl Polytope {
                 return Err(PolytopeError::CoordinateOutOfRange { vertex, value });
             }
         }
-        let mut corner_count = 0usize;
-        for (fi, poly) in polygons.iter().enumerate() {
+        let corners_of = |f: usize| face_offsets[f] as usize..face_offsets[f + 1] as usize;
+        for fi in 0..nf {
+            let poly = &face_corners[corners_of(fi)];
             if poly.len() < 3 {
                 return Err(PolytopeError::FaceTooSmall {
                     face: fi,
@@ -245,167 +257,128 @@ impl Polytope {
                     return Err(PolytopeError::DegenerateFace(fi));
                 }
             }
-            corner_count += poly.len();
         }
-        if corner_count >= u32::MAX as usize / 2 {
-            return Err(PolytopeError::TooLarge);
+        // Corner `c` starts the directed edge to the next corner of its face. The scratch
+        // arrays are kept few and small (a corner's face, the corners leaving each vertex),
+        // as a load's peak memory includes them.
+        let mut corner_face = vec![0u32; corner_count];
+        for f in 0..nf {
+            corner_face[corners_of(f)].fill(f as u32);
         }
-
-        // Face corners as CSR; corner `c` of face `f` starts the directed edge to the next
-        // corner of `f`.
-        let mut face_offsets = Vec::with_capacity(polygons.len() + 1);
-        let mut face_corners = Vec::with_capacity(corner_count);
-        face_offsets.push(0u32);
-        for poly in polygons {
-            face_corners.extend(poly.iter().map(|&v| VertexId(v)));
-            face_offsets.push(face_corners.len() as u32);
-        }
-        let corners_of = |f: usize| face_offsets[f] as usize..face_offsets[f + 1] as usize;
-        let next_corner = |f: usize, c: usize| {
-            let r = corners_of(f);
-            if c + 1 == r.end { r.start } else { c + 1 }
-        };
-
-        // Pair each directed edge with its opposite in O(corners): bucket the edges by
-        // their smaller endpoint (a counting sort), sort each small bucket by the larger
-        // endpoint, and read off runs. A run must be exactly one edge each way.
-        let mut bucket_offsets = vec![0u32; nv + 1];
-        for f in 0..polygons.len() {
-            for c in corners_of(f) {
-                let (a, b) = (face_corners[c].0, face_corners[next_corner(f, c)].0);
-                bucket_offsets[a.min(b) as usize + 1] += 1;
+        let next_corner = |c: usize| {
+            let f = corner_face[c] as usize;
+            if c + 1 == face_offsets[f + 1] as usize {
+                face_offsets[f] as usize
+            } else {
+                c + 1
             }
+        };
+        let dest = |c: usize| face_corners[next_corner(c)];
+        // The corners leaving each vertex, as CSR.
+        let mut out_offsets = vec![0u32; nv + 1];
+        for &v in &face_corners {
+            out_offsets[v as usize + 1] += 1;
         }
         for v in 0..nv {
-            bucket_offsets[v + 1] += bucket_offsets[v];
+            out_offsets[v + 1] += out_offsets[v];
         }
-        let mut fill = bucket_offsets.clone();
-        let mut bucket = vec![(0u32, 0u32); corner_count];
-        for f in 0..polygons.len() {
-            for c in corners_of(f) {
-                let (a, b) = (face_corners[c].0, face_corners[next_corner(f, c)].0);
-                let slot = &mut fill[a.min(b) as usize];
-                bucket[*slot as usize] = (a.max(b), c as u32);
-                *slot += 1;
+        // The corners leaving each vertex with their destinations, `(destination, corner)`
+        // sorted, so that an opposite edge is a binary search in one short contiguous run
+        // (a scan would be quadratic around a vertex of high degree).
+        let mut out_corners = vec![(0u32, 0u32); corner_count];
+        let mut fill = out_offsets.clone();
+        for (c, &v) in face_corners.iter().enumerate() {
+            out_corners[fill[v as usize] as usize] = (dest(c), c as u32);
+            fill[v as usize] += 1;
+        }
+        drop(fill);
+        for v in 0..nv {
+            out_corners[out_offsets[v] as usize..out_offsets[v + 1] as usize].sort_unstable();
+        }
+        // The opposite of corner `c`'s edge `a → b`: the one corner of `b` going to `a`.
+        let twin = |c: usize| -> Result<usize, PolytopeError> {
+            let (a, b) = (face_corners[c], dest(c));
+            let around = &out_corners
+                [out_offsets[b as usize] as usize..out_offsets[b as usize + 1] as usize];
+            let i = around.partition_point(|&(d, _)| d < a);
+            let to_a = |k: usize| around.get(k).filter(|&&(d, _)| d == a);
+            match (to_a(i), to_a(i + 1)) {
+                (Some(&(_, t)), None) => Ok(t as usize),
+                (Some(_), Some(_)) => Err(PolytopeError::DuplicateHalfEdge { from: b, to: a }),
+                _ => Err(PolytopeError::OpenEdge { from: a, to: b }),
             }
-        }
-        let mut corner_half = vec![0u32; corner_count];
-        let mut edges = 0u32;
-        for low in 0..nv {
-            let entries =
-                &mut bucket[bucket_offsets[low] as usize..bucket_offsets[low + 1] as usize];
-            entries.sort_unstable();
-            for run in entries.chunk_by(|x, y| x.0 == y.0) {
-                let high = run[0].0;
-                let (from, to) = if face_corners[run[0].1 as usize].0 == low as u32 {
-                    (low as u32, high)
-                } else {
-                    (high, low as u32)
-                };
-                if run.len() == 1 {
-                    return Err(PolytopeError::OpenEdge { from, to });
-                }
-                let upward = |c: u32| face_corners[c as usize].0 == low as u32;
-                if run.len() > 2 || upward(run[0].1) == upward(run[1].1) {
-                    return Err(PolytopeError::DuplicateHalfEdge { from, to });
-                }
-                for &(_, c) in run {
-                    // Half-edge 2e runs from the smaller vertex id to the larger.
-                    corner_half[c as usize] = 2 * edges + u32::from(!upward(c));
-                }
-                edges += 1;
-            }
-        }
-
-        let placeholder = HalfEdge {
-            origin: VertexId(0),
-            next: HalfEdgeId(0),
-            face: FaceId(0),
         };
-        let mut half_edges = vec![placeholder; 2 * edges as usize];
-        let mut face_first = Vec::with_capacity(polygons.len());
-        for f in 0..polygons.len() {
-            for c in corners_of(f) {
-                half_edges[corner_half[c] as usize] = HalfEdge {
-                    origin: face_corners[c],
-                    next: HalfEdgeId(corner_half[next_corner(f, c)]),
-                    face: FaceId(f as u32),
-                };
-            }
-            face_first.push(HalfEdgeId(corner_half[corners_of(f).start]));
-        }
 
-        // One outgoing half-edge per vertex; then walk the fan around each vertex.
-        const UNSET: u32 = u32::MAX;
-        let mut vertex_out = vec![HalfEdgeId(UNSET); nv];
-        let mut out_degree = vec![0u32; nv];
-        for (h, he) in half_edges.iter().enumerate() {
-            vertex_out[he.origin.index()] = HalfEdgeId(h as u32);
-            out_degree[he.origin.index()] += 1;
-        }
-        if let Some(v) = vertex_out.iter().position(|h| h.0 == UNSET) {
-            return Err(PolytopeError::IsolatedVertex(v as u32));
-        }
+        // Walk the fan around each vertex: after `a → b` (in face f), the next edge leaving
+        // `a` follows the opposite `b → a` in its own face. A walk that comes back to its
+        // start after exactly `degree` steps has met every corner leaving the vertex once,
+        // so every edge is checked to run exactly once each way.
+        let nh = corner_count;
         let mut neighbor_offsets = Vec::with_capacity(nv + 1);
-        let mut neighbors = Vec::with_capacity(half_edges.len());
+        let mut neighbors = Vec::with_capacity(nh);
+        let mut slot_faces = Vec::with_capacity(nh);
         neighbor_offsets.push(0u32);
         for v in 0..nv {
-            let start = vertex_out[v];
-            let mut h = start;
+            let degree = out_offsets[v + 1] - out_offsets[v];
+            if degree == 0 {
+                return Err(PolytopeError::IsolatedVertex(v as u32));
+            }
+            let start = out_corners[out_offsets[v] as usize].1 as usize;
+            let mut c = start;
             let mut count = 0u32;
             loop {
-                let dest = half_edges[h.index() ^ 1].origin;
-                neighbors.push(dest);
+                neighbors.push(VertexId(dest(c)));
+                slot_faces.push(FaceId(corner_face[c]));
                 count += 1;
-                // Rotate around v: the twin's successor leaves v again.
-                h = half_edges[h.index() ^ 1].next;
-                if h == start || count > out_degree[v] {
+                c = next_corner(twin(c)?);
+                if c == start || count > degree {
                     break;
                 }
             }
-            if count != out_degree[v] {
+            if count != degree {
                 return Err(PolytopeError::NonManifoldVertex(v as u32));
             }
             neighbor_offsets.push(neighbors.len() as u32);
         }
+        drop((corner_face, out_offsets, out_corners));
 
-        let ne = half_edges.len() / 2;
-        let euler = nv as i64 - ne as i64 + polygons.len() as i64;
+        // Half-edge origins, edges in increasing (smaller, larger) order.
+        let mut origins = Vec::with_capacity(nh);
+        let mut upper = Vec::new();
+        for v in 0..nv {
+            upper.clear();
+            let around = &neighbors[neighbor_offsets[v] as usize..neighbor_offsets[v + 1] as usize];
+            upper.extend(around.iter().filter(|w| w.index() > v));
+            upper.sort_unstable();
+            for &w in &upper {
+                origins.push(VertexId(v as u32));
+                origins.push(w);
+            }
+        }
+        let edges = origins.len() / 2;
+        let euler = nv as i64 - edges as i64 + nf as i64;
         if euler != 2 {
             return Err(PolytopeError::EulerCharacteristic(euler));
         }
-
-        let mut face_normals = Vec::with_capacity(polygons.len());
-        let mut face_plane_offsets = Vec::with_capacity(polygons.len());
-        for (fi, poly) in polygons.iter().enumerate() {
-            let (n, _) = newell_normal(&points, poly);
-            let len = n.norm();
-            if len.is_nan() || len <= 0.0 {
-                return Err(PolytopeError::DegenerateFace(fi));
-            }
-            let n = n / len;
-            // Offset: the largest n·p over the corners, so every corner is inside.
-            let c = poly
-                .iter()
-                .map(|&v| n.dot(&points[v as usize].coords))
-                .fold(f64::NEG_INFINITY, f64::max);
-            face_normals.push(n);
-            face_plane_offsets.push(c);
-        }
-
-        Ok(Polytope {
+        let polytope = Polytope {
             lanes: lanes_of(&points),
             points,
-            half_edges,
-            vertex_out,
+            origins,
             neighbor_offsets,
             neighbors,
+            slot_faces,
             face_offsets,
-            face_corners,
-            face_first,
-            face_normals,
-            face_plane_offsets,
-        })
+            // Same size and alignment: converted in place.
+            face_corners: face_corners.into_iter().map(VertexId).collect(),
+        };
+        // Every face must have a normal (nonzero area); the planes are computed on demand.
+        if let Some(f) = polytope
+            .face_ids()
+            .find(|&f| polytope.face_plane(f).is_none())
+        {
+            return Err(PolytopeError::DegenerateFace(f.index()));
+        }
+        Ok(polytope)
     }
 
     /// The axis-aligned box `[lo, hi]`: 8 vertices (vertex `i` takes `hi` on axis `k` when
@@ -453,14 +426,14 @@ impl Polytope {
     ///
     /// `e = n + f − 2` (Euler).
     pub fn num_edges(&self) -> usize {
-        self.half_edges.len() / 2
+        self.origins.len() / 2
     }
 
     /// Number of faces (planar convex polygons).
     ///
     /// `f = e − n + 2` (Euler).
     pub fn num_faces(&self) -> usize {
-        self.face_first.len()
+        self.face_offsets.len().saturating_sub(1)
     }
 
     /// All vertex positions, indexed by [`VertexId`].
@@ -525,35 +498,85 @@ impl Polytope {
         &self.face_corners[lo..hi]
     }
 
-    /// The outward unit normal of face `f`.
+    /// The outward unit normal of face `f`, computed from its corners (not stored: a saved
+    /// map needs no face data at query time).
     ///
     /// `n_f` with `‖n_f‖ = 1` and `n_f · p ≤ n_f · q` for every `p ∈ P`, `q` on face `f`.
-    #[inline]
     pub fn face_normal(&self, f: FaceId) -> Vector {
-        self.face_normals[f.index()]
+        self.face_plane(f).map_or_else(Vector::zeros, |(n, _)| n)
     }
 
     /// The plane offset `c` of face `f`: the face lies in `n · x = c`, the polytope in `n · x ≤ c`.
-    #[inline]
     pub fn face_offset(&self, f: FaceId) -> f64 {
-        self.face_plane_offsets[f.index()]
+        self.face_plane(f).map_or(0.0, |(_, c)| c)
+    }
+
+    /// Face `f`'s outward unit normal `n` (Newell's, summed accurately) and offset
+    /// `c = max n · p` over its corners; `None` for a face of zero area (never in a built
+    /// polytope).
+    fn face_plane(&self, f: FaceId) -> Option<(Vector, f64)> {
+        let poly = self.face_vertices(f);
+        let n = newell_normal(&self.points, poly);
+        let len = n.norm();
+        if len.is_nan() || len <= 0.0 {
+            return None;
+        }
+        let n = n / len;
+        // Offset: the largest n·p over the corners, so every corner is inside.
+        let c = poly
+            .iter()
+            .map(|&v| n.dot(&self.point(v).coords))
+            .fold(f64::NEG_INFINITY, f64::max);
+        Some((n, c))
     }
 
     /// The face ids `0 .. num_faces()`: `face_ids().len() = num_faces()`.
     pub fn face_ids(&self) -> impl ExactSizeIterator<Item = FaceId> + '_ {
-        (0..self.face_first.len() as u32).map(FaceId)
+        (0..self.num_faces() as u32).map(FaceId)
     }
 
-    /// One half-edge on the boundary of face `f`.
+    /// The half-edge leaving face `f`'s first corner.
     ///
-    /// `face(face_half_edge(f)) == f`.
+    /// `face(face_half_edge(f)) == f`, `origin(face_half_edge(f)) == face_vertices(f)[0]`.
     pub fn face_half_edge(&self, f: FaceId) -> HalfEdgeId {
-        self.face_first[f.index()]
+        let corners = self.face_vertices(f);
+        match corners {
+            [a, b, ..] => self.half_edge_between(*a, *b),
+            _ => None,
+        }
+        .unwrap_or_default()
+    }
+
+    /// The half-edge from `a` to `b` (a binary search over the edges, which are numbered in
+    /// increasing `(smaller, larger)` vertex order), `None` when `a` and `b` are not adjacent.
+    fn half_edge_between(&self, a: VertexId, b: VertexId) -> Option<HalfEdgeId> {
+        let key = (a.min(b), a.max(b));
+        let (mut lo, mut hi) = (0usize, self.num_edges());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if (self.origins[2 * mid], self.origins[2 * mid + 1]) < key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let found =
+            lo < self.num_edges() && (self.origins[2 * lo], self.origins[2 * lo + 1]) == key;
+        found.then(|| HalfEdgeId(2 * lo as u32 + u32::from(a > b)))
+    }
+
+    /// The neighbour slot of `b` around `a` (an index into the adjacency's targets).
+    fn slot(&self, a: VertexId, b: VertexId) -> Option<usize> {
+        let lo = self.neighbor_offsets[a.index()] as usize;
+        self.neighbors(a)
+            .iter()
+            .position(|&w| w == b)
+            .map(|k| lo + k)
     }
 
     /// The edge ids `0 .. num_edges()`: `edge_ids().len() = num_edges()`.
     pub fn edge_ids(&self) -> impl ExactSizeIterator<Item = EdgeId> + '_ {
-        (0..(self.half_edges.len() / 2) as u32).map(EdgeId)
+        (0..self.num_edges() as u32).map(EdgeId)
     }
 
     /// The two vertices of edge `e` (smaller id first).
@@ -561,13 +584,13 @@ impl Polytope {
     /// `(a, b)` with `e = {a, b}`.
     pub fn edge_vertices(&self, e: EdgeId) -> (VertexId, VertexId) {
         let h = 2 * e.index();
-        (self.half_edges[h].origin, self.half_edges[h + 1].origin)
+        (self.origins[h], self.origins[h + 1])
     }
 
     /// The two faces of edge `e`: the face of half-edge `2e`, then of `2e + 1`.
     pub fn edge_faces(&self, e: EdgeId) -> (FaceId, FaceId) {
-        let h = 2 * e.index();
-        (self.half_edges[h].face, self.half_edges[h + 1].face)
+        let h = 2 * e.0;
+        (self.face(HalfEdgeId(h)), self.face(HalfEdgeId(h + 1)))
     }
 
     /// The vertex half-edge `h` leaves.
@@ -575,7 +598,7 @@ impl Polytope {
     /// `origin(h) == destination(twin(h))`.
     #[inline]
     pub fn origin(&self, h: HalfEdgeId) -> VertexId {
-        self.half_edges[h.index()].origin
+        self.origins[h.index()]
     }
 
     /// The vertex half-edge `h` enters.
@@ -583,7 +606,7 @@ impl Polytope {
     /// `destination(h) == origin(next(h))`.
     #[inline]
     pub fn destination(&self, h: HalfEdgeId) -> VertexId {
-        self.half_edges[h.index() ^ 1].origin
+        self.origins[h.index() ^ 1]
     }
 
     /// The opposite half-edge.
@@ -594,20 +617,26 @@ impl Polytope {
         HalfEdgeId(h.0 ^ 1)
     }
 
-    /// The next half-edge counter-clockwise around the same face.
+    /// The next half-edge counter-clockwise around the same face: O(degree + log n) (the
+    /// neighbour after `origin(h)` around `destination(h)`).
     ///
     /// `face(next(h)) == face(h)`, `origin(next(h)) == destination(h)`.
-    #[inline]
     pub fn next(&self, h: HalfEdgeId) -> HalfEdgeId {
-        self.half_edges[h.index()].next
+        let (a, b) = (self.origin(h), self.destination(h));
+        let around = self.neighbors(b);
+        around
+            .iter()
+            .position(|&w| w == a)
+            .and_then(|k| self.half_edge_between(b, around[(k + 1) % around.len()]))
+            .unwrap_or_default()
     }
 
-    /// The face on the left of half-edge `h` (seen from outside).
+    /// The face on the left of half-edge `h` (seen from outside): O(degree).
     ///
     /// `face(h) == face(next(h))`.
-    #[inline]
     pub fn face(&self, h: HalfEdgeId) -> FaceId {
-        self.half_edges[h.index()].face
+        self.slot(self.origin(h), self.destination(h))
+            .map_or(FaceId(0), |s| self.slot_faces[s])
     }
 
     /// The edge half-edge `h` belongs to.
@@ -622,7 +651,10 @@ impl Polytope {
     ///
     /// `origin(outgoing(v)) == v`.
     pub fn outgoing(&self, v: VertexId) -> HalfEdgeId {
-        self.vertex_out[v.index()]
+        self.neighbors(v)
+            .first()
+            .and_then(|&w| self.half_edge_between(v, w))
+            .unwrap_or_default()
     }
 
     /// Heap bytes of the arrays this polytope owns (lengths, not capacities).
@@ -631,15 +663,12 @@ impl Polytope {
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of_val;
         size_of_val(self.points.as_slice())
-            + size_of_val(self.half_edges.as_slice())
-            + size_of_val(self.vertex_out.as_slice())
+            + size_of_val(self.origins.as_slice())
             + size_of_val(self.neighbor_offsets.as_slice())
             + size_of_val(self.neighbors.as_slice())
+            + size_of_val(self.slot_faces.as_slice())
             + size_of_val(self.face_offsets.as_slice())
             + size_of_val(self.face_corners.as_slice())
-            + size_of_val(self.face_first.as_slice())
-            + size_of_val(self.face_normals.as_slice())
-            + size_of_val(self.face_plane_offsets.as_slice())
             + self.lanes.memory_bytes()
     }
 
@@ -651,51 +680,11 @@ impl Polytope {
         &self.lanes
     }
 
-    /// The stored arrays, copied out (for [`crate::format`], which saves them as they are).
-    pub(crate) fn to_raw_parts(&self) -> PolytopeRawParts {
-        PolytopeRawParts {
-            points: self.points.clone(),
-            half_edges: self
-                .half_edges
-                .iter()
-                .map(|h| [h.origin.0, h.next.0, h.face.0])
-                .collect(),
-            vertex_out: self.vertex_out.iter().map(|h| h.0).collect(),
-            neighbor_offsets: self.neighbor_offsets.clone(),
-            neighbors: self.neighbors.iter().map(|v| v.0).collect(),
-            face_offsets: self.face_offsets.clone(),
-            face_corners: self.face_corners.iter().map(|v| v.0).collect(),
-            face_first: self.face_first.iter().map(|h| h.0).collect(),
-            face_normals: self.face_normals.clone(),
-            face_plane_offsets: self.face_plane_offsets.clone(),
-        }
-    }
-
-    /// Reassembles a polytope from [`Polytope::to_raw_parts`]'s arrays without rebuilding
-    /// anything. The caller ([`crate::format`]) must have checked every length and index
-    /// (see [`PolytopeRawParts`]); the accessors index with them.
-    pub(crate) fn from_raw_parts(parts: PolytopeRawParts) -> Polytope {
-        Polytope {
-            lanes: lanes_of(&parts.points),
-            points: parts.points,
-            half_edges: parts
-                .half_edges
-                .into_iter()
-                .map(|[origin, next, face]| HalfEdge {
-                    origin: VertexId(origin),
-                    next: HalfEdgeId(next),
-                    face: FaceId(face),
-                })
-                .collect(),
-            vertex_out: parts.vertex_out.into_iter().map(HalfEdgeId).collect(),
-            neighbor_offsets: parts.neighbor_offsets,
-            neighbors: parts.neighbors.into_iter().map(VertexId).collect(),
-            face_offsets: parts.face_offsets,
-            face_corners: parts.face_corners.into_iter().map(VertexId).collect(),
-            face_first: parts.face_first.into_iter().map(HalfEdgeId).collect(),
-            face_normals: parts.face_normals,
-            face_plane_offsets: parts.face_plane_offsets,
-        }
+    /// The faces as a CSR array `(offsets, corners)`, what [`crate::format`] saves (the
+    /// loader rebuilds the rest with [`Polytope::from_face_csr`]): face `f`'s corners are
+    /// `corners[offsets[f] .. offsets[f + 1]]`.
+    pub(crate) fn face_csr(&self) -> (&[u32], &[VertexId]) {
+        (&self.face_offsets, &self.face_corners)
     }
 
     /// The axis-aligned bounding box `(min, max)` of the vertices: `min.x = min over v of p_v.x`, likewise `max` and `y`, `z`.
@@ -715,8 +704,7 @@ impl Polytope {
     ///
     /// `½ ‖Σ_i p_i × p_{i+1}‖` over the face's corners.
     pub fn face_area(&self, f: FaceId) -> f64 {
-        let corners: Vec<u32> = self.face_vertices(f).iter().map(|v| v.0).collect();
-        0.5 * newell_normal(&self.points, &corners).0.norm()
+        0.5 * newell_normal(&self.points, self.face_vertices(f)).norm()
     }
 
     /// The enclosed volume: `Σ_faces area · offset / 3`, taken about the first vertex so
@@ -754,27 +742,57 @@ pub fn bounding_box(points: &[Point]) -> (Point, Point) {
     (lo, hi)
 }
 
-/// Newell's polygon normal (twice the vector area) and the polygon's centroid of corners.
-fn newell_normal(points: &[Point], poly: &[u32]) -> (Vector, Point) {
-    let k = poly.len();
-    let corners: Vec<Vector> = poly.iter().map(|&v| points[v as usize].coords).collect();
-    let c = corners.iter().sum::<Vector>() / k as f64;
-    // Twice the vector area, `Σ pᵢ × pᵢ₊₁` summed accurately: right to a few ulps even for a
-    // sliver face (a thin body's long sides), where summing rounded cross products cancels
-    // to nothing or points anywhere. The area does not depend on the origin, and relative to
-    // the first corner a small face far from the origin does not cancel against its
-    // position; but those differences must then be exact (they are when the corners are
-    // within a factor 2 of each other, Sterbenz's lemma: a face small against its distance
-    // from the origin). When one is not, the absolute coordinates are summed instead.
-    let relative: Option<Vec<Vector>> = corners
-        .iter()
-        .map(|p| {
-            let d = |k: usize| crate::compensated::exact_difference(p[k], corners[0][k]);
-            Some(Vector::new(d(0)?, d(1)?, d(2)?))
-        })
-        .collect();
-    let area = crate::compensated::polygon_normal(relative.as_deref().unwrap_or(&corners));
-    (area, Point::from(c))
+/// Newell's polygon normal (twice the vector area), without allocating for faces of up to
+/// [`NEWELL_STACK`] corners (the face planes are computed on demand, so this is on the load's
+/// path for every face).
+fn newell_normal(points: &[Point], poly: &[VertexId]) -> Vector {
+    let corner = |v: &VertexId| {
+        points
+            .get(v.index())
+            .map_or_else(Vector::zeros, |p| p.coords)
+    };
+    if poly.len() <= NEWELL_STACK {
+        let mut corners = [Vector::zeros(); NEWELL_STACK];
+        let mut relative = [Vector::zeros(); NEWELL_STACK];
+        for (slot, v) in corners.iter_mut().zip(poly) {
+            *slot = corner(v);
+        }
+        let k = poly.len();
+        newell_of(&corners[..k], &mut relative[..k])
+    } else {
+        let corners: Vec<Vector> = poly.iter().map(corner).collect();
+        let mut relative = vec![Vector::zeros(); corners.len()];
+        newell_of(&corners, &mut relative)
+    }
+}
+
+/// Faces of up to this many corners are summed in stack buffers by [`newell_normal`].
+const NEWELL_STACK: usize = 16;
+
+/// Twice the vector area of the polygon `corners`, `Σ pᵢ × pᵢ₊₁` summed accurately: right to
+/// a few ulps even for a sliver face (a thin body's long sides), where summing rounded cross
+/// products cancels to nothing or points anywhere. The area does not depend on the origin,
+/// and relative to the first corner a small face far from the origin does not cancel against
+/// its position; but those differences must then be exact (they are when the corners are
+/// within a factor 2 of each other, Sterbenz's lemma: a face small against its distance from
+/// the origin). When one is not, the absolute coordinates are summed instead. `relative` is
+/// scratch of the same length.
+fn newell_of(corners: &[Vector], relative: &mut [Vector]) -> Vector {
+    let Some(first) = corners.first() else {
+        return Vector::zeros();
+    };
+    let mut exact = true;
+    for (r, p) in relative.iter_mut().zip(corners) {
+        let d = |k: usize| crate::compensated::exact_difference(p[k], first[k]);
+        match (d(0), d(1), d(2)) {
+            (Some(x), Some(y), Some(z)) => *r = Vector::new(x, y, z),
+            _ => {
+                exact = false;
+                break;
+            }
+        }
+    }
+    crate::compensated::polygon_normal(if exact { relative } else { corners })
 }
 
 /// The unit cube `[0, 1]³`, the small polytope the unit tests of several modules use.
@@ -834,6 +852,62 @@ mod tests {
             assert_eq!(p.twin(p.twin(h)), h);
             assert_eq!(p.destination(h), p.origin(p.next(h)));
             assert_eq!(p.face(h), p.face(p.next(h)));
+        }
+    }
+
+    #[test]
+    fn derived_half_edges_walk_every_face() {
+        // A box (quadrilateral faces, degree 3) and an octahedron (triangles, degree 4): the
+        // derived next, face and face_half_edge walk each face's corners in order, and every
+        // half-edge is met once.
+        let octahedron: Vec<Point> = [
+            [1.0, 0.0, 0.0],
+            [-1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, -1.0, 0.0],
+            [0.0, 0.0, 1.0],
+            [0.0, 0.0, -1.0],
+        ]
+        .iter()
+        .map(|&[x, y, z]| Point::new(x, y, z))
+        .collect();
+        let faces = [
+            vec![0, 2, 4],
+            vec![2, 1, 4],
+            vec![1, 3, 4],
+            vec![3, 0, 4],
+            vec![2, 0, 5],
+            vec![1, 2, 5],
+            vec![3, 1, 5],
+            vec![0, 3, 5],
+        ];
+        let octa = Polytope::from_convex_polygons(octahedron, &faces).unwrap();
+        for p in [unit_cube(), octa] {
+            let mut met = vec![0u32; 2 * p.num_edges()];
+            for f in p.face_ids() {
+                let corners = p.face_vertices(f);
+                let mut h = p.face_half_edge(f);
+                for (k, &c) in corners.iter().enumerate() {
+                    assert_eq!(p.origin(h), c);
+                    assert_eq!(p.destination(h), corners[(k + 1) % corners.len()]);
+                    assert_eq!(p.face(h), f);
+                    met[h.index()] += 1;
+                    h = p.next(h);
+                }
+                assert_eq!(h, p.face_half_edge(f));
+            }
+            assert!(met.iter().all(|&m| m == 1), "{met:?}");
+            for v in p.vertex_ids() {
+                assert_eq!(p.origin(p.outgoing(v)), v);
+            }
+            for e in p.edge_ids() {
+                let (a, b) = p.edge_vertices(e);
+                assert!(a < b);
+                assert_eq!(
+                    p.edge_faces(e),
+                    (p.face(HalfEdgeId(2 * e.0)), p.face(HalfEdgeId(2 * e.0 + 1)))
+                );
+            }
         }
     }
 

@@ -240,8 +240,8 @@ fn flipped_bytes_are_detected() {
 #[test]
 fn wrong_version_wrong_magic_random_bytes() {
     let bytes = format::encode(&small_map(), &metadata());
-    // 1 and 2 are earlier layouts: refused, not misread.
-    for version in [0u32, 1, 2, 4, 99, u32::MAX] {
+    // 1 to 3 are earlier layouts: refused, not misread.
+    for version in [0u32, 1, 2, 3, 5, 99, u32::MAX] {
         let mut other = bytes.clone();
         other[8..12].copy_from_slice(&version.to_le_bytes());
         match decode(&other) {
@@ -286,7 +286,8 @@ fn wrong_version_wrong_magic_random_bytes() {
 fn crafted_files_with_valid_checksums_are_rejected() {
     let map = small_map();
     let p = map.polytope();
-    let (nv, nh) = (p.num_vertices(), 2 * p.num_edges());
+    let (nv, nf) = (p.num_vertices(), p.num_faces());
+    let first_corner = p.face_vertices(polyquery::FaceId(0))[0].0;
     let bytes = format::encode(&map, &metadata());
     let [_, poly, nvms] = section_payloads(&bytes);
     let edit = |at: usize, value: &[u8]| {
@@ -299,25 +300,20 @@ fn crafted_files_with_valid_checksums_are_rejected() {
         Err(FormatError::Corrupt { what, .. }) => assert!(what.contains(word), "{what}"),
         other => panic!("expected Corrupt({word}): {:?}", other.map(|_| ())),
     };
-    // POLY: points (8 + 24 nv), half-edges (8 + 12 nh), vertex_out (8 + 4 nv),
-    // neighbour offsets (8 + 4 (nv + 1)), then the neighbours.
-    let half_edges = poly + 8 + 24 * nv;
-    corrupt(
-        edit(half_edges + 8, &(nv as u32).to_le_bytes()),
-        "half-edge",
-    );
-    let vertex_out = half_edges + 8 + 12 * nh;
-    corrupt(edit(vertex_out + 8, &(nh as u32).to_le_bytes()), "outgoing");
-    let offsets = vertex_out + 8 + 4 * nv;
+    // POLY: points (8 + 24 nv), face offsets (8 + 4 (nf + 1)), then the face corners.
+    let offsets = poly + 8 + 24 * nv;
     corrupt(
         edit(offsets + 8 + 4, &u32::MAX.to_le_bytes()),
-        "neighbour offsets",
+        "face corner offsets",
     );
-    let neighbours = offsets + 8 + 4 * (nv + 1);
+    let corners = offsets + 8 + 4 * (nf + 1);
     corrupt(
-        edit(neighbours + 8, &(nv as u32).to_le_bytes()),
-        "neighbours",
+        edit(corners + 8, &(nv as u32).to_le_bytes()),
+        "names vertex",
     );
+    // A corner moved to another vertex: the faces no longer close up.
+    let moved = if first_corner == 0 { 1u32 } else { 0 };
+    corrupt(edit(corners + 8, &moved.to_le_bytes()), "polytope faces");
     // A non-finite coordinate.
     corrupt(edit(poly + 8, &f64::NAN.to_le_bytes()), "not finite");
     // A huge count is refused before anything is allocated.

@@ -9,6 +9,7 @@
 //! products of the maximum, and the difference of the two computed maxima adds the rounding
 //! of each: 2 × 3ε, rounded up to 8ε for the sums of the bound itself.
 
+use crate::common::quoted::{assert_quotes, group, row};
 use nalgebra::{Rotation3, Translation3, UnitQuaternion};
 use polyquery::hull::convex_hull;
 use polyquery::mesh::Mesh;
@@ -360,7 +361,7 @@ fn large_sphere_and_ellipsoid() {
 /// Counted work: the mean tree nodes visited, and the slab probes plus tree nodes, grow by
 /// less than 2× from 10³ to 10⁵ sphere vertices (O(log n) worst case; the grid of cells keeps
 /// it about constant on a sphere), the polish takes at most one step on average, and memory
-/// stays under 1 KiB per vertex.
+/// stays under 1 KiB per vertex. docs/benchmarks.md quotes the counted work per query.
 #[test]
 fn counted_work_and_memory_scale() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -392,6 +393,16 @@ fn counted_work_and_memory_scale() {
         assert!(steps <= 1.0, "mean polish steps {steps} at n={n}");
         assert!(bytes <= 1024.0, "{bytes} bytes per vertex at n={n}");
         means.push((nodes, bytes, nodes + probes));
+        let work = format!("{:.2} at {} vertices", nodes + probes, group(n));
+        assert_quotes("docs/benchmarks.md", &work);
+        let work = format!("{:.2} at {}", nodes + probes, group(n));
+        assert_quotes("docs/algorithms.md", &work);
+        assert_eq!(
+            format!("{steps:.0}"),
+            "0",
+            "docs/algorithms.md: the mean polish is 0 steps"
+        );
+        assert_quotes("docs/algorithms.md", "the mean polish is 0 steps");
     }
     assert!(
         means[1].2 < 2.0 * means[0].2,
@@ -408,10 +419,13 @@ fn counted_work_and_memory_scale() {
 }
 
 /// Bytes per hull vertex, counted (so deterministic), in the saved file and in memory (map
-/// and polytope), on spheres of 4,096 and 32,768 vertices: at most 670 each (664 and 663
-/// measured; 809 before the records' `f32` offsets and the compact tree nodes). Of this, the
-/// polytope's own arrays are 232; beside the locators' and the records' arrays the map holds
-/// only its six charts' structs (`rest ≤ 6 · 256`).
+/// and polytope), on spheres of 4,096 and 32,768 vertices: at most 490 in the file (488.0 and
+/// 486.5 measured) and 565 in memory (564.0 and 562.5; 809 in both before the records'
+/// `f32` offsets and the compact tree nodes, 664 before the polytope kept only what a
+/// query reads). Of this, the polytope takes 56 in the file (its points and faces) and 132
+/// in memory (with the adjacency and the half-edges' origins rebuilt from the faces);
+/// beside the locators' and the records' arrays the map holds only its six charts' structs
+/// (`rest ≤ 6 · 256`).
 #[test]
 fn bytes_per_vertex_in_file_and_memory() {
     for n in [4096, 32_768] {
@@ -433,13 +447,39 @@ fn bytes_per_vertex_in_file_and_memory() {
             .sum();
         let rest = nvm.memory_bytes() - locators - records;
         eprintln!("n={n}: {file:.1} B/vertex in the file, {memory:.1} in memory");
+        // docs/benchmarks.md's table of bytes per vertex (from examples/nvm_bytes.rs).
+        let saved = polyquery::format::decode(
+            &polyquery::format::encode(&nvm, &meta),
+            std::path::Path::new("sphere.nvm"),
+        )
+        .expect("decode");
+        let section = |tag: &str| {
+            let bytes = saved
+                .sections
+                .iter()
+                .find(|s| s.tag == tag)
+                .expect(tag)
+                .bytes;
+            format!("{:.1}", bytes as f64 / nv as f64)
+        };
+        let cells = row("docs/benchmarks.md", &nv.to_string());
+        assert_eq!(
+            cells[1..5],
+            [
+                format!("{file:.1}"),
+                section("POLY"),
+                section("NVMS"),
+                format!("{memory:.1}")
+            ],
+            "n={n}"
+        );
         assert!(rest <= 6 * 256, "{rest} bytes beside the arrays at n={n}");
         assert!(
-            file <= 670.0,
+            file <= 490.0,
             "{file} bytes per vertex in the file at n={n}"
         );
         assert!(
-            memory <= 670.0,
+            memory <= 565.0,
             "{memory} bytes per vertex in memory at n={n}"
         );
     }

@@ -5,8 +5,8 @@
 
 use polyquery::Pose;
 use polyquery::robot::{
-    AllowedCollisions, Body, Checker, CheckerOptions, MotionOptions, PackageDirs, Robot, Scene,
-    ShapeCache,
+    AllowedCollisions, Body, Checker, CheckerOptions, Geometry, MotionOptions, PackageDirs, Robot,
+    Scene, ShapeCache,
 };
 
 use crate::common;
@@ -452,6 +452,64 @@ fn shape_cache_makes_the_second_load_build_nothing() {
     build(&third);
     let s = third.stats();
     assert_eq!((s.hits, s.built, s.rebuilt_corrupt), (8, 1, 1), "{s:?}");
+}
+
+/// The Panda's nine collision meshes are each certified within 1 mm of their solid by their
+/// hull alone (one piece), as docs/decomposition.md's table of meshes quotes: its Panda row's
+/// triangles (a range written in round hundreds), pieces, deviation, volumes and evaluations.
+#[test]
+fn panda_meshes_are_their_hulls_as_the_docs_quote() {
+    let robot = panda();
+    let checker = checker(&robot, &Scene::new(), &srdf(&robot));
+    let (mut triangles, mut evaluations, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for (l, link) in robot.links().iter().enumerate() {
+        let shapes = checker.link_collision_shapes(l);
+        for ((shape, origin), collision) in shapes.iter().zip(&link.collisions) {
+            let Geometry::Mesh { path, scale, .. } = &collision.geometry else {
+                continue;
+            };
+            let d = shape.decomposition().expect("a decomposed mesh");
+            assert_eq!(
+                (d.pieces, d.closed, d.tolerance_met),
+                (1, true, true),
+                "{path:?}"
+            );
+            assert!(d.deviation <= d.tolerance, "{path:?}");
+            triangles.push(common::mesh_solid::triangles(path, scale, origin).len());
+            evaluations.push(d.evaluations);
+            ratios.push(format!("{:.3}", d.hull_volume / d.mesh_volume));
+            ratios.push(format!("{:.3}", d.pieces_volume / d.mesh_volume));
+        }
+    }
+    assert_eq!(triangles.len(), 9);
+    let (low, high) = (
+        triangles.iter().min().unwrap(),
+        triangles.iter().max().unwrap(),
+    );
+    assert!(*low >= 200 && *high <= 300, "{triangles:?}");
+    assert!(ratios.iter().all(|r| r == "1.000"), "{ratios:?}");
+    let (fewest, most) = (
+        evaluations.iter().min().unwrap(),
+        evaluations.iter().max().unwrap(),
+    );
+    let cells = common::quoted::row("docs/decomposition.md", "Panda: ");
+    let expected = [
+        "Panda: hand, link0 … link7 (9 meshes)".to_string(),
+        "200–300".to_string(),
+        "yes".to_string(),
+        "1".to_string(),
+        "≤ 1.000".to_string(),
+        "1.000".to_string(),
+        "1.000".to_string(),
+        format!("{fewest}–{most}"),
+    ];
+    assert_eq!(cells[..expected.len()], expected);
+    let quoted = common::quoted::assert_quotes;
+    quoted(
+        "README.md",
+        &format!("| Panda ({} meshes, 1 mm) |", triangles.len()),
+    );
+    quoted("README.md", "| one piece per mesh (its hull) |");
 }
 
 /// A missing mesh and a flat mesh are errors naming the link and the file.

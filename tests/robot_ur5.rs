@@ -10,9 +10,10 @@
 //! tolerances are stated as multiples of it. (Feature `robot`, on in the workspace.)
 #![cfg(feature = "robot")]
 
+use crate::common::quoted::{group, row};
 use crate::common::{bundled, mesh_solid};
 use polyquery::robot::{
-    AllowedCollisions, Body, Checker, Geometry, LinkPoses, MotionOptions, Robot, Scene,
+    AllowedCollisions, Body, Checker, Geometry, LinkPoses, MotionOptions, Robot, Scene, ShapeCache,
 };
 use polyquery::{Point, Pose};
 use std::collections::HashMap;
@@ -422,6 +423,49 @@ pub fn compare_motions(checker: &Checker) -> MotionComparison {
 /// exact meshes' contact (`0.04 · ROBOT_SIZE`; measured: see the tests below).
 pub const HULL_TOLERANCE: f64 = 0.04 * ROBOT_SIZE;
 
+/// The page whose table "Measured on the UR5" quotes the comparisons below: each test asserts
+/// the cells of its column (1: exact meshes, 2: hulls, 3: decomposed).
+const PAGE: &str = "docs/decomposition.md";
+
+/// Asserts the page's "colliding link pairs" cell of `column` for a pair comparison.
+fn assert_pairs_quoted(r: &Comparison, column: usize) {
+    let cells = row(PAGE, "colliding link pairs");
+    let (pairs, configurations) = (expected_pairs().0.len(), configurations().len());
+    assert_eq!(
+        cells[0],
+        format!(
+            "colliding link pairs ({pairs} pairs × {})",
+            group(configurations)
+        )
+    );
+    assert_eq!(cells[1], group(r.exact_colliding));
+    assert_eq!(
+        cells[column],
+        format!(
+            "{} ({} false alarms, {} inside)",
+            group(r.colliding),
+            r.false_alarms,
+            r.contained
+        )
+    );
+}
+
+/// Asserts the page's "certified motions colliding" cell of `column` for a motion comparison
+/// without a miss.
+fn assert_motions_quoted(r: &MotionComparison, column: usize) {
+    assert_eq!((r.missed, r.late), (0, 0));
+    let cells = row(PAGE, "certified motions colliding");
+    assert_eq!(
+        cells[0],
+        format!(
+            "certified motions colliding ({}; {} collide sampled at 1e-3 rad)",
+            motions().len(),
+            r.exact_colliding
+        )
+    );
+    assert_eq!(cells[column], format!("{}, none missed", r.colliding));
+}
+
 /// The UR5 loads through the public API with its SRDF and scene: 6 joints, 8 links with
 /// shapes, 15 active self pairs (28 link pairs − 13 in the SRDF) and 48 scene pairs (7
 /// moving links × 7 obstacles − `shoulder_link`–`pedestal`; `base_link` stands on the
@@ -477,7 +521,7 @@ fn ur5_loads_with_srdf_and_scene() {
 /// alarms (1,245 hull collisions, 1,123 exact), each within 27.5 mm of contact by the exact
 /// meshes (the issue saw ≤ 15.5 mm with another SRDF and scene); distances never more than
 /// the exact ones (+ [`DISTANCE_SLACK`]; measured ≤ 4.3e-11 m) and at most
-/// [`HULL_TOLERANCE`] less (measured: 27.5 mm). Every free configuration is within 33 mm
+/// [`HULL_TOLERANCE`] less (measured: 27.5 mm). Every free configuration is within 32.4 mm
 /// of contact (the upper arm turns 89 mm above the pedestal), so distances are small.
 #[test]
 fn ur5_hulls_never_miss_an_exact_collision() {
@@ -489,6 +533,39 @@ fn ur5_hulls_never_miss_an_exact_collision() {
     // 122 configurations coal calls free: 10 with a body inside another's mesh, 112 near.
     assert_eq!((r.false_alarms, r.contained), (112, 10));
     assert!(r.worst_false_alarm_distance <= 0.0275, "{r:?}");
+    let colliding = row(PAGE, "colliding configurations");
+    assert_eq!(colliding[1], group(r.exact_colliding));
+    assert_eq!(colliding[2], group(r.colliding));
+    assert_eq!(row(PAGE, "missed collisions")[2], r.missed.to_string());
+    let alarms = format!(
+        "{}, within {:.1} mm of contact (and {} with a body inside another's mesh)",
+        r.false_alarms,
+        r.worst_false_alarm_distance * 1e3,
+        r.contained
+    );
+    assert_eq!(row(PAGE, "false alarms")[2], alarms);
+    let all = group(configurations().len());
+    let collide = format!(
+        "{} of the {all} configurations collide",
+        group(r.exact_colliding)
+    );
+    crate::common::quoted::assert_quotes(PAGE, &collide);
+    // How near contact the free configurations are (the exact meshes' largest distance).
+    let nearest = expected(false)
+        .iter()
+        .filter(|(s, o, _)| !s && !o)
+        .map(|&(_, _, d)| d)
+        .fold(0.0, f64::max);
+    let near = format!(
+        "every configuration of this scene is within {:.1} mm of contact",
+        nearest * 1e3
+    );
+    crate::common::quoted::assert_quotes(PAGE, &near);
+    let near = format!(
+        "whose every configuration is within {:.1} mm of contact",
+        nearest * 1e3
+    );
+    crate::common::quoted::assert_quotes("README.md", &near);
 }
 
 /// The same pair by pair (63 pairs × 2,000 configurations): no colliding pair missed; 510
@@ -504,6 +581,7 @@ fn ur5_hull_pairs_never_miss_an_exact_collision() {
     assert_eq!((r.exact_colliding, r.colliding), (4201, 4711));
     // 510 pairs coal calls free: 62 with one body inside the other's mesh, 448 near.
     assert_eq!((r.false_alarms, r.contained), (448, 62));
+    assert_pairs_quoted(&r, 2);
 }
 
 /// Hulls against coal's hulls (`expected_hull_2000.txt`, the same qhull hulls of the same
@@ -556,6 +634,7 @@ fn ur5_certified_hull_motions_never_miss_sampled_exact_collisions() {
         r.colliding >= 139,
         "at least the hulls' sampled collisions: {r:?}"
     );
+    assert_motions_quoted(&r, 2);
 }
 
 /// Decomposed meshes (the default) against the exact meshes on the 2,000 configurations: no
@@ -581,6 +660,18 @@ fn ur5_decomposed_answers_as_its_exact_meshes() {
     // mesh (collisions of the solids; coal's surface test calls them free); no false alarm.
     assert_eq!((r.exact_colliding, r.colliding), (1123, 1134));
     assert_eq!((r.false_alarms, r.contained), (0, 11));
+    let colliding = row(PAGE, "colliding configurations");
+    assert_eq!(colliding[1], group(r.exact_colliding));
+    assert_eq!(colliding[3], group(r.colliding));
+    assert_eq!(row(PAGE, "missed collisions")[3], r.missed.to_string());
+    let alarms = format!(
+        "**{}** (and {} with a body inside another's mesh); distances at most {:.2} mm below \
+         the exact ones",
+        r.false_alarms,
+        r.contained,
+        r.worst_distance_gap * 1e3
+    );
+    assert_eq!(row(PAGE, "false alarms")[3], alarms);
 }
 
 /// The same pair by pair: no colliding pair missed, false alarms and distance gaps within the
@@ -596,6 +687,7 @@ fn ur5_decomposed_pairs_answer_as_their_exact_meshes() {
     // Measured: 4,263 colliding = 4,201 exact + 62 with one body inside the other's mesh.
     assert_eq!((r.exact_colliding, r.colliding), (4201, 4263));
     assert_eq!((r.false_alarms, r.contained), (0, 62));
+    assert_pairs_quoted(&r, 3);
 }
 
 /// Certified motion checks of decomposed meshes on the 500 motions: none free where a sample
@@ -608,4 +700,154 @@ fn ur5_certified_decomposed_motions_never_miss_sampled_exact_collisions() {
     assert_eq!(r.exact_colliding, 89);
     assert_eq!((r.missed, r.late), (0, 0));
     assert_eq!(r.colliding, 90, "{r:?}");
+    assert_motions_quoted(&r, 3);
+}
+
+/// Each UR5 mesh's decomposition (default options: 1 mm, at most 128 pieces) is what
+/// docs/decomposition.md quotes, in its table of meshes (triangles, pieces, the certified
+/// deviation, volumes over the mesh's, counted evaluations; not the time, a measurement) and
+/// in its `robot info` transcript (the same figures as the command prints them).
+#[test]
+fn ur5_decomposition_is_what_the_docs_quote() {
+    let (robot, scene, allowed) = ur5();
+    let checker = bundled::decomposed_checker(&robot, &scene, &allowed);
+    let transcript = crate::common::quoted::page(PAGE);
+    let cache = ShapeCache::in_dir(bundled::decomposed_cache_dir());
+    let (mut meshes, mut cache_bytes, mut evaluations) = (0, 0, 0);
+    let header = format!(
+        "robot ur5: {} links, {} configuration values",
+        robot.links().len(),
+        robot.dof()
+    );
+    crate::common::quoted::assert_quotes(PAGE, &header);
+    for (l, link) in robot.links().iter().enumerate() {
+        let shapes = checker.link_collision_shapes(l);
+        assert_eq!(shapes.len(), link.collisions.len(), "{}", link.name);
+        for ((shape, origin), collision) in shapes.iter().zip(&link.collisions) {
+            let (Some(d), Geometry::Mesh { path, scale, .. }) =
+                (shape.decomposition(), &collision.geometry)
+            else {
+                continue;
+            };
+            meshes += 1;
+            evaluations += d.evaluations;
+            let saved = cache.pieces_file_for(&std::fs::read(path).unwrap(), scale, d.tolerance);
+            cache_bytes += std::fs::metadata(saved.unwrap()).unwrap().len();
+            let file = path.file_name().unwrap().to_string_lossy().to_string();
+            let triangles = mesh_solid::triangles(path, scale, origin).len();
+            let deviation = match d.tolerance_met {
+                true => format!("{:.3}", d.deviation * 1e3),
+                false => format!("{:.3} (not met)", d.deviation * 1e3),
+            };
+            let ratio = |v: f64| format!("{:.3}", v / d.mesh_volume);
+            let expected = [
+                file.clone(),
+                triangles.to_string(),
+                if d.closed { "yes" } else { "no" }.to_string(),
+                d.pieces.to_string(),
+                deviation,
+                ratio(d.hull_volume),
+                ratio(d.pieces_volume),
+                d.evaluations.to_string(),
+            ];
+            assert_eq!(row(PAGE, &file)[..expected.len()], expected, "{file}");
+            // `robot info`'s row: link, pieces, deviation, met, hull, pieces, excess, seconds.
+            let printed: Vec<&str> = transcript
+                .lines()
+                .map(str::split_whitespace)
+                .map(Iterator::collect::<Vec<&str>>)
+                .find(|words| words.first() == Some(&link.name.as_str()) && words.len() >= 8)
+                .unwrap_or_else(|| panic!("{PAGE}: no `robot info` row for {}", link.name));
+            let met = if d.tolerance_met { "met" } else { "NOT met" };
+            let expected = format!(
+                "{} {} {:.2e} {met} {} {} {:.0}%",
+                link.name,
+                d.pieces,
+                d.deviation,
+                ratio(d.hull_volume),
+                ratio(d.pieces_volume),
+                d.excess_removed() * 100.0
+            );
+            let words = printed.len() - 1; // the seconds, a measurement
+            assert_eq!(printed[..words].join(" "), expected, "{}", link.name);
+            if !d.tolerance_met {
+                // The README and the page name the one mesh above the tolerance.
+                let bound = format!("{:.2} mm", d.deviation * 1e3);
+                let quoted = crate::common::quoted::assert_quotes;
+                quoted("README.md", &format!("(wrist 3, {bound}) stays above 1 mm"));
+                quoted(PAGE, &format!("not on wrist 3 ({bound},"));
+                assert_eq!(link.name, "wrist_3_link");
+            }
+        }
+    }
+    assert_eq!(meshes, 7);
+    let quoted = crate::common::quoted::assert_quotes;
+    quoted("README.md", &format!("| UR5 ({meshes} meshes, 1 mm) |"));
+    quoted("README.md", "One of the UR5's seven meshes");
+    let sum = format!(
+        "{:.1} M evaluations (the sum of the table's column)",
+        evaluations as f64 / 1e6
+    );
+    quoted(PAGE, &sum);
+    let megabytes = cache_bytes as f64 / 1e6;
+    crate::common::quoted::assert_quotes(
+        "README.md",
+        &format!("| {megabytes:.0} MB of `.pieces` files |"),
+    );
+    crate::common::quoted::assert_quotes(PAGE, &format!("{megabytes:.0} MB of `.pieces` files"));
+}
+
+/// The work counted per configuration over the 2,000 configurations (GJK runs, support
+/// queries, bounding-volume tests of piece-tree node pairs; boolean checks and minimum
+/// distances, each in order with its own warm-start workspace, as
+/// `benches/robot_decomposed.rs` counts it) is what docs/decomposition.md's table quotes, for
+/// hulls (column 1) and decomposed meshes (column 2), to one decimal.
+#[test]
+fn ur5_counted_work_is_what_the_docs_quote() {
+    let (robot, scene, allowed) = ur5();
+    let qs = configurations();
+    let hulls = hull_checker(&robot, &scene, &allowed);
+    let decomposed = bundled::decomposed_checker(&robot, &scene, &allowed);
+    let labels = [
+        "check: GJK runs",
+        "check: support queries",
+        "check: piece volume tests",
+        "distance: GJK runs",
+        "distance: support queries",
+        "distance: piece volume tests",
+    ];
+    let mut columns = Vec::new();
+    for checker in [&hulls, &decomposed] {
+        let (mut checks, mut distances) = (checker.workspace(), checker.workspace());
+        let mut sums = [0u64; 6];
+        for q in &qs {
+            let (_, c) = checker.check_counted(&mut checks, q).unwrap();
+            let (_, d) = checker.distance_counted(&mut distances, q).unwrap();
+            for (k, count) in [c, d].iter().enumerate() {
+                sums[3 * k] += u64::from(count.gjk_runs);
+                sums[3 * k + 1] += u64::from(count.support_calls);
+                sums[3 * k + 2] += u64::from(count.volume_tests);
+            }
+        }
+        columns.push(sums.map(|s| format!("{:.1}", s as f64 / qs.len() as f64)));
+    }
+    eprintln!("hulls, decomposed: {columns:?}");
+    let ratio = |k: usize| {
+        let value = |c: usize| columns[c][k].parse::<f64>().unwrap();
+        format!("{:.1}", value(1) / value(0))
+    };
+    let ratios = format!(
+        "it counts {}× the hulls' GJK runs and {}× their support queries",
+        ratio(0),
+        ratio(1)
+    );
+    crate::common::quoted::assert_quotes(PAGE, &ratios);
+    for (k, label) in labels.iter().enumerate() {
+        let quoted = row(PAGE, label);
+        assert_eq!(
+            [&quoted[1], &quoted[2]],
+            [&columns[0][k], &columns[1][k]],
+            "{label}"
+        );
+    }
 }

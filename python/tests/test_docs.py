@@ -80,6 +80,8 @@ def python_programs():
 
 
 def commands():
+    """(page, line, command, shown): each command a page runs, with the output lines a
+    ```console transcript shows after it (empty for ```sh blocks)."""
     found = []
     for page in PAGES:
         for lang, code, mark, line in blocks(page):
@@ -88,15 +90,57 @@ def commands():
             if mark and mark.group(1).startswith("not run"):
                 assert mark.group(2).strip(), f"{page.name}:{line}: `not run` needs a reason"
                 continue
+            shown = None  # the output lines of the last command that runs
             for command in code.replace("\\\n", " ").splitlines():
                 if lang == "console":
+                    if not command.startswith("$ "):
+                        if shown is not None:
+                            shown.append(command)
+                        continue
+                    shown = None
                     if not command.startswith("$ polyquery ") or "…" in command:
                         continue
                     command = command[2:]
                 elif not command.startswith("polyquery "):
                     continue
-                found.append((page.name, line, command))
+                shown = []
+                found.append((page.name, line, command, shown))
     return found
+
+
+# What a transcript may show differently from a run: times and rates (measurements), the shape
+# cache's hits (a warm or cold cache) and folder, the seconds and rates of JSON lines, and the
+# bytes of a `.nvm` file's metadata (it records the build's times, whose digits vary).
+MEASURED = [
+    (re.compile(r'"\w*(seconds|per_second)":[-+\d.e]+'), '"seconds":M'),
+    (re.compile(r'"cache":\{[^}]*\}'), '"cache":C'),
+    (re.compile(r"\d+ (\w+ )?per second"), "M per second"),
+    (re.compile(r"META \d+"), "META M"),
+    (re.compile(r"^size +\d+ bytes \([\d.]+ per vertex"), "size M bytes (M per vertex"),
+    (re.compile(r"\d[\d.,]*(e-?\d+)? ?(ns|µs|ms|s)\b"), "M"),
+    (re.compile(r"[\d.,]+/s\b"), "M/s"),
+    (re.compile(r"shape cache [^:]*: \d+ hits?, \d+ built"), "shape cache C"),
+    (re.compile(r"shape cache \d+ hits?, \d+ built"), "shape cache C"),
+]
+
+
+def masked(line):
+    for pattern, replacement in MEASURED:
+        line = pattern.sub(replacement, line)
+    return line.strip()
+
+
+def assert_shows(page, line, command, shown, output):
+    """Every line a transcript shows after `command` is a line of its output, measurements
+    masked (`MEASURED`); `…` shortens: a line holding it must match up to it, a line of it
+    alone stands for lines left out."""
+    printed = [masked(l) for l in output.splitlines()]
+    for expected in shown:
+        if expected.strip() in ("", "…"):
+            continue
+        want = masked(expected.split("…", 1)[0]) if "…" in expected else masked(expected)
+        match = (lambda got: got.startswith(want)) if "…" in expected else (lambda got: got == want)
+        assert any(match(got) for got in printed), f"{page}:{line}: {command}\nshown but not printed: {expected}\nprinted:\n{output}"
 
 
 def binary():
@@ -131,16 +175,18 @@ def test_python_block_runs(page, line, code):
     assert out.returncode == 0, f"{page}:{line}:\n{out.stderr}"
 
 
-@pytest.mark.parametrize("page,line,command", [pytest.param(*c, id=f"{c[0]}:{c[1]}:{c[2][:40]}") for c in commands()])
-def test_shown_command_runs(page, line, command, scratch):
+@pytest.mark.parametrize("page,line,command,shown", [pytest.param(*c, id=f"{c[0]}:{c[1]}:{c[2][:40]}") for c in commands()])
+def test_shown_command_runs(page, line, command, shown, scratch):
     out = run_command(command, scratch)
     assert out.returncode == 0, f"{page}:{line}: {command}\n{out.stderr}"
+    assert_shows(page, line, command, shown, out.stdout + out.stderr)
 
 
 def test_every_block_found():
     """The block reader sees the README's examples (a reader that found none would pass)."""
     assert len(python_programs()) >= 2 and len(commands()) >= 10
-    assert sum(p == "README.md" for p, _, _ in commands()) == 3
+    assert sum(p == "README.md" for p, *_ in commands()) == 3
+    assert sum(len(shown) for *_, shown in commands()) >= 40
 
 
 def test_pages_with_rust_code_are_doctests():

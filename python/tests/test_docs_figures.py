@@ -8,6 +8,7 @@ compared with runs of white space made one space, so a figure may wrap. About 2 
 a warm shape cache.
 """
 
+import json
 import pickle
 import re
 import subprocess
@@ -98,3 +99,71 @@ def test_pickled_checker_size():
     checker = pq.Checker(robot, pq.Scene.from_json(PANDA / "scene_table_shelf.json"))
     size = len(pickle.dumps(checker))
     quoted("docs/python.md", f"{size / 1e6:.2f} MB for the Panda")
+
+
+def table_row(name, label):
+    """The cells of the one Markdown table row of page `name` whose first cell is `label`."""
+    rows = []
+    for line in (REPO / name).read_text().splitlines():
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if cells[0] == label:
+                rows.append(cells)
+    assert len(rows) == 1, f"{name}: {len(rows)} table rows labelled {label!r}"
+    return rows[0]
+
+
+def test_all_700_problems(out_dir):
+    """docs/planning.md on all 700 MotionBenchMaker problems at seed 0: its transcript's
+    counts and length medians per set, its table's solved and length columns (rounded to two
+    decimals: within 0.0055 of the printed three), and the work counted over the run. Each
+    problem is planned on one thread with the seed, so these do not depend on the thread count
+    or the machine (the times do, and are not checked). About 5 s on two threads."""
+    d = "data/robots/mbm_panda/"
+    summary = polyquery("robot", "plan", d + "panda.urdf", "--srdf", d + "panda.srdf", "--problems", d + "problems",
+                        "--threads", "2", "--out", str(out_dir / "plans.jsonl"))
+    transcript = (REPO / "docs/planning.md").read_text().splitlines()
+    sets = 0
+    for line in summary.splitlines():
+        m = re.match(r"(\w+): ((\d+)/\d+ solved, \d+ invalid); planning ms .*; length median ([\d.]+)$", line)
+        if not m:
+            continue
+        sets += 1
+        name, counts, solved, length = m.group(1), m.group(2), m.group(3), m.group(4)
+        quoted_lines = [t for t in transcript if t.startswith(name + ": ")]
+        assert len(quoted_lines) == 1, name
+        assert quoted_lines[0].startswith(f"{name}: {counts};"), quoted_lines[0]
+        assert quoted_lines[0].endswith(f"length median {length}"), quoted_lines[0]
+        label = "**all**" if name == "all" else name.removesuffix("_panda")
+        cells = [c.strip("*") for c in table_row("docs/planning.md", label)]
+        assert cells[1] == m.group(2).split()[0], (name, cells)
+        assert abs(float(cells[-1]) - float(length)) <= 0.0055, (name, cells, length)
+    assert sets == 8, summary
+    solved_all = re.search(r"^all: (\d+)/(\d+) solved", summary, flags=re.M)
+    quoted("README.md", f"{solved_all.group(1)} of {solved_all.group(2)} MotionBenchMaker Panda problems solved")
+    for note in (line for line in summary.splitlines() if line.startswith("note: ")):
+        assert note in transcript, f"docs/planning.md's transcript lacks: {note}"
+    plans = [json.loads(line) for line in (out_dir / "plans.jsonl").read_text().splitlines()]
+    assert len(plans) == 700
+    first = next(t for t in transcript if t.startswith('{"problem":"bookshelf_small_panda/0001"'))
+    plan = next(p for p in plans if p["problem"] == "bookshelf_small_panda/0001")
+    assert f'"length":{json.dumps(plan["length"])}' in first, first
+    state_checks = sum(p["state_checks"] for p in plans)
+    certified = sum(p["certified_checks"] for p in plans)
+    quoted("docs/planning.md", f"{state_checks / 1e6:.2f} million of them")
+    quoted("docs/planning.md", f"now {state_checks / 1e6:.2f} million (seed 0)")
+    quoted("docs/planning.md", f"certified motion checks ({certified:,}: the returned edges")
+
+
+def test_plan_page_size(out_dir):
+    """docs/planning.md's size of one problem's plan page (`--html`), in KB, to within 1 KB
+    (the page carries the run's timings, whose digits vary)."""
+    d = "data/robots/mbm_panda/"
+    p = d + "problems/box_panda/"
+    page_file = out_dir / "plan.html"
+    polyquery("robot", "plan", d + "panda.urdf", "--srdf", d + "panda.srdf", "--scene", p + "scene0001.yaml",
+              "--request", p + "request0001.yaml", "--out", str(out_dir / "plan.jsonl"), "--html", str(page_file))
+    size_kb = page_file.stat().st_size / 1000
+    kb = re.search(r"One problem's page is about (\d+) KB", page("docs/planning.md"))
+    assert kb, "docs/planning.md quotes no page size"
+    assert abs(size_kb - int(kb.group(1))) <= 1, size_kb

@@ -28,23 +28,28 @@
 //! smaller maps (662 instead of 809 bytes per hull vertex on spheres): polish records of
 //! 16-byte units whose neighbour entries hold `f32` offsets instead of full points, and
 //! tree nodes of 32 bytes with cell-local `u16` links (40-byte nodes only for a cell too
-//! large for them). A build reads only its own version: other versions, 1 and 2 included,
-//! are [`FormatError::UnsupportedVersion`], whose message names the file's version and
+//! large for them); 4, the polytope as its points and faces only (56 instead of 232 bytes
+//! per hull vertex on spheres): the load rebuilds the adjacency from the faces, with the
+//! checks of a build, and the face planes are computed on demand. A build reads only its
+//! own version: other versions, 1 to 3 included, are [`FormatError::UnsupportedVersion`], whose message names the file's version and
 //! this build's (preprocess the mesh again).
 //!
 //! **Loading is streamed, and holds the file once.** [`load`] reads the file once, front to
 //! back ([`decode_reader`]): small fields through a 64 KiB buffer, and each array (points,
-//! half-edges, polish records, cells, slabs, tree nodes) from the file straight into the
+//! faces, polish records, cells, slabs, tree nodes) from the file straight into the
 //! final `Vec` of the map, piece by piece, each piece hashed while it is still in cache. A
 //! record array's bytes on disk are its `#[repr(C)]` bytes in memory (little-endian, no
 //! padding; `zerocopy` checks the layouts at compile time), so nothing is decoded element by
 //! element and no `unsafe` is needed. The file is never in memory beside the map: the peak
-//! resident memory of a load is the map plus about 1 % of scratch (measured 1.012× on the
-//! 1,048,576-vertex sphere, 858 MB for an 848 MB structure, where reading the file whole and
-//! then decoding it peaked at 2.01×), and the load takes a quarter of the time (0.46–0.96 s
-//! instead of 1.87–3.33 s there, runs alternated; most of what is left is the kernel zeroing
-//! the fresh pages the map needs). The CRC-32 is still computed over every byte, on the pieces as they arrive
-//! (about 35 ms for those 848 MB). Any stream can be loaded this way — a pipe, a FIFO — with
+//! resident memory of a load is the map plus a few per cent of scratch (the polytope's
+//! adjacency, rebuilt from its faces, is in memory but not in the file): on the
+//! 1,048,576-vertex sphere, 608.1 MB for a 509.9 MB file and a 589.6 MB structure (1.19× the
+//! file, 1.031× the structure; on a 20,000-vertex sphere 11.9 MB added for a 9.8 MB file;
+//! `cargo run --release --example nvm_load`), where reading the file whole and then decoding
+//! it peaked at 2.01× (format 3). Its load took 1.65–1.76 s there, format 3's 694 MB file
+//! 1.49–2.89 s (runs alternated on a loaded machine), spent on the checks, the adjacency's
+//! rebuild and the kernel zeroing the fresh pages the map needs. The CRC-32 is still computed over every byte, on the pieces as they arrive
+//! (at several GB/s, see below). Any stream can be loaded this way — a pipe, a FIFO — with
 //! the same checks and errors (see [`decode_reader`] for a stream of unknown length).
 //!
 //! The file is not memory-mapped: a mapping would skip the copy and the page zeroing, but
@@ -56,8 +61,8 @@
 //! loaded map the same as a built one, in its own memory.
 //!
 //! **The input cap** ([`crate::read::ReadLimits`], `--max-input-bytes`) applies to the file
-//! size: the loaded map takes about as much memory as its file, so the cap bounds the memory a
-//! load takes. A regular file over the cap is refused before anything is read; a pipe or
+//! size: the loaded map takes at most about 1.25× its file's size in memory (its polytope's
+//! adjacency is rebuilt), so the cap bounds the memory a load takes. A regular file over the cap is refused before anything is read; a pipe or
 //! device is refused as soon as its header declares more than the cap (and `/dev/zero` at its
 //! first byte, which is no magic).
 //!
@@ -92,8 +97,8 @@ use thiserror::Error;
 
 /// The first 8 bytes of every `.nvm` file: `MAGIC = *b"\x89PQNVM\r\n"`.
 pub const MAGIC: [u8; 8] = *b"\x89PQNVM\r\n";
-/// The format version this build writes and reads: `FORMAT_VERSION = 3`.
-pub const FORMAT_VERSION: u32 = 3;
+/// The format version this build writes and reads: `FORMAT_VERSION = 4`.
+pub const FORMAT_VERSION: u32 = 4;
 /// The usual file extension, without the dot: `EXTENSION = "nvm"`.
 pub const EXTENSION: &str = "nvm";
 
@@ -170,7 +175,7 @@ pub enum FormatError {
     Corrupt {
         /// `path` = the file, as given to [`load`] / [`save`] / [`decode`].
         path: PathBuf,
-        /// `what` = what is wrong (e.g. `"half-edge 7: twin 99 ≥ 24 half-edges"`).
+        /// `what` = what is wrong (e.g. `"polytope faces: edge 3→7 has no opposite edge: the surface is not closed"`).
         what: String,
     },
 }

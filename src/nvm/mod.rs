@@ -158,9 +158,15 @@ impl NormalVectorMap {
         let mut per_chart: Vec<Vec<Segment>> = (0..NUM_CHARTS)
             .map(|_| Vec::with_capacity(ne / 3 + 8))
             .collect();
+        // The face normals once (the polytope computes them on demand).
+        let normals: Vec<Vector> = polytope
+            .face_ids()
+            .map(|f| polytope.face_normal(f))
+            .collect();
+        let normal = |f: crate::FaceId| normals.get(f.index()).copied().unwrap_or_default();
         for e in polytope.edge_ids() {
             let (f, g) = polytope.edge_faces(e);
-            let (m1, m2) = (polytope.face_normal(f), polytope.face_normal(g));
+            let (m1, m2) = (normal(f), normal(g));
             let (a, b) = polytope.edge_vertices(e);
             let ab = polytope.point(a) - polytope.point(b);
             for (c, segs) in per_chart.iter_mut().enumerate() {

@@ -125,7 +125,8 @@ impl Piece {
 /// use polyquery::robot::DecompositionSummary;
 ///
 /// let s = DecompositionSummary { pieces: 3, closed: true, tolerance: 1e-3, deviation: 8e-4,
-///     tolerance_met: true, mesh_volume: 1.0, hull_volume: 1.5, pieces_volume: 1.1, seconds: 0.2 };
+///     tolerance_met: true, mesh_volume: 1.0, hull_volume: 1.5, pieces_volume: 1.1,
+///     evaluations: 20_000, seconds: 0.2 };
 /// assert!((s.excess_removed() - 0.8).abs() < 1e-12); // 80 % of the hull's excess is gone
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -147,10 +148,15 @@ pub struct DecompositionSummary {
     pub mesh_volume: f64,
     /// The hull's volume: `hull_volume ≥ mesh_volume`.
     pub hull_volume: f64,
-    /// The pieces' total volume (they lie in disjoint cells, so it is their union's):
+    /// The volume of the pieces' union (merged pieces may overlap; see
+    /// [`Decomposition::pieces_volume`](crate::decompose::Decomposition::pieces_volume)):
     /// `pieces_volume ≤ hull_volume`, and `≥ mesh_volume` for a mesh of one shell (shells that
     /// overlap count their overlap twice in `mesh_volume`).
     pub pieces_volume: f64,
+    /// Counted work of the decomposition when it was built, `evaluations` = the point
+    /// evaluations of [`Decomposition::evaluations`](crate::decompose::Decomposition::evaluations)
+    /// (a shape read from the cache keeps its first build's count).
+    pub evaluations: usize,
     /// Seconds the decomposition took when it was built: `seconds ≥ 0` (a shape read from the
     /// cache keeps its first build's time).
     pub seconds: f64,

@@ -8,10 +8,11 @@
 //! best distance, far enough for a motion's step). A node's ball holds every piece below it,
 //! so a pruned node pair is provably as separated as its balls say. Balls: placing one is one
 //! frame product, and each query's node test is the one it already makes between two pieces'
-//! balls. A leaf.
+//! balls. Each hull piece also keeps a ball inside it (the boolean check's proof of contact
+//! without GJK). A leaf.
 
 use super::shape::ConvexShape;
-use crate::Point;
+use crate::{Point, Vector};
 
 /// One node: a ball in the shape's frame holding the pieces below it, and either a piece (a
 /// leaf) or two children.
@@ -25,15 +26,34 @@ pub(crate) struct PieceNode {
     leaf: bool,
 }
 
+impl PieceNode {
+    /// Whether the node is a leaf: `is_leaf() ⟺ piece().is_some()`.
+    #[inline(always)]
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.leaf
+    }
+
+    /// The node's piece when it is a leaf: `Some(k)`; `None` for an inner node.
+    #[inline(always)]
+    pub(crate) fn piece(&self) -> Option<usize> {
+        self.leaf.then_some(self.index as usize)
+    }
+}
+
 /// The tree over a shape's pieces, nodes in depth-first order (root first); empty for a shape
 /// without pieces: `nodes.len() = 2 · pieces − 1` (0 without pieces).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PieceTree {
     nodes: Vec<PieceNode>,
+    /// Per piece, a ball inside it (see [`PieceTree::inner_ball`]).
+    inner: Vec<(Point, f64)>,
 }
 
 /// The tree of a shape without pieces.
-pub(crate) static EMPTY_TREE: PieceTree = PieceTree { nodes: Vec::new() };
+pub(crate) static EMPTY_TREE: PieceTree = PieceTree {
+    nodes: Vec::new(),
+    inner: Vec::new(),
+};
 
 /// What the tree needs of a piece: its shape, and its bounding ball `(center, radius)` and box
 /// `(lo, hi)` in the shape's frame.
@@ -48,6 +68,7 @@ impl PieceTree {
     pub(crate) fn build(pieces: &[PieceBounds<'_>]) -> PieceTree {
         let mut tree = PieceTree {
             nodes: Vec::with_capacity((2 * pieces.len()).saturating_sub(1)),
+            inner: pieces.iter().map(|(shape, ..)| inner_ball(shape)).collect(),
         };
         let mut order: Vec<u32> = (0..pieces.len() as u32).collect();
         if !pieces.is_empty() {
@@ -104,11 +125,11 @@ impl PieceTree {
         &self.nodes[i as usize]
     }
 
-    /// The piece of node `i` when it is a leaf: `Some(k)`; `None` for an inner node.
+    /// A ball inside piece `k`, in the shape's frame: `(c, r)` with every `x` such that
+    /// `‖x − c‖ ≤ r` in the piece; `r < 0` when none is known.
     #[inline(always)]
-    pub(crate) fn piece(&self, i: u32) -> Option<usize> {
-        let node = &self.nodes[i as usize];
-        node.leaf.then_some(node.index as usize)
+    pub(crate) fn inner_ball(&self, k: usize) -> (Point, f64) {
+        self.inner[k]
     }
 
     /// The two children of inner node `i`.
@@ -143,4 +164,41 @@ fn enclosing_ball(pieces: &[PieceBounds<'_>], order: &[u32]) -> (Point, f64) {
         })
         .fold(0.0, f64::max);
     (c, r * (1.0 + 4.0 * f64::EPSILON))
+}
+
+/// A ball inside a hull piece: centred at the mean of its vertices (inside the hull), its
+/// radius the least distance from there to a face's plane, less that face's rounding (its
+/// corners' largest excess over its plane) and 64 ulps of the piece's largest coordinate;
+/// `(origin, −1)` (none) for another shape or a piece too thin for one.
+fn inner_ball(shape: &ConvexShape) -> (Point, f64) {
+    let none = (Point::origin(), -1.0);
+    let ConvexShape::Hull(map) = shape else {
+        return none;
+    };
+    let p = map.polytope();
+    let points = p.points();
+    if points.is_empty() {
+        return none;
+    }
+    let sum = points.iter().fold(Vector::zeros(), |acc, x| acc + x.coords);
+    let c = Point::from(sum / points.len() as f64);
+    let reach = points.iter().map(|x| x.coords.amax()).fold(0.0, f64::max);
+    let r = p
+        .face_ids()
+        .map(|f| {
+            let (n, offset) = (p.face_normal(f), p.face_offset(f));
+            let excess = p
+                .face_vertices(f)
+                .iter()
+                .map(|&v| n.dot(&p.point(v).coords) - offset)
+                .fold(0.0, f64::max);
+            offset - n.dot(&c.coords) - excess
+        })
+        .fold(f64::INFINITY, f64::min)
+        - 64.0 * f64::EPSILON * reach;
+    if r.is_finite() && r > 0.0 {
+        (c, r)
+    } else {
+        none
+    }
 }

@@ -71,7 +71,7 @@ const PIECES_KEY_TAG: &[u8] = b"polyquery pieces cache v1\0";
 
 /// Keyed into every `.pieces` file's name: bump it when the decomposition's result changes,
 /// so that older caches are rebuilt rather than trusted.
-const DECOMPOSITION_VERSION: u32 = 4;
+const DECOMPOSITION_VERSION: u32 = 5;
 
 impl ShapeCache {
     /// A cache in `dir` (created when first written): `cache file = dir/<sha256>.nvm` (or
@@ -341,6 +341,7 @@ impl ShapeCache {
             mesh_volume: made.mesh_volume,
             hull_volume: made.hull_volume,
             pieces_volume: made.pieces_volume,
+            evaluations: made.evaluations,
             seconds: started.elapsed().as_secs_f64(),
         };
         let shape = CollisionShape::decomposed(ConvexShape::Hull(Arc::new(outer)), pieces, summary);

@@ -287,6 +287,7 @@ pub mod shapes {
 pub mod answers;
 pub mod files;
 pub mod mutate;
+pub mod quoted;
 
 /// The robots bundled under `data/robots/` (the Panda, the UR5): their folders, loaders and
 /// a checker without a shape cache.
@@ -332,16 +333,25 @@ pub mod bundled {
     }
 
     /// A checker of decomposed meshes whose pieces are built once per test run: the shape
-    /// cache is one temporary folder shared by every test of the process.
+    /// cache is one temporary folder shared by every test of the process, and checkers are
+    /// built one at a time, so that tests starting together do not all decompose the same
+    /// meshes at once (the first builds and caches them, the others read the cache).
     pub fn decomposed_checker(
         robot: &Robot,
         scene: &Scene,
         allowed: &AllowedCollisions,
     ) -> Checker {
-        static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-        let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
-        let cache = ShapeCache::in_dir(dir.path());
+        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _building = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        let cache = ShapeCache::in_dir(decomposed_cache_dir());
         Checker::new(robot, scene, allowed, &cache, CheckerOptions::default()).unwrap()
+    }
+
+    /// The shape cache folder of [`decomposed_checker`], one per test run (so the meshes are
+    /// decomposed once): its `.pieces` files are the decomposed meshes loaded so far.
+    pub fn decomposed_cache_dir() -> &'static Path {
+        static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+        DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
     }
 
     /// The largest certified deviation of a checker's decomposed link meshes (0 without any):

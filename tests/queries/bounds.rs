@@ -4,6 +4,7 @@
 use super::oracle::*;
 use crate::common;
 
+use common::quoted::row;
 use common::shapes::{cuboid, direction, hull, rotation, sample, size};
 use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 use polyquery::query::oracle::MinkowskiDifference;
@@ -80,6 +81,7 @@ fn bad_directions_bounds_and_non_finite_poses_are_errors() {
 /// Mean support calls of Nio's intersection test and directional penetration on sphere
 /// hulls of 10²…10⁵ vertices at random poses (half overlapping, half disjoint), with warm
 /// hill-climbing support. Logarithmic growth: the means at 10⁵ are below twice those at 10³.
+/// docs/benchmarks.md quotes the means ("Counted work of Nio's algorithms").
 #[test]
 fn support_calls_grow_logarithmically() {
     let mut runner = TestRunner::deterministic();
@@ -124,6 +126,17 @@ fn support_calls_grow_logarithmically() {
             "n = {n:>6}: mean support calls: intersection {mi:.2}, directional penetration {mp:.2} ({pens} overlapping), {mm:.2} on the others"
         );
         means.push((mi, mp));
+        let exponent = ["²", "³", "⁴", "⁵"][k];
+        assert_eq!(
+            row("docs/benchmarks.md", &format!("10{exponent}")),
+            [
+                format!("10{exponent}"),
+                format!("{mi:.2}"),
+                format!("{mp:.2}"),
+                format!("{mm:.2}")
+            ],
+            "n = {n}"
+        );
     }
     let (i3, p3) = means[1];
     let (i5, p5) = means[3];

@@ -96,7 +96,7 @@ fn preprocess_one_mesh_then_info_text_and_json() {
     assert_mentions(
         &info,
         &[
-            "format version   3",
+            "format version   4",
             "vertices         319",
             "tree nodes",
             "slabs",
@@ -106,7 +106,7 @@ fn preprocess_one_mesh_then_info_text_and_json() {
         ],
     );
     let v = ok_json(["info", &s(&out)]);
-    assert_eq!(v["format_version"], 3);
+    assert_eq!(v["format_version"], 4);
     assert_eq!(v["vertices"], 319);
     assert_eq!(v["faces"], 634);
     assert!(v["tree_nodes"].as_u64().unwrap() > 0);

@@ -13,7 +13,8 @@
 //! the check descends to the piece pairs only when the outer shapes meet, the distance only
 //! when the outer shapes' lower bound is below the best distance found; both descend the
 //! shapes' piece trees, pruning node pairs whose balls are apart (check) or no nearer than
-//! the best distance (distance).
+//! the best distance (distance). The check confirms a piece pair's contact without GJK when
+//! balls inside the two pieces already overlap ([`ShapePair::certainly_meet`]).
 
 use super::core::{Checker, NO_PAIR};
 use super::pairs::ShapePair;
@@ -168,6 +169,9 @@ impl Checker {
                         |_, counts, ws, pieces| {
                             if pieces.near.apart_padded(pad, true) {
                                 return ControlFlow::Continue(());
+                            }
+                            if pieces.certainly_meet() {
+                                return ControlFlow::Break(Ok(pieces.bodies));
                             }
                             let guess = &mut ws.guesses[pieces.slot];
                             match self.collide(pieces, pad, guess, counts) {

@@ -15,7 +15,7 @@ use super::geometry::{Frame, Near, Placed, box_ball_plane, frame_center, sphere_
 use super::results::{Body, CheckCounts};
 use super::workspace::{CheckWorkspace, NodePair};
 use crate::Point;
-use crate::robot::piece_tree::{EMPTY_TREE, PieceTree, WHOLE};
+use crate::robot::piece_tree::{EMPTY_TREE, PieceNode, PieceTree, WHOLE};
 use crate::robot::{ConvexShape, Piece};
 use std::ops::ControlFlow;
 
@@ -37,15 +37,59 @@ pub(super) struct ShapePair<'a> {
     pub(super) tree_b: &'a PieceTree,
     /// The shapes' bounding volumes: balls, or a ball and the obstacle's box and ball.
     pub(super) near: Near<'a>,
+    /// For a pair of pieces, balls inside them in their shapes' frames (`r < 0`: none, as for
+    /// a whole shape): see [`ShapePair::certainly_meet`].
+    pub(super) inner_a: (Point, f64),
+    pub(super) inner_b: (Point, f64),
     pub(super) slot: usize,
     pub(super) bodies: (Body, Body),
 }
+
+/// No inner ball (a whole shape's, or a piece's too thin for one).
+const NO_INNER: (Point, f64) = (Point::new(0.0, 0.0, 0.0), -1.0);
 
 impl ShapePair<'_> {
     /// Whether either shape has pieces to descend to: `has_pieces() ⟺ pieces_a ∪ pieces_b ≠ ∅`.
     #[inline(always)]
     pub(super) fn has_pieces(&self) -> bool {
         !(self.pieces_a.is_empty() && self.pieces_b.is_empty())
+    }
+
+    /// Whether the two shapes certainly meet, without GJK: their inner balls overlap, or one's
+    /// inner ball meets the other shape when that is a box or a ball (placed, beyond the
+    /// rounding of placing them). `certainly_meet() ⟹ A ∩ B ≠ ∅`; `false` says nothing.
+    #[inline(always)]
+    pub(super) fn certainly_meet(&self) -> bool {
+        let ((ca, ra), (cb, rb)) = (self.inner_a, self.inner_b);
+        let (fa, fb) = (&self.frame_a, &self.frame_b);
+        match (ra >= 0.0, rb >= 0.0) {
+            (true, true) => {
+                let (ca, cb) = (fa.apply(&ca), fb.apply(&cb));
+                let slack = 16.0 * f64::EPSILON * (ca.coords.amax() + cb.coords.amax() + ra + rb);
+                (ca - cb).norm() + slack <= ra + rb
+            }
+            (true, false) => ball_meets(&fa.apply(&ca), ra, self.b, fb),
+            (false, true) => ball_meets(&fb.apply(&cb), rb, self.a, fa),
+            (false, false) => false,
+        }
+    }
+}
+
+/// Whether the world ball `(c, r)` certainly meets `shape` placed by `frame` when it is a box
+/// or a ball (`false` for other shapes), beyond the rounding of placing them.
+#[inline(always)]
+fn ball_meets(c: &Point, r: f64, shape: &ConvexShape, frame: &Frame) -> bool {
+    let slack = 16.0 * f64::EPSILON * (c.coords.amax() + frame.translation.amax() + r);
+    match *shape {
+        ConvexShape::Cuboid { half_extents: h } => {
+            let local = frame.rotation.tr_mul(&(c.coords - frame.translation));
+            let nearest = local.zip_map(&h, |x, h| x.clamp(-h, h));
+            (local - nearest).norm() + slack <= r
+        }
+        ConvexShape::Sphere { radius } => {
+            (c.coords - frame.translation).norm() + slack <= r + radius
+        }
+        _ => false,
     }
 }
 
@@ -126,6 +170,8 @@ impl Checker {
                         r: ls.radius,
                         obstacle,
                     },
+                    inner_a: NO_INNER,
+                    inner_b: NO_INNER,
                     slot: pair.slot + i,
                     bodies,
                 };
@@ -160,6 +206,8 @@ impl Checker {
                             cb,
                             rb: sb.radius,
                         },
+                        inner_a: NO_INNER,
+                        inner_b: NO_INNER,
                         slot: pair.slot + i * nb + j,
                         bodies,
                     };
@@ -198,81 +246,99 @@ impl Checker {
         ) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let first = self.piece_slots[shapes.slot] as usize;
-        // The whole shapes' volumes: `a`'s ball; `b`'s ball, or `None` for an obstacle.
-        let (whole_a, whole_b) = match shapes.near {
-            Near::Balls { ca, ra, cb, rb } => ((ca, ra), Some((cb, rb))),
-            Near::Obstacle { c, r, .. } => ((c, r), None),
+        let (tree_a, tree_b) = (shapes.tree_a, shapes.tree_b);
+        let (root_a, root_b) = (tree_a.root(), tree_b.root());
+        // The whole shapes' balls: `a`'s, and `b`'s — unused when `b` is an obstacle without
+        // pieces (`obstacle`), whose node pairs are tested against the obstacle itself.
+        let (whole_a, whole_b, obstacle) = match shapes.near {
+            Near::Balls { ca, ra, cb, rb } => ((ca, ra), (cb, rb), None),
+            Near::Obstacle { c, r, obstacle } => {
+                ((c, r), (c, r), (root_b == WHOLE).then_some(obstacle))
+            }
             // Not the near of a shape pair with pieces; a ball holding everything prunes nothing.
             Near::Plane { .. } => {
                 let all = (Point::origin(), f64::INFINITY);
-                (all, Some(all))
+                (all, all, None)
             }
         };
-        let (tree_a, tree_b) = (shapes.tree_a, shapes.tree_b);
+        let (frame_a, frame_b) = (&shapes.frame_a, &shapes.frame_b);
         let nb = shapes.pieces_b.len().max(1);
         // The placed ball of node `x` of a side.
-        let ball = |tree: &PieceTree, frame: &Frame, x: u32| {
+        #[inline(always)]
+        fn ball(tree: &PieceTree, frame: &Frame, x: u32) -> (Point, f64) {
             let n = tree.node(x);
             (frame.apply(&n.center), n.radius)
-        };
-        let leaf = |tree: &PieceTree, x: u32| x == WHOLE || tree.piece(x).is_some();
-        let near_of = |(ca, ra): (Point, f64), b: Option<(Point, f64)>| match (b, shapes.near) {
-            (Some((cb, rb)), _) => Near::Balls { ca, ra, cb, rb },
-            (None, Near::Obstacle { obstacle, .. }) => Near::Obstacle {
-                c: ca,
-                r: ra,
+        }
+        // The bounding volumes of a node pair: its balls, or `a`'s ball and the obstacle.
+        let near_of = |n: &NodePair| match obstacle {
+            None => Near::Balls {
+                ca: n.ca,
+                ra: n.ra,
+                cb: n.cb,
+                rb: n.rb,
+            },
+            Some(obstacle) => Near::Obstacle {
+                c: n.ca,
+                r: n.ra,
                 obstacle,
             },
-            (None, near) => near,
         };
         let mut stack = std::mem::take(&mut ws.piece_stack);
         stack.clear();
-        let (root_a, root_b) = (tree_a.root(), tree_b.root());
+        let ((ca, ra), (cb, rb)) = (
+            if root_a == WHOLE {
+                whole_a
+            } else {
+                ball(tree_a, frame_a, root_a)
+            },
+            if root_b == WHOLE {
+                whole_b
+            } else {
+                ball(tree_b, frame_b, root_b)
+            },
+        );
         stack.push(NodePair {
             a: root_a,
             b: root_b,
-            ball_a: if root_a == WHOLE {
-                whole_a
-            } else {
-                ball(tree_a, &shapes.frame_a, root_a)
-            },
-            ball_b: if root_b == WHOLE {
-                whole_b
-            } else {
-                Some(ball(tree_b, &shapes.frame_b, root_b))
-            },
+            ca,
+            ra,
+            cb,
+            rb,
         });
         let mut outcome = ControlFlow::Continue(());
-        while let Some(NodePair {
-            a: x,
-            b: y,
-            ball_a,
-            ball_b,
-        }) = stack.pop()
-        {
+        while let Some(pair) = stack.pop() {
             counts.volume_tests += 1;
-            let near = near_of(ball_a, ball_b);
-            let (leaf_a, leaf_b) = (leaf(tree_a, x), leaf(tree_b, y));
+            let (x, y) = (pair.a, pair.b);
+            // A node's piece (`None` for an inner node), and whether it is a leaf.
+            let node_a = (x != WHOLE).then(|| tree_a.node(x));
+            let node_b = (y != WHOLE).then(|| tree_b.node(y));
+            let (leaf_a, leaf_b) = (
+                node_a.is_none_or(PieceNode::is_leaf),
+                node_b.is_none_or(PieceNode::is_leaf),
+            );
+            let near = near_of(&pair);
             if leaf_a && leaf_b {
-                let i = if x == WHOLE { None } else { tree_a.piece(x) };
-                let j = if y == WHOLE { None } else { tree_b.piece(y) };
+                let i = node_a.and_then(PieceNode::piece);
+                let j = node_b.and_then(PieceNode::piece);
                 let near = match near {
                     Near::Balls { ca, ra, cb, rb } => leaf_near(
-                        (ca, ra, i.map(|i| &shapes.pieces_a[i]), &shapes.frame_a),
-                        (cb, rb, j.map(|j| &shapes.pieces_b[j]), &shapes.frame_b),
+                        (ca, ra, i.map(|i| &shapes.pieces_a[i]), frame_a),
+                        (cb, rb, j.map(|j| &shapes.pieces_b[j]), frame_b),
                     ),
                     near => near,
                 };
                 let pieces = ShapePair {
                     a: i.map_or(shapes.a, |i| shapes.pieces_a[i].shape()),
-                    frame_a: shapes.frame_a,
+                    frame_a: *frame_a,
                     b: j.map_or(shapes.b, |j| shapes.pieces_b[j].shape()),
-                    frame_b: shapes.frame_b,
+                    frame_b: *frame_b,
                     pieces_a: &[],
                     pieces_b: &[],
                     tree_a: &EMPTY_TREE,
                     tree_b: &EMPTY_TREE,
                     near,
+                    inner_a: i.map_or(NO_INNER, |i| tree_a.inner_ball(i)),
+                    inner_b: j.map_or(NO_INNER, |j| tree_b.inner_ball(j)),
                     slot: first + i.unwrap_or(0) * nb + j.unwrap_or(0),
                     bodies: shapes.bodies,
                 };
@@ -287,30 +353,38 @@ impl Checker {
             }
             // Split the side with the larger ball (an inner node's; a leaf is never split),
             // and visit the child nearer the other side first.
-            let split_a = !leaf_a && (leaf_b || ball_a.1 >= ball_b.map_or(0.0, |(_, r)| r));
-            let children = if split_a {
-                let (c1, c2) = tree_a.children(x);
-                [c1, c2].map(|c| NodePair {
-                    a: c,
-                    b: y,
-                    ball_a: ball(tree_a, &shapes.frame_a, c),
-                    ball_b,
-                })
+            let split_a = !leaf_a && (leaf_b || pair.ra >= pair.rb);
+            let (tree, frame, node) = if split_a {
+                (tree_a, frame_a, x)
             } else {
-                let (c1, c2) = tree_b.children(y);
-                [c1, c2].map(|c| NodePair {
-                    a: x,
-                    b: c,
-                    ball_a,
-                    ball_b: Some(ball(tree_b, &shapes.frame_b, c)),
-                })
+                (tree_b, frame_b, y)
             };
-            let [near_1, near_2] = children.map(|c| near_of(c.ball_a, c.ball_b).gap());
-            let [c1, c2] = children;
-            if near_1 <= near_2 {
-                stack.extend([c2, c1]);
+            let child = |c: u32| {
+                let (center, radius) = ball(tree, frame, c);
+                if split_a {
+                    NodePair {
+                        a: c,
+                        ca: center,
+                        ra: radius,
+                        ..pair
+                    }
+                } else {
+                    NodePair {
+                        b: c,
+                        cb: center,
+                        rb: radius,
+                        ..pair
+                    }
+                }
+            };
+            let (c1, c2) = tree.children(node);
+            let (c1, c2) = (child(c1), child(c2));
+            if near_of(&c1).gap() <= near_of(&c2).gap() {
+                stack.push(c2);
+                stack.push(c1);
             } else {
-                stack.extend([c1, c2]);
+                stack.push(c1);
+                stack.push(c2);
             }
         }
         ws.piece_stack = stack;

@@ -71,11 +71,14 @@ pub(super) struct Gap {
 }
 
 /// A node pair of two shapes' piece trees waiting to be tested: the nodes (`WHOLE` for a shape
-/// without pieces) and their placed balls (`ball_b = None`: the obstacle itself).
+/// without pieces) and their placed balls `(ca, ra)` and `(cb, rb)` (`b`'s unused when it is an
+/// obstacle without pieces: the obstacle itself is its volume).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NodePair {
     pub(super) a: u32,
     pub(super) b: u32,
-    pub(super) ball_a: (Point, f64),
-    pub(super) ball_b: Option<(Point, f64)>,
+    pub(super) ca: Point,
+    pub(super) ra: f64,
+    pub(super) cb: Point,
+    pub(super) rb: f64,
 }

@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 
 /// The first 8 bytes of a saved robot, scene or checker: `MAGIC = *b"\x89PQROB\r\n"`.
 pub const MAGIC: [u8; 8] = *b"\x89PQROB\r\n";
-/// The format version this build writes and reads: `FORMAT_VERSION = 2` (2 added the
-/// checker's mesh options and convex pieces, and collision shapes on their own).
-pub const FORMAT_VERSION: u32 = 2;
+/// The format version this build writes and reads: `FORMAT_VERSION = 3` (2 added the
+/// checker's mesh options and convex pieces, and collision shapes on their own; 3 the
+/// decomposition's counted evaluations).
+pub const FORMAT_VERSION: u32 = 3;
 
 const HEADER_BYTES: usize = 24;
 const CHECKSUM_BYTES: usize = 4;

@@ -436,6 +436,7 @@ pub(super) fn put_collision_shape(
             w.put_len(s.pieces);
             w.put_u8(s.closed as u8);
             w.put_u8(s.tolerance_met as u8);
+            w.put_len(s.evaluations);
             put_f64s(
                 w,
                 &[
@@ -471,6 +472,7 @@ pub(super) fn get_collision_shape(
     let count = r.u64("piece count")?;
     let closed = get_flag(r, "closed")?;
     let tolerance_met = get_flag(r, "tolerance met")?;
+    let evaluations = r.u64("evaluations")?;
     let [tolerance, mesh_volume, hull_volume, pieces_volume, seconds] =
         get_f64s::<5>(r, "decomposition")?;
     let deviation = r.f64("deviation")?;
@@ -491,6 +493,8 @@ pub(super) fn get_collision_shape(
         mesh_volume,
         hull_volume,
         pieces_volume,
+        evaluations: usize::try_from(evaluations)
+            .map_err(|_| corrupt(format!("evaluations {evaluations}")))?,
         seconds,
     };
     Ok(CollisionShape::decomposed(outer, pieces, summary))

@@ -89,6 +89,8 @@ pub struct DecompositionInfo {
     pub pieces_over_mesh: Option<f64>,
     /// `excess_removed` = the share of the hull's excess volume the pieces remove.
     pub excess_removed: f64,
+    /// `evaluations` = the decomposition's counted work when first built (point evaluations).
+    pub evaluations: usize,
     /// `seconds` = the time the decomposition took when first built (kept by the cache).
     pub seconds: f64,
 }
@@ -205,6 +207,7 @@ fn shape_info(
             hull_over_mesh: ratio(d.hull_volume),
             pieces_over_mesh: ratio(d.pieces_volume),
             excess_removed: d.excess_removed(),
+            evaluations: d.evaluations,
             seconds: d.seconds,
         }
     });
