@@ -337,3 +337,27 @@ fn with_scene_answers_as_a_fresh_checker() {
         assert_eq!(m, fresh.check_motion(x, y).map_err(|e| e.to_string()));
     }
 }
+
+/// The planner's defaults that docs/planning.md quotes (search edges' samples per radian,
+/// the range as a share of the space's extent, shortcut attempts, the Python signature's
+/// defaults) are the library's constants.
+#[test]
+fn planning_page_quotes_the_defaults() {
+    use crate::common::quoted::assert_quotes;
+    use polyquery::robot::{
+        DEFAULT_RANGE_FRACTION, DEFAULT_SEARCH_RESOLUTION, DEFAULT_SHORTCUT_ATTEMPTS,
+    };
+    let page = "docs/planning.md";
+    let per_rad = (1.0 / DEFAULT_SEARCH_RESOLUTION).round();
+    assert_eq!(per_rad * DEFAULT_SEARCH_RESOLUTION, 1.0);
+    assert_quotes(page, &format!("{per_rad} samples per rad"));
+    assert_quotes(
+        page,
+        &format!("the default stays {DEFAULT_RANGE_FRACTION} × the extent"),
+    );
+    assert_quotes(
+        page,
+        &format!("shortcut_attempts={DEFAULT_SHORTCUT_ATTEMPTS},"),
+    );
+    assert_quotes(page, &format!("resolution=1/{per_rad})"));
+}
