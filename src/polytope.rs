@@ -514,7 +514,7 @@ impl Polytope {
     /// Face `f`'s outward unit normal `n` (Newell's, summed accurately) and offset
     /// `c = max n · p` over its corners; `None` for a face of zero area (never in a built
     /// polytope).
-    fn face_plane(&self, f: FaceId) -> Option<(Vector, f64)> {
+    pub(crate) fn face_plane(&self, f: FaceId) -> Option<(Vector, f64)> {
         let poly = self.face_vertices(f);
         let n = newell_normal(&self.points, poly);
         let len = n.norm();

@@ -166,19 +166,24 @@ fn enclosing_ball(pieces: &[PieceBounds<'_>], order: &[u32]) -> (Point, f64) {
     (c, r * (1.0 + 4.0 * f64::EPSILON))
 }
 
+/// No ball inside a piece: a whole shape's, another shape's than a hull, or a piece too thin
+/// for one (`r < 0`).
+pub(crate) const NO_INNER_BALL: (Point, f64) = (Point::new(0.0, 0.0, 0.0), -1.0);
+
 /// A ball inside a hull piece: centred at the mean of its vertices (inside the hull), its
-/// radius the least distance from there to a face's plane, less that face's rounding (its
-/// corners' largest excess over its plane) and 64 ulps of the piece's largest coordinate;
-/// `(origin, −1)` (none) for another shape or a piece too thin for one.
+/// radius the least distance from there to a face's plane `n · x = c` (`c` its corners'
+/// largest `n · p`), less the face's spread below that plane (its corners' largest
+/// `c − n · p`: a face of nearly coplanar corners may dip under the plane by that much) and 64
+/// ulps of the piece's largest coordinate; [`NO_INNER_BALL`] for another shape or a piece
+/// too thin for one.
 fn inner_ball(shape: &ConvexShape) -> (Point, f64) {
-    let none = (Point::origin(), -1.0);
     let ConvexShape::Hull(map) = shape else {
-        return none;
+        return NO_INNER_BALL;
     };
     let p = map.polytope();
     let points = p.points();
     if points.is_empty() {
-        return none;
+        return NO_INNER_BALL;
     }
     let sum = points.iter().fold(Vector::zeros(), |acc, x| acc + x.coords);
     let c = Point::from(sum / points.len() as f64);
@@ -186,19 +191,21 @@ fn inner_ball(shape: &ConvexShape) -> (Point, f64) {
     let r = p
         .face_ids()
         .map(|f| {
-            let (n, offset) = (p.face_normal(f), p.face_offset(f));
-            let excess = p
+            let Some((n, offset)) = p.face_plane(f) else {
+                return f64::NEG_INFINITY;
+            };
+            let spread = p
                 .face_vertices(f)
                 .iter()
-                .map(|&v| n.dot(&p.point(v).coords) - offset)
+                .map(|&v| offset - n.dot(&p.point(v).coords))
                 .fold(0.0, f64::max);
-            offset - n.dot(&c.coords) - excess
+            offset - n.dot(&c.coords) - spread
         })
         .fold(f64::INFINITY, f64::min)
         - 64.0 * f64::EPSILON * reach;
     if r.is_finite() && r > 0.0 {
         (c, r)
     } else {
-        none
+        NO_INNER_BALL
     }
 }

@@ -15,7 +15,7 @@ use super::geometry::{Frame, Near, Placed, box_ball_plane, frame_center, sphere_
 use super::results::{Body, CheckCounts};
 use super::workspace::{CheckWorkspace, NodePair};
 use crate::Point;
-use crate::robot::piece_tree::{EMPTY_TREE, PieceNode, PieceTree, WHOLE};
+use crate::robot::piece_tree::{EMPTY_TREE, NO_INNER_BALL, PieceNode, PieceTree, WHOLE};
 use crate::robot::{ConvexShape, Piece};
 use std::ops::ControlFlow;
 
@@ -44,9 +44,6 @@ pub(super) struct ShapePair<'a> {
     pub(super) slot: usize,
     pub(super) bodies: (Body, Body),
 }
-
-/// No inner ball (a whole shape's, or a piece's too thin for one).
-const NO_INNER: (Point, f64) = (Point::new(0.0, 0.0, 0.0), -1.0);
 
 impl ShapePair<'_> {
     /// Whether either shape has pieces to descend to: `has_pieces() ⟺ pieces_a ∪ pieces_b ≠ ∅`.
@@ -170,8 +167,8 @@ impl Checker {
                         r: ls.radius,
                         obstacle,
                     },
-                    inner_a: NO_INNER,
-                    inner_b: NO_INNER,
+                    inner_a: NO_INNER_BALL,
+                    inner_b: NO_INNER_BALL,
                     slot: pair.slot + i,
                     bodies,
                 };
@@ -206,8 +203,8 @@ impl Checker {
                             cb,
                             rb: sb.radius,
                         },
-                        inner_a: NO_INNER,
-                        inner_b: NO_INNER,
+                        inner_a: NO_INNER_BALL,
+                        inner_b: NO_INNER_BALL,
                         slot: pair.slot + i * nb + j,
                         bodies,
                     };
@@ -337,8 +334,8 @@ impl Checker {
                     tree_a: &EMPTY_TREE,
                     tree_b: &EMPTY_TREE,
                     near,
-                    inner_a: i.map_or(NO_INNER, |i| tree_a.inner_ball(i)),
-                    inner_b: j.map_or(NO_INNER, |j| tree_b.inner_ball(j)),
+                    inner_a: i.map_or(NO_INNER_BALL, |i| tree_a.inner_ball(i)),
+                    inner_b: j.map_or(NO_INNER_BALL, |j| tree_b.inner_ball(j)),
                     slot: first + i.unwrap_or(0) * nb + j.unwrap_or(0),
                     bodies: shapes.bodies,
                 };
