@@ -3,6 +3,7 @@
 //! own constants, so the page cannot drift from what `polyquery report` runs. Text is compared
 //! with runs of white space as one space, so a quoted phrase may wrap.
 
+use crate::quoted;
 use polyquery_report::format::group;
 use polyquery_report::planning::{QUICK_PROBLEMS, VIEWED_PROBLEMS};
 use polyquery_report::robot::{
@@ -19,13 +20,7 @@ const PAGE: &str = "docs/getting-started.md";
 
 /// Asserts that the page quotes `text`, white space squeezed.
 fn assert_quotes(text: &str) {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let squeeze = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let page = std::fs::read_to_string(root.join(PAGE)).expect(PAGE);
-    assert!(
-        squeeze(&page).contains(&squeeze(text)),
-        "{PAGE} does not quote: {text}"
-    );
+    quoted::assert_quotes(PAGE, text);
 }
 
 /// `10⁴` for 10,000: a power of ten written as the page writes it.
