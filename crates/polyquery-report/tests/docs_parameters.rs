@@ -5,7 +5,7 @@
 
 use crate::quoted;
 use polyquery_report::format::group;
-use polyquery_report::planning::{QUICK_PROBLEMS, VIEWED_PROBLEMS};
+use polyquery_report::planning::{QUICK_PROBLEMS, VAMP_FIGURES, VIEWED_PROBLEMS};
 use polyquery_report::robot::{
     DEFAULT_CONFIGURATIONS, DEFAULT_MOTIONS, DEFAULT_SCAN_SIZES, QUICK_CONFIGURATIONS,
     QUICK_MOTIONS, QUICK_SCAN_SIZES, RANDOM_OBSTACLES,
@@ -81,4 +81,23 @@ fn getting_started_quotes_the_report_parameters() {
     let words = ["zero", "one", "two", "three", "four", "five"];
     assert_quotes(&format!("({} with `--quick`)", words[QUICK_PROBLEMS.len()]));
     assert_quotes(&format!("of the first {} embedded", words[VIEWED_PROBLEMS]));
+}
+
+/// VAMP's figures are quoted, not measured here: docs/planning.md's row and the report's
+/// planning section quote the same strings (`VAMP_FIGURES`), and the prose the same median.
+#[test]
+fn planning_page_quotes_the_reports_vamp_figures() {
+    let [solved, median, mean, p95, simplify, length, exact] = VAMP_FIGURES;
+    let page = "docs/planning.md";
+    let row = quoted::row(page, "VAMP 0.6.4");
+    assert_eq!(row[1], solved, "{row:?}");
+    assert_eq!(row[2], format!("{median} / {mean} / {p95}"), "{row:?}");
+    assert_eq!(row[3], simplify, "{row:?}");
+    assert_eq!(row[4], length, "{row:?}");
+    let collide = exact.split(" (").next().unwrap_or(exact);
+    assert!(
+        row[5].starts_with(collide),
+        "{row:?} does not start with {collide}"
+    );
+    quoted::assert_quotes(page, &format!("median {median}, mean {mean}"));
 }
