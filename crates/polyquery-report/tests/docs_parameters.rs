@@ -10,6 +10,7 @@ use polyquery_report::robot::{
     DEFAULT_CONFIGURATIONS, DEFAULT_MOTIONS, DEFAULT_SCAN_SIZES, QUICK_CONFIGURATIONS,
     QUICK_MOTIONS, QUICK_SCAN_SIZES, RANDOM_OBSTACLES,
 };
+use polyquery_report::view::scene::{FRAME_STEP, FRAMES_PER_EDGE, MAX_FRAMES};
 use polyquery_report::workload::{
     DEFAULT_DIRECTIONS, DEFAULT_QUERIES, DEFAULT_SIZES, QUICK_DIRECTIONS, QUICK_QUERIES,
     QUICK_SIZES,
@@ -100,4 +101,19 @@ fn planning_page_quotes_the_reports_vamp_figures() {
         "{row:?} does not start with {collide}"
     );
     quoted::assert_quotes(page, &format!("median {median}, mean {mean}"));
+}
+
+/// The plan viewer's frame rule as docs/planning.md describes it is the one the page builder
+/// uses (`view::scene`'s constants).
+#[test]
+fn planning_page_quotes_the_viewer_frames() {
+    let (fewest, most) = FRAMES_PER_EDGE;
+    quoted::assert_quotes(
+        "docs/planning.md",
+        &format!(
+            "at {fewest}–{most} frames along each edge (one per {FRAME_STEP} of joint-space \
+             length, at most {} per problem)",
+            group(MAX_FRAMES)
+        ),
+    );
 }
