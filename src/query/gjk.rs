@@ -348,16 +348,16 @@ impl Simplex {
         }
     };
 
-    fn single(first: DiffPoint) -> Self {
+    /// Makes this the one-point simplex `{first}` in place (only slot 0 is written; the
+    /// others are past `len`).
+    fn start(&mut self, first: DiffPoint) {
         let p = first.point.coords;
-        Simplex {
-            vertices: [first; 4],
-            points: [p; 4],
-            norms: [p.norm_squared(); 4],
-            weights: [1.0, 0.0, 0.0, 0.0],
-            len: 1,
-            v: p,
-        }
+        self.vertices[0] = first;
+        self.points[0] = p;
+        self.norms[0] = p.norm_squared();
+        self.weights[0] = 1.0;
+        self.len = 1;
+        self.v = p;
     }
 
     fn active(&self) -> &[DiffPoint] {
@@ -468,7 +468,7 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         let reach = first.point.coords.dot(&start);
         if reach < 0.0 {
             let norm = start.norm();
-            *simplex = Simplex::single(first);
+            simplex.start(first);
             return Ok(Run {
                 stop: Stop::Separated,
                 lower_bound: (-reach / norm, start / norm),
@@ -478,7 +478,7 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             });
         }
     }
-    *simplex = Simplex::single(first);
+    simplex.start(first);
     let mut iterations = 0u32;
     let mut lower_bound = (f64::NEG_INFINITY, Vector::x());
     let mut flat_steps = 0u32;
