@@ -190,16 +190,41 @@ fn edges<const I: usize, const J: usize, const K: usize>(
     only: [bool; 3],
 ) -> ClosestPoint {
     let mut best = None;
-    if only[0] {
-        keep_closer(&mut best, segment::<J, K>(p));
+    // An edge whose closest point is inside it (two corners of positive weight) answers
+    // for the whole triangle: the origin projects beyond that edge, and the vector from the
+    // point to the origin's projection is then the edge's outward normal in the plane,
+    // which makes the point the triangle's closest. So the other flagged edges are not
+    // evaluated.
+    if only[0] && keep_unless_inside(&mut best, segment::<J, K>(p), 2) {
+        return best.unwrap_or_else(|| vertex::<I>(p));
     }
-    if only[1] {
-        keep_closer(&mut best, segment::<K, I>(p));
+    if only[1] && keep_unless_inside(&mut best, segment::<K, I>(p), 2) {
+        return best.unwrap_or_else(|| vertex::<I>(p));
     }
     if only[2] {
         keep_closer(&mut best, segment::<I, J>(p));
     }
     best.unwrap_or_else(|| vertex::<I>(p))
+}
+
+/// `candidate` into `best` as [`keep_closer`] does, except that a candidate inside its
+/// face (`corners` points of positive weight: the face's relative interior) replaces it
+/// outright; returns whether it did. Such a candidate is the closest point of the whole
+/// simplex when the origin lies beyond that face (its callers only ask then): the vector
+/// from it to the origin is normal to the face, so it lies in the simplex's normal cone
+/// there.
+#[inline(always)]
+fn keep_unless_inside(
+    best: &mut Option<ClosestPoint>,
+    candidate: ClosestPoint,
+    corners: u32,
+) -> bool {
+    if candidate.support_mask.count_ones() == corners {
+        *best = Some(candidate);
+        return true;
+    }
+    keep_closer(best, candidate);
+    false
 }
 
 /// Triangle `p[I] p[J] p[K]`.
@@ -275,16 +300,13 @@ fn triangle<const I: usize, const J: usize, const K: usize>(p: &[Vector; 4]) -> 
 #[inline(always)]
 fn faces(p: &[Vector; 4], only: [bool; 4]) -> ClosestPoint {
     let mut best = None;
-    if only[0] {
-        keep_closer(&mut best, triangle::<1, 2, 3>(p));
-    }
-    if only[1] {
-        keep_closer(&mut best, triangle::<0, 2, 3>(p));
-    }
-    if only[2] {
-        keep_closer(&mut best, triangle::<0, 1, 3>(p));
-    }
-    if only[3] {
+    // A flagged face whose closest point is inside it (three corners of positive weight)
+    // is the tetrahedron's closest point (see `keep_unless_inside`): the other flagged
+    // faces are not evaluated.
+    let done = (only[0] && keep_unless_inside(&mut best, triangle::<1, 2, 3>(p), 3))
+        || (only[1] && keep_unless_inside(&mut best, triangle::<0, 2, 3>(p), 3))
+        || (only[2] && keep_unless_inside(&mut best, triangle::<0, 1, 3>(p), 3));
+    if !done && only[3] {
         keep_closer(&mut best, triangle::<0, 1, 2>(p));
     }
     best.unwrap_or_else(|| vertex::<0>(p))
