@@ -419,6 +419,14 @@ impl Simplex {
     }
 }
 
+/// Whether a support answer of `D` is finite: its `point = point_a − point_b` is (a
+/// difference with an infinite or NaN operand never is, so this is
+/// [`DiffPoint::is_finite`] on three coordinates instead of nine).
+#[inline]
+fn finite_answer(w: &DiffPoint) -> bool {
+    w.point.iter().all(|c| c.is_finite())
+}
+
 /// The outcome of the main loop.
 ///
 /// The final simplex is not part of it: the loop works on the caller's (a simplex is a few
@@ -458,7 +466,7 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         Vector::x()
     };
     let first = diff.support(&start);
-    if !first.is_finite() {
+    if !finite_answer(&first) {
         return Err(non_finite);
     }
     // The plane through the first support point, normal to the start direction, may
@@ -504,7 +512,7 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
 
         let w = diff.support(&-v);
-        if !w.is_finite() {
+        if !finite_answer(&w) {
             return Err(non_finite);
         }
         let vw = v.dot(&w.point.coords);
