@@ -554,6 +554,46 @@ mod tests {
         }
     }
 
+    /// The sub-simplices (faces of a tetrahedron, edges of a triangle) of `points`, as
+    /// point lists.
+    fn facets(points: &[Vector]) -> Vec<Vec<Vector>> {
+        (0..points.len())
+            .map(|k| {
+                (0..points.len())
+                    .filter(|&i| i != k)
+                    .map(|i| points[i])
+                    .collect()
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// The early exit (a flagged face or edge whose closest point is inside it answers
+        /// for the whole simplex, the others unevaluated): on random triangles and
+        /// tetrahedra, many with the origin beyond two or more of their faces, the answer is
+        /// no farther than the closest point of any facet (1e-14 of the simplex's size: both
+        /// are the same point up to rounding when the exit was taken) and matches the brute
+        /// force as `check` asserts.
+        #[test]
+        fn no_facet_is_closer_than_the_answer(
+            corners in proptest::collection::vec((-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64), 3..=4),
+            shift in (-1.5..1.5f64, -1.5..1.5f64, -1.5..1.5f64),
+        ) {
+            let centre = Vector::new(shift.0, shift.1, shift.2);
+            let points: Vec<Vector> =
+                corners.iter().map(|c| centre + Vector::new(c.0, c.1, c.2)).collect();
+            let scale = points.iter().map(|p| p.norm()).fold(0.0, f64::max);
+            let got = closest_to_origin(&points).point.norm();
+            for facet in facets(&points) {
+                let f = closest_to_origin(&facet).point.norm();
+                proptest::prop_assert!(got <= f + 1e-14 * scale, "{points:?}: {got} > facet {f}");
+            }
+            check(&points);
+        }
+    }
+
     #[test]
     fn nearly_flat_tetrahedra() {
         // Fourth point 1e-9 off the plane of the other three: no division blow-up.
