@@ -240,8 +240,8 @@ fn flipped_bytes_are_detected() {
 #[test]
 fn wrong_version_wrong_magic_random_bytes() {
     let bytes = format::encode(&small_map(), &metadata());
-    // 1 to 3 are earlier layouts: refused, not misread.
-    for version in [0u32, 1, 2, 3, 5, 99, u32::MAX] {
+    // 1 to 4 are earlier layouts: refused, not misread.
+    for version in [0u32, 1, 2, 3, 4, 6, 99, u32::MAX] {
         let mut other = bytes.clone();
         other[8..12].copy_from_slice(&version.to_le_bytes());
         match decode(&other) {
@@ -323,7 +323,8 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     }
     // NVMS: segments (8), linear flag (1), polish records (8 + 16 R units), chart count (4),
     // then chart 0: persistence (1), segments used (8), grid origin and scales (4 × 8), k (8),
-    // cells (8 + 8 C), slabs (8 + 16 S), node links (1: 2 for compact), tree nodes (8 + 32 N).
+    // cells (8 + 8 C), slab ends (8 + 8 S), slab words (8 + 4 S), node links (1: 2 for
+    // compact), tree nodes (8 + 32 N).
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
     let f64_at = |at: usize| f64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
     let linear = nvms + 8;
@@ -350,8 +351,11 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     let cell = |c: usize| cells + 8 + 8 * c;
     let slabs = cell(num_cells);
     let num_slabs = u64_at(&bytes, slabs) as usize;
-    let slab = |i: usize| slabs + 8 + 16 * i;
-    let links = slab(num_slabs);
+    let slab = |i: usize| slabs + 8 + 8 * i;
+    let words = slab(num_slabs);
+    assert_eq!(u64_at(&bytes, words) as usize, num_slabs, "a word per slab");
+    let word = |i: usize| words + 8 + 4 * i;
+    let links = word(num_slabs);
     assert_eq!(bytes[links], 2, "compact tree nodes");
     let nodes = links + 1;
     let num_nodes = u64_at(&bytes, nodes) as usize;
@@ -382,6 +386,8 @@ fn crafted_files_with_valid_checksums_are_rejected() {
         }
     };
     let nil = u32::MAX;
+    // A slab's word: its root, or (bit 31 set) its owner.
+    let tag = 1u32 << 31;
 
     corrupt(edit(linear, &[2]), "linear");
     corrupt(edit(chart_count, &7u32.to_le_bytes()), "chart count");
@@ -421,33 +427,35 @@ fn crafted_files_with_valid_checksums_are_rejected() {
         edit(cell(k * k) + 4, &(num_nodes as u32 - 1).to_le_bytes()),
         "cell offsets",
     );
-    // Slabs: a root out of range or in another cell, an owner that is no record start.
+    // Slabs: a word count that is not the slab count, a root out of range or in another
+    // cell, an owner that is no record start.
+    corrupt(
+        edit(words, &(num_slabs as u64 - 1).to_le_bytes()),
+        "slab words",
+    );
     let rooted = (0..num_slabs)
-        .find(|&i| u32_at(slab(i) + 8) != nil)
+        .find(|&i| u32_at(word(i)) & tag == 0)
         .expect("a slab crossed by a segment");
     corrupt(
-        edit(slab(rooted) + 8, &(num_nodes as u32).to_le_bytes()),
+        edit(word(rooted), &(num_nodes as u32).to_le_bytes()),
         "root",
     );
-    corrupt(
-        edit(slab(rooted) + 8, &0x7000_0000u32.to_le_bytes()),
-        "root",
-    );
+    corrupt(edit(word(rooted), &0x7000_0000u32.to_le_bytes()), "root");
     let mut cross_cell_cases = 0;
-    for i in (0..num_slabs).filter(|&i| u32_at(slab(i) + 8) != nil) {
+    for i in (0..num_slabs).filter(|&i| u32_at(word(i)) & tag == 0) {
         if let Some(other) = outside(node_ranges[cell_of_slab(i)]) {
-            corrupt(edit(slab(i) + 8, &other.to_le_bytes()), "root");
+            corrupt(edit(word(i), &other.to_le_bytes()), "root");
             cross_cell_cases += 1;
             break;
         }
     }
     let empty = (0..num_slabs)
-        .find(|&i| u32_at(slab(i) + 8) == nil)
+        .find(|&i| u32_at(word(i)) & tag != 0)
         .expect("a slab crossed by no segment");
-    assert_ne!(u32_at(slab(empty) + 12), nil, "empty slabs have owners");
-    corrupt(edit(slab(empty) + 12, &1u32.to_le_bytes()), "owner");
+    assert_ne!(u32_at(word(empty)), nil, "empty slabs have owners");
+    corrupt(edit(word(empty), &(tag | 1).to_le_bytes()), "owner");
     corrupt(
-        edit(slab(empty) + 12, &(num_records as u32).to_le_bytes()),
+        edit(word(empty), &(tag | num_records as u32).to_le_bytes()),
         "owner",
     );
     // Slab ends: no NaN, strictly increasing within a cell, the cell's last one +∞.
