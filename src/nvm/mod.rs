@@ -203,6 +203,10 @@ impl NormalVectorMap {
             }
             charts.push(locator);
         }
+        // The polish reads the records, the scan the points: the adjacency is rebuilt only
+        // if a caller asks the polytope for it.
+        let mut polytope = polytope;
+        polytope.release_adjacency();
         Ok(NormalVectorMap {
             linear: false,
             polytope,
