@@ -58,6 +58,9 @@ impl NormalVectorMap {
             }
         };
         let (records, is_head) = decode_records(&polytope, r)?;
+        // Checked: the map answers without the adjacency (rebuilt if a caller asks for it).
+        let mut polytope = polytope;
+        polytope.release_adjacency();
         let is_payload = |x: u32| is_head.get(x as usize).copied().unwrap_or(false);
         let count = r.u32("chart count")?;
         if count as usize != NUM_CHARTS {

@@ -203,6 +203,10 @@ impl NormalVectorMap {
             }
             charts.push(locator);
         }
+        // The polish reads the records, the scan the points: the adjacency is rebuilt only
+        // if a caller asks the polytope for it.
+        let mut polytope = polytope;
+        polytope.release_adjacency();
         Ok(NormalVectorMap {
             linear: false,
             polytope,
@@ -303,6 +307,13 @@ impl NormalVectorMap {
     /// `Σ_{chart}` stored nodes of that chart's persistent search tree.
     pub fn num_nodes(&self) -> usize {
         self.charts.iter().map(PointLocator::num_nodes).sum()
+    }
+
+    /// Number of stored pieces over all charts (segments clipped to grid cells).
+    ///
+    /// `Σ_{chart}` pieces of that chart's point locator.
+    pub fn num_pieces(&self) -> usize {
+        self.charts.iter().map(PointLocator::num_pieces).sum()
     }
 
     /// Number of slabs over all charts (and their grid cells).

@@ -10,18 +10,23 @@ use super::grid::{
 };
 use super::sweep::sweep_cell;
 use super::types::{
-    Cell, CompactNode, LocateStats, Location, NIL, NO_OWNER, NoTally, Node, Nodes, Persistence,
-    PointLocError, RIGHT_BIT, Segment, Slab, Tally, TreeNode,
+    Cell, CompactNode, LocateStats, Location, NoTally, Node, Nodes, OWNER_LIMIT, Persistence,
+    Piece, PointLocError, RIGHT_BIT, Segment, Slab, Tally, TreeNode, slab_owner, slab_root,
 };
 use crate::memory_hints;
 
 /// A query prefetches at most this many of its cell's slab records.
 const PREFETCH_SLABS: usize = 32;
 /// A query prefetches at most this many of its cell's tree nodes (the shallowest ones: a
-/// cell's nodes are ordered by depth): 12 lines of 32-byte nodes. Measured at 10⁶ sphere
-/// vertices with 40-byte nodes, interleaved in one process: 16 or 24 best; 64 (the whole
-/// cell) and 0 slower.
-const PREFETCH_NODES: usize = 24;
+/// cell's nodes are ordered by depth): 8 lines of 10-byte nodes. Measured at 10⁶ sphere
+/// vertices (`cargo bench --bench nvm`, alternated runs): with 24 nodes and 24 pieces
+/// 609–693 ns a query, with 48 and 24 582–665 ns, as fast as 32-byte nodes holding their
+/// lines (580–607 ns); with 24 nodes and 10 pieces 699–749 ns.
+const PREFETCH_NODES: usize = 48;
+/// A query prefetches at most this many of its cell's pieces (the ones its shallowest
+/// nodes name first: a cell's pieces are ordered by their first node): 9 lines of 24-byte
+/// pieces, about all of a sphere's cell (≈ 22 at 10⁶ vertices).
+const PREFETCH_PIECES: usize = 24;
 
 /// A frozen point locator (see the module notes): a uniform grid of cells, each cell a slab
 /// structure over the segments clipped to it, all cells' tree versions in one node store.
@@ -44,10 +49,17 @@ pub struct PointLocator {
     /// Cell `c = j·k + i` owns `slabs[cells[c].first_slab .. cells[c + 1].first_slab]` and
     /// likewise its tree nodes (one sentinel entry at the end).
     pub(super) cells: Vec<Cell>,
-    /// The slabs of all cells; a slab's global index is its tree version.
-    pub(super) slabs: Vec<Slab>,
+    /// The right boundary of every slab of all cells (`+∞` for a cell's last slab); a
+    /// slab's global index is its tree version.
+    pub(super) slab_ends: Vec<f64>,
+    /// Per slab its word: the root of its tree version, or (no segment crosses it) its
+    /// owner tagged with `RIGHT_BIT` ([`slab_root`], [`slab_owner`]).
+    pub(super) slab_words: Vec<u32>,
     /// The tree nodes of all cells, compact (cell-local `u16` links) when every cell fits.
     pub(super) nodes: Nodes,
+    /// The pieces of all cells (a cell's non-vertical pieces, in its own order), shared by
+    /// the tree nodes of every version that holds them.
+    pub(super) pieces: Vec<Piece>,
     pub(super) persistence: Persistence,
     pub(super) segments_used: usize,
 }
@@ -201,6 +213,10 @@ impl PointLocator {
         let mut nodes: Vec<Node> = Vec::with_capacity(ordered.len() * 4);
         let mut created: Vec<u32> = Vec::with_capacity(ordered.len() * 4);
         let mut slabs: Vec<Slab> = Vec::with_capacity(ordered.len() * 2 + cells);
+        // Exactly the non-vertical pieces (a shrink would move the array off its huge pages).
+        let mut stored_pieces: Vec<Piece> =
+            Vec::with_capacity(ordered.iter().filter(|s| s.u0 < s.u1).count());
+        memory_hints::advise_huge_pages(&stored_pieces);
         memory_hints::advise_huge_pages(&nodes);
         memory_hints::advise_huge_pages(&slabs);
         let mut cell_entries = Vec::with_capacity(cells + 1);
@@ -208,11 +224,19 @@ impl PointLocator {
             cell_entries.push(Cell {
                 first_slab: slabs.len() as u32,
                 first_node: nodes.len() as u32,
+                first_piece: stored_pieces.len() as u32,
             });
             let lo = piece_start[c] as usize;
             let hi = piece_start[c + 1] as usize;
             let cell_pieces = ordered.get_mut(lo..hi).unwrap_or_default();
-            (nodes, created) = sweep_cell(cell_pieces, persistence, nodes, created, &mut slabs)?;
+            (nodes, created) = sweep_cell(
+                cell_pieces,
+                persistence,
+                nodes,
+                created,
+                &mut slabs,
+                &mut stored_pieces,
+            )?;
             if slabs.len() >= (RIGHT_BIT - 2) as usize {
                 return Err(PointLocError::TooLarge(slabs.len()));
             }
@@ -220,15 +244,21 @@ impl PointLocator {
         cell_entries.push(Cell {
             first_slab: slabs.len() as u32,
             first_node: nodes.len() as u32,
+            first_piece: stored_pieces.len() as u32,
         });
         drop(created);
-        slabs.shrink_to_fit();
+        drop(ordered);
+        let slab_ends = memory_hints::collect_advised(slabs.iter().map(|s| s.end));
+        let slab_words = memory_hints::collect_advised(slabs.iter().map(Slab::word));
+        drop(slabs);
         let nodes = Nodes::freeze(nodes, &cell_entries);
         Ok(PointLocator {
             grid,
             cells: cell_entries,
-            slabs,
+            slab_ends,
+            slab_words,
             nodes,
+            pieces: stored_pieces,
             persistence,
             segments_used,
         })
@@ -261,14 +291,22 @@ impl PointLocator {
             return loc;
         };
         let first = this.first_slab;
-        let Some(slabs) = self.slabs.get(first as usize..next.first_slab as usize) else {
+        let range = first as usize..next.first_slab as usize;
+        let (Some(ends), Some(words)) = (
+            self.slab_ends.get(range.clone()),
+            self.slab_words.get(range),
+        ) else {
             return loc;
         };
-        // Start loading the cell's slab lines (4 slabs a line) and its shallowest node lines
-        // (2 compact nodes a line) together: they then arrive in about one memory latency
-        // instead of one latency per probe and per tree level.
-        for i in (0..slabs.len().min(PREFETCH_SLABS)).step_by(4) {
-            memory_hints::prefetch(slabs.as_ptr().wrapping_add(i));
+        // Start loading the cell's slab ends (8 a line), slab words (16 a line) and its
+        // shallowest node lines (2 compact nodes a line) together: they then arrive in about
+        // one memory latency instead of one latency per probe and per tree level.
+        let prefetched = ends.len().min(PREFETCH_SLABS);
+        for i in (0..prefetched).step_by(8) {
+            memory_hints::prefetch(ends.as_ptr().wrapping_add(i));
+        }
+        for i in (0..prefetched).step_by(16) {
+            memory_hints::prefetch(words.as_ptr().wrapping_add(i));
         }
         let cell_nodes =
             (next.first_node.saturating_sub(this.first_node) as usize).min(PREFETCH_NODES);
@@ -276,13 +314,19 @@ impl PointLocator {
         for offset in (0..cell_nodes * self.nodes.node_bytes()).step_by(64) {
             memory_hints::prefetch(node_base.wrapping_add(offset));
         }
+        let cell_pieces =
+            (next.first_piece.saturating_sub(this.first_piece) as usize).min(PREFETCH_PIECES);
+        let piece_base = self.pieces.as_ptr().wrapping_add(this.first_piece as usize);
+        for offset in (0..cell_pieces * std::mem::size_of::<Piece>()).step_by(64) {
+            memory_hints::prefetch(piece_base.cast::<u8>().wrapping_add(offset));
+        }
         // Slab k of the cell: the number of boundaries ≤ u (the last slab's end is +∞).
-        let m = slabs.len().saturating_sub(1);
+        let m = ends.len().saturating_sub(1);
         let (mut lo, mut hi) = (0usize, m);
         while lo < hi {
             let mid = (lo + hi) / 2;
             stats.probe();
-            if slabs[mid].end <= u {
+            if ends[mid] <= u {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -290,23 +334,28 @@ impl PointLocator {
         }
         // The last inner slab is closed on the right: `u = u_{m−1}` (e.g. the domain's edge)
         // belongs to it, not to the empty slab beyond.
-        if lo == m && m >= 2 && u == slabs[m - 1].end {
+        if lo == m && m >= 2 && u == ends[m - 1] {
             lo = m - 1;
         }
-        let Some(slab) = slabs.get(lo) else {
+        let Some(&word) = words.get(lo) else {
             return loc;
         };
         let version = first + lo as u32;
         loc.slab = version;
-        if slab.root == NIL {
-            loc.owner = (slab.owner != NO_OWNER).then_some(slab.owner);
+        let Some(root) = slab_root(word) else {
+            loc.owner = slab_owner(word);
             return loc;
-        }
+        };
+        let from = Descent {
+            pieces: &self.pieces,
+            cell: this,
+            root,
+            version,
+            point: [u, v],
+        };
         match &self.nodes {
-            Nodes::Compact(nodes) => {
-                descend(nodes, this, slab.root, version, u, v, &mut loc, stats)
-            }
-            Nodes::Wide(nodes) => descend(nodes, this, slab.root, version, u, v, &mut loc, stats),
+            Nodes::Compact(nodes) => descend(nodes, &from, &mut loc, stats),
+            Nodes::Wide(nodes) => descend(nodes, &from, &mut loc, stats),
         }
         loc
     }
@@ -321,20 +370,24 @@ impl PointLocator {
         for (c, w) in self.cells.windows(2).enumerate() {
             let [cu0, cu1, cv0, cv1] = self.grid.rect(c % k, c / k);
             let first = w[0].first_slab;
-            let Some(slabs) = self.slabs.get(first as usize..w[1].first_slab as usize) else {
+            let range = first as usize..w[1].first_slab as usize;
+            let (Some(ends), Some(words)) = (
+                self.slab_ends.get(range.clone()),
+                self.slab_words.get(range),
+            ) else {
                 continue;
             };
-            for (i, slab) in slabs.iter().enumerate() {
-                if slab.root != NIL {
+            for (i, (&end, &word)) in ends.iter().zip(words).enumerate() {
+                if slab_root(word).is_some() {
                     continue;
                 }
                 let lo = if i == 0 {
                     cu0
                 } else {
-                    slabs[i - 1].end.max(cu0).min(cu1)
+                    ends[i - 1].max(cu0).min(cu1)
                 };
                 // max/min, not clamp: never panics, even on a degenerate rectangle.
-                let hi = slab.end.max(cu0).min(cu1);
+                let hi = end.max(cu0).min(cu1);
                 out.push((first + i as u32, 0.5 * (lo + hi), 0.5 * (cv0 + cv1)));
             }
         }
@@ -342,12 +395,15 @@ impl PointLocator {
     }
 
     /// Sets the payload reported as [`Location::owner`] for the empty slab `slab` (a global
-    /// slab index from [`PointLocator::empty_slabs`]); other slabs are left unchanged: then `locate(u, v).owner = Some(payload)` in that slab.
+    /// slab index from [`PointLocator::empty_slabs`]); other slabs, and payloads of `2³¹ − 1`
+    /// or more (a slab stores its root or its owner in one 31-bit word), are left unchanged:
+    /// then `locate(u, v).owner = Some(payload)` in that slab.
     pub fn set_owner(&mut self, slab: u32, payload: u32) {
-        if let Some(s) = self.slabs.get_mut(slab as usize)
-            && s.root == NIL
+        if let Some(word) = self.slab_words.get_mut(slab as usize)
+            && slab_root(*word).is_none()
+            && payload < OWNER_LIMIT
         {
-            s.owner = payload;
+            *word = RIGHT_BIT | payload;
         }
     }
 
@@ -362,7 +418,7 @@ impl PointLocator {
     ///
     /// `Σ_{cells}` slabs.
     pub fn num_slabs(&self) -> usize {
-        self.slabs.len()
+        self.slab_ends.len()
     }
 
     /// Number of grid cells.
@@ -398,19 +454,34 @@ impl PointLocator {
     /// `Σ_{arrays} capacity × element size`.
     pub fn memory_bytes(&self) -> usize {
         self.cells.capacity() * std::mem::size_of::<Cell>()
-            + self.slabs.capacity() * std::mem::size_of::<Slab>()
+            + self.slab_ends.capacity() * std::mem::size_of::<f64>()
+            + self.slab_words.capacity() * std::mem::size_of::<u32>()
             + self.nodes.memory_bytes()
+            + self.pieces.capacity() * std::mem::size_of::<Piece>()
     }
 
     /// Bytes of one stored tree node in the compact form every locator uses whose cells
-    /// each hold at most 65,535 nodes and 32,766 slabs (cell-local `u16` links); others
-    /// store 40-byte nodes with `u32` links.
+    /// each hold at most 65,535 nodes and pieces and 32,766 slabs (cell-local `u16` links);
+    /// others store 20-byte nodes with `u32` links.
     ///
-    /// `= 32`.
+    /// `= 10`.
     pub const NODE_BYTES: usize = std::mem::size_of::<CompactNode>();
 
+    /// Bytes of one stored piece (a segment clipped to a cell: its line and its two
+    /// payloads), shared by the tree nodes that hold it.
+    ///
+    /// `= 24`.
+    pub const PIECE_BYTES: usize = std::mem::size_of::<Piece>();
+
+    /// Number of stored pieces: the non-vertical segments clipped to the cells they cross.
+    ///
+    /// `Σ_{cells}` pieces of the cell.
+    pub fn num_pieces(&self) -> usize {
+        self.pieces.len()
+    }
+
     /// Bytes of one of this locator's stored tree nodes: [`PointLocator::NODE_BYTES`], or
-    /// 40 when a cell is too large for the compact form.
+    /// 20 when a cell is too large for the compact form.
     ///
     /// `memory_bytes() ≥ num_nodes() × node_bytes()`.
     pub fn node_bytes(&self) -> usize {
@@ -418,35 +489,38 @@ impl PointLocator {
     }
 }
 
-/// The descent in the slab's tree version `version` from `root`, noting the nearest
-/// segments below and above in `loc`. The stored structure is acyclic; the bound only
-/// guards against a corrupt build.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn descend<N: TreeNode, T: Tally>(
-    nodes: &[N],
-    cell: &Cell,
+/// Where a descent starts: the pieces, the cell, the root of the slab's tree version
+/// `version`, and the point located.
+struct Descent<'a> {
+    pieces: &'a [Piece],
+    cell: &'a Cell,
     root: u32,
     version: u32,
-    u: f64,
-    v: f64,
-    loc: &mut Location,
-    stats: &mut T,
-) {
-    let mut node = root;
+    point: [f64; 2],
+}
+
+/// The descent in the slab's tree version from its root, noting the nearest segments below
+/// and above in `loc`. The stored structure is acyclic; the bound only guards against a
+/// corrupt build.
+#[inline(always)]
+fn descend<N: TreeNode, T: Tally>(nodes: &[N], from: &Descent, loc: &mut Location, stats: &mut T) {
+    let [u, v] = from.point;
+    let mut node = from.root;
     for _ in 0..=nodes.len() {
         let Some(n) = nodes.get(node as usize) else {
             break;
         };
-        let ([a, b], [upper, lower]) = n.segment();
+        let Some(p) = from.pieces.get(n.piece(from.cell) as usize) else {
+            break;
+        };
         stats.node();
-        let right = v >= a * u + b;
+        let right = v >= p.a * u + p.b;
         if right {
-            loc.below = Some(upper);
+            loc.below = Some(p.upper);
         } else {
-            loc.above = Some(lower);
+            loc.above = Some(p.lower);
         }
-        node = n.step(right, version, cell);
+        node = n.step(right, from.version, from.cell);
     }
 }
 
