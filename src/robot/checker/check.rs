@@ -3,8 +3,8 @@
 //! their own work per pair:
 //!
 //! * **check** visits the scene pairs (through the obstacle tree when there are many
-//!   obstacles), then the self pairs, skips a pair or shape pair whose bounding volumes are
-//!   apart, and exits at the first shape pair GJK finds intersecting (touching included);
+//!   obstacles), then the self pairs, skips a pair or shape pair whose bounding volumes (balls,
+//!   then oriented boxes) are apart, and exits at the first shape pair GJK finds intersecting (touching included);
 //! * **distance** sorts the pairs by the lower bound of their bounding volumes and visits them
 //!   in that order until the next bound is no better than the best distance found, every GJK
 //!   run cut short once it is certified farther than that.
@@ -153,7 +153,7 @@ impl Checker {
             p,
             #[inline(always)]
             |ws, shapes| {
-                if shapes.near.apart_padded(pad, true) {
+                if shapes.near.apart_padded(pad, true) || shapes.boxes_apart(pad) {
                     return ControlFlow::Continue(());
                 }
                 match self.collide(shapes, pad, &mut ws.guesses[shapes.slot], counts) {
@@ -172,6 +172,9 @@ impl Checker {
                             }
                             if pieces.certainly_meet() {
                                 return ControlFlow::Break(Ok(pieces.bodies));
+                            }
+                            if pieces.boxes_apart(pad) {
+                                return ControlFlow::Continue(());
                             }
                             let guess = &mut ws.guesses[pieces.slot];
                             match self.collide(pieces, pad, guess, counts) {

@@ -11,7 +11,7 @@
 //! slot, when the visitor needs them.
 
 use super::core::Checker;
-use super::geometry::{Frame, Near, Placed, box_ball_plane, frame_center, sphere_plane};
+use super::geometry::{Frame, LocalBox, Near, Placed, box_ball_plane, frame_center, sphere_plane};
 use super::results::{Body, CheckCounts};
 use super::workspace::{CheckWorkspace, NodePair};
 use crate::Point;
@@ -41,11 +41,21 @@ pub(super) struct ShapePair<'a> {
     /// a whole shape): see [`ShapePair::certainly_meet`].
     pub(super) inner_a: (Point, f64),
     pub(super) inner_b: (Point, f64),
+    /// Boxes holding `a` and `b` in their shapes' frames: see [`ShapePair::boxes_apart`].
+    pub(super) box_a: LocalBox,
+    pub(super) box_b: LocalBox,
     pub(super) slot: usize,
     pub(super) bodies: (Body, Body),
 }
 
 impl ShapePair<'_> {
+    /// Whether the shapes' boxes, placed by their frames, are certainly more than `pad`
+    /// apart: `boxes_apart(pad) ⟹ dist(A, B) > pad` (see [`LocalBox::apart`]).
+    #[inline(always)]
+    pub(super) fn boxes_apart(&self, pad: f64) -> bool {
+        LocalBox::apart(&self.frame_a, &self.box_a, &self.frame_b, &self.box_b, pad)
+    }
+
     /// Whether either shape has pieces to descend to: `has_pieces() ⟺ pieces_a ∪ pieces_b ≠ ∅`.
     #[inline(always)]
     pub(super) fn has_pieces(&self) -> bool {
@@ -169,6 +179,8 @@ impl Checker {
                     },
                     inner_a: NO_INNER_BALL,
                     inner_b: NO_INNER_BALL,
+                    box_a: ls.bounds,
+                    box_b: obstacle.bounds,
                     slot: pair.slot + i,
                     bodies,
                 };
@@ -205,6 +217,8 @@ impl Checker {
                         },
                         inner_a: NO_INNER_BALL,
                         inner_b: NO_INNER_BALL,
+                        box_a: sa.bounds,
+                        box_b: sb.bounds,
                         slot: pair.slot + i * nb + j,
                         bodies,
                     };
@@ -336,6 +350,8 @@ impl Checker {
                     near,
                     inner_a: i.map_or(NO_INNER_BALL, |i| tree_a.inner_ball(i)),
                     inner_b: j.map_or(NO_INNER_BALL, |j| tree_b.inner_ball(j)),
+                    box_a: i.map_or(shapes.box_a, |i| piece_box(&shapes.pieces_a[i])),
+                    box_b: j.map_or(shapes.box_b, |j| piece_box(&shapes.pieces_b[j])),
                     slot: first + i.unwrap_or(0) * nb + j.unwrap_or(0),
                     bodies: shapes.bodies,
                 };
@@ -397,6 +413,13 @@ impl Checker {
             self.placed(pair.b, &pair.frame_b),
         )
     }
+}
+
+/// A piece's bounding box in its shape's frame.
+#[inline(always)]
+fn piece_box(piece: &Piece) -> LocalBox {
+    let (lo, hi) = piece.bounding_box();
+    LocalBox::new(&lo, &hi)
 }
 
 /// The bounding volumes of a pair of leaves placed as balls `(c, r)`, each a piece (with its
