@@ -13,8 +13,9 @@
 //! the check descends to the piece pairs only when the outer shapes meet, the distance only
 //! when the outer shapes' lower bound is below the best distance found; both descend the
 //! shapes' piece trees, pruning node pairs whose balls are apart (check) or no nearer than
-//! the best distance (distance). The check confirms a piece pair's contact without GJK when
-//! balls inside the two pieces already overlap ([`ShapePair::certainly_meet`]).
+//! the best distance (distance). The check confirms a shape pair's or piece pair's contact
+//! without GJK when balls inside the two already overlap ([`ShapePair::certainly_meet`]; a
+//! shape's are the largest of its pieces', a hull's its own).
 
 use super::core::{Checker, NO_PAIR};
 use super::pairs::ShapePair;
@@ -155,6 +156,9 @@ impl Checker {
             |ws, shapes| {
                 if shapes.near.apart_padded(pad, true) || shapes.boxes_apart(pad) {
                     return ControlFlow::Continue(());
+                }
+                if shapes.certainly_meet() {
+                    return ControlFlow::Break(Ok(shapes.bodies));
                 }
                 match self.collide(shapes, pad, &mut ws.guesses[shapes.slot], counts) {
                     Ok(false) => ControlFlow::Continue(()),
