@@ -18,15 +18,14 @@ use crate::memory_hints;
 /// A query prefetches at most this many of its cell's slab records.
 const PREFETCH_SLABS: usize = 32;
 /// A query prefetches at most this many of its cell's tree nodes (the shallowest ones: a
-/// cell's nodes are ordered by depth): 8 lines of 10-byte nodes. Measured at 10⁶ sphere
-/// vertices (`cargo bench --bench nvm`, alternated runs): with 24 nodes and 24 pieces
-/// 609–693 ns a query, with 48 and 24 582–665 ns, as fast as 32-byte nodes holding their
-/// lines (580–607 ns); with 24 nodes and 10 pieces 699–749 ns.
-const PREFETCH_NODES: usize = 48;
+/// cell's nodes are ordered by depth): 4 lines of 10-byte nodes. Measured at 10⁶ sphere
+/// vertices with 40-byte nodes, interleaved in one process: 16 or 24 best; 64 (the whole
+/// cell) and 0 slower.
+const PREFETCH_NODES: usize = 24;
 /// A query prefetches at most this many of its cell's pieces (the ones its shallowest
-/// nodes name first: a cell's pieces are ordered by their first node): 9 lines of 24-byte
-/// pieces, about all of a sphere's cell (≈ 22 at 10⁶ vertices).
-const PREFETCH_PIECES: usize = 24;
+/// nodes name: a cell's pieces are ordered by their first node): 4 lines of 24-byte pieces
+/// (a sphere's cell has about 19).
+const PREFETCH_PIECES: usize = 10;
 
 /// A frozen point locator (see the module notes): a uniform grid of cells, each cell a slab
 /// structure over the segments clipped to it, all cells' tree versions in one node store.

@@ -41,8 +41,8 @@
 //!   thousands of segments through one cell). One level of a descent reads one node and
 //!   its piece. A cell's slabs, nodes and pieces are contiguous, its nodes renumbered by
 //!   their smallest depth in any of its versions (roots first) and its pieces by their first
-//!   node, and a query prefetches the cell's slab ends and words, first 48 nodes and first
-//!   24 pieces at once (on a sphere a cell has ≈ 19 slabs, ≈ 38 nodes and ≈ 22 pieces,
+//!   node, and a query prefetches the cell's slab ends and words, first 24 nodes and first
+//!   10 pieces at once (on a sphere a cell has ≈ 19 slabs, ≈ 38 nodes and ≈ 16 pieces,
 //!   ≈ 23 nodes at depth ≤ 1 in some version), so a million-segment locator costs about one
 //!   memory latency per query for the cell instead of one per probe and per level. Large
 //!   arrays are backed by huge pages
