@@ -345,16 +345,27 @@ impl PointLocator {
             loc.owner = slab_owner(word);
             return loc;
         };
-        let from = Descent {
-            pieces: &self.pieces,
-            cell: this,
-            root,
-            version,
-            point: [u, v],
-        };
         match &self.nodes {
-            Nodes::Compact(nodes) => descend(nodes, &from, &mut loc, stats),
-            Nodes::Wide(nodes) => descend(nodes, &from, &mut loc, stats),
+            Nodes::Compact(nodes) => descend(
+                nodes,
+                &self.pieces,
+                this,
+                root,
+                version,
+                [u, v],
+                &mut loc,
+                stats,
+            ),
+            Nodes::Wide(nodes) => descend(
+                nodes,
+                &self.pieces,
+                this,
+                root,
+                version,
+                [u, v],
+                &mut loc,
+                stats,
+            ),
         }
         loc
     }
@@ -488,28 +499,27 @@ impl PointLocator {
     }
 }
 
-/// Where a descent starts: the pieces, the cell, the root of the slab's tree version
-/// `version`, and the point located.
-struct Descent<'a> {
-    pieces: &'a [Piece],
-    cell: &'a Cell,
+/// The descent in the slab's tree version `version` from `root`, noting the nearest
+/// segments below and above in `loc`. The stored structure is acyclic; the bound only
+/// guards against a corrupt build.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn descend<N: TreeNode, T: Tally>(
+    nodes: &[N],
+    pieces: &[Piece],
+    cell: &Cell,
     root: u32,
     version: u32,
-    point: [f64; 2],
-}
-
-/// The descent in the slab's tree version from its root, noting the nearest segments below
-/// and above in `loc`. The stored structure is acyclic; the bound only guards against a
-/// corrupt build.
-#[inline(always)]
-fn descend<N: TreeNode, T: Tally>(nodes: &[N], from: &Descent, loc: &mut Location, stats: &mut T) {
-    let [u, v] = from.point;
-    let mut node = from.root;
+    [u, v]: [f64; 2],
+    loc: &mut Location,
+    stats: &mut T,
+) {
+    let mut node = root;
     for _ in 0..=nodes.len() {
         let Some(n) = nodes.get(node as usize) else {
             break;
         };
-        let Some(p) = from.pieces.get(n.piece(from.cell) as usize) else {
+        let Some(p) = pieces.get(n.piece(cell) as usize) else {
             break;
         };
         stats.node();
@@ -519,7 +529,7 @@ fn descend<N: TreeNode, T: Tally>(nodes: &[N], from: &Descent, loc: &mut Locatio
         } else {
             loc.above = Some(p.lower);
         }
-        node = n.step(right, from.version, from.cell);
+        node = n.step(right, version, cell);
     }
 }
 
