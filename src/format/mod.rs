@@ -32,9 +32,7 @@
 //! per hull vertex on spheres): the load rebuilds the adjacency from the faces, with the
 //! checks of a build, and the face planes are computed on demand; 5, slabs of 12 bytes
 //! instead of 16 (their ends in one array, and one word a slab for its root or, when no
-//! segment crosses it, its owner), and tree nodes of 10 bytes that name a piece (a segment
-//! clipped to a cell: its line and payloads, 24 bytes, stored once per cell) instead of
-//! 32-byte nodes that each held a copy of it. A build reads only its
+//! segment crosses it, its owner). A build reads only its
 //! own version: other versions, 1 to 4 included, are [`FormatError::UnsupportedVersion`], whose message names the file's version and
 //! this build's (preprocess the mesh again).
 //!

@@ -309,13 +309,6 @@ impl NormalVectorMap {
         self.charts.iter().map(PointLocator::num_nodes).sum()
     }
 
-    /// Number of stored pieces over all charts (segments clipped to grid cells).
-    ///
-    /// `Σ_{chart}` pieces of that chart's point locator.
-    pub fn num_pieces(&self) -> usize {
-        self.charts.iter().map(PointLocator::num_pieces).sum()
-    }
-
     /// Number of slabs over all charts (and their grid cells).
     ///
     /// `Σ_{chart}` slabs of that chart's point locator.

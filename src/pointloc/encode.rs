@@ -1,5 +1,5 @@
 //! Saving and loading a frozen [`PointLocator`]: its grid and flat arrays (cells, slabs, tree
-//! nodes, pieces), written as they are and read back without rebuilding, every index checked.
+//! nodes), written as they are and read back without rebuilding, every index checked.
 //!
 //! Where it sits: called by `nvm::encode` for each chart, inside the saved-file format of
 //! [`crate::format`]. This is the only place that knows the locator's on-disk arrays: a
@@ -8,33 +8,31 @@
 //! Layout (all little-endian, arrays as `u64` count + elements):
 //! `persistence: u8` (0 path copying, 1 node copying) · `segments_used: u64` ·
 //! grid `u_lo, v_lo, u_scale, v_scale: f64, k: u64` ·
-//! `cells: count, then per cell first_slab, first_node, first_piece: u32` (12 bytes, `k² + 1`
-//! cells) ·
+//! `cells: count, then per cell first_slab, first_node: u32` (8 bytes, `k² + 1` cells) ·
 //! `slab ends: count, then per slab its end: f64` · `slab words: count (the same), then per
 //! slab its root, or its owner | 2³¹: u32` (12 bytes a slab in all) ·
-//! `node links: u8` (2: compact, 4: wide) · `nodes: count, then per node piece, left, right,
-//! spare, spare_stamp` as cell-local `u16` (compact, 10 bytes: counted from the cell's first
-//! piece, first node and first slab) or global `u32` (wide, 20 bytes) · `pieces: count, then
-//! per piece a, b: f64, upper, lower: u32` (24 bytes).
+//! `node links: u8` (2: compact, 4: wide) · `nodes: count, then per node a, b: f64, upper,
+//! lower: u32`, then `left, right, spare, spare_stamp` as cell-local `u16` (compact, 32 bytes:
+//! counted from the cell's first node and first slab) or global `u32` (wide, 40 bytes).
 //! Each record is its struct's `#[repr(C)]` layout, with no padding, so each
 //! array is read from the stream straight into its final `Vec` and then checked.
 //!
 //! What a load checks (so that no later query can index out of range or loop unboundedly, and
 //! every payload it reports is one the caller accepts): `1 ≤ k ≤ MAX_CELLS_PER_SIDE`, a finite
 //! grid origin and positive finite scales; the cells' first slab strictly increasing from 0 to
-//! the slab count (every cell has a slab) and their first node and first piece never
-//! decreasing from 0 to the node and piece counts; within a cell, slab ends strictly increasing, finite except the last,
+//! the slab count (every cell has a slab) and their first node never decreasing from 0 to
+//! the node count; within a cell, slab ends strictly increasing, finite except the last,
 //! which is `+∞`; every root, child and spare child `NIL` or a node of the slab's own cell
 //! (compact links are checked once widened, so a local index past its cell is refused);
 //! every spare stamp `NO_SPARE` (and then the spare `NIL`) or a version of the cell; every
-//! node's piece a piece of its cell; every piece line finite; every payload (piece `upper`/`lower`, slab owner) accepted by the
+//! node line finite; every payload (node `upper`/`lower`, slab owner) accepted by the
 //! caller; a slab word is a root, an owner or `EMPTY_SLAB`.
 
 use super::grid::{Grid, MAX_CELLS_PER_SIDE};
 use super::locator::PointLocator;
 use super::types::{
-    Cell, CompactNode, NIL, NO_SPARE, Node, Nodes, Persistence, Piece, RIGHT_BIT, TreeNode,
-    fits_compact, slab_owner, slab_root,
+    Cell, CompactNode, NIL, NO_SPARE, Node, Nodes, Persistence, RIGHT_BIT, TreeNode, fits_compact,
+    slab_owner, slab_root,
 };
 use crate::codec::{ByteReader, ByteWriter, DecodeError, Element};
 use std::io::Read;
@@ -43,23 +41,16 @@ impl Element for Cell {
     fn swap_from_le(&mut self) {
         self.first_slab.swap_from_le();
         self.first_node.swap_from_le();
-        self.first_piece.swap_from_le();
-    }
-}
-
-impl Element for Piece {
-    fn swap_from_le(&mut self) {
-        self.a.swap_from_le();
-        self.b.swap_from_le();
-        self.upper.swap_from_le();
-        self.lower.swap_from_le();
     }
 }
 
 impl Element for Node {
     fn swap_from_le(&mut self) {
+        self.a.swap_from_le();
+        self.b.swap_from_le();
         for x in [
-            &mut self.piece,
+            &mut self.upper,
+            &mut self.lower,
             &mut self.left,
             &mut self.right,
             &mut self.spare,
@@ -72,8 +63,11 @@ impl Element for Node {
 
 impl Element for CompactNode {
     fn swap_from_le(&mut self) {
+        self.a.swap_from_le();
+        self.b.swap_from_le();
+        self.upper.swap_from_le();
+        self.lower.swap_from_le();
         for x in [
-            &mut self.piece,
             &mut self.left,
             &mut self.right,
             &mut self.spare,
@@ -110,7 +104,6 @@ impl PointLocator {
                 w.put_array(nodes);
             }
         }
-        w.put_array(&self.pieces);
     }
 
     /// Reads a locator written by [`PointLocator::encode`], checking every length before
@@ -177,21 +170,12 @@ impl PointLocator {
                 "{num_nodes} tree nodes exceed the 31-bit index range"
             )));
         }
-        let pieces: Vec<Piece> = r.array("pieces")?;
-        check_cells(&cells, num_slabs, num_nodes, pieces.len())?;
-        if let Some((i, p)) = pieces.iter().enumerate().find(|(_, p)| {
-            !(p.a.is_finite() && p.b.is_finite() && is_payload(p.upper) && is_payload(p.lower))
-        }) {
-            return Err(DecodeError::corrupt(format!(
-                "piece {i}: line v = {}·u + {} not finite, or payload {} / {} not a region",
-                p.a, p.b, p.upper, p.lower
-            )));
-        }
+        check_cells(&cells, num_slabs, num_nodes)?;
         match &nodes {
             Nodes::Compact(n) => {
                 if let Some(c) = cells.windows(2).position(|w| !fits_compact(w)) {
                     return Err(DecodeError::corrupt(format!(
-                        "grid cell {c}: too many nodes, pieces or slabs for compact tree nodes"
+                        "grid cell {c}: too many nodes or slabs for compact tree nodes"
                     )));
                 }
                 check_nodes(&cells, slabs, n, is_payload)?;
@@ -204,15 +188,14 @@ impl PointLocator {
             slab_ends,
             slab_words,
             nodes,
-            pieces,
             persistence,
             segments_used,
         })
     }
 }
 
-/// Checks every cell's slabs and nodes (the cell directory already checked): pieces of the
-/// cell; roots, children and spare children `NIL` or nodes of the
+/// Checks every cell's slabs and nodes (the cell directory already checked): node lines
+/// finite; payloads accepted; roots, children and spare children `NIL` or nodes of the
 /// cell; spare stamps `NO_SPARE` (spare `NIL`) or versions of the cell. Compact nodes are
 /// checked widened.
 fn check_nodes<N: TreeNode>(
@@ -224,7 +207,6 @@ fn check_nodes<N: TreeNode>(
     for (c, w) in cells.windows(2).enumerate() {
         let slab_range = w[0].first_slab..w[1].first_slab;
         let node_range = w[0].first_node..w[1].first_node;
-        let piece_range = w[0].first_piece..w[1].first_piece;
         // In range by `check_cells`; `get` keeps even a bug here from panicking.
         let range = slab_range.start as usize..slab_range.end as usize;
         let cell_slabs = SlabArrays {
@@ -238,11 +220,17 @@ fn check_nodes<N: TreeNode>(
         check_cell_slabs(c, slab_range.start, cell_slabs, &child_ok, is_payload)?;
         for (i, n) in cell_nodes.iter().enumerate() {
             let id = node_range.start as usize + i;
-            let n = n.widen(&w[0]);
-            if !piece_range.contains(&n.piece) {
+            let n = n.widen(w[0].first_node, w[0].first_slab);
+            if !(n.a.is_finite() && n.b.is_finite()) {
                 return Err(DecodeError::corrupt(format!(
-                    "tree node {id}: piece {} is not a piece of cell {c} ({piece_range:?})",
-                    n.piece
+                    "tree node {id}: line is not finite (v = {}·u + {})",
+                    n.a, n.b
+                )));
+            }
+            if !is_payload(n.upper) || !is_payload(n.lower) {
+                return Err(DecodeError::corrupt(format!(
+                    "tree node {id}: payload {} / {} is not a region",
+                    n.upper, n.lower
                 )));
             }
             if !child_ok(n.left) || !child_ok(n.right) {
@@ -296,39 +284,28 @@ fn decode_grid<R: Read>(r: &mut ByteReader<R>) -> Result<Grid, DecodeError> {
 }
 
 /// Checks the cell directory: first slabs strictly increasing from 0 to `num_slabs` (every
-/// cell has at least one slab), first nodes and first pieces never decreasing from 0 to
-/// `num_nodes` and `num_pieces`.
-fn check_cells(
-    cells: &[Cell],
-    num_slabs: usize,
-    num_nodes: usize,
-    num_pieces: usize,
-) -> Result<(), DecodeError> {
+/// cell has at least one slab), first nodes never decreasing from 0 to `num_nodes`.
+fn check_cells(cells: &[Cell], num_slabs: usize, num_nodes: usize) -> Result<(), DecodeError> {
     let (Some(first), Some(last)) = (cells.first(), cells.last()) else {
         return Err(DecodeError::corrupt("grid cells: none"));
     };
-    if first.first_slab != 0 || first.first_node != 0 || first.first_piece != 0 {
+    if first.first_slab != 0 || first.first_node != 0 {
         return Err(DecodeError::corrupt(
-            "grid cell offsets: the first cell does not start at slab 0, node 0 and piece 0",
+            "grid cell offsets: the first cell does not start at slab 0 and node 0",
         ));
     }
-    if last.first_slab as usize != num_slabs
-        || last.first_node as usize != num_nodes
-        || last.first_piece as usize != num_pieces
-    {
+    if last.first_slab as usize != num_slabs || last.first_node as usize != num_nodes {
         return Err(DecodeError::corrupt(format!(
-            "grid cell offsets: end at slab {}, node {} and piece {}, expected {num_slabs}, \
-             {num_nodes} and {num_pieces}",
-            last.first_slab, last.first_node, last.first_piece
+            "grid cell offsets: end at slab {} and node {}, expected {num_slabs} and {num_nodes}",
+            last.first_slab, last.first_node
         )));
     }
-    if let Some(c) = cells.windows(2).position(|w| {
-        w[0].first_slab >= w[1].first_slab
-            || w[0].first_node > w[1].first_node
-            || w[0].first_piece > w[1].first_piece
-    }) {
+    if let Some(c) = cells
+        .windows(2)
+        .position(|w| w[0].first_slab >= w[1].first_slab || w[0].first_node > w[1].first_node)
+    {
         return Err(DecodeError::corrupt(format!(
-            "grid cell offsets: cell {c} has no slab or a negative node or piece count"
+            "grid cell offsets: cell {c} has no slab or a negative node count"
         )));
     }
     Ok(())

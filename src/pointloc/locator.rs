@@ -11,21 +11,17 @@ use super::grid::{
 use super::sweep::sweep_cell;
 use super::types::{
     Cell, CompactNode, LocateStats, Location, NoTally, Node, Nodes, OWNER_LIMIT, Persistence,
-    Piece, PointLocError, RIGHT_BIT, Segment, Slab, Tally, TreeNode, slab_owner, slab_root,
+    PointLocError, RIGHT_BIT, Segment, Slab, Tally, TreeNode, slab_owner, slab_root,
 };
 use crate::memory_hints;
 
 /// A query prefetches at most this many of its cell's slab records.
 const PREFETCH_SLABS: usize = 32;
 /// A query prefetches at most this many of its cell's tree nodes (the shallowest ones: a
-/// cell's nodes are ordered by depth): 4 lines of 10-byte nodes. Measured at 10⁶ sphere
+/// cell's nodes are ordered by depth): 12 lines of 32-byte nodes. Measured at 10⁶ sphere
 /// vertices with 40-byte nodes, interleaved in one process: 16 or 24 best; 64 (the whole
 /// cell) and 0 slower.
 const PREFETCH_NODES: usize = 24;
-/// A query prefetches at most this many of its cell's pieces (the ones its shallowest
-/// nodes name: a cell's pieces are ordered by their first node): 4 lines of 24-byte pieces
-/// (a sphere's cell has about 19).
-const PREFETCH_PIECES: usize = 10;
 
 /// A frozen point locator (see the module notes): a uniform grid of cells, each cell a slab
 /// structure over the segments clipped to it, all cells' tree versions in one node store.
@@ -56,9 +52,6 @@ pub struct PointLocator {
     pub(super) slab_words: Vec<u32>,
     /// The tree nodes of all cells, compact (cell-local `u16` links) when every cell fits.
     pub(super) nodes: Nodes,
-    /// The pieces of all cells (a cell's non-vertical pieces, in its own order), shared by
-    /// the tree nodes of every version that holds them.
-    pub(super) pieces: Vec<Piece>,
     pub(super) persistence: Persistence,
     pub(super) segments_used: usize,
 }
@@ -212,10 +205,6 @@ impl PointLocator {
         let mut nodes: Vec<Node> = Vec::with_capacity(ordered.len() * 4);
         let mut created: Vec<u32> = Vec::with_capacity(ordered.len() * 4);
         let mut slabs: Vec<Slab> = Vec::with_capacity(ordered.len() * 2 + cells);
-        // Exactly the non-vertical pieces (a shrink would move the array off its huge pages).
-        let mut stored_pieces: Vec<Piece> =
-            Vec::with_capacity(ordered.iter().filter(|s| s.u0 < s.u1).count());
-        memory_hints::advise_huge_pages(&stored_pieces);
         memory_hints::advise_huge_pages(&nodes);
         memory_hints::advise_huge_pages(&slabs);
         let mut cell_entries = Vec::with_capacity(cells + 1);
@@ -223,19 +212,11 @@ impl PointLocator {
             cell_entries.push(Cell {
                 first_slab: slabs.len() as u32,
                 first_node: nodes.len() as u32,
-                first_piece: stored_pieces.len() as u32,
             });
             let lo = piece_start[c] as usize;
             let hi = piece_start[c + 1] as usize;
             let cell_pieces = ordered.get_mut(lo..hi).unwrap_or_default();
-            (nodes, created) = sweep_cell(
-                cell_pieces,
-                persistence,
-                nodes,
-                created,
-                &mut slabs,
-                &mut stored_pieces,
-            )?;
+            (nodes, created) = sweep_cell(cell_pieces, persistence, nodes, created, &mut slabs)?;
             if slabs.len() >= (RIGHT_BIT - 2) as usize {
                 return Err(PointLocError::TooLarge(slabs.len()));
             }
@@ -243,10 +224,8 @@ impl PointLocator {
         cell_entries.push(Cell {
             first_slab: slabs.len() as u32,
             first_node: nodes.len() as u32,
-            first_piece: stored_pieces.len() as u32,
         });
         drop(created);
-        drop(ordered);
         let slab_ends = memory_hints::collect_advised(slabs.iter().map(|s| s.end));
         let slab_words = memory_hints::collect_advised(slabs.iter().map(Slab::word));
         drop(slabs);
@@ -257,7 +236,6 @@ impl PointLocator {
             slab_ends,
             slab_words,
             nodes,
-            pieces: stored_pieces,
             persistence,
             segments_used,
         })
@@ -313,12 +291,6 @@ impl PointLocator {
         for offset in (0..cell_nodes * self.nodes.node_bytes()).step_by(64) {
             memory_hints::prefetch(node_base.wrapping_add(offset));
         }
-        let cell_pieces =
-            (next.first_piece.saturating_sub(this.first_piece) as usize).min(PREFETCH_PIECES);
-        let piece_base = self.pieces.as_ptr().wrapping_add(this.first_piece as usize);
-        for offset in (0..cell_pieces * std::mem::size_of::<Piece>()).step_by(64) {
-            memory_hints::prefetch(piece_base.cast::<u8>().wrapping_add(offset));
-        }
         // Slab k of the cell: the number of boundaries ≤ u (the last slab's end is +∞).
         let m = ends.len().saturating_sub(1);
         let (mut lo, mut hi) = (0usize, m);
@@ -346,26 +318,8 @@ impl PointLocator {
             return loc;
         };
         match &self.nodes {
-            Nodes::Compact(nodes) => descend(
-                nodes,
-                &self.pieces,
-                this,
-                root,
-                version,
-                [u, v],
-                &mut loc,
-                stats,
-            ),
-            Nodes::Wide(nodes) => descend(
-                nodes,
-                &self.pieces,
-                this,
-                root,
-                version,
-                [u, v],
-                &mut loc,
-                stats,
-            ),
+            Nodes::Compact(nodes) => descend(nodes, this, root, version, u, v, &mut loc, stats),
+            Nodes::Wide(nodes) => descend(nodes, this, root, version, u, v, &mut loc, stats),
         }
         loc
     }
@@ -467,31 +421,17 @@ impl PointLocator {
             + self.slab_ends.capacity() * std::mem::size_of::<f64>()
             + self.slab_words.capacity() * std::mem::size_of::<u32>()
             + self.nodes.memory_bytes()
-            + self.pieces.capacity() * std::mem::size_of::<Piece>()
     }
 
     /// Bytes of one stored tree node in the compact form every locator uses whose cells
-    /// each hold at most 65,535 nodes and pieces and 32,766 slabs (cell-local `u16` links);
-    /// others store 20-byte nodes with `u32` links.
+    /// each hold at most 65,535 nodes and 32,766 slabs (cell-local `u16` links); others
+    /// store 40-byte nodes with `u32` links.
     ///
-    /// `= 10`.
+    /// `= 32`.
     pub const NODE_BYTES: usize = std::mem::size_of::<CompactNode>();
 
-    /// Bytes of one stored piece (a segment clipped to a cell: its line and its two
-    /// payloads), shared by the tree nodes that hold it.
-    ///
-    /// `= 24`.
-    pub const PIECE_BYTES: usize = std::mem::size_of::<Piece>();
-
-    /// Number of stored pieces: the non-vertical segments clipped to the cells they cross.
-    ///
-    /// `Σ_{cells}` pieces of the cell.
-    pub fn num_pieces(&self) -> usize {
-        self.pieces.len()
-    }
-
     /// Bytes of one of this locator's stored tree nodes: [`PointLocator::NODE_BYTES`], or
-    /// 20 when a cell is too large for the compact form.
+    /// 40 when a cell is too large for the compact form.
     ///
     /// `memory_bytes() ≥ num_nodes() × node_bytes()`.
     pub fn node_bytes(&self) -> usize {
@@ -506,11 +446,11 @@ impl PointLocator {
 #[allow(clippy::too_many_arguments)]
 fn descend<N: TreeNode, T: Tally>(
     nodes: &[N],
-    pieces: &[Piece],
     cell: &Cell,
     root: u32,
     version: u32,
-    [u, v]: [f64; 2],
+    u: f64,
+    v: f64,
     loc: &mut Location,
     stats: &mut T,
 ) {
@@ -519,15 +459,13 @@ fn descend<N: TreeNode, T: Tally>(
         let Some(n) = nodes.get(node as usize) else {
             break;
         };
-        let Some(p) = pieces.get(n.piece(cell) as usize) else {
-            break;
-        };
+        let ([a, b], [upper, lower]) = n.segment();
         stats.node();
-        let right = v >= p.a * u + p.b;
+        let right = v >= a * u + b;
         if right {
-            loc.below = Some(p.upper);
+            loc.below = Some(upper);
         } else {
-            loc.above = Some(p.lower);
+            loc.above = Some(lower);
         }
         node = n.step(right, version, cell);
     }

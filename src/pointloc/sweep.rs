@@ -5,20 +5,16 @@
 //! Where it sits: below [`crate::pointloc`]'s build; runs once per cell, never per query.
 
 use super::grid::SweepSegment;
-use super::types::{
-    NEWEST, NIL, NO_SPARE, Node, Persistence, Piece, PointLocError, RIGHT_BIT, Slab,
-};
+use super::types::{NEWEST, NIL, NO_SPARE, Node, Persistence, PointLocError, RIGHT_BIT, Slab};
 
 /// Sweeps one cell's pieces (vertical ones give boundaries only), appending its slabs
-/// (global versions `slabs.len() ..`), its non-vertical pieces (what its nodes name) and
-/// its tree nodes to the shared stores.
+/// (global versions `slabs.len() ..`) and tree nodes to the shared stores.
 pub(super) fn sweep_cell(
     pieces: &mut [SweepSegment],
     persistence: Persistence,
     nodes: Vec<Node>,
     created: Vec<u32>,
     slabs: &mut Vec<Slab>,
-    stored_pieces: &mut Vec<Piece>,
 ) -> Result<(Vec<Node>, Vec<u32>), PointLocError> {
     let base = slabs.len() as u32;
     let mut boundaries: Vec<f64> = pieces.iter().flat_map(|s| [s.u0, s.u1]).collect();
@@ -52,14 +48,7 @@ pub(super) fn sweep_cell(
     let (start_offsets, start_items) = csr(&|s| s.start);
     let (end_offsets, end_items) = csr(&|s| s.end);
     let node_base = nodes.len();
-    let piece_base = stored_pieces.len() as u32;
-    stored_pieces.extend(segs.iter().map(|s| Piece {
-        a: s.a,
-        b: s.b,
-        upper: s.upper,
-        lower: s.lower,
-    }));
-    let mut sweep = Sweep::new(&segs, persistence, nodes, created, piece_base);
+    let mut sweep = Sweep::new(&segs, persistence, nodes, created);
     slabs.push(Slab {
         end: boundaries.first().copied().unwrap_or(f64::INFINITY),
         root: NIL,
@@ -79,45 +68,7 @@ pub(super) fn sweep_cell(
     }
     let (mut nodes, created) = (sweep.nodes, sweep.created);
     order_by_depth(&mut nodes, node_base, &mut slabs[base as usize..], base)?;
-    order_pieces(
-        nodes.get_mut(node_base..).unwrap_or_default(),
-        stored_pieces
-            .get_mut(piece_base as usize..)
-            .unwrap_or_default(),
-        piece_base,
-    );
     Ok((nodes, created))
-}
-
-/// Renumbers one cell's pieces (global indices from `piece_base`) in the order their nodes
-/// first name them: with the nodes ordered by depth, the pieces a descent reads first are
-/// then the first lines of the cell's pieces, which a query prefetches.
-fn order_pieces(nodes: &mut [Node], pieces: &mut [Piece], piece_base: u32) {
-    let count = pieces.len();
-    let mut new_of_old = vec![u32::MAX; count];
-    let mut next = 0u32;
-    for n in nodes.iter() {
-        if let Some(slot) = new_of_old.get_mut(n.piece.wrapping_sub(piece_base) as usize)
-            && *slot == u32::MAX
-        {
-            *slot = next;
-            next += 1;
-        }
-    }
-    // Pieces no node names (none on a sound sweep) go last.
-    for slot in new_of_old.iter_mut().filter(|s| **s == u32::MAX) {
-        *slot = next;
-        next += 1;
-    }
-    let old_pieces = pieces.to_vec();
-    for (old, &new) in new_of_old.iter().enumerate() {
-        pieces[new as usize] = old_pieces[old];
-    }
-    for n in nodes.iter_mut() {
-        if let Some(&new) = new_of_old.get(n.piece.wrapping_sub(piece_base) as usize) {
-            n.piece = piece_base + new;
-        }
-    }
 }
 
 /// Renumbers one cell's nodes `nodes[node_base..]` by their smallest depth in any of the
@@ -195,8 +146,6 @@ struct Sweep<'a> {
     created: Vec<u32>,
     version: u32,
     step_bound: usize,
-    /// The stored piece of logical node `x` is `piece_base + x`.
-    piece_base: u32,
 }
 
 fn mix64(mut x: u64) -> u64 {
@@ -213,7 +162,6 @@ impl<'a> Sweep<'a> {
         persistence: Persistence,
         nodes: Vec<Node>,
         created: Vec<u32>,
-        piece_base: u32,
     ) -> Self {
         let n = segs.len();
         Sweep {
@@ -230,7 +178,6 @@ impl<'a> Sweep<'a> {
             version: 0,
             // Every loop walks a path or a chain of ancestors: bounded by the node count.
             step_bound: n + 64,
-            piece_base,
         }
     }
 
@@ -360,7 +307,10 @@ impl<'a> Sweep<'a> {
     fn insert(&mut self, s: u32) -> Result<(), PointLocError> {
         let seg = self.segs[s as usize];
         let id = self.push_node(Node {
-            piece: self.piece_base + s,
+            a: seg.a,
+            b: seg.b,
+            upper: seg.upper,
+            lower: seg.lower,
             left: NIL,
             right: NIL,
             spare: NIL,

@@ -361,8 +361,8 @@ fn fan(n: u32) -> Vec<Segment> {
         .collect()
 }
 
-/// Tree nodes are compact (10 bytes, cell-local `u16` links) while every cell fits, and
-/// wide (20 bytes) when one does not; both answer alike (the compact fan against the brute
+/// Tree nodes are compact (32 bytes, cell-local `u16` links) while every cell fits, and
+/// wide (40 bytes) when one does not; both answer alike (the compact fan against the brute
 /// force: `fan_of_long_segments_keeps_memory_linear`), and both survive a save and load
 /// unchanged. (A real cell too large for compact nodes needs tens
 /// of thousands of segments through one cell, whose build takes minutes: the wide form is
@@ -375,14 +375,17 @@ fn compact_and_wide_nodes_answer_alike() {
     let segs = fan(n);
     let compact = PointLocator::build(&segs).unwrap();
     assert_eq!(compact.node_bytes(), PointLocator::NODE_BYTES);
-    assert_eq!(PointLocator::NODE_BYTES, 10);
+    assert_eq!(PointLocator::NODE_BYTES, 32);
     let Nodes::Compact(nodes) = &compact.nodes else {
         panic!("a fan of {n} fits compact nodes");
     };
     let mut widened = Vec::with_capacity(nodes.len());
     for w in compact.cells.windows(2) {
         let cell = &nodes[w[0].first_node as usize..w[1].first_node as usize];
-        widened.extend(cell.iter().map(|c| c.widen(&w[0])));
+        widened.extend(
+            cell.iter()
+                .map(|c| c.widen(w[0].first_node, w[0].first_slab)),
+        );
     }
     // Widening inverts compacting.
     let again = Nodes::freeze(widened.clone(), &compact.cells);
@@ -394,7 +397,7 @@ fn compact_and_wide_nodes_answer_alike() {
         nodes: Nodes::Wide(widened),
         ..compact.clone()
     };
-    assert_eq!(wide.node_bytes(), 20);
+    assert_eq!(wide.node_bytes(), 40);
     for loc in [&compact, &wide] {
         let mut w = ByteWriter::new();
         loc.encode(&mut w);
@@ -418,12 +421,10 @@ fn compact_and_wide_nodes_answer_alike() {
             Cell {
                 first_slab: 0,
                 first_node: 0,
-                first_piece: 0,
             },
             Cell {
                 first_slab: slabs,
                 first_node: nodes,
-                first_piece: 0,
             },
         ];
         let frozen = Nodes::freeze(blank[..nodes as usize].to_vec(), &cells);
@@ -438,7 +439,10 @@ fn compact_and_wide_nodes_answer_alike() {
 fn widened_blank(count: usize) -> Vec<Node> {
     vec![
         Node {
-            piece: 0,
+            a: 0.0,
+            b: 0.0,
+            upper: 0,
+            lower: 0,
             left: NIL,
             right: NIL,
             spare: NIL,

@@ -142,23 +142,13 @@ pub struct Location {
     pub owner: Option<u32>,
 }
 record! {
-    /// A piece of a segment clipped to a grid cell, as a descent reads it (24 bytes): the
-    /// whole segment's line `v = a·u + b` and the payloads of the regions above and below
-    /// it. The tree nodes of every version that holds the piece share it.
-    pub(crate) struct Piece {
+    /// One stored tree node (40 bytes): the segment's line `v = a·u + b`, the payloads of the
+    /// regions above and below it, two children and one spare child slot (node copying).
+    pub(crate) struct Node {
         pub(super) a: f64,
         pub(super) b: f64,
         pub(super) upper: u32,
         pub(super) lower: u32,
-    }
-}
-
-record! {
-    /// One stored tree node (20 bytes): its piece, two children and one spare child slot
-    /// (node copying), all global indices.
-    pub(crate) struct Node {
-        /// The index of the node's piece.
-        pub(super) piece: u32,
         pub(super) left: u32,
         pub(super) right: u32,
         /// The spare child, valid for versions `≥ spare_stamp & !RIGHT_BIT`.
@@ -192,20 +182,24 @@ pub(crate) const NIL16: u16 = u16::MAX;
 pub(crate) const NO_SPARE16: u16 = u16::MAX;
 /// The bit of a compact spare stamp that says the spare replaces the right child.
 pub(crate) const RIGHT_BIT16: u16 = 1 << 15;
-/// Compact nodes need every cell to hold at most this many nodes and pieces (local indices
-/// below [`NIL16`]) …
+/// Compact nodes need every cell to hold at most this many nodes (local indices below
+/// [`NIL16`]) …
 pub(crate) const COMPACT_MAX_NODES: usize = NIL16 as usize;
 /// … and at most this many slabs (local versions below `RIGHT_BIT16 − 1`, so that a stamp
 /// never reads as [`NO_SPARE16`]).
 pub(crate) const COMPACT_MAX_SLABS: usize = (RIGHT_BIT16 - 1) as usize;
 
 record! {
-    /// A stored tree node with cell-local links (10 bytes): [`Node`] with its piece,
-    /// children, spare child and spare version counted from its cell's first piece, first
-    /// node and first slab in `u16` (every locator whose cells all fit stores these; see
-    /// [`CompactNode::widen`]).
+    /// A stored tree node with cell-local links (32 bytes): [`Node`] with its children,
+    /// spare child and spare version counted from its cell's first node and first slab in
+    /// `u16` (every locator whose cells all fit stores these; see [`CompactNode::widen`]).
+    /// Aligned to 32 bytes, so that no node straddles two cache lines.
+    #[repr(align(32))]
     pub(crate) struct CompactNode {
-        pub(super) piece: u16,
+        pub(super) a: f64,
+        pub(super) b: f64,
+        pub(super) upper: u32,
+        pub(super) lower: u32,
         pub(super) left: u16,
         pub(super) right: u16,
         pub(super) spare: u16,
@@ -217,10 +211,11 @@ record! {
 /// A node of the frozen store, wide or compact: what a descent reads of it, and the node
 /// seen as a [`Node`] with global links.
 pub(crate) trait TreeNode: Copy {
-    /// The node with global links, for a node of `cell`.
-    fn widen(&self, cell: &Cell) -> Node;
-    /// The global index of the node's piece, for a node of `cell`: `= widen(cell).piece`.
-    fn piece(&self, cell: &Cell) -> u32;
+    /// The node with global links, for a node of the cell whose nodes start at
+    /// `first_node` and whose slabs (versions) start at `first_slab`.
+    fn widen(&self, first_node: u32, first_slab: u32) -> Node;
+    /// The segment's line `(a, b)`, `v = a·u + b`, and the payloads `(upper, lower)`.
+    fn segment(&self) -> ([f64; 2], [u32; 2]);
     /// The global index of the child on `right`'s side in version `version` of `cell`
     /// (`NIL` for none): `= widen(cell).child(right, version)`.
     fn step(&self, right: bool, version: u32, cell: &Cell) -> u32;
@@ -228,12 +223,12 @@ pub(crate) trait TreeNode: Copy {
 
 impl TreeNode for Node {
     #[inline(always)]
-    fn widen(&self, _: &Cell) -> Node {
+    fn widen(&self, _: u32, _: u32) -> Node {
         *self
     }
     #[inline(always)]
-    fn piece(&self, _: &Cell) -> u32 {
-        self.piece
+    fn segment(&self) -> ([f64; 2], [u32; 2]) {
+        ([self.a, self.b], [self.upper, self.lower])
     }
     #[inline(always)]
     fn step(&self, right: bool, version: u32, _: &Cell) -> u32 {
@@ -243,8 +238,8 @@ impl TreeNode for Node {
 
 impl TreeNode for CompactNode {
     #[inline(always)]
-    fn piece(&self, cell: &Cell) -> u32 {
-        cell.first_piece + u32::from(self.piece)
+    fn segment(&self) -> ([f64; 2], [u32; 2]) {
+        ([self.a, self.b], [self.upper, self.lower])
     }
     #[inline(always)]
     fn step(&self, right: bool, version: u32, cell: &Cell) -> u32 {
@@ -268,12 +263,12 @@ impl TreeNode for CompactNode {
         }
     }
     #[inline(always)]
-    fn widen(&self, cell: &Cell) -> Node {
+    fn widen(&self, first_node: u32, first_slab: u32) -> Node {
         let link = |x: u16| {
             if x == NIL16 {
                 NIL
             } else {
-                cell.first_node + u32::from(x)
+                first_node + u32::from(x)
             }
         };
         let spare_stamp = if self.spare_stamp == NO_SPARE16 {
@@ -284,10 +279,13 @@ impl TreeNode for CompactNode {
             } else {
                 0
             };
-            (cell.first_slab + u32::from(self.spare_stamp & !RIGHT_BIT16)) | right
+            (first_slab + u32::from(self.spare_stamp & !RIGHT_BIT16)) | right
         };
         Node {
-            piece: cell.first_piece + u32::from(self.piece),
+            a: self.a,
+            b: self.b,
+            upper: self.upper,
+            lower: self.lower,
             left: link(self.left),
             right: link(self.right),
             spare: link(self.spare),
@@ -297,14 +295,15 @@ impl TreeNode for CompactNode {
 }
 
 impl Node {
-    /// The node with links local to `cell` (the inverse of [`CompactNode::widen`]); the
-    /// caller has checked that the cell fits ([`fits_compact`]).
-    pub(super) fn compact(&self, cell: &Cell) -> CompactNode {
+    /// The node with links local to the cell whose nodes start at `first_node` and slabs at
+    /// `first_slab` (the inverse of [`CompactNode::widen`]); the caller has checked that the
+    /// cell fits ([`COMPACT_MAX_NODES`], [`COMPACT_MAX_SLABS`]).
+    pub(super) fn compact(&self, first_node: u32, first_slab: u32) -> CompactNode {
         let link = |x: u32| {
             if x == NIL {
                 NIL16
             } else {
-                x.wrapping_sub(cell.first_node) as u16
+                x.wrapping_sub(first_node) as u16
             }
         };
         let spare_stamp = if self.spare_stamp == NO_SPARE {
@@ -315,10 +314,13 @@ impl Node {
             } else {
                 0
             };
-            ((self.spare_stamp & !RIGHT_BIT).wrapping_sub(cell.first_slab) as u16) | right
+            ((self.spare_stamp & !RIGHT_BIT).wrapping_sub(first_slab) as u16) | right
         };
         CompactNode {
-            piece: self.piece.wrapping_sub(cell.first_piece) as u16,
+            a: self.a,
+            b: self.b,
+            upper: self.upper,
+            lower: self.lower,
             left: link(self.left),
             right: link(self.right),
             spare: link(self.spare),
@@ -371,30 +373,28 @@ impl Slab {
 }
 
 record! {
-    /// Where one grid cell's slabs, tree nodes and pieces start (12 bytes).
+    /// Where one grid cell's slabs and tree nodes start (8 bytes).
     pub(crate) struct Cell {
         pub(super) first_slab: u32,
         pub(super) first_node: u32,
-        pub(super) first_piece: u32,
     }
 }
 
 /// The frozen tree nodes of a locator: [`CompactNode`]s when every cell fits their `u16`
-/// links, else [`Node`]s (a cell with more than 65,535 nodes or pieces or 32,766 slabs, e.g.
-/// tens of thousands of segments through one point).
+/// links, else [`Node`]s (a cell with more than 65,535 nodes or 32,766 slabs, e.g. tens of
+/// thousands of segments through one point).
 #[derive(Clone, Debug)]
 pub(crate) enum Nodes {
-    /// Cell-local `u16` links, 10 bytes a node.
+    /// Cell-local `u16` links, 32 bytes a node.
     Compact(Vec<CompactNode>),
-    /// Global `u32` links, 20 bytes a node.
+    /// Global `u32` links, 40 bytes a node.
     Wide(Vec<Node>),
 }
 
 /// Whether the cell between consecutive cell records `w = [this, next]` fits compact nodes:
-/// `nodes, pieces ≤ COMPACT_MAX_NODES` and `slabs ≤ COMPACT_MAX_SLABS`.
+/// `nodes ≤ COMPACT_MAX_NODES` and `slabs ≤ COMPACT_MAX_SLABS`.
 pub(super) fn fits_compact(w: &[Cell]) -> bool {
     (w[1].first_node - w[0].first_node) as usize <= COMPACT_MAX_NODES
-        && (w[1].first_piece - w[0].first_piece) as usize <= COMPACT_MAX_NODES
         && (w[1].first_slab - w[0].first_slab) as usize <= COMPACT_MAX_SLABS
 }
 
@@ -413,7 +413,10 @@ impl Nodes {
             let cell = wide
                 .get(w[0].first_node as usize..w[1].first_node as usize)
                 .unwrap_or_default();
-            compact.extend(cell.iter().map(|n| n.compact(&w[0])));
+            compact.extend(
+                cell.iter()
+                    .map(|n| n.compact(w[0].first_node, w[0].first_slab)),
+            );
         }
         Nodes::Compact(compact)
     }
