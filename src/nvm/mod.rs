@@ -20,8 +20,8 @@
 //!   convex polytope a vertex with no better neighbour maximises `d · p`, so the answer equals
 //!   the linear scan's maximum up to rounding; the climb is usually zero steps. The ascent
 //!   reads compact *polish records* (`records`: per vertex its point and id, then each
-//!   neighbour's offset in `f32`, which rules the neighbour out with a proven error bound,
-//!   and its record), so a polish that does not move reads one record, two or three cache lines. The
+//!   neighbour's offset as three `i16` at the record's power-of-two scale, which rules the
+//!   neighbour out with a proven error bound, and its record), so a polish that does not move reads one record, two or three cache lines. The
 //!   payloads of the locator are record starts. (Prefetching the record as soon
 //!   as the descent names it was measured and dropped: no gain, the descent is two
 //!   in-cache nodes by then.)
@@ -149,7 +149,8 @@ impl NormalVectorMap {
     pub fn build_located(polytope: Polytope) -> Result<NormalVectorMap, NvmError> {
         let ne = polytope.num_edges();
         let nv = polytope.num_vertices();
-        // Records take 2 + degree units per vertex: 2·nv + 2·ne in all.
+        // Records take ⌈(32 + 10·degree)/16⌉ ≤ 3 + 10·degree/16 units per vertex: at most
+        // 3·nv + 1.25·ne in all, within `u32`.
         if ne >= (u32::MAX / 8) as usize || nv >= (u32::MAX / 8) as usize {
             return Err(NvmError::TooLarge(ne));
         }
