@@ -360,8 +360,9 @@ fn large_sphere_and_ellipsoid() {
 
 /// Counted work: the mean tree nodes visited, and the slab probes plus tree nodes, grow by
 /// less than 2× from 10³ to 10⁵ sphere vertices (O(log n) worst case; the grid of cells keeps
-/// it about constant on a sphere), the polish takes at most one step on average, and memory
-/// stays under 1 KiB per vertex. docs/benchmarks.md quotes the counted work per query.
+/// it about constant on a sphere), the polish takes at most one step on average and reads
+/// the head of at most one neighbour in ten on average (those its rounded offsets cannot
+/// rule out), and memory stays under 1 KiB per vertex. docs/benchmarks.md quotes the counted work per query.
 #[test]
 fn counted_work_and_memory_scale() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -370,11 +371,12 @@ fn counted_work_and_memory_scale() {
         let pts = synth::generate(Shape::Sphere, n, 11).expect("synth");
         let nvm = NormalVectorMap::build(convex_hull(&pts).expect("hull")).expect("nvm");
         let q = 20_000;
-        let (mut nodes, mut steps, mut probes) = (0u64, 0u64, 0u64);
+        let (mut nodes, mut steps, mut probes, mut reads) = (0u64, 0u64, 0u64, 0u64);
         for _ in 0..q {
             let (_, st) = nvm.support_with_stats(&gaussian(&mut rng));
             nodes += u64::from(st.nodes_visited);
             steps += u64::from(st.polish_steps);
+            reads += u64::from(st.polish_reads);
             probes += u64::from(st.slab_probes);
         }
         let nv = nvm.polytope().num_vertices() as f64;
@@ -391,6 +393,9 @@ fn counted_work_and_memory_scale() {
             nvm.num_segments()
         );
         assert!(steps <= 1.0, "mean polish steps {steps} at n={n}");
+        let reads = reads as f64 / q as f64;
+        eprintln!("n={n}: polish head reads {reads:.4} per query");
+        assert!(reads <= 0.1, "mean polish head reads {reads} at n={n}");
         assert!(bytes <= 1024.0, "{bytes} bytes per vertex at n={n}");
         means.push((nodes, bytes, nodes + probes));
         let work = format!("{:.2} at {} vertices", nodes + probes, group(n));

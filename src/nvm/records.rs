@@ -230,11 +230,11 @@ impl Records {
         })
     }
 
-    /// Steepest ascent from the vertex whose record starts at `record`: the support and the
-    /// steps taken. Bounded by the unit count (each step strictly increases `d · p`); the
+    /// Steepest ascent from the vertex whose record starts at `record`: the support, the
+    /// steps taken and the neighbours' heads read (those the filter did not rule out). Bounded by the unit count (each step strictly increases `d · p`); the
     /// bound is never expected to be hit.
     #[inline]
-    pub(crate) fn polish(&self, d: &Vector, record: u32) -> (crate::Support, u32) {
+    pub(crate) fn polish(&self, d: &Vector, record: u32) -> (crate::Support, u32, u32) {
         let value = |p: &[f64; 3]| d.x * p[0] + d.y * p[1] + d.z * p[2];
         let fallback = Head {
             point: [0.0; 3],
@@ -246,7 +246,7 @@ impl Records {
         let mut r = record as usize;
         let mut head = self.head(r).unwrap_or(fallback);
         let mut head_value = value(&head.point);
-        let mut steps = 0u32;
+        let (mut steps, mut reads) = (0u32, 0u32);
         for _ in 0..self.units.len() {
             let first = r * UNIT_BYTES + HEAD_BYTES;
             let links = bytes
@@ -261,6 +261,7 @@ impl Records {
                 if certainly_worse(d, link_offsets(link), bound) {
                     continue;
                 }
+                reads += 1;
                 let q = u32::from_le_bytes([link[6], link[7], link[8], link[9]]) as usize;
                 let Some(h) = self.head(q) else {
                     continue;
@@ -283,7 +284,7 @@ impl Records {
             vertex: VertexId(head.vertex),
             point: Point::new(head.point[0], head.point[1], head.point[2]),
         };
-        (support, steps)
+        (support, steps, reads)
     }
 }
 
