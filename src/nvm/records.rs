@@ -29,7 +29,9 @@ use zerocopy::IntoBytes;
 
 record! {
     /// 16 bytes of the records, little-endian: a record starts on a unit (see the module
-    /// notes for what its bytes hold).
+    /// notes for what its bytes hold). Aligned to 16 bytes, so that a head never straddles
+    /// more cache lines than its position in the array implies.
+    #[repr(align(16))]
     pub(crate) struct RecordUnit {
         pub(super) bytes: [u8; UNIT_BYTES],
     }
@@ -43,6 +45,7 @@ impl Element for RecordUnit {
 
 /// Bytes of a unit.
 const UNIT_BYTES: usize = 16;
+const _: () = assert!(std::mem::size_of::<RecordUnit>() == UNIT_BYTES);
 /// Bytes of a head: the point (3 × 8), the vertex id (4), the degree and scale word (4).
 const HEAD_BYTES: usize = 32;
 /// Bytes of a link: three `i16` offsets and the neighbour's record start (`u32`).
