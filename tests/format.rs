@@ -332,11 +332,11 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     let num_records = u64_at(&bytes, records) as usize;
     let padded: usize = p
         .vertex_ids()
-        .map(|w| (2 + p.neighbors(w).len()).next_multiple_of(2))
+        .map(|w| (32 + 10 * p.neighbors(w).len()).div_ceil(16))
         .sum();
     assert_eq!(
         num_records, padded,
-        "a head of two units per vertex, a unit per neighbour, an even count per vertex"
+        "a 32-byte head per vertex, 10 bytes per neighbour, padded to 16 bytes per vertex"
     );
     let entry = |i: usize| records + 8 + 16 * i;
     let chart_count = entry(num_records);
@@ -392,7 +392,8 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     corrupt(edit(linear, &[2]), "linear");
     corrupt(edit(chart_count, &7u32.to_le_bytes()), "chart count");
     // Polish records: each record must be what the polytope gives. Units 0 and 1 are vertex
-    // 0's head (x, y; z, id, degree), unit 2 its first neighbour's link (offsets, record).
+    // 0's head (x, y; z, id, degree and scale word), unit 2 starts its first neighbour's link
+    // (three `i16` offsets, then the record start at byte 6).
     corrupt(
         edit(records, &(num_records as u64 - 1).to_le_bytes()),
         "polish records",
@@ -403,12 +404,23 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     corrupt(edit(entry(0), &f64::NAN.to_le_bytes()), record);
     corrupt(edit(entry(0) + 8, &0.5f64.to_le_bytes()), record);
     corrupt(edit(entry(1) + 12, &0u32.to_le_bytes()), record);
-    corrupt(edit(entry(2), &f32::NAN.to_le_bytes()), record);
-    corrupt(edit(entry(2) + 4, &0.5f32.to_le_bytes()), record);
+    // The word without a filter (bit 31) and vertex 0's degree is not what the build makes.
+    let degree = p.neighbors(polyquery::VertexId(0)).len() as u32;
+    corrupt(
+        edit(entry(1) + 12, &(1u32 << 31 | degree).to_le_bytes()),
+        record,
+    );
+    // -32768 is never stored (offsets stay within ±32767).
+    corrupt(edit(entry(2), &i16::MIN.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 4, &i16::MIN.to_le_bytes()), record);
     // Unit 1 is half a head and unit 2 a link: no record starts there.
-    corrupt(edit(entry(2) + 12, &1u32.to_le_bytes()), record);
-    corrupt(edit(entry(2) + 12, &2u32.to_le_bytes()), record);
-    corrupt(edit(entry(2) + 12, &u32::MAX.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 6, &1u32.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 6, &2u32.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 6, &u32::MAX.to_le_bytes()), record);
+    // The padding after vertex 0's last link is zero.
+    let used = 32 + 10 * degree as usize;
+    assert_ne!(used % 16, 0, "vertex 0's record has padding");
+    corrupt(edit(entry(0) + used, &[1]), record);
     // Grid.
     corrupt(edit(k_at, &0u64.to_le_bytes()), "cells per side");
     corrupt(edit(k_at, &4096u64.to_le_bytes()), "cells per side");
