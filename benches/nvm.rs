@@ -56,20 +56,22 @@ fn bench_support(c: &mut Criterion) {
         let nvm = NormalVectorMap::build(polytope).expect("nvm");
         let build_time = t.elapsed();
         let nv = nvm.polytope().num_vertices();
-        let (mut probes, mut nodes, mut steps) = (0u64, 0u64, 0u64);
+        let (mut probes, mut nodes, mut steps, mut reads) = (0u64, 0u64, 0u64, 0u64);
         for d in &dirs {
             let (_, st) = nvm.support_with_stats(d);
             probes += u64::from(st.slab_probes);
             nodes += u64::from(st.nodes_visited);
             steps += u64::from(st.polish_steps);
+            reads += u64::from(st.polish_reads);
         }
         let q = dirs.len() as f64;
         eprintln!(
-            "n={n}: per query {:.2} slab probes + {:.2} tree nodes = {:.2} counted, {:.4} polish steps",
+            "n={n}: per query {:.2} slab probes + {:.2} tree nodes = {:.2} counted, {:.4} polish steps, {:.4} polish head reads",
             probes as f64 / q,
             nodes as f64 / q,
             (probes + nodes) as f64 / q,
             steps as f64 / q,
+            reads as f64 / q,
         );
         eprintln!(
             "n={n}: hull {:.3} s, NVM build {:.3} s, {:.0} B/vertex structure, {:.0} B/vertex with polytope, {} tree nodes, {} segments, {} slabs, {} cells",

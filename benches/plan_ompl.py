@@ -243,29 +243,52 @@ def percentile(xs, p):
     return float(np.percentile(xs, p)) if xs else math.nan
 
 
-def summarize(rows, out=sys.stdout):
-    """Prints the per-planner summary of JSON rows (dicts of the schema above)."""
+def summary(rows):
+    """Per planner (in `PLANNERS` order), the figures `summarize` prints, unrounded: a dict with
+    `planner`, `solved`, `problems`, `planning_ms` (median, mean, p95 over the solved ones),
+    `simplify_ms` (median), `length` (median), `not_certified_free`, `common_length` (median over
+    the problems every planner solved) and `common` (how many those are)."""
     planners = [p for p in PLANNERS if any(r["planner"] == p for r in rows)]
     by = {p: [r for r in rows if r["planner"] == p] for p in planners}
     solved_by = {p: {r["problem"] for r in by[p] if r["solved"]} for p in planners}
     common = set.intersection(*solved_by.values()) if planners else set()
-    print(
-        "planner | solved | planning ms median / mean / p95 | simplify ms median | "
-        f"length median | not certified free | length median, {len(common)} solved by all",
-        file=out,
-    )
+    out = []
     for p in planners:
         ok = [r for r in by[p] if r["solved"]]
         plan_ms = [1e3 * r["planning_seconds"] for r in ok]
-        simp_ms = [1e3 * r["simplify_seconds"] for r in ok]
-        lengths = [r["length"] for r in ok]
-        common_len = [r["length"] for r in ok if r["problem"] in common]
-        bad = sum(1 for r in ok if r["certified_free"] is False)
+        out.append({
+            "planner": p,
+            "solved": len(ok),
+            "problems": len(by[p]),
+            "planning_ms": (
+                percentile(plan_ms, 50),
+                float(np.mean(plan_ms)) if plan_ms else math.nan,
+                percentile(plan_ms, 95),
+            ),
+            "simplify_ms": percentile([1e3 * r["simplify_seconds"] for r in ok], 50),
+            "length": percentile([r["length"] for r in ok], 50),
+            "not_certified_free": sum(1 for r in ok if r["certified_free"] is False),
+            "common_length": percentile([r["length"] for r in ok if r["problem"] in common], 50),
+            "common": len(common),
+        })
+    return out
+
+
+def summarize(rows, out=sys.stdout):
+    """Prints the per-planner summary of JSON rows (dicts of the schema above)."""
+    lines = summary(rows)
+    common = lines[0]["common"] if lines else 0
+    print(
+        "planner | solved | planning ms median / mean / p95 | simplify ms median | "
+        f"length median | not certified free | length median, {common} solved by all",
+        file=out,
+    )
+    for s in lines:
+        median, mean, p95 = s["planning_ms"]
         print(
-            f"{p} | {len(ok)}/{len(by[p])} | {percentile(plan_ms, 50):.3f} / "
-            f"{(np.mean(plan_ms) if plan_ms else math.nan):.3f} / {percentile(plan_ms, 95):.3f} | "
-            f"{percentile(simp_ms, 50):.3f} | {percentile(lengths, 50):.3f} | {bad}/{len(ok)} | "
-            f"{percentile(common_len, 50):.3f}",
+            f"{s['planner']} | {s['solved']}/{s['problems']} | {median:.3f} / {mean:.3f} / "
+            f"{p95:.3f} | {s['simplify_ms']:.3f} | {s['length']:.3f} | "
+            f"{s['not_certified_free']}/{s['solved']} | {s['common_length']:.3f}",
             file=out,
         )
 

@@ -9,7 +9,7 @@
 //! encodes it as a `.nvm` file (not written to disk) and prints one Markdown row: the file's
 //! bytes per vertex and its `POLY` and `NVMS` sections, the bytes in memory
 //! (`memory_bytes() + polytope_bytes()`), and the map's arrays: tree nodes
-//! (`num_nodes() × node bytes`), slabs (16 bytes each), grid cells (8 bytes each) and polish
+//! (`num_nodes() × node bytes`), slabs (12 bytes each: an end and a word), grid cells (8 bytes each) and polish
 //! records (the rest of `memory_bytes()`).
 
 use polyquery::NormalVectorMap;
@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map_or(0, |s| s.bytes)
         };
         let nodes = map.num_nodes() * PointLocator::NODE_BYTES;
-        let (slabs, cells) = (map.num_slabs() * 16, map.num_cells() * 8);
+        let (slabs, cells) = (map.num_slabs() * 12, map.num_cells() * 8);
         let records = map.memory_bytes().saturating_sub(nodes + slabs + cells);
         let per = |b: u64| b as f64 / nv as f64;
         println!(

@@ -17,7 +17,7 @@
 use crate::memory_hints::advise_huge_pages;
 use std::io::{self, Read};
 use thiserror::Error;
-use zerocopy::{FromBytes, FromZeros, Immutable, IntoBytes, KnownLayout};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 /// Why bytes could not be decoded (the loader adds the file's name).
 ///
@@ -444,10 +444,15 @@ impl<R: Read> ByteReader<R> {
     /// in place.
     pub fn array<T: Element>(&mut self, what: &str) -> Result<Vec<T>, DecodeError> {
         let n = self.count(std::mem::size_of::<T>() as u64, what)?;
-        let mut out = <T as FromZeros>::new_vec_zeroed(n).map_err(|_| {
+        // Reserve, advise, then zero: the huge-page advice must come before the pages are
+        // first touched, and an aligned zeroed allocation (any `T` aligned beyond 16 bytes,
+        // such as the 32-byte tree nodes) is zeroed by writing, which would touch them first.
+        let mut out: Vec<T> = Vec::new();
+        out.try_reserve_exact(n).map_err(|_| {
             DecodeError::corrupt(format!("{what}: {n} elements do not fit in memory"))
         })?;
         advise_huge_pages(&out);
+        out.resize_with(n, T::new_zeroed);
         self.fill(out.as_mut_slice().as_mut_bytes(), what)?;
         if cfg!(target_endian = "big") {
             out.iter_mut().for_each(Element::swap_from_le);

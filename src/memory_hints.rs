@@ -47,6 +47,15 @@ pub fn advise_huge_pages<T>(v: &Vec<T>) {
     }
 }
 
+/// The items of `items` in a vector of exactly their count, advised for huge pages before
+/// it is filled: `collect_advised(it) == it.collect::<Vec<_>>()`.
+pub fn collect_advised<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
+    let mut v = Vec::with_capacity(items.len());
+    advise_huge_pages(&v);
+    v.extend(items);
+    v
+}
+
 /// Asks the CPU to start loading the cache line holding `p` into all cache levels.
 ///
 /// Only a hint: a prefetch never faults, whatever the address (on other architectures it

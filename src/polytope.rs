@@ -18,6 +18,9 @@
 //!   one contiguous slice per step, and the cyclic order is what the Gauss map needs.
 //!   [`Polytope::adjacency_graph`] gives the same graph as a `petgraph` graph for users who
 //!   want graph algorithms; it is built on demand, not stored.
+//! * the half-edges and the adjacency are derived from the faces; an owner that answers
+//!   without them (a normal vector map) drops them, and the first call that needs them
+//!   rebuilds the same arrays (56 bytes per vertex without them, 132 with).
 //! * face corners as a CSR array, counter-clockwise seen from outside; the outward unit
 //!   normal `n` and offset `c` of a face (`n · x ≤ c` holds inside) are computed from its
 //!   corners when asked for, the same bits every time.
@@ -25,6 +28,7 @@
 use crate::lanes::{LANES_MAX, VertexLanes};
 use crate::{Point, Vector};
 use std::fmt;
+use std::sync::OnceLock;
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
@@ -155,6 +159,19 @@ pub enum PolytopeError {
 #[derive(Clone, Debug)]
 pub struct Polytope {
     points: Vec<Point>,
+    face_offsets: Vec<u32>,
+    face_corners: Vec<VertexId>,
+    /// The vertices in SIMD lanes for the support scan (empty above [`LANES_MAX`] vertices).
+    lanes: VertexLanes,
+    /// The half-edges and the vertex adjacency, derived from the faces: built with the
+    /// polytope (whose checks need them), dropped by an owner that answers without them
+    /// ([`Polytope::release_adjacency`]) and rebuilt, the same, on first use.
+    adjacency: OnceLock<Adjacency>,
+}
+
+/// What a polytope derives from its faces (see the module notes).
+#[derive(Clone, Debug, Default)]
+struct Adjacency {
     /// Per half-edge its origin: half-edge `2e` runs from the smaller to the larger vertex of
     /// edge `e`, and the edges are numbered in increasing `(smaller, larger)` order, so the
     /// half-edge between two vertices is found by a binary search.
@@ -163,10 +180,17 @@ pub struct Polytope {
     neighbors: Vec<VertexId>,
     /// Per neighbour slot `s` of vertex `v`: the face on the left of `v → neighbors[s]`.
     slot_faces: Vec<FaceId>,
-    face_offsets: Vec<u32>,
-    face_corners: Vec<VertexId>,
-    /// The vertices in SIMD lanes for the support scan (empty above [`LANES_MAX`] vertices).
-    lanes: VertexLanes,
+}
+
+impl Adjacency {
+    /// Heap bytes of the arrays (lengths, not capacities).
+    fn bytes(&self) -> usize {
+        use std::mem::size_of_val;
+        size_of_val(self.origins.as_slice())
+            + size_of_val(self.neighbor_offsets.as_slice())
+            + size_of_val(self.neighbors.as_slice())
+            + size_of_val(self.slot_faces.as_slice())
+    }
 }
 
 impl Polytope {
@@ -258,118 +282,15 @@ impl Polytope {
                 }
             }
         }
-        // Corner `c` starts the directed edge to the next corner of its face. The scratch
-        // arrays are kept few and small (a corner's face, the corners leaving each vertex),
-        // as a load's peak memory includes them.
-        let mut corner_face = vec![0u32; corner_count];
-        for f in 0..nf {
-            corner_face[corners_of(f)].fill(f as u32);
-        }
-        let next_corner = |c: usize| {
-            let f = corner_face[c] as usize;
-            if c + 1 == face_offsets[f + 1] as usize {
-                face_offsets[f] as usize
-            } else {
-                c + 1
-            }
-        };
-        let dest = |c: usize| face_corners[next_corner(c)];
-        // The corners leaving each vertex, as CSR.
-        let mut out_offsets = vec![0u32; nv + 1];
-        for &v in &face_corners {
-            out_offsets[v as usize + 1] += 1;
-        }
-        for v in 0..nv {
-            out_offsets[v + 1] += out_offsets[v];
-        }
-        // The corners leaving each vertex with their destinations, `(destination, corner)`
-        // sorted, so that an opposite edge is a binary search in one short contiguous run
-        // (a scan would be quadratic around a vertex of high degree).
-        let mut out_corners = vec![(0u32, 0u32); corner_count];
-        let mut fill = out_offsets.clone();
-        for (c, &v) in face_corners.iter().enumerate() {
-            out_corners[fill[v as usize] as usize] = (dest(c), c as u32);
-            fill[v as usize] += 1;
-        }
-        drop(fill);
-        for v in 0..nv {
-            out_corners[out_offsets[v] as usize..out_offsets[v + 1] as usize].sort_unstable();
-        }
-        // The opposite of corner `c`'s edge `a → b`: the one corner of `b` going to `a`.
-        let twin = |c: usize| -> Result<usize, PolytopeError> {
-            let (a, b) = (face_corners[c], dest(c));
-            let around = &out_corners
-                [out_offsets[b as usize] as usize..out_offsets[b as usize + 1] as usize];
-            let i = around.partition_point(|&(d, _)| d < a);
-            let to_a = |k: usize| around.get(k).filter(|&&(d, _)| d == a);
-            match (to_a(i), to_a(i + 1)) {
-                (Some(&(_, t)), None) => Ok(t as usize),
-                (Some(_), Some(_)) => Err(PolytopeError::DuplicateHalfEdge { from: b, to: a }),
-                _ => Err(PolytopeError::OpenEdge { from: a, to: b }),
-            }
-        };
-
-        // Walk the fan around each vertex: after `a → b` (in face f), the next edge leaving
-        // `a` follows the opposite `b → a` in its own face. A walk that comes back to its
-        // start after exactly `degree` steps has met every corner leaving the vertex once,
-        // so every edge is checked to run exactly once each way.
-        let nh = corner_count;
-        let mut neighbor_offsets = Vec::with_capacity(nv + 1);
-        let mut neighbors = Vec::with_capacity(nh);
-        let mut slot_faces = Vec::with_capacity(nh);
-        neighbor_offsets.push(0u32);
-        for v in 0..nv {
-            let degree = out_offsets[v + 1] - out_offsets[v];
-            if degree == 0 {
-                return Err(PolytopeError::IsolatedVertex(v as u32));
-            }
-            let start = out_corners[out_offsets[v] as usize].1 as usize;
-            let mut c = start;
-            let mut count = 0u32;
-            loop {
-                neighbors.push(VertexId(dest(c)));
-                slot_faces.push(FaceId(corner_face[c]));
-                count += 1;
-                c = next_corner(twin(c)?);
-                if c == start || count > degree {
-                    break;
-                }
-            }
-            if count != degree {
-                return Err(PolytopeError::NonManifoldVertex(v as u32));
-            }
-            neighbor_offsets.push(neighbors.len() as u32);
-        }
-        drop((corner_face, out_offsets, out_corners));
-
-        // Half-edge origins, edges in increasing (smaller, larger) order.
-        let mut origins = Vec::with_capacity(nh);
-        let mut upper = Vec::new();
-        for v in 0..nv {
-            upper.clear();
-            let around = &neighbors[neighbor_offsets[v] as usize..neighbor_offsets[v + 1] as usize];
-            upper.extend(around.iter().filter(|w| w.index() > v));
-            upper.sort_unstable();
-            for &w in &upper {
-                origins.push(VertexId(v as u32));
-                origins.push(w);
-            }
-        }
-        let edges = origins.len() / 2;
-        let euler = nv as i64 - edges as i64 + nf as i64;
-        if euler != 2 {
-            return Err(PolytopeError::EulerCharacteristic(euler));
-        }
+        // Same size and alignment: converted in place.
+        let face_corners: Vec<VertexId> = face_corners.into_iter().map(VertexId).collect();
+        let adjacency = adjacency_of(nv, &face_offsets, &face_corners)?;
         let polytope = Polytope {
             lanes: lanes_of(&points),
             points,
-            origins,
-            neighbor_offsets,
-            neighbors,
-            slot_faces,
             face_offsets,
-            // Same size and alignment: converted in place.
-            face_corners: face_corners.into_iter().map(VertexId).collect(),
+            face_corners,
+            adjacency: OnceLock::from(adjacency),
         };
         // Every face must have a normal (nonzero area); the planes are computed on demand.
         if let Some(f) = polytope
@@ -426,7 +347,7 @@ impl Polytope {
     ///
     /// `e = n + f − 2` (Euler).
     pub fn num_edges(&self) -> usize {
-        self.origins.len() / 2
+        (self.num_vertices() + self.num_faces()).saturating_sub(2)
     }
 
     /// Number of faces (planar convex polygons).
@@ -461,14 +382,16 @@ impl Polytope {
     /// `neighbors(v) = { w : (v, w) is an edge }`.
     #[inline]
     pub fn neighbors(&self, v: VertexId) -> &[VertexId] {
-        let lo = self.neighbor_offsets[v.index()] as usize;
-        let hi = self.neighbor_offsets[v.index() + 1] as usize;
-        &self.neighbors[lo..hi]
+        let adjacency = self.adjacency();
+        let lo = adjacency.neighbor_offsets[v.index()] as usize;
+        let hi = adjacency.neighbor_offsets[v.index() + 1] as usize;
+        &adjacency.neighbors[lo..hi]
     }
 
     /// The CSR form of the adjacency: `neighbors(v) = targets[offsets[v] .. offsets[v+1]]`.
     pub fn adjacency_csr(&self) -> (&[u32], &[VertexId]) {
-        (&self.neighbor_offsets, &self.neighbors)
+        let adjacency = self.adjacency();
+        (&adjacency.neighbor_offsets, &adjacency.neighbors)
     }
 
     /// The vertex adjacency as a `petgraph` undirected graph (node `i` is `VertexId(i)`),
@@ -551,23 +474,24 @@ impl Polytope {
     /// increasing `(smaller, larger)` vertex order), `None` when `a` and `b` are not adjacent.
     fn half_edge_between(&self, a: VertexId, b: VertexId) -> Option<HalfEdgeId> {
         let key = (a.min(b), a.max(b));
-        let (mut lo, mut hi) = (0usize, self.num_edges());
+        let origins = &self.adjacency().origins;
+        let edges = origins.len() / 2;
+        let (mut lo, mut hi) = (0usize, edges);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if (self.origins[2 * mid], self.origins[2 * mid + 1]) < key {
+            if (origins[2 * mid], origins[2 * mid + 1]) < key {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        let found =
-            lo < self.num_edges() && (self.origins[2 * lo], self.origins[2 * lo + 1]) == key;
+        let found = lo < edges && (origins[2 * lo], origins[2 * lo + 1]) == key;
         found.then(|| HalfEdgeId(2 * lo as u32 + u32::from(a > b)))
     }
 
     /// The neighbour slot of `b` around `a` (an index into the adjacency's targets).
     fn slot(&self, a: VertexId, b: VertexId) -> Option<usize> {
-        let lo = self.neighbor_offsets[a.index()] as usize;
+        let lo = self.adjacency().neighbor_offsets[a.index()] as usize;
         self.neighbors(a)
             .iter()
             .position(|&w| w == b)
@@ -584,7 +508,8 @@ impl Polytope {
     /// `(a, b)` with `e = {a, b}`.
     pub fn edge_vertices(&self, e: EdgeId) -> (VertexId, VertexId) {
         let h = 2 * e.index();
-        (self.origins[h], self.origins[h + 1])
+        let origins = &self.adjacency().origins;
+        (origins[h], origins[h + 1])
     }
 
     /// The two faces of edge `e`: the face of half-edge `2e`, then of `2e + 1`.
@@ -598,7 +523,7 @@ impl Polytope {
     /// `origin(h) == destination(twin(h))`.
     #[inline]
     pub fn origin(&self, h: HalfEdgeId) -> VertexId {
-        self.origins[h.index()]
+        self.adjacency().origins[h.index()]
     }
 
     /// The vertex half-edge `h` enters.
@@ -606,7 +531,7 @@ impl Polytope {
     /// `destination(h) == origin(next(h))`.
     #[inline]
     pub fn destination(&self, h: HalfEdgeId) -> VertexId {
-        self.origins[h.index() ^ 1]
+        self.adjacency().origins[h.index() ^ 1]
     }
 
     /// The opposite half-edge.
@@ -636,7 +561,7 @@ impl Polytope {
     /// `face(h) == face(next(h))`.
     pub fn face(&self, h: HalfEdgeId) -> FaceId {
         self.slot(self.origin(h), self.destination(h))
-            .map_or(FaceId(0), |s| self.slot_faces[s])
+            .map_or(FaceId(0), |s| self.adjacency().slot_faces[s])
     }
 
     /// The edge half-edge `h` belongs to.
@@ -657,16 +582,32 @@ impl Polytope {
             .unwrap_or_default()
     }
 
+    /// The half-edges and the adjacency: built on first use after
+    /// [`Polytope::release_adjacency`] (from the faces, as the polytope's own build did: the
+    /// same arrays; a polytope that passed its build's checks cannot fail them, and would
+    /// get empty arrays rather than a panic).
+    #[inline]
+    fn adjacency(&self) -> &Adjacency {
+        self.adjacency.get_or_init(|| {
+            adjacency_of(self.points.len(), &self.face_offsets, &self.face_corners)
+                .unwrap_or_default()
+        })
+    }
+
+    /// Drops the half-edges and the adjacency (76 bytes per vertex on a triangulated hull),
+    /// for an owner that answers without them (a normal vector map); they are rebuilt on
+    /// first use.
+    pub(crate) fn release_adjacency(&mut self) {
+        self.adjacency = OnceLock::new();
+    }
+
     /// Heap bytes of the arrays this polytope owns (lengths, not capacities).
     ///
     /// `Σ_{arrays} len × element size`.
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of_val;
         size_of_val(self.points.as_slice())
-            + size_of_val(self.origins.as_slice())
-            + size_of_val(self.neighbor_offsets.as_slice())
-            + size_of_val(self.neighbors.as_slice())
-            + size_of_val(self.slot_faces.as_slice())
+            + self.adjacency.get().map_or(0, Adjacency::bytes)
             + size_of_val(self.face_offsets.as_slice())
             + size_of_val(self.face_corners.as_slice())
             + self.lanes.memory_bytes()
@@ -799,6 +740,127 @@ fn newell_of(corners: &[Vector], relative: &mut [Vector]) -> Vector {
 #[cfg(test)]
 pub(crate) fn unit_cube() -> Polytope {
     Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0)).unwrap()
+}
+
+/// The half-edges and the cyclic vertex adjacency of the faces `face_corners[face_offsets[f]
+/// .. face_offsets[f + 1]]` over `nv` vertices (offsets and corner indices already checked),
+/// checking that they form a closed oriented 2-manifold of genus 0.
+fn adjacency_of(
+    nv: usize,
+    face_offsets: &[u32],
+    face_corners: &[VertexId],
+) -> Result<Adjacency, PolytopeError> {
+    let nf = face_offsets.len().saturating_sub(1);
+    let corner_count = face_corners.len();
+    let corners_of = |f: usize| face_offsets[f] as usize..face_offsets[f + 1] as usize;
+    // Corner `c` starts the directed edge to the next corner of its face. The scratch
+    // arrays are kept few and small (a corner's face, the corners leaving each vertex),
+    // as a load's peak memory includes them.
+    let mut corner_face = vec![0u32; corner_count];
+    for f in 0..nf {
+        corner_face[corners_of(f)].fill(f as u32);
+    }
+    let next_corner = |c: usize| {
+        let f = corner_face[c] as usize;
+        if c + 1 == face_offsets[f + 1] as usize {
+            face_offsets[f] as usize
+        } else {
+            c + 1
+        }
+    };
+    let dest = |c: usize| face_corners[next_corner(c)].0;
+    // The corners leaving each vertex, as CSR.
+    let mut out_offsets = vec![0u32; nv + 1];
+    for &VertexId(v) in face_corners {
+        out_offsets[v as usize + 1] += 1;
+    }
+    for v in 0..nv {
+        out_offsets[v + 1] += out_offsets[v];
+    }
+    // The corners leaving each vertex with their destinations, `(destination, corner)`
+    // sorted, so that an opposite edge is a binary search in one short contiguous run
+    // (a scan would be quadratic around a vertex of high degree).
+    let mut out_corners = vec![(0u32, 0u32); corner_count];
+    let mut fill = out_offsets.clone();
+    for (c, &VertexId(v)) in face_corners.iter().enumerate() {
+        out_corners[fill[v as usize] as usize] = (dest(c), c as u32);
+        fill[v as usize] += 1;
+    }
+    drop(fill);
+    for v in 0..nv {
+        out_corners[out_offsets[v] as usize..out_offsets[v + 1] as usize].sort_unstable();
+    }
+    // The opposite of corner `c`'s edge `a → b`: the one corner of `b` going to `a`.
+    let twin = |c: usize| -> Result<usize, PolytopeError> {
+        let (a, b) = (face_corners[c].0, dest(c));
+        let around =
+            &out_corners[out_offsets[b as usize] as usize..out_offsets[b as usize + 1] as usize];
+        let i = around.partition_point(|&(d, _)| d < a);
+        let to_a = |k: usize| around.get(k).filter(|&&(d, _)| d == a);
+        match (to_a(i), to_a(i + 1)) {
+            (Some(&(_, t)), None) => Ok(t as usize),
+            (Some(_), Some(_)) => Err(PolytopeError::DuplicateHalfEdge { from: b, to: a }),
+            _ => Err(PolytopeError::OpenEdge { from: a, to: b }),
+        }
+    };
+
+    // Walk the fan around each vertex: after `a → b` (in face f), the next edge leaving
+    // `a` follows the opposite `b → a` in its own face. A walk that comes back to its
+    // start after exactly `degree` steps has met every corner leaving the vertex once,
+    // so every edge is checked to run exactly once each way.
+    let nh = corner_count;
+    let mut neighbor_offsets = Vec::with_capacity(nv + 1);
+    let mut neighbors = Vec::with_capacity(nh);
+    let mut slot_faces = Vec::with_capacity(nh);
+    neighbor_offsets.push(0u32);
+    for v in 0..nv {
+        let degree = out_offsets[v + 1] - out_offsets[v];
+        if degree == 0 {
+            return Err(PolytopeError::IsolatedVertex(v as u32));
+        }
+        let start = out_corners[out_offsets[v] as usize].1 as usize;
+        let mut c = start;
+        let mut count = 0u32;
+        loop {
+            neighbors.push(VertexId(dest(c)));
+            slot_faces.push(FaceId(corner_face[c]));
+            count += 1;
+            c = next_corner(twin(c)?);
+            if c == start || count > degree {
+                break;
+            }
+        }
+        if count != degree {
+            return Err(PolytopeError::NonManifoldVertex(v as u32));
+        }
+        neighbor_offsets.push(neighbors.len() as u32);
+    }
+    drop((corner_face, out_offsets, out_corners));
+
+    // Half-edge origins, edges in increasing (smaller, larger) order.
+    let mut origins = Vec::with_capacity(nh);
+    let mut upper = Vec::new();
+    for v in 0..nv {
+        upper.clear();
+        let around = &neighbors[neighbor_offsets[v] as usize..neighbor_offsets[v + 1] as usize];
+        upper.extend(around.iter().filter(|w| w.index() > v));
+        upper.sort_unstable();
+        for &w in &upper {
+            origins.push(VertexId(v as u32));
+            origins.push(w);
+        }
+    }
+    let edges = origins.len() / 2;
+    let euler = nv as i64 - edges as i64 + nf as i64;
+    if euler != 2 {
+        return Err(PolytopeError::EulerCharacteristic(euler));
+    }
+    Ok(Adjacency {
+        origins,
+        neighbor_offsets,
+        neighbors,
+        slot_faces,
+    })
 }
 
 #[cfg(test)]

@@ -240,8 +240,8 @@ fn flipped_bytes_are_detected() {
 #[test]
 fn wrong_version_wrong_magic_random_bytes() {
     let bytes = format::encode(&small_map(), &metadata());
-    // 1 to 3 are earlier layouts: refused, not misread.
-    for version in [0u32, 1, 2, 3, 5, 99, u32::MAX] {
+    // 1 to 4 are earlier layouts: refused, not misread.
+    for version in [0u32, 1, 2, 3, 4, 6, 99, u32::MAX] {
         let mut other = bytes.clone();
         other[8..12].copy_from_slice(&version.to_le_bytes());
         match decode(&other) {
@@ -323,7 +323,8 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     }
     // NVMS: segments (8), linear flag (1), polish records (8 + 16 R units), chart count (4),
     // then chart 0: persistence (1), segments used (8), grid origin and scales (4 × 8), k (8),
-    // cells (8 + 8 C), slabs (8 + 16 S), node links (1: 2 for compact), tree nodes (8 + 32 N).
+    // cells (8 + 8 C), slab ends (8 + 8 S), slab words (8 + 4 S), node links (1: 2 for
+    // compact), tree nodes (8 + 32 N).
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
     let f64_at = |at: usize| f64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
     let linear = nvms + 8;
@@ -331,11 +332,11 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     let num_records = u64_at(&bytes, records) as usize;
     let padded: usize = p
         .vertex_ids()
-        .map(|w| (2 + p.neighbors(w).len()).next_multiple_of(2))
+        .map(|w| (32 + 10 * p.neighbors(w).len()).div_ceil(16))
         .sum();
     assert_eq!(
         num_records, padded,
-        "a head of two units per vertex, a unit per neighbour, an even count per vertex"
+        "a 32-byte head per vertex, 10 bytes per neighbour, padded to 16 bytes per vertex"
     );
     let entry = |i: usize| records + 8 + 16 * i;
     let chart_count = entry(num_records);
@@ -350,8 +351,11 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     let cell = |c: usize| cells + 8 + 8 * c;
     let slabs = cell(num_cells);
     let num_slabs = u64_at(&bytes, slabs) as usize;
-    let slab = |i: usize| slabs + 8 + 16 * i;
-    let links = slab(num_slabs);
+    let slab = |i: usize| slabs + 8 + 8 * i;
+    let words = slab(num_slabs);
+    assert_eq!(u64_at(&bytes, words) as usize, num_slabs, "a word per slab");
+    let word = |i: usize| words + 8 + 4 * i;
+    let links = word(num_slabs);
     assert_eq!(bytes[links], 2, "compact tree nodes");
     let nodes = links + 1;
     let num_nodes = u64_at(&bytes, nodes) as usize;
@@ -382,11 +386,14 @@ fn crafted_files_with_valid_checksums_are_rejected() {
         }
     };
     let nil = u32::MAX;
+    // A slab's word: its root, or (bit 31 set) its owner.
+    let tag = 1u32 << 31;
 
     corrupt(edit(linear, &[2]), "linear");
     corrupt(edit(chart_count, &7u32.to_le_bytes()), "chart count");
     // Polish records: each record must be what the polytope gives. Units 0 and 1 are vertex
-    // 0's head (x, y; z, id, degree), unit 2 its first neighbour's link (offsets, record).
+    // 0's head (x, y; z, id, degree and scale word), unit 2 starts its first neighbour's link
+    // (three `i16` offsets, then the record start at byte 6).
     corrupt(
         edit(records, &(num_records as u64 - 1).to_le_bytes()),
         "polish records",
@@ -397,12 +404,23 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     corrupt(edit(entry(0), &f64::NAN.to_le_bytes()), record);
     corrupt(edit(entry(0) + 8, &0.5f64.to_le_bytes()), record);
     corrupt(edit(entry(1) + 12, &0u32.to_le_bytes()), record);
-    corrupt(edit(entry(2), &f32::NAN.to_le_bytes()), record);
-    corrupt(edit(entry(2) + 4, &0.5f32.to_le_bytes()), record);
+    // The word without a filter (bit 31) and vertex 0's degree is not what the build makes.
+    let degree = p.neighbors(polyquery::VertexId(0)).len() as u32;
+    corrupt(
+        edit(entry(1) + 12, &(1u32 << 31 | degree).to_le_bytes()),
+        record,
+    );
+    // -32768 is never stored (offsets stay within ±32767).
+    corrupt(edit(entry(2), &i16::MIN.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 4, &i16::MIN.to_le_bytes()), record);
     // Unit 1 is half a head and unit 2 a link: no record starts there.
-    corrupt(edit(entry(2) + 12, &1u32.to_le_bytes()), record);
-    corrupt(edit(entry(2) + 12, &2u32.to_le_bytes()), record);
-    corrupt(edit(entry(2) + 12, &u32::MAX.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 6, &1u32.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 6, &2u32.to_le_bytes()), record);
+    corrupt(edit(entry(2) + 6, &u32::MAX.to_le_bytes()), record);
+    // The padding after vertex 0's last link is zero.
+    let used = 32 + 10 * degree as usize;
+    assert_ne!(used % 16, 0, "vertex 0's record has padding");
+    corrupt(edit(entry(0) + used, &[1]), record);
     // Grid.
     corrupt(edit(k_at, &0u64.to_le_bytes()), "cells per side");
     corrupt(edit(k_at, &4096u64.to_le_bytes()), "cells per side");
@@ -421,33 +439,35 @@ fn crafted_files_with_valid_checksums_are_rejected() {
         edit(cell(k * k) + 4, &(num_nodes as u32 - 1).to_le_bytes()),
         "cell offsets",
     );
-    // Slabs: a root out of range or in another cell, an owner that is no record start.
+    // Slabs: a word count that is not the slab count, a root out of range or in another
+    // cell, an owner that is no record start.
+    corrupt(
+        edit(words, &(num_slabs as u64 - 1).to_le_bytes()),
+        "slab words",
+    );
     let rooted = (0..num_slabs)
-        .find(|&i| u32_at(slab(i) + 8) != nil)
+        .find(|&i| u32_at(word(i)) & tag == 0)
         .expect("a slab crossed by a segment");
     corrupt(
-        edit(slab(rooted) + 8, &(num_nodes as u32).to_le_bytes()),
+        edit(word(rooted), &(num_nodes as u32).to_le_bytes()),
         "root",
     );
-    corrupt(
-        edit(slab(rooted) + 8, &0x7000_0000u32.to_le_bytes()),
-        "root",
-    );
+    corrupt(edit(word(rooted), &0x7000_0000u32.to_le_bytes()), "root");
     let mut cross_cell_cases = 0;
-    for i in (0..num_slabs).filter(|&i| u32_at(slab(i) + 8) != nil) {
+    for i in (0..num_slabs).filter(|&i| u32_at(word(i)) & tag == 0) {
         if let Some(other) = outside(node_ranges[cell_of_slab(i)]) {
-            corrupt(edit(slab(i) + 8, &other.to_le_bytes()), "root");
+            corrupt(edit(word(i), &other.to_le_bytes()), "root");
             cross_cell_cases += 1;
             break;
         }
     }
     let empty = (0..num_slabs)
-        .find(|&i| u32_at(slab(i) + 8) == nil)
+        .find(|&i| u32_at(word(i)) & tag != 0)
         .expect("a slab crossed by no segment");
-    assert_ne!(u32_at(slab(empty) + 12), nil, "empty slabs have owners");
-    corrupt(edit(slab(empty) + 12, &1u32.to_le_bytes()), "owner");
+    assert_ne!(u32_at(word(empty)), nil, "empty slabs have owners");
+    corrupt(edit(word(empty), &(tag | 1).to_le_bytes()), "owner");
     corrupt(
-        edit(slab(empty) + 12, &(num_records as u32).to_le_bytes()),
+        edit(word(empty), &(tag | num_records as u32).to_le_bytes()),
         "owner",
     );
     // Slab ends: no NaN, strictly increasing within a cell, the cell's last one +∞.

@@ -803,6 +803,7 @@ fn hairline_corners(poly: &Polytope) -> usize {
 /// exact hull; qhull merges it away. 12152 = 12151 + 1.
 const HAIRLINE_CORNERS: &[(&str, usize)] = &[("go1_trunk.obj", 1)];
 
+/// Also checks the hull-vertex column of docs/benchmarks.md's table of the bundled meshes.
 #[test]
 fn real_meshes_match_manifest_hull_vertex_counts() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
@@ -829,6 +830,10 @@ fn real_meshes_match_manifest_hull_vertex_counts() {
             expected + hairline,
             "{file}: hull vertices (qhull: {expected})"
         );
+        // docs/benchmarks.md's table of the bundled meshes quotes our count.
+        let stem = file.trim_end_matches(".obj");
+        let quoted = format!("| {stem} | {} |", crate::common::quoted::group(v));
+        crate::common::quoted::assert_quotes("docs/benchmarks.md", &quoted);
         checked += 1;
     }
     assert!(checked >= 9, "only {checked} meshes in the manifest");

@@ -360,8 +360,9 @@ fn large_sphere_and_ellipsoid() {
 
 /// Counted work: the mean tree nodes visited, and the slab probes plus tree nodes, grow by
 /// less than 2× from 10³ to 10⁵ sphere vertices (O(log n) worst case; the grid of cells keeps
-/// it about constant on a sphere), the polish takes at most one step on average, and memory
-/// stays under 1 KiB per vertex. docs/benchmarks.md quotes the counted work per query.
+/// it about constant on a sphere), the polish takes at most one step on average and reads
+/// the head of at most one neighbour in ten on average (those its rounded offsets cannot
+/// rule out), and memory stays under 1 KiB per vertex. docs/benchmarks.md quotes the counted work per query.
 #[test]
 fn counted_work_and_memory_scale() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -370,11 +371,12 @@ fn counted_work_and_memory_scale() {
         let pts = synth::generate(Shape::Sphere, n, 11).expect("synth");
         let nvm = NormalVectorMap::build(convex_hull(&pts).expect("hull")).expect("nvm");
         let q = 20_000;
-        let (mut nodes, mut steps, mut probes) = (0u64, 0u64, 0u64);
+        let (mut nodes, mut steps, mut probes, mut reads) = (0u64, 0u64, 0u64, 0u64);
         for _ in 0..q {
             let (_, st) = nvm.support_with_stats(&gaussian(&mut rng));
             nodes += u64::from(st.nodes_visited);
             steps += u64::from(st.polish_steps);
+            reads += u64::from(st.polish_reads);
             probes += u64::from(st.slab_probes);
         }
         let nv = nvm.polytope().num_vertices() as f64;
@@ -391,6 +393,9 @@ fn counted_work_and_memory_scale() {
             nvm.num_segments()
         );
         assert!(steps <= 1.0, "mean polish steps {steps} at n={n}");
+        let reads = reads as f64 / q as f64;
+        eprintln!("n={n}: polish head reads {reads:.4} per query");
+        assert!(reads <= 0.1, "mean polish head reads {reads} at n={n}");
         assert!(bytes <= 1024.0, "{bytes} bytes per vertex at n={n}");
         means.push((nodes, bytes, nodes + probes));
         let work = format!("{:.2} at {} vertices", nodes + probes, group(n));
@@ -419,13 +424,14 @@ fn counted_work_and_memory_scale() {
 }
 
 /// Bytes per hull vertex, counted (so deterministic), in the saved file and in memory (map
-/// and polytope), on spheres of 4,096 and 32,768 vertices: at most 490 in the file (488.0 and
-/// 486.5 measured) and 565 in memory (564.0 and 562.5; 809 in both before the records'
-/// `f32` offsets and the compact tree nodes, 664 before the polytope kept only what a
-/// query reads). Of this, the polytope takes 56 in the file (its points and faces) and 132
-/// in memory (with the adjacency and the half-edges' origins rebuilt from the faces);
-/// beside the locators' and the records' arrays the map holds only its six charts' structs
-/// (`rest ≤ 6 · 256`).
+/// and polytope), on spheres of 4,096 and 32,768 vertices: at most 440 in both (436.8 and
+/// 435.5 measured; 472.8 and 471.6 before the records' 10-byte links of `i16` offsets at a
+/// per-record scale, 809 in both before the records' `f32` offsets and the compact tree
+/// nodes, 664 before the polytope kept only what a query reads, 488 in the file and 564 in
+/// memory before slabs of 12 bytes and the map's polytope without its adjacency). Of this,
+/// the polytope takes 56 in the file and in memory (its points and faces; the map drops the
+/// adjacency, which is rebuilt on first use); beside the locators' and the records' arrays
+/// the map holds only its six charts' structs (`rest ≤ 6 · 256`).
 #[test]
 fn bytes_per_vertex_in_file_and_memory() {
     for n in [4096, 32_768] {
@@ -436,14 +442,14 @@ fn bytes_per_vertex_in_file_and_memory() {
         let file = polyquery::format::encode(&nvm, &meta).len() as f64 / nv as f64;
         let memory = (nvm.memory_bytes() + nvm.polytope_bytes()) as f64 / nv as f64;
         let locators = nvm.num_cells() * 8
-            + nvm.num_slabs() * 16
+            + nvm.num_slabs() * 12
             + nvm.num_nodes() * polyquery::pointloc::PointLocator::NODE_BYTES;
-        // Records: 32 bytes a head, 16 a neighbour, padded to 32; beside them only the six
+        // Records: 32 bytes a head, 10 a neighbour, padded to 16; beside them only the six
         // charts' own structs.
         let p = nvm.polytope();
         let records: usize = p
             .vertex_ids()
-            .map(|w| 16 * (2 + p.neighbors(w).len()).next_multiple_of(2))
+            .map(|w| 16 * (32 + 10 * p.neighbors(w).len()).div_ceil(16))
             .sum();
         let rest = nvm.memory_bytes() - locators - records;
         eprintln!("n={n}: {file:.1} B/vertex in the file, {memory:.1} in memory");
@@ -475,11 +481,11 @@ fn bytes_per_vertex_in_file_and_memory() {
         );
         assert!(rest <= 6 * 256, "{rest} bytes beside the arrays at n={n}");
         assert!(
-            file <= 490.0,
+            file <= 440.0,
             "{file} bytes per vertex in the file at n={n}"
         );
         assert!(
-            memory <= 565.0,
+            memory <= 440.0,
             "{memory} bytes per vertex in memory at n={n}"
         );
     }

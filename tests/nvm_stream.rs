@@ -233,7 +233,7 @@ fn a_load_holds_the_file_once() {
     // starts, the polytope's adjacency rebuilt from its faces) and the allocator's slack; the
     // process's own start-up memory and the loader's code pages are excluded by measuring
     // the peak after loading a small map first.
-    let built = sphere_map(20_000, 61);
+    let built = sphere_map(22_000, 61);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("peak.nvm");
     format::save(&path, &built, &metadata()).unwrap();

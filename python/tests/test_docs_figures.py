@@ -8,7 +8,9 @@ compared with runs of white space made one space, so a figure may wrap. About 2 
 a warm shape cache.
 """
 
+import importlib.util
 import json
+import math
 import pickle
 import re
 import subprocess
@@ -167,3 +169,65 @@ def test_plan_page_size(out_dir):
     kb = re.search(r"One problem's page is about (\d+) KB", page("docs/planning.md"))
     assert kb, "docs/planning.md quotes no page size"
     assert abs(size_kb - int(kb.group(1))) <= 1, size_kb
+
+
+def three_figures(x):
+    """`x` as docs/planning.md writes a time or length: three significant figures, whole
+    numbers with grouped thousands from 1,000 on (`2956.575` → `2,957`, `0.5083` → `0.508`)."""
+    if x >= 1000:
+        return f"{round(x):,}"
+    digits = max(0, 2 - math.floor(math.log10(x))) if x > 0 else 2
+    return f"{x:.{digits}f}"
+
+
+@pytest.mark.parametrize(
+    "results, limit, per_set",
+    [
+        ("plan_ompl_1s.jsonl", "1 s limit", "Per set, OMPL with the adapter solved"),
+        ("plan_ompl_10s.jsonl", "10 s limit", "OMPL with the adapter then solves"),
+    ],
+)
+def test_ompl_side_by_side(results, limit, per_set):
+    """docs/planning.md's side-by-side tables are the summary of the committed runs
+    (`benches/results/`, re-summarised by `benches/plan_ompl.py`'s own `summarize`)."""
+    spec = importlib.util.spec_from_file_location("plan_ompl", REPO / "benches" / "plan_ompl.py")
+    plan_ompl = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plan_ompl)
+    rows = [json.loads(line) for line in (REPO / "benches" / "results" / results).read_text().splitlines()]
+    summary = plan_ompl.summary(rows)
+    quoted("docs/planning.md", f"planner, one thread, {limit} | solved |")
+    quoted("docs/planning.md", f"({summary[0]['common']} solved by all")
+    labels = {
+        "ompl_polyquery": "OMPL 2.0.1 RRTConnect + `polyquery.ompl`",
+        "ompl_coal": "OMPL 2.0.1 RRTConnect + pinocchio",
+        "polyquery": "polyquery `Planner`",
+    }
+    table = [
+        line
+        for line in (REPO / "docs" / "planning.md").read_text().split(f"planner, one thread, {limit}")[1].splitlines()[2:]
+        if line.startswith("|")
+    ]
+    assert [s["planner"] for s in summary] == ["polyquery", "ompl_polyquery", "ompl_coal"]
+    for s in summary:
+        cells = next(
+            [c.strip().replace("*", "") for c in row.strip("|").split("|")]
+            for row in table
+            if row.startswith(f"| {labels[s['planner']]}")
+        )
+        solved = f"{s['solved']}/{s['problems']}"
+        assert cells[1] == solved, (s, cells)
+        assert cells[2] == " / ".join(three_figures(x) for x in s["planning_ms"]), (s, cells)
+        assert cells[3].split(" ")[0] == three_figures(s["simplify_ms"]), (s, cells)
+        assert cells[4] == f"{three_figures(s['length'])} ({three_figures(s['common_length'])})", (s, cells)
+        assert cells[5].split(" ")[0] == f"{s['not_certified_free']}/{s['solved']}", (s, cells)
+    # The solved problems per set, in the sets' order (bookshelf small / tall / thin, box,
+    # cage, table pick, table under pick), for each OMPL planner.
+    def per_set_solved(planner):
+        sets = sorted({r["problem"].split("/")[0] for r in rows})
+        return " / ".join(
+            str(sum(r["solved"] for r in rows if r["planner"] == planner and r["problem"].startswith(s + "/")))
+            for s in sets
+        )
+
+    quoted("docs/planning.md", f"{per_set} {per_set_solved('ompl_polyquery')}")
+    quoted("docs/planning.md", f"OMPL + coal {per_set_solved('ompl_coal')}")

@@ -30,8 +30,10 @@
 //! tree nodes of 32 bytes with cell-local `u16` links (40-byte nodes only for a cell too
 //! large for them); 4, the polytope as its points and faces only (56 instead of 232 bytes
 //! per hull vertex on spheres): the load rebuilds the adjacency from the faces, with the
-//! checks of a build, and the face planes are computed on demand. A build reads only its
-//! own version: other versions, 1 to 3 included, are [`FormatError::UnsupportedVersion`], whose message names the file's version and
+//! checks of a build, and the face planes are computed on demand; 5, slabs of 12 bytes
+//! instead of 16 (their ends in one array, and one word a slab for its root or, when no
+//! segment crosses it, its owner). A build reads only its
+//! own version: other versions, 1 to 4 included, are [`FormatError::UnsupportedVersion`], whose message names the file's version and
 //! this build's (preprocess the mesh again).
 //!
 //! **Loading is streamed, and holds the file once.** [`load`] reads the file once, front to
@@ -97,8 +99,8 @@ use thiserror::Error;
 
 /// The first 8 bytes of every `.nvm` file: `MAGIC = *b"\x89PQNVM\r\n"`.
 pub const MAGIC: [u8; 8] = *b"\x89PQNVM\r\n";
-/// The format version this build writes and reads: `FORMAT_VERSION = 4`.
-pub const FORMAT_VERSION: u32 = 4;
+/// The format version this build writes and reads: `FORMAT_VERSION = 5`.
+pub const FORMAT_VERSION: u32 = 5;
 /// The usual file extension, without the dot: `EXTENSION = "nvm"`.
 pub const EXTENSION: &str = "nvm";
 

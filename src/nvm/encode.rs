@@ -7,20 +7,20 @@
 //! [`crate::format::FORMAT_VERSION`]).
 //!
 //! Layout (little-endian): `num_segments: u64` · `linear: u8` (1: answers by a linear scan) ·
-//! `records: count u64, then 16-byte units` (see `records`: a head of two units per vertex,
-//! then one link unit per neighbour; read straight into place) · `charts: u32` (always 6) ·
+//! `records: count u64, then 16-byte units` (see `records`: per vertex a 32-byte head, then a
+//! 10-byte link per neighbour, padded to a unit; read straight into place) · `charts: u32` (always 6) ·
 //! per chart its point locator.
 //!
 //! A load reads the units into place, then checks them against the (already checked)
 //! polytope record by record: vertex `w`'s record must be exactly what `vertex_record` makes
 //! of the polytope (its point, id and degree, then per neighbour `q` in the polytope's order
-//! the rounded scaled offset and the record start of `q`), records of vertices `0, 1, …`
+//! the offset rounded at the record's scale and the record start of `q`, then zero padding), records of vertices `0, 1, …`
 //! back to back. So the polish, which trusts the records, climbs the real polytope with
 //! offsets its error bound covers. Every locator payload must be a record start (a head).
 
 use super::NormalVectorMap;
 use super::chart::NUM_CHARTS;
-use super::records::{RecordUnit, Records, offset_scale, record_starts, vertex_record};
+use super::records::{RecordUnit, Records, record_starts, vertex_record};
 use crate::codec::{ByteReader, ByteWriter, DecodeError};
 use crate::pointloc::PointLocator;
 use crate::{Polytope, VertexId};
@@ -58,6 +58,9 @@ impl NormalVectorMap {
             }
         };
         let (records, is_head) = decode_records(&polytope, r)?;
+        // Checked: the map answers without the adjacency (rebuilt if a caller asks for it).
+        let mut polytope = polytope;
+        polytope.release_adjacency();
         let is_payload = |x: u32| is_head.get(x as usize).copied().unwrap_or(false);
         let count = r.u32("chart count")?;
         if count as usize != NUM_CHARTS {
@@ -101,7 +104,6 @@ fn decode_records<R: Read>(
             "polish records: {total} units exceed the 32-bit index range"
         )));
     }
-    let scale = offset_scale(polytope);
     let start = |q: VertexId| {
         record_of
             .get(q.index())
@@ -113,13 +115,13 @@ fn decode_records<R: Read>(
     for w in polytope.vertex_ids() {
         let at = record_of.get(w.index()).copied().unwrap_or(count);
         expected.clear();
-        vertex_record(polytope, w, scale, &start, &mut expected);
+        vertex_record(polytope, w, &start, &mut expected);
         let stored = units.get(at..at + expected.len()).unwrap_or_default();
         if stored.len() != expected.len()
             || stored
                 .iter()
                 .zip(&expected)
-                .any(|(a, b)| (a.lo, a.hi) != (b.lo, b.hi))
+                .any(|(a, b)| a.bytes != b.bytes)
         {
             return Err(DecodeError::corrupt(format!(
                 "polish record of vertex {}: differs from the polytope's point, degree, \
@@ -131,7 +133,7 @@ fn decode_records<R: Read>(
             *h = true;
         }
     }
-    Ok((Records::new(units, scale), is_head))
+    Ok((Records::new(units), is_head))
 }
 
 /// `e` with `what` prefixed by `context`.

@@ -20,8 +20,8 @@
 //!   convex polytope a vertex with no better neighbour maximises `d · p`, so the answer equals
 //!   the linear scan's maximum up to rounding; the climb is usually zero steps. The ascent
 //!   reads compact *polish records* (`records`: per vertex its point and id, then each
-//!   neighbour's offset in `f32`, which rules the neighbour out with a proven error bound,
-//!   and its record), so a polish that does not move reads one record, two or three cache lines. The
+//!   neighbour's offset as three `i16` at the record's power-of-two scale, which rules the
+//!   neighbour out with a proven error bound, and its record), so a polish that does not move reads one record, two or three cache lines. The
 //!   payloads of the locator are record starts. (Prefetching the record as soon
 //!   as the descent names it was measured and dropped: no gain, the descent is two
 //!   in-cache nodes by then.)
@@ -81,6 +81,9 @@ pub struct QueryStats {
     pub nodes_visited: u32,
     /// `polish_steps` = hill-climbing steps of the polish (0 when the located vertex was already the answer).
     pub polish_steps: u32,
+    /// `polish_reads` = neighbours' heads the polish read in full: those its rounded offsets
+    /// could not rule out (usually 0).
+    pub polish_reads: u32,
 }
 
 /// The normal vector map of a polytope: O(log n) support queries after O(n log n)
@@ -149,7 +152,8 @@ impl NormalVectorMap {
     pub fn build_located(polytope: Polytope) -> Result<NormalVectorMap, NvmError> {
         let ne = polytope.num_edges();
         let nv = polytope.num_vertices();
-        // Records take 2 + degree units per vertex: 2·nv + 2·ne in all.
+        // Records take ⌈(32 + 10·degree)/16⌉ ≤ 3 + 10·degree/16 units per vertex: at most
+        // 3·nv + 1.25·ne in all, within `u32`.
         if ne >= (u32::MAX / 8) as usize || nv >= (u32::MAX / 8) as usize {
             return Err(NvmError::TooLarge(ne));
         }
@@ -203,6 +207,10 @@ impl NormalVectorMap {
             }
             charts.push(locator);
         }
+        // The polish reads the records, the scan the points: the adjacency is rebuilt only
+        // if a caller asks the polytope for it.
+        let mut polytope = polytope;
+        polytope.release_adjacency();
         Ok(NormalVectorMap {
             linear: false,
             polytope,
@@ -250,11 +258,12 @@ impl NormalVectorMap {
     /// [`LINEAR_SCAN_BELOW`] vertices, where the map scans): `support_with_stats(d).0 = support(d)`.
     pub fn support_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
         let mut located = LocateStats::default();
-        let (support, polish_steps) = self.answer(d, &mut located);
+        let (support, polish_steps, polish_reads) = self.answer(d, &mut located);
         let stats = QueryStats {
             slab_probes: located.slab_probes,
             nodes_visited: located.nodes_visited,
             polish_steps,
+            polish_reads,
         };
         (support, stats)
     }
@@ -267,12 +276,12 @@ impl NormalVectorMap {
         self.answer(d, &mut NoTally).0
     }
 
-    /// `S(P, d)` and the polish steps, the location's work told to `tally` (nothing is
-    /// counted on the hot path, [`SupportMap::support`]).
+    /// `S(P, d)`, the polish steps and the heads the polish read, the location's work told to
+    /// `tally` (nothing is counted on the hot path, [`SupportMap::support`]).
     #[inline(always)]
-    fn answer<T: Tally>(&self, d: &Vector, tally: &mut T) -> (Support, u32) {
+    fn answer<T: Tally>(&self, d: &Vector, tally: &mut T) -> (Support, u32, u32) {
         if self.linear {
-            return (LinearScan::new(&self.polytope).support(d), 0);
+            return (LinearScan::new(&self.polytope).support(d), 0, 0);
         }
         let record = self.candidate(d, tally);
         if !(d.x.is_finite() && d.y.is_finite() && d.z.is_finite()) {
@@ -286,7 +295,7 @@ impl NormalVectorMap {
                     point: Point::new(h.point[0], h.point[1], h.point[2]),
                 },
             );
-            return (support, 0);
+            return (support, 0, 0);
         }
         self.records.polish(d, record)
     }

@@ -4,49 +4,61 @@
 //! the polish climbs from there) and `nvm::encode` (which saves the units as they are and
 //! checks them on load against [`vertex_record`]).
 //!
-//! Layout: one array of 16-byte units. Vertex `w`'s record is its **head** (2 units: its
-//! point as three `f64`, its id and its degree) followed by one **link** unit per neighbour
-//! `q` in the polytope's order: `(p_q − p_w)·s` rounded to three `f32` and the record start
-//! of `q`, then a zero unit after an odd number of links, so that heads stay 32-byte aligned
-//! within the array (`record bytes = 16·round_up_even(2 + degree)`, 128 bytes for degree 6,
-//! where a record of full points took 224). The scale `s` is the power of two that puts the largest coordinate
-//! difference along an edge into `[½, 1)`, so the rounded offsets neither overflow nor lose
-//! more than `f32`'s relative precision (2⁻²⁴) plus 2⁻¹⁴⁹.
+//! Layout: one array of 16-byte units, read as little-endian bytes. Vertex `w`'s record
+//! starts on a unit: its 32-byte **head** (its point as three `f64`, its id as `u32`, then a
+//! `u32` word: the degree in bits 0–15 and the biased exponent `b` of the record's scale
+//! `s = 2^(b − 1023)` in bits 16–30) followed by one packed 10-byte **link** per neighbour `q`
+//! in the polytope's order: `(p_q − p_w)·s` rounded to three `i16` and the record start of
+//! `q` (`u32`), then zero bytes up to the next unit (`record bytes = 16·⌈(32 + 10·degree)/16⌉`,
+//! 96 bytes for degree 6). `s` is the largest power of two with `max |fl(p_q − p_w)_i|·s ≤
+//! 32767` over the record's links. A record whose scale is not a normal `f64`, or whose degree
+//! does not fit in 16 bits, sets bit 31 of the word, keeps the degree in bits 0–30 and zero
+//! offsets: it has no filter (every neighbour is read).
 //!
 //! The polish compares exactly as before: a neighbour can be better than the head only if
-//! `d·(p_q − p_w) > −(error of the two f64 values)`; the `f32` offset decides that for almost
+//! `d·(p_q − p_w) > −(error of the two f64 values)`; the `i16` offset decides that for almost
 //! every neighbour with a bound that covers the offset's rounding and both values' rounding
-//! ([`certainly_worse`]). Only a neighbour the bound cannot rule out has its head read and its
-//! `f64` value compared as before, in the same order, so the answer is the one the full
-//! points gave, and a polish that does not move reads one record, two or three cache lines.
+//! ([`certainly_worse`], whose proof is on [`link_bound`]). Only a neighbour the bound cannot
+//! rule out has its head read and its `f64` value compared as before, in the same order, so
+//! the answer is the one the full points gave, and a polish that does not move reads one
+//! record, two or three cache lines.
 
 use crate::codec::{Element, record};
 use crate::{Point, Polytope, Vector, VertexId};
+use zerocopy::IntoBytes;
 
 record! {
-    /// One 16-byte unit of the records: half a head (`lo`, `hi` = two `f64` bits, or `z`'s
-    /// bits and `vertex | degree << 32`) or a link (`lo` = offsets x, y as `f32` bits,
-    /// `hi` = offset z's `f32` bits `| record start << 32`).
+    /// 16 bytes of the records, little-endian: a record starts on a unit (see the module
+    /// notes for what its bytes hold). Aligned to 16 bytes, so that a head never straddles
+    /// more cache lines than its position in the array implies.
+    #[repr(align(16))]
     pub(crate) struct RecordUnit {
-        pub(super) lo: u64,
-        pub(super) hi: u64,
+        pub(super) bytes: [u8; UNIT_BYTES],
     }
 }
 
 impl Element for RecordUnit {
     fn swap_from_le(&mut self) {
-        self.lo = u64::from_le(self.lo);
-        self.hi = u64::from_le(self.hi);
+        // Bytes: every field is read with `from_le_bytes`.
     }
 }
 
-/// Units of a head.
-pub(crate) const HEAD_UNITS: usize = 2;
+/// Bytes of a unit.
+const UNIT_BYTES: usize = 16;
+const _: () = assert!(std::mem::size_of::<RecordUnit>() == UNIT_BYTES);
+/// Bytes of a head: the point (3 × 8), the vertex id (4), the degree and scale word (4).
+const HEAD_BYTES: usize = 32;
+/// Bytes of a link: three `i16` offsets and the neighbour's record start (`u32`).
+const LINK_BYTES: usize = 10;
+/// Bit 31 of a head's word: the record has no filter (its degree is bits 0–30).
+const UNFILTERED: u32 = 1 << 31;
+/// The largest stored offset, `max |δ_i|`.
+const OFFSET_MAX: f64 = 32767.0;
 
-/// Units of a record of a vertex of degree `degree`: the head, the links, and a zero unit
-/// after an odd number of links, so that every head is 32-byte aligned (one cache line).
+/// Units of a record of a vertex of degree `degree`: the head, the links, and zero bytes up
+/// to the next unit: `⌈(32 + 10·degree)/16⌉`.
 pub(crate) fn record_units(degree: usize) -> usize {
-    (HEAD_UNITS + degree).next_multiple_of(2)
+    (HEAD_BYTES + LINK_BYTES * degree).div_ceil(UNIT_BYTES)
 }
 
 /// A record's head, decoded.
@@ -55,91 +67,107 @@ pub(crate) struct Head {
     pub(crate) point: [f64; 3],
     pub(crate) vertex: u32,
     pub(crate) degree: u32,
+    /// The record's offset scale `s` (NaN when the record has no filter).
+    scale: f64,
 }
 
-impl Head {
-    /// The head's two units.
-    fn units(&self) -> [RecordUnit; HEAD_UNITS] {
-        [
-            RecordUnit {
-                lo: self.point[0].to_bits(),
-                hi: self.point[1].to_bits(),
-            },
-            RecordUnit {
-                lo: self.point[2].to_bits(),
-                hi: u64::from(self.vertex) | u64::from(self.degree) << 32,
-            },
-        ]
+/// The head word and the stored offsets of a record whose links have the rounded differences
+/// `diffs` (`fl(p_q − p_w)`) and whose degree is `diffs.len()`: the scale `s` is the largest
+/// power of two with `max |diff_i|·s ≤ 32767`, the offsets are `round(diff_i·s)`. Without a
+/// normal `s` (no or zero or non-finite differences), or with a degree of 2¹⁶ or more, the
+/// word is `UNFILTERED | degree` and the offsets zero.
+fn quantise(diffs: &[[f64; 3]]) -> (u32, Vec<[i16; 3]>) {
+    let degree = diffs.len() as u32 & !UNFILTERED;
+    let unfiltered = (UNFILTERED | degree, vec![[0i16; 3]; diffs.len()]);
+    let largest = diffs
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, &x| if x.abs() > m { x.abs() } else { m });
+    let any_nan = diffs.iter().flatten().any(|x| x.is_nan());
+    if degree > 0xFFFF || any_nan || !(largest.is_finite() && largest > 0.0) {
+        return unfiltered;
     }
-}
-
-/// The power of two `s` with `max |(p_a − p_b)_i|·s ∈ [½, 1)` over the polytope's edges
-/// (1 if that maximum is zero or not finite).
-pub(crate) fn offset_scale(polytope: &Polytope) -> f64 {
-    let mut largest = 0.0f64;
-    for e in polytope.edge_ids() {
-        let (a, b) = polytope.edge_vertices(e);
-        let d = polytope.point(a) - polytope.point(b);
-        largest = largest.max(d.x.abs()).max(d.y.abs()).max(d.z.abs());
-    }
-    if !(largest.is_finite() && largest > 0.0) {
-        return 1.0;
-    }
-    // largest = m·2^k with m ∈ [½, 1): s = 2^−k, exact (k stays well inside f64's range
-    // for coordinates within `magnitude`'s bounds; `powi` of 2 is exact there).
-    let mut s = 1.0f64;
-    let mut x = largest;
-    for _ in 0..2100 {
-        if x >= 1.0 {
+    // x = largest·2^e, exact (halving starts above 32767, doubling is exact).
+    let (mut x, mut e) = (largest, 0i32);
+    for _ in 0..2200 {
+        if x > OFFSET_MAX {
             x *= 0.5;
-            s *= 0.5;
-        } else if x < 0.5 {
+            e -= 1;
+        } else if x * 2.0 <= OFFSET_MAX {
             x *= 2.0;
-            s *= 2.0;
+            e += 1;
         } else {
             break;
         }
     }
-    s
+    let biased = e + 1023;
+    if !(1..=2046).contains(&biased) {
+        return unfiltered;
+    }
+    let s = scale_of(biased as u32);
+    let offsets = diffs
+        .iter()
+        .map(|v| v.map(|x| (x * s).round() as i16))
+        .collect();
+    (degree | (biased as u32) << 16, offsets)
 }
 
-/// Appends vertex `w`'s record (head, then a link per neighbour) to `out`; `start(q)` is
-/// the record start of `q`.
+/// `2^(biased − 1023)` (a normal power of two for `biased ∈ [1, 2046]`).
+#[inline(always)]
+fn scale_of(biased: u32) -> f64 {
+    f64::from_bits(u64::from(biased) << 52)
+}
+
+/// Appends vertex `w`'s record (head, then a link per neighbour, then zero bytes to the next
+/// unit) to `out`; `start(q)` is the record start of `q`.
 pub(crate) fn vertex_record(
     polytope: &Polytope,
     w: VertexId,
-    scale: f64,
     start: &dyn Fn(VertexId) -> u32,
     out: &mut Vec<RecordUnit>,
 ) {
     let p = polytope.point(w);
     let nbrs = polytope.neighbors(w);
-    let head = Head {
-        point: [p.x, p.y, p.z],
-        vertex: w.0,
-        degree: nbrs.len() as u32,
-    };
-    out.extend(head.units());
-    out.extend(nbrs.iter().map(|&q| {
-        let o = (polytope.point(q) - p) * scale;
-        let bits = |x: f64| u64::from((x as f32).to_bits());
+    let diffs: Vec<[f64; 3]> = nbrs
+        .iter()
+        .map(|&q| {
+            let o = polytope.point(q) - p;
+            [o.x, o.y, o.z]
+        })
+        .collect();
+    let (word, offsets) = quantise(&diffs);
+    let first = out.len();
+    out.resize(
+        first + record_units(nbrs.len()),
         RecordUnit {
-            lo: bits(o.x) | bits(o.y) << 32,
-            hi: bits(o.z) | u64::from(start(q)) << 32,
+            bytes: [0; UNIT_BYTES],
+        },
+    );
+    let Some(record) = out.get_mut(first..) else {
+        return;
+    };
+    let record = record.as_mut_bytes();
+    let (head, links) = record.split_at_mut(HEAD_BYTES);
+    let fields = [p.x.to_le_bytes(), p.y.to_le_bytes(), p.z.to_le_bytes()];
+    for (slot, field) in head.chunks_exact_mut(8).zip(fields) {
+        slot.copy_from_slice(&field);
+    }
+    let (id, word_slot) = head[24..].split_at_mut(4);
+    id.copy_from_slice(&w.0.to_le_bytes());
+    word_slot.copy_from_slice(&word.to_le_bytes());
+    for ((link, o), &q) in links.chunks_exact_mut(LINK_BYTES).zip(&offsets).zip(nbrs) {
+        let (xyz, at) = link.split_at_mut(6);
+        for (slot, x) in xyz.chunks_exact_mut(2).zip(o) {
+            slot.copy_from_slice(&x.to_le_bytes());
         }
-    }));
-    if nbrs.len() % 2 == 1 {
-        out.push(RecordUnit { lo: 0, hi: 0 });
+        at.copy_from_slice(&start(q).to_le_bytes());
     }
 }
 
-/// The frozen records, their offset scale and their largest offset.
+/// The frozen records.
 #[derive(Clone, Debug)]
 pub(crate) struct Records {
     pub(crate) units: Vec<RecordUnit>,
-    pub(crate) scale: f64,
-    /// `max |δ_i|` over every link's stored offsets (at most 1 by the choice of the scale).
-    largest_offset: f64,
 }
 
 /// Each vertex's record start (in units) from the polytope's degrees, and the units in all:
@@ -156,106 +184,88 @@ pub(crate) fn record_starts(polytope: &Polytope) -> (Vec<usize>, usize) {
 
 impl Records {
     /// The records of every vertex of `polytope`, back to back, and each vertex's record
-    /// start (`units = 2·vertices + 2·edges`).
+    /// start (`units = Σ_w ⌈(32 + 10·degree(w))/16⌉`).
     pub(crate) fn build(polytope: &Polytope) -> (Records, Vec<u32>) {
         let (record_of, total) = record_starts(polytope);
         let record_of: Vec<u32> = record_of.into_iter().map(|u| u as u32).collect();
-        let scale = offset_scale(polytope);
         let mut units = Vec::with_capacity(total);
         crate::memory_hints::advise_huge_pages(&units);
         let start = |q: VertexId| record_of.get(q.index()).copied().unwrap_or(0);
         for w in polytope.vertex_ids() {
-            vertex_record(polytope, w, scale, &start, &mut units);
+            vertex_record(polytope, w, &start, &mut units);
         }
-        (Records::new(units, scale), record_of)
+        (Records::new(units), record_of)
     }
 
-    /// Records of `units` (vertex records back to back from unit 0) with offset scale
-    /// `scale`: finds the largest stored offset, walking the records.
-    pub(crate) fn new(units: Vec<RecordUnit>, scale: f64) -> Records {
-        let mut records = Records {
-            units,
-            scale,
-            largest_offset: 0.0,
-        };
-        let mut largest = 0.0f64;
-        let mut r = 0;
-        for _ in 0..records.units.len() {
-            let Some(head) = records.head(r) else {
-                break;
-            };
-            let first = r + HEAD_UNITS;
-            let end = first.saturating_add(head.degree as usize);
-            for link in records.units.get(first..end).unwrap_or_default() {
-                let [x, y, z] = offsets(link);
-                largest = largest.max(x.abs()).max(y.abs()).max(z.abs());
-            }
-            r = r.saturating_add(record_units(head.degree as usize));
-        }
-        // A NaN offset (only in a map whose points overflow) keeps the filter off.
-        records.largest_offset = if largest.is_nan() {
-            f64::INFINITY
-        } else {
-            largest
-        };
-        records
+    /// Records of `units` (vertex records back to back from unit 0).
+    pub(crate) fn new(units: Vec<RecordUnit>) -> Records {
+        Records { units }
     }
 
-    /// The head of the record starting at `r`.
+    /// The head of the record starting at unit `r`.
     #[inline(always)]
     pub(crate) fn head(&self, r: usize) -> Option<Head> {
-        let [a, b] = self.units.get(r..r + HEAD_UNITS)? else {
-            return None;
+        let at = r.checked_mul(UNIT_BYTES)?;
+        let bytes: &[u8; HEAD_BYTES] = self
+            .units
+            .as_bytes()
+            .get(at..at.checked_add(HEAD_BYTES)?)?
+            .try_into()
+            .ok()?;
+        let f = |i: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&bytes[i..i + 8]);
+            f64::from_le_bytes(b)
+        };
+        let word =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let (vertex, word) = (word(24), word(28));
+        let (degree, scale) = if word & UNFILTERED == 0 {
+            (word & 0xFFFF, scale_of(word >> 16))
+        } else {
+            (word & !UNFILTERED, f64::NAN)
         };
         Some(Head {
-            point: [
-                f64::from_bits(a.lo),
-                f64::from_bits(a.hi),
-                f64::from_bits(b.lo),
-            ],
-            vertex: b.hi as u32,
-            degree: (b.hi >> 32) as u32,
+            point: [f(0), f(8), f(16)],
+            vertex,
+            degree,
+            scale,
         })
     }
 
-    /// Steepest ascent from the vertex whose record starts at `record`: the support and the
-    /// steps taken. Bounded by the unit count (each step strictly increases `d · p`); the
+    /// Steepest ascent from the vertex whose record starts at `record`: the support, the
+    /// steps taken and the neighbours' heads read (those the filter did not rule out). Bounded by the unit count (each step strictly increases `d · p`); the
     /// bound is never expected to be hit.
     #[inline]
-    pub(crate) fn polish(&self, d: &Vector, record: u32) -> (crate::Support, u32) {
+    pub(crate) fn polish(&self, d: &Vector, record: u32) -> (crate::Support, u32, u32) {
         let value = |p: &[f64; 3]| d.x * p[0] + d.y * p[1] + d.z * p[2];
         let fallback = Head {
             point: [0.0; 3],
             vertex: 0,
             degree: 0,
+            scale: f64::NAN,
         };
-        let (ax, ay, az) = (d.x.abs(), d.y.abs(), d.z.abs());
-        let d_l1 = ax + ay + az;
+        let bytes = self.units.as_bytes();
         let mut r = record as usize;
         let mut head = self.head(r).unwrap_or(fallback);
         let mut head_value = value(&head.point);
-        let mut steps = 0u32;
+        let (mut steps, mut reads) = (0u32, 0u32);
         for _ in 0..self.units.len() {
-            let first = r + HEAD_UNITS;
-            let links = self
-                .units
-                .get(first..first + head.degree as usize)
+            let first = r * UNIT_BYTES + HEAD_BYTES;
+            let links = bytes
+                .get(first..first + LINK_BYTES * head.degree as usize)
                 .unwrap_or_default();
+            let (links, _) = links.as_chunks::<LINK_BYTES>();
             // The bound of `certainly_worse`, the same for every link of this head.
-            let p = &head.point;
-            let bound = OFFSET_ROUNDING * d_l1 * self.largest_offset
-                + VALUE_ROUNDING
-                    * (ax * p[0].abs() + ay * p[1].abs() + az * p[2].abs())
-                    * self.scale
-                + OFFSET_FLOOR * d_l1
-                + f64::MIN_POSITIVE * (1.0 + self.scale);
+            let bound = link_bound(d, &head.point, head.scale);
             let mut best: Option<(usize, Head)> = None;
             let mut best_value = head_value;
             for link in links {
-                if certainly_worse(d, link, bound) {
+                if certainly_worse(d, link_offsets(link), bound) {
                     continue;
                 }
-                let q = (link.hi >> 32) as usize;
+                reads += 1;
+                let q = u32::from_le_bytes([link[6], link[7], link[8], link[9]]) as usize;
                 let Some(h) = self.head(q) else {
                     continue;
                 };
@@ -277,36 +287,157 @@ impl Records {
             vertex: VertexId(head.vertex),
             point: Point::new(head.point[0], head.point[1], head.point[2]),
         };
-        (support, steps)
+        (support, steps, reads)
     }
 }
 
 /// The offsets `δ` of a link, as `f64`.
 #[inline(always)]
-fn offsets(link: &RecordUnit) -> [f64; 3] {
-    [
-        f64::from(f32::from_bits(link.lo as u32)),
-        f64::from(f32::from_bits((link.lo >> 32) as u32)),
-        f64::from(f32::from_bits(link.hi as u32)),
-    ]
+fn link_offsets(link: &[u8; LINK_BYTES]) -> [f64; 3] {
+    [0, 2, 4].map(|i| f64::from(i16::from_le_bytes([link[i], link[i + 1]])))
 }
 
-/// Whether the neighbour behind `link` certainly has no larger `f64` value `d·p_q` than the
-/// head's `d·p_w`. With `δ` the stored offset (`|δ_i − (p_q − p_w)_i·s| ≤ 2⁻²³|δ_i| + 2⁻¹⁴⁹`)
-/// and `t = fl(d·δ)`, `A = Σ|d_i δ_i| ≤ |d|₁·max|δ|`, the two values' rounding is at most
-/// `γ₃(S_q + S_w)` with `S_x = Σ|d_i x_i|` and `S_q ≤ S_w + Σ|d_i (p_q − p_w)_i|`, so
-/// `t + bound < 0` with `bound = 2⁻²²·|d|₁·max|δ| + 2⁻⁵⁰·S_w·s + 2⁻¹⁴⁸·|d|₁ + MIN_POSITIVE·(1 + s)`
-/// (the last for underflow) proves `fl(d·p_q) ≤ fl(d·p_w)`. An overflow or a NaN anywhere
-/// gives `false`: the neighbour is then read and compared in `f64`.
+/// The bound of [`certainly_worse`] for the links of the record with point `p_w` and scale `s`
+/// (NaN when the record has no filter):
+/// `bound = (½ + 2⁻²⁰)·|d|₁ + 2⁻⁵⁰·S_w·s + MIN_POSITIVE·(1 + s)` with `S_w = Σ|d_i p_{w,i}|`.
+///
+/// Proof that `fl(d·δ) + bound < 0` gives `fl(d·p_q) ≤ fl(d·p_w)` (`u = 2⁻⁵³`,
+/// `γ₃ = 3u/(1 − 3u) < 2⁻⁵¹`, `Δ = p_q − p_w` exactly, `η` the underflow terms, each a few
+/// `2⁻¹⁰⁷⁴`): the stored offset is `δ_i = round(fl(Δ_i)·s)`, with `fl(Δ_i) = Δ_i(1 + ε)`,
+/// `|ε| ≤ u`, and `fl(Δ_i)·s` exact up to `η` (a power of two, `|fl(Δ_i)·s| ≤ 32767`), so
+/// `|δ_i − Δ_i·s| ≤ ½ + u·32768 + η ≤ ½ + 2⁻³⁷`. With `t = fl(d·δ)`,
+/// `|t − d·δ| ≤ γ₃·|d|₁·32767 + η`, hence
+/// `s·(d·Δ) ≤ t + |d|₁(½ + 2⁻³⁷ + 2⁻³⁶) + η`. The two values round by at most
+/// `γ₃(S_q + S_w) + 2η` with `S_q ≤ S_w + |d|₁·32768/s`, so
+/// `s·(fl(d·p_q) − fl(d·p_w)) ≤ t + |d|₁(½ + 2⁻³⁴) + 2γ₃·s·S_w + η(1 + 2s)`, which the bound
+/// covers with room for its own rounding (a few `u` relative: `2⁻²⁰ ≫ 2⁻³⁴`,
+/// `2⁻⁵⁰ > (4/3)·2γ₃`, `MIN_POSITIVE ≫ η`); and `fl(t + bound) < 0` implies `t + bound < 0`
+/// (rounding is monotone). An overflow (`bound = ∞`) or a NaN anywhere gives `false`: the
+/// neighbour is then read and compared in `f64`.
 #[inline(always)]
-fn certainly_worse(d: &Vector, link: &RecordUnit, bound: f64) -> bool {
-    let [x, y, z] = offsets(link);
+fn link_bound(d: &Vector, p: &[f64; 3], s: f64) -> f64 {
+    let (ax, ay, az) = (d.x.abs(), d.y.abs(), d.z.abs());
+    HALF_UNIT * (ax + ay + az)
+        + VALUE_ROUNDING * (ax * p[0].abs() + ay * p[1].abs() + az * p[2].abs()) * s
+        + f64::MIN_POSITIVE * (1.0 + s)
+}
+
+/// Whether the neighbour behind a link with offsets `δ` certainly has no larger `f64` value
+/// `d·p_q` than the head's `d·p_w`: `fl(d·δ) + bound < 0` with `bound` from [`link_bound`].
+#[inline(always)]
+fn certainly_worse(d: &Vector, [x, y, z]: [f64; 3], bound: f64) -> bool {
     d.x * x + d.y * y + d.z * z + bound < 0.0
 }
 
-/// `2⁻²²`: twice an `f32` offset's relative rounding, covering the sum's rounding too.
-const OFFSET_ROUNDING: f64 = 2.0 * f32::EPSILON as f64;
-/// `2⁻⁵⁰ > 2γ₃`: the rounding of the two `f64` values, relative to `S_w`.
+/// `½ + 2⁻²⁰`: half a unit of the record's scale per `|d|₁`, with the roundings of the
+/// difference, of `fl(d·δ)` and of the values' spread (`2⁻³⁴`) and the bound's own.
+const HALF_UNIT: f64 = 0.5 + 1.0 / (1u64 << 20) as f64;
+/// `2⁻⁵⁰ > 2γ₃`: the rounding of the two `f64` values, relative to `S_w·s`.
 const VALUE_ROUNDING: f64 = 4.0 * f64::EPSILON;
-/// `2⁻¹⁴⁸`: twice an `f32` offset's absolute rounding (half its smallest subnormal).
-const OFFSET_FLOOR: f64 = 2.0 * f32::from_bits(1) as f64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A number of any sign and a magnitude between 2⁻⁶⁰ and 2⁶⁰: records with tiny edges next
+    /// to huge ones.
+    fn number() -> impl Strategy<Value = f64> {
+        (-1.0f64..1.0, -60i32..60).prop_map(|(m, k)| m * 2f64.powi(k))
+    }
+
+    fn triple() -> impl Strategy<Value = [f64; 3]> {
+        [number(), number(), number()]
+    }
+
+    fn value(d: &Vector, p: &[f64; 3]) -> f64 {
+        d.x * p[0] + d.y * p[1] + d.z * p[2]
+    }
+
+    proptest! {
+        /// `quantise` picks the largest power of two with `max |diff_i|·s ≤ 32767`, and each
+        /// stored offset is within half a unit of `diff_i·s` (computed exactly: Sterbenz).
+        #[test]
+        fn quantised_offsets_within_half_a_unit(diffs in prop::collection::vec(triple(), 1..12)) {
+            let (word, offsets) = quantise(&diffs);
+            prop_assert_eq!(word & UNFILTERED, 0);
+            prop_assert_eq!(word & 0xFFFF, diffs.len() as u32);
+            let s = scale_of(word >> 16);
+            let largest = diffs.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
+            prop_assert!(largest * s <= OFFSET_MAX && 2.0 * largest * s > OFFSET_MAX);
+            for (v, o) in diffs.iter().zip(&offsets) {
+                for (x, q) in v.iter().zip(o) {
+                    prop_assert!((f64::from(*q) - x * s).abs() <= 0.5, "{q} vs {}", x * s);
+                }
+            }
+        }
+
+        /// Whenever `certainly_worse` rules a neighbour out, its `f64` value is not larger
+        /// than the head's: random directions and directions within 2⁻³⁰ of perpendicular to
+        /// an edge, on heads far from the origin with tiny and huge edges.
+        #[test]
+        fn certainly_worse_is_sound(
+            w in triple(),
+            diffs in prop::collection::vec(triple(), 1..8),
+            r in [-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0],
+            tilt in -1.0f64..1.0,
+        ) {
+            let points: Vec<[f64; 3]> = diffs
+                .iter()
+                .map(|v| [w[0] + v[0], w[1] + v[1], w[2] + v[2]])
+                .collect();
+            let rounded: Vec<[f64; 3]> = points
+                .iter()
+                .map(|q| [q[0] - w[0], q[1] - w[1], q[2] - w[2]])
+                .collect();
+            let (word, offsets) = quantise(&rounded);
+            prop_assume!(word & UNFILTERED == 0);
+            let s = scale_of(word >> 16);
+            let r = Vector::new(r[0], r[1], r[2]);
+            let mut dirs = vec![r];
+            for e in &rounded {
+                let e = Vector::new(e[0], e[1], e[2]);
+                let t = r.dot(&e) / e.dot(&e);
+                dirs.push(r - e * t + e * (tilt * 2f64.powi(-30) / e.norm()));
+            }
+            for d in dirs.iter().filter(|d| d.x.is_finite() && d.y.is_finite() && d.z.is_finite()) {
+                let bound = link_bound(d, &w, s);
+                for (q, o) in points.iter().zip(&offsets) {
+                    if certainly_worse(d, o.map(f64::from), bound) {
+                        prop_assert!(value(d, q) <= value(d, &w), "{q:?} ruled out for {d:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The filter rules out a neighbour straight behind the head, and records it cannot serve
+    /// have none: zero or non-finite differences, or 2¹⁶ neighbours.
+    #[test]
+    fn filter_and_unfiltered_records() {
+        let w = [1.0, 2.0, 3.0];
+        let (word, offsets) = quantise(&[[1e-3, 0.0, 0.0], [0.0, 5.0, 0.0]]);
+        assert_eq!(word & UNFILTERED, 0);
+        assert_eq!(offsets, vec![[4, 0, 0], [0, 20480, 0]]);
+        let d = Vector::new(0.0, -1.0, 0.0);
+        let bound = link_bound(&d, &w, scale_of(word >> 16));
+        assert!(certainly_worse(&d, [0.0, 20480.0, 0.0], bound));
+        assert!(!certainly_worse(&d, [0.0, 0.0, 0.0], bound));
+        for diffs in [
+            vec![[0.0; 3]],
+            vec![[f64::NAN, 0.0, 0.0]],
+            vec![[f64::INFINITY, 0.0, 0.0]],
+            vec![[1.0, 0.0, 0.0]; 1 << 16],
+        ] {
+            let (word, offsets) = quantise(&diffs);
+            assert_eq!(word, UNFILTERED | diffs.len() as u32);
+            assert!(offsets.iter().all(|o| *o == [0; 3]));
+        }
+        // A record without a filter rules nothing out (its scale is NaN).
+        assert!(!certainly_worse(
+            &d,
+            [0.0, 20480.0, 0.0],
+            link_bound(&d, &w, f64::NAN)
+        ));
+    }
+}

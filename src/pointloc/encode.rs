@@ -9,7 +9,8 @@
 //! `persistence: u8` (0 path copying, 1 node copying) · `segments_used: u64` ·
 //! grid `u_lo, v_lo, u_scale, v_scale: f64, k: u64` ·
 //! `cells: count, then per cell first_slab, first_node: u32` (8 bytes, `k² + 1` cells) ·
-//! `slabs: count, then per slab end: f64, root, owner: u32` (16 bytes) ·
+//! `slab ends: count, then per slab its end: f64` · `slab words: count (the same), then per
+//! slab its root, or its owner | 2³¹: u32` (12 bytes a slab in all) ·
 //! `node links: u8` (2: compact, 4: wide) · `nodes: count, then per node a, b: f64, upper,
 //! lower: u32`, then `left, right, spare, spare_stamp` as cell-local `u16` (compact, 32 bytes:
 //! counted from the cell's first node and first slab) or global `u32` (wide, 40 bytes).
@@ -25,13 +26,13 @@
 //! (compact links are checked once widened, so a local index past its cell is refused);
 //! every spare stamp `NO_SPARE` (and then the spare `NIL`) or a version of the cell; every
 //! node line finite; every payload (node `upper`/`lower`, slab owner) accepted by the
-//! caller, owners also `NO_OWNER`.
+//! caller; a slab word is a root, an owner or `EMPTY_SLAB`.
 
 use super::grid::{Grid, MAX_CELLS_PER_SIDE};
 use super::locator::PointLocator;
 use super::types::{
-    Cell, CompactNode, NIL, NO_OWNER, NO_SPARE, Node, Nodes, Persistence, RIGHT_BIT, Slab,
-    TreeNode, fits_compact,
+    Cell, CompactNode, NIL, NO_SPARE, Node, Nodes, Persistence, RIGHT_BIT, TreeNode, fits_compact,
+    slab_owner, slab_root,
 };
 use crate::codec::{ByteReader, ByteWriter, DecodeError, Element};
 use std::io::Read;
@@ -40,14 +41,6 @@ impl Element for Cell {
     fn swap_from_le(&mut self) {
         self.first_slab.swap_from_le();
         self.first_node.swap_from_le();
-    }
-}
-
-impl Element for Slab {
-    fn swap_from_le(&mut self) {
-        self.end.swap_from_le();
-        self.root.swap_from_le();
-        self.owner.swap_from_le();
     }
 }
 
@@ -99,7 +92,8 @@ impl PointLocator {
         w.put_f64(self.grid.v_scale);
         w.put_len(self.grid.k);
         w.put_array(&self.cells);
-        w.put_array(&self.slabs);
+        w.put_array(&self.slab_ends);
+        w.put_array(&self.slab_words);
         match &self.nodes {
             Nodes::Compact(nodes) => {
                 w.put_u8(2);
@@ -142,13 +136,24 @@ impl PointLocator {
             )));
         }
 
-        let slabs: Vec<Slab> = r.array("slabs")?;
-        let num_slabs = slabs.len();
+        let slab_ends: Vec<f64> = r.array("slab ends")?;
+        let num_slabs = slab_ends.len();
         if num_slabs >= (RIGHT_BIT - 2) as usize {
             return Err(DecodeError::corrupt(format!(
                 "{num_slabs} slabs exceed the 31-bit version range"
             )));
         }
+        let slab_words: Vec<u32> = r.array("slab words")?;
+        if slab_words.len() != num_slabs {
+            return Err(DecodeError::corrupt(format!(
+                "slab words: {} for {num_slabs} slab ends",
+                slab_words.len()
+            )));
+        }
+        let slabs = SlabArrays {
+            ends: &slab_ends,
+            words: &slab_words,
+        };
 
         let nodes = match r.u8("tree node links")? {
             2 => Nodes::Compact(r.array("tree nodes")?),
@@ -173,14 +178,15 @@ impl PointLocator {
                         "grid cell {c}: too many nodes or slabs for compact tree nodes"
                     )));
                 }
-                check_nodes(&cells, &slabs, n, is_payload)?;
+                check_nodes(&cells, slabs, n, is_payload)?;
             }
-            Nodes::Wide(n) => check_nodes(&cells, &slabs, n, is_payload)?,
+            Nodes::Wide(n) => check_nodes(&cells, slabs, n, is_payload)?,
         }
         Ok(PointLocator {
             grid,
             cells,
-            slabs,
+            slab_ends,
+            slab_words,
             nodes,
             persistence,
             segments_used,
@@ -194,7 +200,7 @@ impl PointLocator {
 /// checked widened.
 fn check_nodes<N: TreeNode>(
     cells: &[Cell],
-    slabs: &[Slab],
+    slabs: SlabArrays,
     nodes: &[N],
     is_payload: &dyn Fn(u32) -> bool,
 ) -> Result<(), DecodeError> {
@@ -202,9 +208,11 @@ fn check_nodes<N: TreeNode>(
         let slab_range = w[0].first_slab..w[1].first_slab;
         let node_range = w[0].first_node..w[1].first_node;
         // In range by `check_cells`; `get` keeps even a bug here from panicking.
-        let cell_slabs = slabs
-            .get(slab_range.start as usize..slab_range.end as usize)
-            .unwrap_or_default();
+        let range = slab_range.start as usize..slab_range.end as usize;
+        let cell_slabs = SlabArrays {
+            ends: slabs.ends.get(range.clone()).unwrap_or_default(),
+            words: slabs.words.get(range).unwrap_or_default(),
+        };
         let cell_nodes = nodes
             .get(node_range.start as usize..node_range.end as usize)
             .unwrap_or_default();
@@ -304,41 +312,51 @@ fn check_cells(cells: &[Cell], num_slabs: usize, num_nodes: usize) -> Result<(),
 }
 
 /// Checks one cell's slabs (global index from `first`): ends strictly increasing, finite
-/// except the last (`+∞`); roots `NIL` or nodes of the cell; owners payloads or `NO_OWNER`.
+/// except the last (`+∞`); words a root that is a node of the cell, an owner that is a
+/// payload, or `EMPTY_SLAB`.
 fn check_cell_slabs(
     cell: usize,
     first: u32,
-    slabs: &[Slab],
+    slabs: SlabArrays,
     child_ok: &dyn Fn(u32) -> bool,
     is_payload: &dyn Fn(u32) -> bool,
 ) -> Result<(), DecodeError> {
-    let last = slabs.len().saturating_sub(1);
-    for (i, s) in slabs.iter().enumerate() {
+    let ends = slabs.ends;
+    let last = ends.len().saturating_sub(1);
+    for (i, (&end, &word)) in ends.iter().zip(slabs.words).enumerate() {
         let id = first as usize + i;
         let end_ok = if i == last {
-            s.end == f64::INFINITY
+            end == f64::INFINITY
         } else {
-            s.end.is_finite() && slabs.get(i + 1).is_some_and(|next| s.end < next.end)
+            end.is_finite() && ends.get(i + 1).is_some_and(|&next| end < next)
         };
         if !end_ok {
             return Err(DecodeError::corrupt(format!(
-                "slab {id} of cell {cell}: end {} is not finite and below the next \
-                 (or +∞ for the cell's last slab)",
-                s.end
+                "slab {id} of cell {cell}: end {end} is not finite and below the next \
+                 (or +∞ for the cell's last slab)"
             )));
         }
-        if !child_ok(s.root) {
+        if let Some(root) = slab_root(word)
+            && !child_ok(root)
+        {
             return Err(DecodeError::corrupt(format!(
-                "slab {id} of cell {cell}: root {} is not a node of the cell",
-                s.root
+                "slab {id} of cell {cell}: root {root} is not a node of the cell"
             )));
         }
-        if s.owner != NO_OWNER && !is_payload(s.owner) {
+        if let Some(owner) = slab_owner(word)
+            && !is_payload(owner)
+        {
             return Err(DecodeError::corrupt(format!(
-                "slab {id} of cell {cell}: owner {} is not a region",
-                s.owner
+                "slab {id} of cell {cell}: owner {owner} is not a region"
             )));
         }
     }
     Ok(())
+}
+
+/// A run of slabs as the frozen locator stores them: their ends and their words.
+#[derive(Clone, Copy)]
+struct SlabArrays<'a> {
+    ends: &'a [f64],
+    words: &'a [u32],
 }

@@ -10,8 +10,8 @@ use super::grid::{
 };
 use super::sweep::sweep_cell;
 use super::types::{
-    Cell, CompactNode, LocateStats, Location, NIL, NO_OWNER, NoTally, Node, Nodes, Persistence,
-    PointLocError, RIGHT_BIT, Segment, Slab, Tally, TreeNode,
+    Cell, CompactNode, LocateStats, Location, NoTally, Node, Nodes, OWNER_LIMIT, Persistence,
+    PointLocError, RIGHT_BIT, Segment, Slab, Tally, TreeNode, slab_owner, slab_root,
 };
 use crate::memory_hints;
 
@@ -44,8 +44,12 @@ pub struct PointLocator {
     /// Cell `c = j·k + i` owns `slabs[cells[c].first_slab .. cells[c + 1].first_slab]` and
     /// likewise its tree nodes (one sentinel entry at the end).
     pub(super) cells: Vec<Cell>,
-    /// The slabs of all cells; a slab's global index is its tree version.
-    pub(super) slabs: Vec<Slab>,
+    /// The right boundary of every slab of all cells (`+∞` for a cell's last slab); a
+    /// slab's global index is its tree version.
+    pub(super) slab_ends: Vec<f64>,
+    /// Per slab its word: the root of its tree version, or (no segment crosses it) its
+    /// owner tagged with `RIGHT_BIT` ([`slab_root`], [`slab_owner`]).
+    pub(super) slab_words: Vec<u32>,
     /// The tree nodes of all cells, compact (cell-local `u16` links) when every cell fits.
     pub(super) nodes: Nodes,
     pub(super) persistence: Persistence,
@@ -222,12 +226,15 @@ impl PointLocator {
             first_node: nodes.len() as u32,
         });
         drop(created);
-        slabs.shrink_to_fit();
+        let slab_ends = memory_hints::collect_advised(slabs.iter().map(|s| s.end));
+        let slab_words = memory_hints::collect_advised(slabs.iter().map(Slab::word));
+        drop(slabs);
         let nodes = Nodes::freeze(nodes, &cell_entries);
         Ok(PointLocator {
             grid,
             cells: cell_entries,
-            slabs,
+            slab_ends,
+            slab_words,
             nodes,
             persistence,
             segments_used,
@@ -261,14 +268,22 @@ impl PointLocator {
             return loc;
         };
         let first = this.first_slab;
-        let Some(slabs) = self.slabs.get(first as usize..next.first_slab as usize) else {
+        let range = first as usize..next.first_slab as usize;
+        let (Some(ends), Some(words)) = (
+            self.slab_ends.get(range.clone()),
+            self.slab_words.get(range),
+        ) else {
             return loc;
         };
-        // Start loading the cell's slab lines (4 slabs a line) and its shallowest node lines
-        // (2 compact nodes a line) together: they then arrive in about one memory latency
-        // instead of one latency per probe and per tree level.
-        for i in (0..slabs.len().min(PREFETCH_SLABS)).step_by(4) {
-            memory_hints::prefetch(slabs.as_ptr().wrapping_add(i));
+        // Start loading the cell's slab ends (8 a line), slab words (16 a line) and its
+        // shallowest node lines (2 compact nodes a line) together: they then arrive in about
+        // one memory latency instead of one latency per probe and per tree level.
+        let prefetched = ends.len().min(PREFETCH_SLABS);
+        for i in (0..prefetched).step_by(8) {
+            memory_hints::prefetch(ends.as_ptr().wrapping_add(i));
+        }
+        for i in (0..prefetched).step_by(16) {
+            memory_hints::prefetch(words.as_ptr().wrapping_add(i));
         }
         let cell_nodes =
             (next.first_node.saturating_sub(this.first_node) as usize).min(PREFETCH_NODES);
@@ -277,12 +292,12 @@ impl PointLocator {
             memory_hints::prefetch(node_base.wrapping_add(offset));
         }
         // Slab k of the cell: the number of boundaries ≤ u (the last slab's end is +∞).
-        let m = slabs.len().saturating_sub(1);
+        let m = ends.len().saturating_sub(1);
         let (mut lo, mut hi) = (0usize, m);
         while lo < hi {
             let mid = (lo + hi) / 2;
             stats.probe();
-            if slabs[mid].end <= u {
+            if ends[mid] <= u {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -290,23 +305,21 @@ impl PointLocator {
         }
         // The last inner slab is closed on the right: `u = u_{m−1}` (e.g. the domain's edge)
         // belongs to it, not to the empty slab beyond.
-        if lo == m && m >= 2 && u == slabs[m - 1].end {
+        if lo == m && m >= 2 && u == ends[m - 1] {
             lo = m - 1;
         }
-        let Some(slab) = slabs.get(lo) else {
+        let Some(&word) = words.get(lo) else {
             return loc;
         };
         let version = first + lo as u32;
         loc.slab = version;
-        if slab.root == NIL {
-            loc.owner = (slab.owner != NO_OWNER).then_some(slab.owner);
+        let Some(root) = slab_root(word) else {
+            loc.owner = slab_owner(word);
             return loc;
-        }
+        };
         match &self.nodes {
-            Nodes::Compact(nodes) => {
-                descend(nodes, this, slab.root, version, u, v, &mut loc, stats)
-            }
-            Nodes::Wide(nodes) => descend(nodes, this, slab.root, version, u, v, &mut loc, stats),
+            Nodes::Compact(nodes) => descend(nodes, this, root, version, u, v, &mut loc, stats),
+            Nodes::Wide(nodes) => descend(nodes, this, root, version, u, v, &mut loc, stats),
         }
         loc
     }
@@ -321,20 +334,24 @@ impl PointLocator {
         for (c, w) in self.cells.windows(2).enumerate() {
             let [cu0, cu1, cv0, cv1] = self.grid.rect(c % k, c / k);
             let first = w[0].first_slab;
-            let Some(slabs) = self.slabs.get(first as usize..w[1].first_slab as usize) else {
+            let range = first as usize..w[1].first_slab as usize;
+            let (Some(ends), Some(words)) = (
+                self.slab_ends.get(range.clone()),
+                self.slab_words.get(range),
+            ) else {
                 continue;
             };
-            for (i, slab) in slabs.iter().enumerate() {
-                if slab.root != NIL {
+            for (i, (&end, &word)) in ends.iter().zip(words).enumerate() {
+                if slab_root(word).is_some() {
                     continue;
                 }
                 let lo = if i == 0 {
                     cu0
                 } else {
-                    slabs[i - 1].end.max(cu0).min(cu1)
+                    ends[i - 1].max(cu0).min(cu1)
                 };
                 // max/min, not clamp: never panics, even on a degenerate rectangle.
-                let hi = slab.end.max(cu0).min(cu1);
+                let hi = end.max(cu0).min(cu1);
                 out.push((first + i as u32, 0.5 * (lo + hi), 0.5 * (cv0 + cv1)));
             }
         }
@@ -342,12 +359,15 @@ impl PointLocator {
     }
 
     /// Sets the payload reported as [`Location::owner`] for the empty slab `slab` (a global
-    /// slab index from [`PointLocator::empty_slabs`]); other slabs are left unchanged: then `locate(u, v).owner = Some(payload)` in that slab.
+    /// slab index from [`PointLocator::empty_slabs`]); other slabs, and payloads of `2³¹ − 1`
+    /// or more (a slab stores its root or its owner in one 31-bit word), are left unchanged:
+    /// then `locate(u, v).owner = Some(payload)` in that slab.
     pub fn set_owner(&mut self, slab: u32, payload: u32) {
-        if let Some(s) = self.slabs.get_mut(slab as usize)
-            && s.root == NIL
+        if let Some(word) = self.slab_words.get_mut(slab as usize)
+            && slab_root(*word).is_none()
+            && payload < OWNER_LIMIT
         {
-            s.owner = payload;
+            *word = RIGHT_BIT | payload;
         }
     }
 
@@ -362,7 +382,7 @@ impl PointLocator {
     ///
     /// `Σ_{cells}` slabs.
     pub fn num_slabs(&self) -> usize {
-        self.slabs.len()
+        self.slab_ends.len()
     }
 
     /// Number of grid cells.
@@ -398,7 +418,8 @@ impl PointLocator {
     /// `Σ_{arrays} capacity × element size`.
     pub fn memory_bytes(&self) -> usize {
         self.cells.capacity() * std::mem::size_of::<Cell>()
-            + self.slabs.capacity() * std::mem::size_of::<Slab>()
+            + self.slab_ends.capacity() * std::mem::size_of::<f64>()
+            + self.slab_words.capacity() * std::mem::size_of::<u32>()
             + self.nodes.memory_bytes()
     }
 

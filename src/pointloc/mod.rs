@@ -30,15 +30,17 @@
 //! * The ephemeral treap works on *logical* nodes (one per piece) with parent pointers, so a
 //!   deletion needs no search (and no comparison that rounding could get wrong); only
 //!   insertions compare pieces, with the exact `orient2d` predicate.
-//! * The frozen form is three flat arrays: cells (first slab, first node; 8 bytes), slabs
-//!   (right boundary, root, owner; 16 bytes) and tree nodes (the line `v = a·u + b`, the
-//!   payloads of the regions above and below, two children, a spare child and its stamp).
+//! * The frozen form is flat arrays: cells (first slab, first node; 8 bytes), slab ends
+//!   (8 bytes a slab, all a binary search reads), slab words (the root, or for a slab no
+//!   segment crosses its owner, tagged; 4 bytes a slab) and tree nodes (the line
+//!   `v = a·u + b`, the payloads of the regions above and below, two children, a spare
+//!   child and its stamp).
 //!   A node's links are cell-local `u16` (counted from its cell's first node and first slab;
 //!   32 bytes a node) when every cell holds at most 65,535 nodes and 32,766 slabs, else
 //!   global `u32` (40 bytes; tens of thousands of segments through one cell). One level of
 //!   a descent reads one node. A cell's slabs and nodes
 //!   are contiguous, its nodes renumbered by their smallest depth in any of its versions
-//!   (roots first), and a query prefetches the cell's slabs and first 24 nodes at once (on a
+//!   (roots first), and a query prefetches the cell's slab ends and words and first 24 nodes at once (on a
 //!   sphere a cell has ≈ 19 slabs and ≈ 38 nodes, ≈ 23 of them at depth ≤ 1 in some
 //!   version), so a million-segment locator costs about one memory latency per query for
 //!   the cell instead of one per probe and per level. Large arrays are backed by huge pages

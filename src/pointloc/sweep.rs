@@ -5,9 +5,7 @@
 //! Where it sits: below [`crate::pointloc`]'s build; runs once per cell, never per query.
 
 use super::grid::SweepSegment;
-use super::types::{
-    NEWEST, NIL, NO_OWNER, NO_SPARE, Node, Persistence, PointLocError, RIGHT_BIT, Slab,
-};
+use super::types::{NEWEST, NIL, NO_SPARE, Node, Persistence, PointLocError, RIGHT_BIT, Slab};
 
 /// Sweeps one cell's pieces (vertical ones give boundaries only), appending its slabs
 /// (global versions `slabs.len() ..`) and tree nodes to the shared stores.
@@ -54,7 +52,6 @@ pub(super) fn sweep_cell(
     slabs.push(Slab {
         end: boundaries.first().copied().unwrap_or(f64::INFINITY),
         root: NIL,
-        owner: NO_OWNER,
     });
     for i in 0..m {
         sweep.version = base + i as u32 + 1;
@@ -67,7 +64,6 @@ pub(super) fn sweep_cell(
         slabs.push(Slab {
             end: boundaries.get(i + 1).copied().unwrap_or(f64::INFINITY),
             root: sweep.stored(sweep.root),
-            owner: NO_OWNER,
         });
     }
     let (mut nodes, created) = (sweep.nodes, sweep.created);

@@ -329,18 +329,46 @@ impl Node {
     }
 }
 
-/// The payload slot of a slab that no one has set.
-pub(crate) const NO_OWNER: u32 = u32::MAX;
+/// A frozen slab's word when no segment crosses the slab and no one has set its owner.
+pub(crate) const EMPTY_SLAB: u32 = u32::MAX;
+/// Owners set by [`PointLocator::set_owner`](crate::pointloc::PointLocator::set_owner) must
+/// be below this (`2³¹ − 1`): a slab's word holds a root (below `RIGHT_BIT`) or, tagged with
+/// `RIGHT_BIT`, an owner.
+pub(crate) const OWNER_LIMIT: u32 = EMPTY_SLAB & !RIGHT_BIT;
 
-record! {
-    /// One slab of one grid cell (16 bytes): where it ends and what answers in it.
-    pub(crate) struct Slab {
-        /// The slab's right boundary `u_k`; `+∞` for the cell's last slab.
-        pub(super) end: f64,
-        /// The root of the slab's tree version, `NIL` when no segment crosses the slab.
-        pub(super) root: u32,
-        /// For a slab crossed by no segment: the payload set by [`PointLocator::set_owner`](crate::pointloc::PointLocator::set_owner).
-        pub(super) owner: u32,
+/// The root of the tree version of a slab whose word is `word`: `Some(root)` when a segment
+/// crosses the slab (no tag bit), else `None`.
+#[inline(always)]
+pub(crate) fn slab_root(word: u32) -> Option<u32> {
+    (word & RIGHT_BIT == 0).then_some(word)
+}
+
+/// The owner of a slab whose word is `word`: `Some(payload)` for a slab crossed by no
+/// segment whose owner was set (`word = RIGHT_BIT | payload`), else `None`.
+#[inline(always)]
+pub(crate) fn slab_owner(word: u32) -> Option<u32> {
+    (word & RIGHT_BIT != 0 && word != EMPTY_SLAB).then_some(word & !RIGHT_BIT)
+}
+
+/// One slab of one grid cell while the locator is built: where it ends and the root of its
+/// tree version. The frozen locator keeps the ends in one array (a binary search reads only
+/// them) and the roots as slab words in another (12 bytes a slab).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slab {
+    /// The slab's right boundary `u_k`; `+∞` for the cell's last slab.
+    pub(super) end: f64,
+    /// The root of the slab's tree version, `NIL` when no segment crosses the slab.
+    pub(super) root: u32,
+}
+
+impl Slab {
+    /// The slab's frozen word: its root, or [`EMPTY_SLAB`] (no owner set yet).
+    pub(super) fn word(&self) -> u32 {
+        if self.root == NIL {
+            EMPTY_SLAB
+        } else {
+            self.root
+        }
     }
 }
 

@@ -42,8 +42,8 @@
 
 use super::QueryError;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
-use super::simplex::{ClosestPoint, closest_to_origin};
-use crate::{Point, SupportMap, Vector};
+use super::simplex::{ClosestPoint, closest_of};
+use crate::{Point, SupportMap, Vector, VertexId};
 
 /// The name reported in errors.
 const ALGORITHM: &str = "GJK";
@@ -188,8 +188,9 @@ pub fn distance_from<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     guess: &Vector,
     cutoff: f64,
 ) -> Result<GjkDistance, QueryError> {
-    let run = run(a, b, settings, Mode::Distance, guess, cutoff)?;
-    let (point_a, point_b) = run.simplex.witnesses();
+    let mut simplex = Simplex::EMPTY;
+    let run = run(a, b, settings, Mode::Distance, guess, cutoff, &mut simplex)?;
+    let (point_a, point_b) = simplex.witnesses();
     Ok(match run.stop {
         Stop::Intersecting => GjkDistance {
             distance: 0.0,
@@ -202,7 +203,7 @@ pub fn distance_from<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             support_calls: run.support_calls,
         },
         Stop::Converged | Stop::Separated => {
-            let distance = run.simplex.v.norm();
+            let distance = simplex.v.norm();
             let (lower_bound, axis) = run.lower_bound;
             GjkDistance {
                 distance,
@@ -260,10 +261,19 @@ pub fn intersects_from<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     settings: &GjkSettings,
     guess: &Vector,
 ) -> Result<GjkIntersection, QueryError> {
-    let run = run(a, b, settings, Mode::Boolean, guess, f64::INFINITY)?;
+    let mut simplex = Simplex::EMPTY;
+    let run = run(
+        a,
+        b,
+        settings,
+        Mode::Boolean,
+        guess,
+        f64::INFINITY,
+        &mut simplex,
+    )?;
     Ok(match run.stop {
         Stop::Separated => {
-            let v = run.simplex.v;
+            let v = simplex.v;
             GjkIntersection {
                 intersecting: false,
                 separating_axis: Some(run.axis.unwrap_or(-v / v.norm())),
@@ -306,6 +316,11 @@ enum Stop {
 #[derive(Clone, Copy, Debug)]
 struct Simplex {
     vertices: [DiffPoint; 4],
+    /// `points_i = vertices_i.point`, kept as one array for the step
+    /// ([`super::simplex::closest_of`]), which then needs no gathering.
+    points: [Vector; 4],
+    /// `norms_i = ‖points_i‖²`, each computed once when its point is added.
+    norms: [f64; 4],
     weights: [f64; 4],
     len: usize,
     /// `v = Σ weights_i w_i`, the closest point of the simplex to the origin.
@@ -313,13 +328,36 @@ struct Simplex {
 }
 
 impl Simplex {
-    fn single(first: DiffPoint) -> Self {
+    /// No points (what [`run`] overwrites with its first one).
+    const EMPTY: Simplex = {
+        let origin = Point::new(0.0, 0.0, 0.0);
+        let none = DiffPoint {
+            point: origin,
+            point_a: origin,
+            point_b: origin,
+            vertex_a: VertexId(0),
+            vertex_b: VertexId(0),
+        };
         Simplex {
-            vertices: [first; 4],
-            weights: [1.0, 0.0, 0.0, 0.0],
-            len: 1,
-            v: first.point.coords,
+            vertices: [none; 4],
+            points: [Vector::new(0.0, 0.0, 0.0); 4],
+            norms: [0.0; 4],
+            weights: [0.0; 4],
+            len: 0,
+            v: Vector::new(0.0, 0.0, 0.0),
         }
+    };
+
+    /// Makes this the one-point simplex `{first}` in place (only slot 0 is written; the
+    /// others are past `len`).
+    fn start(&mut self, first: DiffPoint) {
+        let p = first.point.coords;
+        self.vertices[0] = first;
+        self.points[0] = p;
+        self.norms[0] = p.norm_squared();
+        self.weights[0] = 1.0;
+        self.len = 1;
+        self.v = p;
     }
 
     fn active(&self) -> &[DiffPoint] {
@@ -332,10 +370,9 @@ impl Simplex {
 
     /// `max ‖y‖²` over the simplex's points: the square of the scale of rounding in `v`.
     fn max_norm_squared(&self) -> f64 {
-        self.active()
+        self.norms[..self.len.min(4)]
             .iter()
-            .map(|y| y.point.coords.norm_squared())
-            .fold(0.0, f64::max)
+            .fold(0.0, |m, &n| f64::max(m, n))
     }
 
     /// `(Σ λ_i a_i, Σ λ_i b_i)`.
@@ -351,11 +388,9 @@ impl Simplex {
         if self.len >= 4 {
             return None;
         }
-        let mut points = [x.point.coords; 4];
-        for (p, y) in points.iter_mut().zip(self.active()) {
-            *p = y.point.coords;
-        }
-        let closest = closest_to_origin(&points[..=self.len]);
+        let mut points = self.points;
+        points[self.len] = x.point.coords;
+        let closest = closest_of(&points, self.len + 1);
         (closest.support_mask != 0).then_some(closest)
     }
 
@@ -363,10 +398,18 @@ impl Simplex {
     fn commit(&mut self, x: DiffPoint, closest: &ClosestPoint) {
         let all = self.len + 1;
         self.vertices[self.len] = x;
+        self.points[self.len] = x.point.coords;
+        self.norms[self.len] = x.point.coords.norm_squared();
         let mut n = 0;
-        for i in 0..all {
+        for i in 0..all.min(4) {
             if closest.support_mask & (1 << i) != 0 {
-                self.vertices[n] = self.vertices[i];
+                // Kept points move down over the dropped ones (most steps drop none or
+                // only the last slots' predecessors, so most stay where they are).
+                if n != i {
+                    self.vertices[n] = self.vertices[i];
+                    self.points[n] = self.points[i];
+                    self.norms[n] = self.norms[i];
+                }
                 self.weights[n] = closest.weights[i];
                 n += 1;
             }
@@ -376,10 +419,20 @@ impl Simplex {
     }
 }
 
+/// Whether a support answer of `D` is finite: its `point = point_a − point_b` is (a
+/// difference with an infinite or NaN operand never is, so this is
+/// [`DiffPoint::is_finite`] on three coordinates instead of nine).
+#[inline]
+fn finite_answer(w: &DiffPoint) -> bool {
+    w.point.iter().all(|c| c.is_finite())
+}
+
 /// The outcome of the main loop.
+///
+/// The final simplex is not part of it: the loop works on the caller's (a simplex is a few
+/// hundred bytes, which returning by value would copy).
 struct Run {
     stop: Stop,
-    simplex: Simplex,
     /// The best certified lower bound on the distance seen, `max v·w / ‖v‖` over the
     /// iterations (a support query measured that gap), and its unit axis `−v/‖v‖` (from A
     /// towards B); `(−∞, x)` when no iteration ran.
@@ -398,6 +451,7 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     mode: Mode,
     guess: &Vector,
     cutoff: f64,
+    simplex: &mut Simplex,
 ) -> Result<Run, QueryError> {
     // Support queries of D, warm-started from the previous answer and counted.
     let diff = MinkowskiSupport::new(a, b);
@@ -412,7 +466,7 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         Vector::x()
     };
     let first = diff.support(&start);
-    if !first.is_finite() {
+    if !finite_answer(&first) {
         return Err(non_finite);
     }
     // The plane through the first support point, normal to the start direction, may
@@ -422,9 +476,9 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         let reach = first.point.coords.dot(&start);
         if reach < 0.0 {
             let norm = start.norm();
+            simplex.start(first);
             return Ok(Run {
                 stop: Stop::Separated,
-                simplex: Simplex::single(first),
                 lower_bound: (-reach / norm, start / norm),
                 axis: Some(start / norm),
                 iterations: 0,
@@ -432,14 +486,13 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             });
         }
     }
-    let mut simplex = Simplex::single(first);
+    simplex.start(first);
     let mut iterations = 0u32;
     let mut lower_bound = (f64::NEG_INFINITY, Vector::x());
     let mut flat_steps = 0u32;
-    let finish = |stop, simplex, lower_bound, iterations| {
+    let finish = |stop, lower_bound, iterations| {
         Ok(Run {
             stop,
-            simplex,
             lower_bound,
             axis: None,
             iterations,
@@ -455,11 +508,11 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             return Err(non_finite);
         }
         if vv <= TOUCHING * TOUCHING * simplex.max_norm_squared() {
-            return finish(Stop::Intersecting, simplex, lower_bound, iterations);
+            return finish(Stop::Intersecting, lower_bound, iterations);
         }
 
         let w = diff.support(&-v);
-        if !w.is_finite() {
+        if !finite_answer(&w) {
             return Err(non_finite);
         }
         let vw = v.dot(&w.point.coords);
@@ -468,13 +521,13 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             lower_bound = (gap, -v / vv.sqrt());
         }
         if mode == Mode::Boolean && vw > 0.0 {
-            return finish(Stop::Separated, simplex, lower_bound, iterations);
+            return finish(Stop::Separated, lower_bound, iterations);
         }
         if lower_bound.0 > cutoff {
-            return finish(Stop::Converged, simplex, lower_bound, iterations);
+            return finish(Stop::Converged, lower_bound, iterations);
         }
         if vv - vw <= eps * vv {
-            return finish(Stop::Converged, simplex, lower_bound, iterations);
+            return finish(Stop::Converged, lower_bound, iterations);
         }
         // Where rounding has taken over, `v` is final: `w` is already in the simplex, or
         // adding it does not lower `‖v‖`. In exact arithmetic both imply `v · w ≥ ‖v‖²`;
@@ -482,27 +535,27 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         // see `simplex`), so `‖v‖² ≤ ‖v‖² − v · w` + rounding. With `v · w > 0` the support
         // plane still separates (a certified gap `v · w / ‖v‖`): disjoint at `‖v‖`.
         // Otherwise `‖v‖` is at rounding level: touching.
-        let stuck = |simplex| {
+        let stuck = || {
             let stop = if vw > 0.0 {
                 Stop::Converged
             } else {
                 Stop::Intersecting
             };
-            finish(stop, simplex, lower_bound, iterations)
+            finish(stop, lower_bound, iterations)
         };
         if simplex.contains(&w) {
-            return stuck(simplex);
+            return stuck();
         }
         let Some(closest) = simplex.closest_with(&w) else {
-            return stuck(simplex);
+            return stuck();
         };
         if closest.origin_enclosed {
             simplex.commit(w, &closest);
-            return finish(Stop::Intersecting, simplex, lower_bound, iterations);
+            return finish(Stop::Intersecting, lower_bound, iterations);
         }
         let new_vv = closest.norm_squared();
         if new_vv.is_nan() || new_vv > vv * (1.0 + FLAT) {
-            return stuck(simplex);
+            return stuck();
         }
         if new_vv >= vv {
             // `‖v‖` did not decrease beyond rounding, yet the step may still be real: near
@@ -512,7 +565,7 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             // rounding is taken to have won.
             flat_steps += 1;
             if flat_steps > MAX_FLAT_STEPS {
-                return stuck(simplex);
+                return stuck();
             }
         }
         simplex.commit(w, &closest);

@@ -200,9 +200,9 @@ impl CollisionShape {
     /// A convex geometry, tested as itself: `convex(s).outer() = s`, no pieces.
     pub fn convex(outer: ConvexShape) -> CollisionShape {
         CollisionShape {
+            tree: PieceTree::whole(&outer),
             outer,
             pieces: Vec::new(),
-            tree: PieceTree::default(),
             decomposition: None,
         }
     }
@@ -237,7 +237,11 @@ impl CollisionShape {
             .iter()
             .map(|p| (&p.shape, (p.center, p.radius), (p.lo, p.hi)))
             .collect();
-        let tree = PieceTree::build(&bounds);
+        let tree = if pieces.is_empty() {
+            PieceTree::whole(&outer)
+        } else {
+            PieceTree::build(&bounds)
+        };
         CollisionShape {
             outer,
             pieces,

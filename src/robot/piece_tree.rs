@@ -9,7 +9,8 @@
 //! so a pruned node pair is provably as separated as its balls say. Balls: placing one is one
 //! frame product, and each query's node test is the one it already makes between two pieces'
 //! balls. Each hull piece also keeps a ball inside it (the boolean check's proof of contact
-//! without GJK). A leaf.
+//! without GJK), and the tree keeps the largest of them for the whole shape (a hull without
+//! pieces: its own), which the check tries before the shapes' GJK. A leaf.
 
 use super::shape::ConvexShape;
 use crate::{Point, Vector};
@@ -45,15 +46,22 @@ impl PieceNode {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PieceTree {
     nodes: Vec<PieceNode>,
-    /// Per piece, a ball inside it (see [`PieceTree::inner_ball`]).
+    /// Per piece, a ball inside it (see [`PieceTree::inner_balls`]).
     inner: Vec<(Point, f64)>,
+    /// Balls inside the shape's geometry (see [`PieceTree::proof_balls`]).
+    proof: Vec<(Point, f64)>,
 }
 
 /// The tree of a shape without pieces.
 pub(crate) static EMPTY_TREE: PieceTree = PieceTree {
     nodes: Vec::new(),
     inner: Vec::new(),
+    proof: Vec::new(),
 };
+
+/// At most this many balls in [`PieceTree::proof_balls`] (the largest pieces' inner balls):
+/// the boolean check tests up to `PROOF_BALLS²` ball pairs before a shape pair's GJK.
+const PROOF_BALLS: usize = 6;
 
 /// What the tree needs of a piece: its shape, and its bounding ball `(center, radius)` and box
 /// `(lo, hi)` in the shape's frame.
@@ -66,15 +74,34 @@ impl PieceTree {
     /// The tree over `pieces` (median splits of the pieces' centres along the longest axis of
     /// their spread); empty when there are none.
     pub(crate) fn build(pieces: &[PieceBounds<'_>]) -> PieceTree {
+        let inner: Vec<(Point, f64)> = pieces.iter().map(|(shape, ..)| inner_ball(shape)).collect();
+        let mut proof: Vec<(Point, f64)> = inner.iter().copied().filter(|b| b.1 >= 0.0).collect();
+        proof.sort_by(|x, y| y.1.total_cmp(&x.1));
+        proof.truncate(PROOF_BALLS);
         let mut tree = PieceTree {
             nodes: Vec::with_capacity((2 * pieces.len()).saturating_sub(1)),
-            inner: pieces.iter().map(|(shape, ..)| inner_ball(shape)).collect(),
+            inner,
+            proof,
         };
         let mut order: Vec<u32> = (0..pieces.len() as u32).collect();
         if !pieces.is_empty() {
             tree.split(pieces, &mut order);
         }
         tree
+    }
+
+    /// The tree of a shape without pieces (no nodes), keeping the ball inside the shape when
+    /// it is a hull: `whole(s).proof_balls() = [inner ball of s]` (empty for another shape).
+    pub(crate) fn whole(shape: &ConvexShape) -> PieceTree {
+        let ball = inner_ball(shape);
+        PieceTree {
+            proof: if ball.1 >= 0.0 {
+                vec![ball]
+            } else {
+                Vec::new()
+            },
+            ..PieceTree::default()
+        }
     }
 
     /// Appends the subtree over `order` (non-empty); each call splits its run in two, so the
@@ -125,11 +152,21 @@ impl PieceTree {
         &self.nodes[i as usize]
     }
 
-    /// A ball inside piece `k`, in the shape's frame: `(c, r)` with every `x` such that
-    /// `‖x − c‖ ≤ r` in the piece; `r < 0` when none is known.
+    /// The ball inside piece `k`, in the shape's frame, if one is known: each `(c, r)` has
+    /// every `x` with `‖x − c‖ ≤ r` in the piece (none, or one ball).
     #[inline(always)]
-    pub(crate) fn inner_ball(&self, k: usize) -> (Point, f64) {
-        self.inner[k]
+    pub(crate) fn inner_balls(&self, k: usize) -> &[(Point, f64)] {
+        let ball = &self.inner[k..=k];
+        if ball[0].1 >= 0.0 { ball } else { &[] }
+    }
+
+    /// Balls inside the shape's geometry, in its frame, largest first: the inner balls of its
+    /// largest pieces (at most [`PROOF_BALLS`]), or a hull's own without pieces. Each
+    /// `(c, r)` has every `x` with `‖x − c‖ ≤ r` in some piece (in the hull), so another
+    /// shape meeting such a ball meets the geometry.
+    #[inline(always)]
+    pub(crate) fn proof_balls(&self) -> &[(Point, f64)] {
+        &self.proof
     }
 
     /// The two children of inner node `i`.
@@ -166,9 +203,9 @@ fn enclosing_ball(pieces: &[PieceBounds<'_>], order: &[u32]) -> (Point, f64) {
     (c, r * (1.0 + 4.0 * f64::EPSILON))
 }
 
-/// No ball inside a piece: a whole shape's, another shape's than a hull, or a piece too thin
-/// for one (`r < 0`).
-pub(crate) const NO_INNER_BALL: (Point, f64) = (Point::new(0.0, 0.0, 0.0), -1.0);
+/// No ball inside a piece: another shape's than a hull, or a piece too thin for one
+/// (`r < 0`).
+const NO_INNER_BALL: (Point, f64) = (Point::new(0.0, 0.0, 0.0), -1.0);
 
 /// A ball inside a hull piece: centred at the mean of its vertices (inside the hull), its
 /// radius the least distance from there to a face's plane `n · x = c` (`c` its corners'

@@ -3,12 +3,25 @@
 //! computes a counted figure (pieces, collisions, support calls, bytes) asserts that the page
 //! quotes the same value, so a page never goes stale (timings are measurements and are not
 //! checked; they carry their command and machine beside them).
+//!
+//! A leaf shared by the test programs of the library and of the report crate (which
+//! includes this file by path), so pages are found from the repository's root.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The repository's root: the nearest folder above the test's crate holding `ARCHITECTURE.md`.
+pub fn root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .find(|dir| dir.join("ARCHITECTURE.md").is_file())
+        .unwrap_or(manifest)
+        .to_path_buf()
+}
 
 /// The text of `page` (a path from the repository's root, e.g. `docs/decomposition.md`).
 pub fn page(page: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(page);
+    let path = root().join(page);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

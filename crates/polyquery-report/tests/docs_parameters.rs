@@ -3,12 +3,14 @@
 //! own constants, so the page cannot drift from what `polyquery report` runs. Text is compared
 //! with runs of white space as one space, so a quoted phrase may wrap.
 
+use crate::quoted;
 use polyquery_report::format::group;
-use polyquery_report::planning::{QUICK_PROBLEMS, VIEWED_PROBLEMS};
+use polyquery_report::planning::{QUICK_PROBLEMS, VAMP_FIGURES, VIEWED_PROBLEMS};
 use polyquery_report::robot::{
     DEFAULT_CONFIGURATIONS, DEFAULT_MOTIONS, DEFAULT_SCAN_SIZES, QUICK_CONFIGURATIONS,
     QUICK_MOTIONS, QUICK_SCAN_SIZES, RANDOM_OBSTACLES,
 };
+use polyquery_report::view::scene::{FRAME_STEP, FRAMES_PER_EDGE, MAX_FRAMES};
 use polyquery_report::workload::{
     DEFAULT_DIRECTIONS, DEFAULT_QUERIES, DEFAULT_SIZES, QUICK_DIRECTIONS, QUICK_QUERIES,
     QUICK_SIZES,
@@ -19,13 +21,7 @@ const PAGE: &str = "docs/getting-started.md";
 
 /// Asserts that the page quotes `text`, white space squeezed.
 fn assert_quotes(text: &str) {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let squeeze = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let page = std::fs::read_to_string(root.join(PAGE)).expect(PAGE);
-    assert!(
-        squeeze(&page).contains(&squeeze(text)),
-        "{PAGE} does not quote: {text}"
-    );
+    quoted::assert_quotes(PAGE, text);
 }
 
 /// `10⁴` for 10,000: a power of ten written as the page writes it.
@@ -86,4 +82,38 @@ fn getting_started_quotes_the_report_parameters() {
     let words = ["zero", "one", "two", "three", "four", "five"];
     assert_quotes(&format!("({} with `--quick`)", words[QUICK_PROBLEMS.len()]));
     assert_quotes(&format!("of the first {} embedded", words[VIEWED_PROBLEMS]));
+}
+
+/// VAMP's figures are quoted, not measured here: docs/planning.md's row and the report's
+/// planning section quote the same strings (`VAMP_FIGURES`), and the prose the same median.
+#[test]
+fn planning_page_quotes_the_reports_vamp_figures() {
+    let [solved, median, mean, p95, simplify, length, exact] = VAMP_FIGURES;
+    let page = "docs/planning.md";
+    let row = quoted::row(page, "VAMP 0.6.4");
+    assert_eq!(row[1], solved, "{row:?}");
+    assert_eq!(row[2], format!("{median} / {mean} / {p95}"), "{row:?}");
+    assert_eq!(row[3], simplify, "{row:?}");
+    assert_eq!(row[4], length, "{row:?}");
+    let collide = exact.split(" (").next().unwrap_or(exact);
+    assert!(
+        row[5].starts_with(collide),
+        "{row:?} does not start with {collide}"
+    );
+    quoted::assert_quotes(page, &format!("median {median}, mean {mean}"));
+}
+
+/// The plan viewer's frame rule as docs/planning.md describes it is the one the page builder
+/// uses (`view::scene`'s constants).
+#[test]
+fn planning_page_quotes_the_viewer_frames() {
+    let (fewest, most) = FRAMES_PER_EDGE;
+    quoted::assert_quotes(
+        "docs/planning.md",
+        &format!(
+            "at {fewest}–{most} frames along each edge (one per {FRAME_STEP} of joint-space \
+             length, at most {} per problem)",
+            group(MAX_FRAMES)
+        ),
+    );
 }

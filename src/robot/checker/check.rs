@@ -3,8 +3,8 @@
 //! their own work per pair:
 //!
 //! * **check** visits the scene pairs (through the obstacle tree when there are many
-//!   obstacles), then the self pairs, skips a pair or shape pair whose bounding volumes are
-//!   apart, and exits at the first shape pair GJK finds intersecting (touching included);
+//!   obstacles), then the self pairs, skips a pair or shape pair whose bounding volumes (balls,
+//!   then oriented boxes) are apart, and exits at the first shape pair GJK finds intersecting (touching included);
 //! * **distance** sorts the pairs by the lower bound of their bounding volumes and visits them
 //!   in that order until the next bound is no better than the best distance found, every GJK
 //!   run cut short once it is certified farther than that.
@@ -13,8 +13,9 @@
 //! the check descends to the piece pairs only when the outer shapes meet, the distance only
 //! when the outer shapes' lower bound is below the best distance found; both descend the
 //! shapes' piece trees, pruning node pairs whose balls are apart (check) or no nearer than
-//! the best distance (distance). The check confirms a piece pair's contact without GJK when
-//! balls inside the two pieces already overlap ([`ShapePair::certainly_meet`]).
+//! the best distance (distance). The check confirms a shape pair's or piece pair's contact
+//! without GJK when balls inside the two already overlap ([`ShapePair::certainly_meet`]; a
+//! shape's are the largest of its pieces', a hull's its own).
 
 use super::core::{Checker, NO_PAIR};
 use super::pairs::ShapePair;
@@ -153,8 +154,11 @@ impl Checker {
             p,
             #[inline(always)]
             |ws, shapes| {
-                if shapes.near.apart_padded(pad, true) {
+                if shapes.near.apart_padded(pad, true) || shapes.boxes_apart(pad) {
                     return ControlFlow::Continue(());
+                }
+                if shapes.certainly_meet() {
+                    return ControlFlow::Break(Ok(shapes.bodies));
                 }
                 match self.collide(shapes, pad, &mut ws.guesses[shapes.slot], counts) {
                     Ok(false) => ControlFlow::Continue(()),
@@ -172,6 +176,9 @@ impl Checker {
                             }
                             if pieces.certainly_meet() {
                                 return ControlFlow::Break(Ok(pieces.bodies));
+                            }
+                            if pieces.boxes_apart(pad) {
+                                return ControlFlow::Continue(());
                             }
                             let guess = &mut ws.guesses[pieces.slot];
                             match self.collide(pieces, pad, guess, counts) {

@@ -3,7 +3,7 @@
 //! placement of a configuration's links and shapes in a [`CheckWorkspace`].
 
 use super::bounds::MotionBounds;
-use super::geometry::{Frame, LinkShape, Placed, PlacedObstacle, enclosing_sphere};
+use super::geometry::{Frame, LinkShape, LocalBox, Placed, PlacedObstacle, enclosing_sphere};
 use super::results::{Body, CheckerOptions};
 use super::workspace::CheckWorkspace;
 use crate::query::QueryError;
@@ -319,6 +319,7 @@ impl Checker {
                     .zip(made)
                     .map(|(collision, shape)| {
                         let (c, r) = shape.outer().bounding_sphere();
+                        let (lo, hi) = shape.outer().bounding_box();
                         shapes.push(shape);
                         LinkShape {
                             shape: shapes.len() - 1,
@@ -326,6 +327,7 @@ impl Checker {
                             local: Frame::from_pose(&collision.origin),
                             center: collision.origin * c,
                             radius: r,
+                            bounds: LocalBox::new(&lo, &hi),
                         }
                     })
                     .collect()

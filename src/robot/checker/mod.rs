@@ -12,7 +12,9 @@
 //! * **Broad phase**: each link's shapes are enclosed in one bounding sphere (link frame),
 //!   each shape in its own sphere, each obstacle in a world box. A link pair whose spheres are
 //!   apart, or a link whose sphere misses an obstacle's box, is skipped before any shape is
-//!   placed; the same test then runs per shape pair.
+//!   placed; the same test then runs per shape pair. The boolean check also skips a shape
+//!   pair (or a piece pair) whose bounding boxes, each in its shape's frame, are apart as
+//!   oriented boxes (`LocalBox::apart`) — tighter than balls around long links.
 //! * **Narrow phase**: GJK on the shapes' cores ([`ConvexShape::core`], margins added back),
 //!   the hulls answering through their normal vector maps. Each shape pair keeps its last
 //!   separating axis in the [`CheckWorkspace`] and starts the next configuration from it

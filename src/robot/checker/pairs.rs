@@ -11,11 +11,11 @@
 //! slot, when the visitor needs them.
 
 use super::core::Checker;
-use super::geometry::{Frame, Near, Placed, box_ball_plane, frame_center, sphere_plane};
+use super::geometry::{Frame, LocalBox, Near, Placed, box_ball_plane, frame_center, sphere_plane};
 use super::results::{Body, CheckCounts};
 use super::workspace::{CheckWorkspace, NodePair};
 use crate::Point;
-use crate::robot::piece_tree::{EMPTY_TREE, NO_INNER_BALL, PieceNode, PieceTree, WHOLE};
+use crate::robot::piece_tree::{EMPTY_TREE, PieceNode, PieceTree, WHOLE};
 use crate::robot::{ConvexShape, Piece};
 use std::ops::ControlFlow;
 
@@ -37,57 +37,100 @@ pub(super) struct ShapePair<'a> {
     pub(super) tree_b: &'a PieceTree,
     /// The shapes' bounding volumes: balls, or a ball and the obstacle's box and ball.
     pub(super) near: Near<'a>,
-    /// For a pair of pieces, balls inside them in their shapes' frames (`r < 0`: none, as for
-    /// a whole shape): see [`ShapePair::certainly_meet`].
-    pub(super) inner_a: (Point, f64),
-    pub(super) inner_b: (Point, f64),
+    /// Balls inside `a` and `b` (a piece's, or a whole shape's proof balls, see
+    /// `PieceTree::proof_balls`) in their shapes' frames: see [`ShapePair::certainly_meet`].
+    pub(super) inner_a: &'a [(Point, f64)],
+    pub(super) inner_b: &'a [(Point, f64)],
+    /// Boxes holding `a` and `b` in their shapes' frames: see [`ShapePair::boxes_apart`].
+    pub(super) box_a: LocalBox,
+    pub(super) box_b: LocalBox,
     pub(super) slot: usize,
     pub(super) bodies: (Body, Body),
 }
 
 impl ShapePair<'_> {
+    /// Whether the shapes' boxes, placed by their frames, are certainly more than `pad`
+    /// apart: `boxes_apart(pad) ⟹ dist(A, B) > pad` (see [`LocalBox::apart`]).
+    #[inline(always)]
+    pub(super) fn boxes_apart(&self, pad: f64) -> bool {
+        LocalBox::apart(&self.frame_a, &self.box_a, &self.frame_b, &self.box_b, pad)
+    }
+
     /// Whether either shape has pieces to descend to: `has_pieces() ⟺ pieces_a ∪ pieces_b ≠ ∅`.
     #[inline(always)]
     pub(super) fn has_pieces(&self) -> bool {
         !(self.pieces_a.is_empty() && self.pieces_b.is_empty())
     }
 
-    /// Whether the two shapes certainly meet, without GJK: their inner balls overlap, or one's
-    /// inner ball meets the other shape when that is a box or a ball (placed, beyond the
-    /// rounding of placing them). `certainly_meet() ⟹ A ∩ B ≠ ∅`; `false` says nothing.
+    /// Whether the two shapes certainly meet, without GJK: an inner ball of one overlaps an
+    /// inner ball of the other, or — when one side has none — meets that shape when it is a
+    /// box, ball, cylinder or capsule (placed, beyond the rounding of placing them).
+    /// `certainly_meet() ⟹ A ∩ B ≠ ∅`; `false` says nothing.
     #[inline(always)]
     pub(super) fn certainly_meet(&self) -> bool {
-        let ((ca, ra), (cb, rb)) = (self.inner_a, self.inner_b);
         let (fa, fb) = (&self.frame_a, &self.frame_b);
-        match (ra >= 0.0, rb >= 0.0) {
-            (true, true) => {
-                let (ca, cb) = (fa.apply(&ca), fb.apply(&cb));
-                let slack = 16.0 * f64::EPSILON * (ca.coords.amax() + cb.coords.amax() + ra + rb);
-                (ca - cb).norm() + slack <= ra + rb
+        match (self.inner_a.is_empty(), self.inner_b.is_empty()) {
+            (false, false) => self.inner_a.iter().any(|&(ca, ra)| {
+                let ca = fa.apply(&ca);
+                self.inner_b.iter().any(|&(cb, rb)| {
+                    let cb = fb.apply(&cb);
+                    let slack =
+                        16.0 * f64::EPSILON * (ca.coords.amax() + cb.coords.amax() + ra + rb);
+                    (ca - cb).norm() + slack <= ra + rb
+                })
+            }),
+            (false, true) => {
+                (self.inner_a.iter()).any(|&(ca, ra)| ball_meets(&fa.apply(&ca), ra, self.b, fb))
             }
-            (true, false) => ball_meets(&fa.apply(&ca), ra, self.b, fb),
-            (false, true) => ball_meets(&fb.apply(&cb), rb, self.a, fa),
-            (false, false) => false,
+            (true, false) => {
+                (self.inner_b.iter()).any(|&(cb, rb)| ball_meets(&fb.apply(&cb), rb, self.a, fa))
+            }
+            (true, true) => false,
         }
     }
 }
 
-/// Whether the world ball `(c, r)` certainly meets `shape` placed by `frame` when it is a box
-/// or a ball (`false` for other shapes), beyond the rounding of placing them.
+/// Whether the world ball `(c, r)` certainly meets `shape` placed by `frame` when it is a box,
+/// ball, cylinder or capsule (`false` for other shapes), beyond the rounding of placing them:
+/// `dist(c, shape) + slack ≤ r`.
 #[inline(always)]
 fn ball_meets(c: &Point, r: f64, shape: &ConvexShape, frame: &Frame) -> bool {
     let slack = 16.0 * f64::EPSILON * (c.coords.amax() + frame.translation.amax() + r);
-    match *shape {
+    point_distance(c, shape, frame).is_some_and(|d| d + slack <= r)
+}
+
+/// The distance from world point `c` to `shape` placed by `frame` when it is a box, ball,
+/// cylinder or capsule (0 inside; a ball's may be negative: `‖c − centre‖ − radius`); `None`
+/// for other shapes.
+#[inline(always)]
+fn point_distance(c: &Point, shape: &ConvexShape, frame: &Frame) -> Option<f64> {
+    let local = || frame.rotation.tr_mul(&(c.coords - frame.translation));
+    // The offset along z beyond `|z| ≤ h`.
+    let beyond = |z: f64, h: f64| z - z.clamp(-h, h);
+    Some(match *shape {
         ConvexShape::Cuboid { half_extents: h } => {
-            let local = frame.rotation.tr_mul(&(c.coords - frame.translation));
-            let nearest = local.zip_map(&h, |x, h| x.clamp(-h, h));
-            (local - nearest).norm() + slack <= r
+            let local = local();
+            (local - local.zip_map(&h, |x, h| x.clamp(-h, h))).norm()
         }
-        ConvexShape::Sphere { radius } => {
-            (c.coords - frame.translation).norm() + slack <= r + radius
+        ConvexShape::Sphere { radius } => (c.coords - frame.translation).norm() - radius,
+        ConvexShape::Cylinder {
+            radius,
+            half_length,
+        } => {
+            let local = local();
+            let radial = (local.x.hypot(local.y) - radius).max(0.0);
+            radial.hypot(beyond(local.z, half_length))
         }
-        _ => false,
-    }
+        ConvexShape::Capsule {
+            radius,
+            half_length,
+        } => {
+            let local = local();
+            let axis = local.x.hypot(local.y).hypot(beyond(local.z, half_length));
+            (axis - radius).max(0.0)
+        }
+        _ => return None,
+    })
 }
 
 impl Checker {
@@ -167,8 +210,10 @@ impl Checker {
                         r: ls.radius,
                         obstacle,
                     },
-                    inner_a: NO_INNER_BALL,
-                    inner_b: NO_INNER_BALL,
+                    inner_a: sa.piece_tree().proof_balls(),
+                    inner_b: sb.piece_tree().proof_balls(),
+                    box_a: ls.bounds,
+                    box_b: obstacle.bounds,
                     slot: pair.slot + i,
                     bodies,
                 };
@@ -203,8 +248,10 @@ impl Checker {
                             cb,
                             rb: sb.radius,
                         },
-                        inner_a: NO_INNER_BALL,
-                        inner_b: NO_INNER_BALL,
+                        inner_a: shape_a.piece_tree().proof_balls(),
+                        inner_b: shape_b.piece_tree().proof_balls(),
+                        box_a: sa.bounds,
+                        box_b: sb.bounds,
                         slot: pair.slot + i * nb + j,
                         bodies,
                     };
@@ -334,8 +381,10 @@ impl Checker {
                     tree_a: &EMPTY_TREE,
                     tree_b: &EMPTY_TREE,
                     near,
-                    inner_a: i.map_or(NO_INNER_BALL, |i| tree_a.inner_ball(i)),
-                    inner_b: j.map_or(NO_INNER_BALL, |j| tree_b.inner_ball(j)),
+                    inner_a: i.map_or(shapes.inner_a, |i| tree_a.inner_balls(i)),
+                    inner_b: j.map_or(shapes.inner_b, |j| tree_b.inner_balls(j)),
+                    box_a: i.map_or(shapes.box_a, |i| piece_box(&shapes.pieces_a[i])),
+                    box_b: j.map_or(shapes.box_b, |j| piece_box(&shapes.pieces_b[j])),
                     slot: first + i.unwrap_or(0) * nb + j.unwrap_or(0),
                     bodies: shapes.bodies,
                 };
@@ -399,6 +448,13 @@ impl Checker {
     }
 }
 
+/// A piece's bounding box in its shape's frame.
+#[inline(always)]
+fn piece_box(piece: &Piece) -> LocalBox {
+    let (lo, hi) = piece.bounding_box();
+    LocalBox::new(&lo, &hi)
+}
+
 /// The bounding volumes of a pair of leaves placed as balls `(c, r)`, each a piece (with its
 /// box in its shape's frame) or a whole shape: the balls when they are apart (the cheapest
 /// test), else the best separating plane of the balls and of each piece's box against the
@@ -430,5 +486,83 @@ fn leaf_near<'a>(
     Near::Plane {
         gap: best.0,
         normal: best.1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Pose, Vector};
+    use nalgebra::{Translation3, UnitQuaternion};
+
+    /// A reproducible stream of numbers in `[0, 1)` (splitmix64).
+    fn uniform(state: &mut u64) -> f64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) as f64 / 2f64.powi(64)
+    }
+
+    /// `point_distance` of a cylinder and a capsule against the least distance to a dense
+    /// sample of the solid (a polar grid of 1/40 of the radius and of the length, and the
+    /// capsule's end caps): never above it, and below it by at most the sample's spacing
+    /// (the radius and length over 40, plus the chord's sag, `< 0.1` of the shape's size).
+    #[test]
+    fn point_distance_of_cylinders_and_capsules_is_the_nearest_sample() {
+        let mut seed = 7;
+        for case in 0..40 {
+            let mut u = || uniform(&mut seed);
+            let (radius, half_length) = (0.02 + 0.2 * u(), 0.02 + 0.3 * u());
+            let shape = if case % 2 == 0 {
+                ConvexShape::Cylinder {
+                    radius,
+                    half_length,
+                }
+            } else {
+                ConvexShape::Capsule {
+                    radius,
+                    half_length,
+                }
+            };
+            let pose = Pose::from_parts(
+                Translation3::new(u() - 0.5, u() - 0.5, u() - 0.5),
+                UnitQuaternion::from_scaled_axis(
+                    Vector::new(u() - 0.5, u() - 0.5, u() - 0.5) * 6.0,
+                ),
+            );
+            let frame = Frame::from_pose(&pose);
+            let c = Point::new(2.0 * u() - 1.0, 2.0 * u() - 1.0, 2.0 * u() - 1.0);
+            let n = 40;
+            let mut nearest = f64::INFINITY;
+            let caps = if case % 2 == 0 { 0.0 } else { radius };
+            for i in 0..=n {
+                let rho = radius * i as f64 / n as f64;
+                for k in 0..4 * n {
+                    let phi = std::f64::consts::TAU * k as f64 / (4 * n) as f64;
+                    for j in 0..=n {
+                        let z = -half_length - caps
+                            + (2.0 * (half_length + caps)) * j as f64 / n as f64;
+                        let p = Point::new(rho * phi.cos(), rho * phi.sin(), z);
+                        // A capsule's end caps: the points within `radius` of the segment.
+                        let beyond = (z.abs() - half_length).max(0.0);
+                        if rho.hypot(beyond) > radius {
+                            continue;
+                        }
+                        nearest = nearest.min((pose * p - c).norm());
+                    }
+                }
+            }
+            let d = point_distance(&c, &shape, &frame).unwrap();
+            let spacing = (radius + half_length + caps) / n as f64 * 2.0;
+            assert!(
+                d <= nearest + 1e-12,
+                "case {case}: {d} above the samples' {nearest}"
+            );
+            assert!(
+                d >= nearest - spacing,
+                "case {case}: {d} far below the samples' {nearest}"
+            );
+        }
     }
 }

@@ -1,0 +1,61 @@
+//! Cold support queries on a saved map: wall time per query, and where the time goes in
+//! memory when run under cachegrind (instructions and simulated cache misses per query).
+//!
+//! ```text
+//! cargo run --release --example nvm_load -- build 1048576 /tmp/sphere-1m.nvm
+//! cargo run --release --example support_cold -- /tmp/sphere-1m.nvm 100000
+//! valgrind --tool=cachegrind --cache-sim=yes --I1=32768,8,64 --D1=49152,12,64 \
+//!     --LL=33554432,16,64 --toggle-collect='*answer_queries*' \
+//!     target/release/examples/support_cold /tmp/sphere-1m.nvm 100000
+//! ```
+//!
+//! `FILE [QUERIES] [SEED]` loads the map, draws `QUERIES` random unit directions (100,000 and
+//! seed 7 by default; `synth::random_direction`, so consecutive queries land far apart on the
+//! map, as a user's would) and answers them one after another in `answer_queries`, the only
+//! function cachegrind collects with the toggle above; it prints the mean time per query and
+//! a checksum of the answers (the sum of the vertex ids, so that the loop is not optimised
+//! away and two layouts can be compared answer for answer). Cachegrind's counts divided by
+//! `QUERIES` are the instructions, first-level data misses (`D1mr`) and last-level misses
+//! (`DLmr`) of one query; the cache sizes are given explicitly because the virtual machine
+//! reports a last-level cache larger than the map.
+
+use polyquery::format;
+use polyquery::read::ReadLimits;
+use polyquery::{NormalVectorMap, SupportMap, Vector};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+use std::time::Instant;
+
+/// Answers every direction's support query in order; returns the sum of the vertex ids.
+#[inline(never)]
+fn answer_queries(map: &NormalVectorMap, directions: &[Vector]) -> u64 {
+    directions
+        .iter()
+        .map(|d| map.support(d).vertex.index() as u64)
+        .sum()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(file) = args.first() else {
+        return Err("usage: support_cold FILE [QUERIES] [SEED]".into());
+    };
+    let queries: usize = args.get(1).map_or(Ok(100_000), |s| s.parse())?;
+    let seed: u64 = args.get(2).map_or(Ok(7), |s| s.parse())?;
+    let saved = format::load_with(Path::new(file), &ReadLimits::new(u64::MAX))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let directions: Vec<Vector> = (0..queries)
+        .map(|_| polyquery_synth::random_direction(&mut rng))
+        .collect();
+    let start = Instant::now();
+    let checksum = answer_queries(&saved.map, &directions);
+    let per_query = start.elapsed().as_secs_f64() / queries.max(1) as f64;
+    println!(
+        "{file}: {} vertices, {queries} random directions (seed {seed}): {:.0} ns per query; \
+         checksum {checksum}",
+        saved.map.polytope().num_vertices(),
+        per_query * 1e9,
+    );
+    Ok(())
+}
