@@ -494,15 +494,8 @@ mod tests {
     use super::*;
     use crate::{Pose, Vector};
     use nalgebra::{Translation3, UnitQuaternion};
-
-    /// A reproducible stream of numbers in `[0, 1)` (splitmix64).
-    fn uniform(state: &mut u64) -> f64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) as f64 / 2f64.powi(64)
-    }
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// `point_distance` of a cylinder and a capsule against the least distance to a dense
     /// sample of the solid (a polar grid of 1/40 of the radius and of the length, and the
@@ -510,9 +503,9 @@ mod tests {
     /// (the radius and length over 40, plus the chord's sag, `< 0.1` of the shape's size).
     #[test]
     fn point_distance_of_cylinders_and_capsules_is_the_nearest_sample() {
-        let mut seed = 7;
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
         for case in 0..40 {
-            let mut u = || uniform(&mut seed);
+            let mut u = || rng.random::<f64>();
             let (radius, half_length) = (0.02 + 0.2 * u(), 0.02 + 0.3 * u());
             let shape = if case % 2 == 0 {
                 ConvexShape::Cylinder {
