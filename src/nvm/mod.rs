@@ -30,14 +30,14 @@
 
 pub mod chart;
 mod encode;
+mod hints;
 mod records;
 
-use crate::pointloc::{
-    LocateStats, NoTally, Persistence, PointLocError, PointLocator, Segment, Tally,
-};
+use crate::pointloc::{NoTally, Persistence, PointLocError, PointLocator, Segment, Tally};
 use crate::support::{HillClimb, LinearScan, Support, SupportMap};
 use crate::{Point, Polytope, Vector, VertexId};
 use chart::{NUM_CHARTS, chart_axes, chart_of, clip_arc, project, unproject};
+use hints::{HINT_STEPS, Hints};
 use records::{RecordUnit, Records};
 
 /// The `[u_lo, u_hi, v_lo, v_hi]` square every chart's grid covers.
@@ -72,18 +72,59 @@ pub enum NvmError {
 
 /// Counted work of one NVM support query.
 ///
-/// `nodes_visited = O(log n)` per query; `polish_steps` is usually 0 or 1.
+/// A query first polishes from its direction cell's hint; only when that polish has not ended
+/// within a few steps (`located`) does it ask the point locator, whose work is
+/// `slab_probes + nodes_visited = O(log n)`. `polish_steps` is usually 0 or 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QueryStats {
-    /// `slab_probes` = the boundary values read to find the slab.
+    /// `slab_probes` = the boundary values read to find the slab (0 unless `located`).
     pub slab_probes: u32,
-    /// `nodes_visited` = the search-tree nodes visited.
+    /// `nodes_visited` = the search-tree nodes visited (0 unless `located`).
     pub nodes_visited: u32,
-    /// `polish_steps` = hill-climbing steps of the polish (0 when the located vertex was already the answer).
+    /// `polish_steps` = hill-climbing steps of the polish, from the hint and then (if
+    /// `located`) from the located vertex: 0 when the start was already the answer.
     pub polish_steps: u32,
     /// `polish_reads` = neighbours' heads the polish read in full: those its rounded offsets
-    /// could not rule out (usually 0).
+    /// could not rule out.
     pub polish_reads: u32,
+    /// `located` = the query asked the point locator (the polish from the hint had not ended
+    /// within its step bound; always for [`NormalVectorMap::support_located_with_stats`]).
+    pub located: bool,
+}
+
+/// What a query tells its counter beyond the locator's reads: the polish's work and whether
+/// it asked the locator. Nothing, on the hot path ([`NoTally`]).
+trait Counter: Tally {
+    /// A polish took `steps` steps and read `reads` neighbours' heads.
+    fn polished(&mut self, steps: u32, reads: u32);
+    /// The query asks the point locator.
+    fn located(&mut self);
+}
+
+impl Counter for NoTally {
+    #[inline(always)]
+    fn polished(&mut self, _: u32, _: u32) {}
+    #[inline(always)]
+    fn located(&mut self) {}
+}
+
+impl Tally for QueryStats {
+    fn probe(&mut self) {
+        self.slab_probes += 1;
+    }
+    fn node(&mut self) {
+        self.nodes_visited += 1;
+    }
+}
+
+impl Counter for QueryStats {
+    fn polished(&mut self, steps: u32, reads: u32) {
+        self.polish_steps += steps;
+        self.polish_reads += reads;
+    }
+    fn located(&mut self) {
+        self.located = true;
+    }
 }
 
 /// The normal vector map of a polytope: O(log n) support queries after O(n log n)
@@ -107,6 +148,9 @@ pub struct NormalVectorMap {
     /// Per vertex `w`, its polish record: `w` itself, then each neighbour, all records
     /// concatenated (see `records`).
     records: Records,
+    /// Per chart and direction cell, the record of the support at the cell's centre: where
+    /// a query's polish starts before it asks the locator (see `hints`).
+    hints: Hints,
     /// Below this many vertices the map answers by a linear scan (faster there).
     linear: bool,
     num_segments: usize,
@@ -211,12 +255,36 @@ impl NormalVectorMap {
         // if a caller asks the polytope for it.
         let mut polytope = polytope;
         polytope.release_adjacency();
-        Ok(NormalVectorMap {
+        let mut map = NormalVectorMap {
             linear: false,
             polytope,
             charts,
             records,
+            hints: Hints::new(1, Vec::new()),
             num_segments,
+        };
+        map.hints = map.build_hints();
+        Ok(map)
+    }
+
+    /// The hint table of this map: each cell's centre direction answered exactly, by a
+    /// polish from the previous cell's answer (or, for a row's first cell, from the located
+    /// vertex); the cell keeps that answer as its hint only if the polish from it reaches the
+    /// exact support of each of the cell's corners within [`hints::CORNER_STEPS`] steps.
+    /// O(cells + regions crossed) work, a few steps a cell.
+    fn build_hints(&self) -> Hints {
+        let side = Hints::side_for(self.polytope.num_vertices());
+        let unbounded = self.records.no_step_bound();
+        Hints::build(side, |c, u, v, h, previous| {
+            let d = unproject(c, u, v);
+            let start = previous.unwrap_or_else(|| self.locate(c, u, v, &mut NoTally));
+            let centre = self.records.polish(&d, start, unbounded).record;
+            let near = [(-h, -h), (h, -h), (-h, h), (h, h)].iter().all(|(du, dv)| {
+                let corner = unproject(c, u + du, v + dv);
+                let polished = self.records.polish(&corner, centre, hints::CORNER_STEPS);
+                polished.done && polished.certain
+            });
+            (centre, if near { centre } else { hints::NO_HINT })
         })
     }
 
@@ -240,16 +308,13 @@ impl NormalVectorMap {
         self.polytope
     }
 
-    /// The record start of the located (unpolished) candidate vertex, with the location work.
+    /// The record start of the located (unpolished) candidate vertex of `(u, v)` in chart
+    /// `c`, with the location work.
     #[inline(always)]
-    fn candidate<T: Tally>(&self, d: &Vector, tally: &mut T) -> u32 {
-        let Some(c) = chart_of(d) else {
-            return 0;
-        };
+    fn locate<T: Tally>(&self, c: usize, u: f64, v: f64, tally: &mut T) -> u32 {
         let Some(locator) = self.charts.get(c) else {
             return 0;
         };
-        let (u, v) = project(c, d);
         let loc = locator.locate_tallied(u, v, tally);
         loc.below.or(loc.above).or(loc.owner).unwrap_or(0)
     }
@@ -257,35 +322,40 @@ impl NormalVectorMap {
     /// `S(P, d)` with the counted work of the query (all zero below
     /// [`LINEAR_SCAN_BELOW`] vertices, where the map scans): `support_with_stats(d).0 = support(d)`.
     pub fn support_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
-        let mut located = LocateStats::default();
-        let (support, polish_steps, polish_reads) = self.answer(d, &mut located);
-        let stats = QueryStats {
-            slab_probes: located.slab_probes,
-            nodes_visited: located.nodes_visited,
-            polish_steps,
-            polish_reads,
-        };
+        let mut stats = QueryStats::default();
+        let support = self.answer(d, true, &mut stats);
         (support, stats)
     }
 
-    /// `S(P, d)` by location and polish, counting nothing: out of line, so that
+    /// `S(P, d)` by the point locator and a polish from the located vertex, without the hint
+    /// table: the O(log n) path every query can fall back to, with its counted work
+    /// (`located = true` above [`LINEAR_SCAN_BELOW`] vertices):
+    /// `support_located_with_stats(d).0.point · d = support(d).point · d`.
+    pub fn support_located_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
+        let mut stats = QueryStats::default();
+        let support = self.answer(d, false, &mut stats);
+        (support, stats)
+    }
+
+    /// `S(P, d)` by hint, location and polish, counting nothing: out of line, so that
     /// [`SupportMap::support`] stays small enough to inline into its callers (on small maps
     /// it is a linear scan, and the call would cost as much as the scan).
     #[inline(never)]
     fn located_support(&self, d: &Vector) -> Support {
-        self.answer(d, &mut NoTally).0
+        self.answer(d, true, &mut NoTally)
     }
 
-    /// `S(P, d)`, the polish steps and the heads the polish read, the location's work told to
-    /// `tally` (nothing is counted on the hot path, [`SupportMap::support`]).
+    /// `S(P, d)`: a polish from the hint of `d`'s cell (when `hinted`), else, or when that
+    /// polish has not ended within [`HINT_STEPS`], the located vertex polished to the end;
+    /// the work told to `tally` (nothing is counted on the hot path, [`SupportMap::support`]).
     #[inline(always)]
-    fn answer<T: Tally>(&self, d: &Vector, tally: &mut T) -> (Support, u32, u32) {
+    fn answer<T: Counter>(&self, d: &Vector, hinted: bool, tally: &mut T) -> Support {
         if self.linear {
-            return (LinearScan::new(&self.polytope).support(d), 0, 0);
+            return LinearScan::new(&self.polytope).support(d);
         }
-        let record = self.candidate(d, tally);
-        if !(d.x.is_finite() && d.y.is_finite() && d.z.is_finite()) {
-            let support = self.records.head(record as usize).map_or(
+        let Some(c) = chart_of(d) else {
+            // A zero or non-finite direction: some vertex (the first record's).
+            return self.records.head(0).map_or(
                 Support {
                     vertex: VertexId(0),
                     point: Point::origin(),
@@ -295,9 +365,20 @@ impl NormalVectorMap {
                     point: Point::new(h.point[0], h.point[1], h.point[2]),
                 },
             );
-            return (support, 0, 0);
+        };
+        let (u, v) = project(c, d);
+        if hinted && let Some(hint) = self.hints.get(c, u, v) {
+            let polished = self.records.polish(d, hint, HINT_STEPS);
+            tally.polished(polished.steps, polished.reads);
+            if polished.certain {
+                return polished.support;
+            }
         }
-        self.records.polish(d, record)
+        tally.located();
+        let record = self.locate(c, u, v, tally);
+        let polished = self.records.polish(d, record, self.records.no_step_bound());
+        tally.polished(polished.steps, polished.reads);
+        polished.support
     }
 
     /// Number of segments over all charts (before vertical ones are dropped).
@@ -328,8 +409,16 @@ impl NormalVectorMap {
         self.charts.iter().map(PointLocator::num_cells).sum()
     }
 
-    /// Heap bytes of the frozen search structure (locators and polish records), without the
-    /// polytope.
+    /// Number of cells of the direction-hint table over all charts, about one per vertex
+    /// (4 bytes each; none below [`LINEAR_SCAN_BELOW`] vertices is ever read).
+    ///
+    /// `= 6·side²` with `side = ⌈√(n/6)⌉` (at most 4096).
+    pub fn num_hint_cells(&self) -> usize {
+        self.hints.starts.len()
+    }
+
+    /// Heap bytes of the frozen search structure (locators, polish records and hint table),
+    /// without the polytope.
     ///
     /// `memory_bytes() / polytope().num_vertices()` stays flat as `n` grows (O(n) space).
     pub fn memory_bytes(&self) -> usize {
@@ -340,6 +429,7 @@ impl NormalVectorMap {
                 .map(PointLocator::memory_bytes)
                 .sum::<usize>()
             + self.records.units.capacity() * std::mem::size_of::<RecordUnit>()
+            + self.hints.memory_bytes()
     }
 
     /// Heap bytes of the owned polytope ([`Polytope::memory_bytes`]).
