@@ -143,16 +143,11 @@ fn decode_records<R: Read>(
             "polish records: {total} units exceed the 32-bit index range"
         )));
     }
-    let start = |q: VertexId| {
-        record_of
-            .get(q.index())
-            .and_then(|&x| u32::try_from(x).ok())
-            .unwrap_or(u32::MAX)
-    };
+    let start = |q: VertexId| record_of.get(q.index()).copied().unwrap_or(u32::MAX);
     let mut is_head = vec![false; count];
     let mut expected = Vec::new();
     for w in polytope.vertex_ids() {
-        let at = record_of.get(w.index()).copied().unwrap_or(count);
+        let at = record_of.get(w.index()).map_or(count, |&x| x as usize);
         expected.clear();
         vertex_record(polytope, w, &start, &mut expected);
         let stored = units.get(at..at + expected.len()).unwrap_or_default();

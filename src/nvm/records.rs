@@ -171,12 +171,13 @@ pub(crate) struct Records {
 }
 
 /// Each vertex's record start (in units) from the polytope's degrees, and the units in all:
-/// `record_starts(p).0[k + 1] = record_starts(p).0[k] + record_units(degree(k))`.
-pub(crate) fn record_starts(polytope: &Polytope) -> (Vec<usize>, usize) {
+/// `record_starts(p).0[k + 1] = record_starts(p).0[k] + record_units(degree(k))` (a start past
+/// `u32::MAX` is stored as `u32::MAX`: callers refuse such a total).
+pub(crate) fn record_starts(polytope: &Polytope) -> (Vec<u32>, usize) {
     let mut record_of = Vec::with_capacity(polytope.num_vertices());
     let mut total = 0usize;
     for w in polytope.vertex_ids() {
-        record_of.push(total);
+        record_of.push(u32::try_from(total).unwrap_or(u32::MAX));
         total += record_units(polytope.neighbors(w).len());
     }
     (record_of, total)
@@ -187,7 +188,6 @@ impl Records {
     /// start (`units = Σ_w ⌈(32 + 10·degree(w))/16⌉`).
     pub(crate) fn build(polytope: &Polytope) -> (Records, Vec<u32>) {
         let (record_of, total) = record_starts(polytope);
-        let record_of: Vec<u32> = record_of.into_iter().map(|u| u as u32).collect();
         let mut units = Vec::with_capacity(total);
         crate::memory_hints::advise_huge_pages(&units);
         let start = |q: VertexId| record_of.get(q.index()).copied().unwrap_or(0);
