@@ -104,7 +104,8 @@ fn check_polytope(p: Polytope, rng: &mut ChaCha8Rng, random: usize) -> Result<f6
     Ok(steps)
 }
 
-/// Every direction of `ds` against the linear scan; degenerate directions give a vertex.
+/// Every direction of `ds` against the linear scan (and `support_many` against `support`);
+/// degenerate directions give a vertex.
 fn check_map(nvm: &NormalVectorMap, ds: &[Vector]) -> Result<f64, String> {
     let p = nvm.polytope();
     let scan = LinearScan::new(p);
@@ -114,6 +115,23 @@ fn check_map(nvm: &NormalVectorMap, ds: &[Vector]) -> Result<f64, String> {
         .map(|q| q.coords.norm())
         .fold(0.0, f64::max);
     let mut steps = 0u64;
+    // The batched queries answer exactly as one at a time.
+    let many = nvm.support_many(ds);
+    if many.len() != ds.len() {
+        return Err(format!(
+            "support_many gave {} answers for {}",
+            many.len(),
+            ds.len()
+        ));
+    }
+    for (d, s) in ds.iter().zip(&many) {
+        if *s != nvm.support(d) {
+            return Err(format!(
+                "d = {d:?}: support_many {s:?} vs support {:?}",
+                nvm.support(d)
+            ));
+        }
+    }
     for d in ds {
         let (s, stats) = nvm.support_with_stats(d);
         steps += u64::from(stats.polish_steps);

@@ -103,13 +103,25 @@ impl Hints {
     /// into it; NaN lands in cell 0); `None` for a cell without one.
     #[inline(always)]
     pub(crate) fn get(&self, c: usize, u: f64, v: f64) -> Option<u32> {
+        self.starts
+            .get(self.index(c, u, v))
+            .copied()
+            .filter(|&x| x != NO_HINT)
+    }
+
+    /// Starts loading the entry [`Hints::get`] reads for `(c, u, v)` (a hint only).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, c: usize, u: f64, v: f64) {
+        crate::memory_hints::prefetch(self.starts.as_ptr().wrapping_add(self.index(c, u, v)));
+    }
+
+    /// The entry of `(u, v)` in chart `c`: `(c·side + row)·side + col`.
+    #[inline(always)]
+    fn index(&self, c: usize, u: f64, v: f64) -> usize {
         let last = self.side.saturating_sub(1);
         let col = (((u + 1.0) * self.half_side) as usize).min(last);
         let row = (((v + 1.0) * self.half_side) as usize).min(last);
-        self.starts
-            .get((c * self.side + row) * self.side + col)
-            .copied()
-            .filter(|&x| x != NO_HINT)
+        (c * self.side + row) * self.side + col
     }
 }
 

@@ -310,6 +310,18 @@ impl Records {
         }
     }
 
+    /// Starts loading the record at unit `r` (its head's line and the next two): a hint only.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, r: u32) {
+        let bytes = self.units.as_bytes();
+        crate::memory_hints::prefetch(
+            bytes
+                .as_ptr()
+                .wrapping_add((r as usize).wrapping_mul(UNIT_BYTES)),
+        );
+        prefetch_record(bytes, r as usize);
+    }
+
     /// A step bound no ascent reaches: each step strictly increases `d · p`, so it visits a
     /// vertex at most once, and a map has fewer vertices than record units.
     pub(crate) fn no_step_bound(&self) -> u32 {
