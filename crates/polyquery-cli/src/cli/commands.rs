@@ -779,6 +779,8 @@ struct SupportWork {
     slab_probes: u32,
     nodes_visited: u32,
     polish_steps: u32,
+    polish_reads: u32,
+    located: bool,
 }
 
 /// `x y z` in the shortest round-trip form.
@@ -859,6 +861,8 @@ pub fn support(
                     slab_probes: st.slab_probes,
                     nodes_visited: st.nodes_visited,
                     polish_steps: st.polish_steps,
+                    polish_reads: st.polish_reads,
+                    located: st.located,
                 }),
             };
             let text = polyquery_cli::json::to_string(&line).map_err(|e| {
