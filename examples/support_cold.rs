@@ -14,7 +14,9 @@
 //! map, as a user's would) and answers them one after another in `answer_queries`, the only
 //! function cachegrind collects with the toggle above; it prints the mean time per query and
 //! a checksum of the answers (the sum of the vertex ids, so that the loop is not optimised
-//! away and two layouts can be compared answer for answer). Cachegrind's counts divided by
+//! away and two layouts can be compared answer for answer); then, untimed, the counted work
+//! of the same queries (`support_with_stats`): tree nodes visited and polish steps per query
+//! (a locator with rounded lines may start the polish a step away). Cachegrind's counts divided by
 //! `QUERIES` are the instructions, first-level data misses (`D1mr`) and last-level misses
 //! (`DLmr`) of one query; the cache sizes are given explicitly because the virtual machine
 //! reports a last-level cache larger than the map.
@@ -51,11 +53,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let start = Instant::now();
     let checksum = answer_queries(&saved.map, &directions);
     let per_query = start.elapsed().as_secs_f64() / queries.max(1) as f64;
+    let (mut nodes, mut steps) = (0u64, 0u64);
+    for d in &directions {
+        let (_, stats) = saved.map.support_with_stats(d);
+        nodes += u64::from(stats.nodes_visited);
+        steps += u64::from(stats.polish_steps);
+    }
+    let per = |x: u64| x as f64 / queries.max(1) as f64;
     println!(
         "{file}: {} vertices, {queries} random directions (seed {seed}): {:.0} ns per query; \
-         checksum {checksum}",
+         checksum {checksum}; per query {:.3} tree nodes, {:.5} polish steps",
         saved.map.polytope().num_vertices(),
         per_query * 1e9,
+        per(nodes),
+        per(steps),
     );
     Ok(())
 }

@@ -195,9 +195,11 @@ impl NormalVectorMap {
         let mut charts = Vec::with_capacity(NUM_CHARTS);
         let mut start = VertexId(0);
         for (c, segs) in per_chart.into_iter().enumerate() {
+            // Rounded lines: the polish makes any located start exact.
             let mut locator =
                 PointLocator::build_over(&segs, CHART_DOMAIN, Persistence::NodeCopying)
-                    .map_err(|source| NvmError::PointLocation { chart: c, source })?;
+                    .map_err(|source| NvmError::PointLocation { chart: c, source })?
+                    .with_rounded_lines();
             drop(segs);
             // A slab crossed by no segment lies inside one region: find its vertex once.
             for (slab, u, v) in locator.empty_slabs() {
@@ -250,7 +252,14 @@ impl NormalVectorMap {
             return 0;
         };
         let (u, v) = project(c, d);
-        let loc = locator.locate_tallied(u, v, tally);
+        // A comparison the locator's rounded lines cannot decide is decided on the polytope:
+        // `d` is on the upper vertex's side of the edge's arc when `d · (p_upper − p_lower) ≥ 0`
+        // (the difference first, so that the test is as sharp as the arc's own line).
+        let point = |record: u32| self.records.head(record as usize).map(|h| h.point);
+        let loc = locator.locate_tallied(u, v, tally, &mut |upper, lower| {
+            let (p, q) = (point(upper)?, point(lower)?);
+            Some(d.x * (p[0] - q[0]) + d.y * (p[1] - q[1]) + d.z * (p[2] - q[2]) >= 0.0)
+        });
         loc.below.or(loc.above).or(loc.owner).unwrap_or(0)
     }
 
