@@ -327,39 +327,36 @@ impl TreeNode for Node {
     }
 }
 
-impl TreeNode for CompactNode {
-    #[inline(always)]
-    fn segment(&self) -> ([f64; 2], [u32; 2]) {
-        ([self.a, self.b], [self.upper, self.lower])
-    }
-    #[inline(always)]
-    fn step(&self, right: bool, version: u32, cell: &Cell) -> u32 {
-        self.links.step(right, version, cell)
-    }
-    #[inline(always)]
-    fn widen(&self, first_node: u32, first_slab: u32) -> Node {
-        let (line, payloads) = self.segment();
-        self.links.widen(line, payloads, first_node, first_slab)
-    }
+/// The [`TreeNode`] of a node with cell-local [`LocalLinks`] in `links`, its line read by
+/// its own `line()` (`rounded`: whether that line is rounded).
+macro_rules! local_tree_node {
+    ($node:ty, $rounded:expr) => {
+        impl TreeNode for $node {
+            const ROUNDED: bool = $rounded;
+            #[inline(always)]
+            fn segment(&self) -> ([f64; 2], [u32; 2]) {
+                (self.line(), [self.upper, self.lower])
+            }
+            #[inline(always)]
+            fn step(&self, right: bool, version: u32, cell: &Cell) -> u32 {
+                self.links.step(right, version, cell)
+            }
+            #[inline(always)]
+            fn widen(&self, first_node: u32, first_slab: u32) -> Node {
+                let (line, payloads) = self.segment();
+                self.links.widen(line, payloads, first_node, first_slab)
+            }
+        }
+    };
 }
+local_tree_node!(CompactNode, false);
+local_tree_node!(RoundedNode, true);
 
-impl TreeNode for RoundedNode {
-    const ROUNDED: bool = true;
+impl RoundedNode {
+    /// The stored line `(a, c)` in `f64`: `v = a·(u − m) + c`.
     #[inline(always)]
-    fn segment(&self) -> ([f64; 2], [u32; 2]) {
-        (
-            [f64::from(self.a), f64::from(self.c)],
-            [self.upper, self.lower],
-        )
-    }
-    #[inline(always)]
-    fn step(&self, right: bool, version: u32, cell: &Cell) -> u32 {
-        self.links.step(right, version, cell)
-    }
-    #[inline(always)]
-    fn widen(&self, first_node: u32, first_slab: u32) -> Node {
-        let (line, payloads) = self.segment();
-        self.links.widen(line, payloads, first_node, first_slab)
+    fn line(&self) -> [f64; 2] {
+        [f64::from(self.a), f64::from(self.c)]
     }
 }
 
@@ -401,6 +398,12 @@ impl Node {
 }
 
 impl CompactNode {
+    /// The line `(a, b)`: `v = a·u + b`.
+    #[inline(always)]
+    fn line(&self) -> [f64; 2] {
+        [self.a, self.b]
+    }
+
     /// The node with its line `v = a·u + b` stored as `v = a·(u − m) + c` in `f32`
     /// (`c = a·m + b` rounded); `None` when `a` or `c` is neither zero nor within `f32`'s
     /// normal range (rounding would then lose more than its relative `2⁻²⁴`).
