@@ -195,7 +195,8 @@ impl NormalVectorMap {
         let mut charts = Vec::with_capacity(NUM_CHARTS);
         let mut start = VertexId(0);
         for (c, segs) in per_chart.into_iter().enumerate() {
-            // Rounded lines: the polish makes any located start exact.
+            // Rounded lines (24-byte nodes): `candidate` decides their close calls on the
+            // polytope, and the polish repairs what rounding is left.
             let mut locator =
                 PointLocator::build_over(&segs, CHART_DOMAIN, Persistence::NodeCopying)
                     .map_err(|source| NvmError::PointLocation { chart: c, source })?
