@@ -39,7 +39,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .find(|s| s.tag == tag)
                 .map_or(0, |s| s.bytes)
         };
-        let nodes = map.num_nodes() * PointLocator::NODE_BYTES;
+        let nodes = map.num_nodes() * PointLocator::ROUNDED_NODE_BYTES;
         let (slabs, cells) = (map.num_slabs() * 12, map.num_cells() * 8);
         let hints = map.num_hint_cells() * 4;
         let records = map

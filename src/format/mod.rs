@@ -32,8 +32,10 @@
 //! per hull vertex on spheres): the load rebuilds the adjacency from the faces, with the
 //! checks of a build, and the face planes are computed on demand; 5, slabs of 12 bytes
 //! instead of 16 (their ends in one array, and one word a slab for its root or, when no
-//! segment crosses it, its owner); 6, a direction-hint table after the charts (a record start
-//! per direction cell, where a query's polish starts before it asks the locator). A build
+//! segment crosses it, its owner); 6, tree nodes of 24 bytes instead of 32 (each line in
+//! `f32`, relative to its cell's centre; comparisons too close for `f32` are decided on the
+//! polytope), and a direction-hint table after the charts (a record start per direction
+//! cell, where a query's polish starts before it asks the locator). A build
 //! reads only its own version: other versions, 1 to 5 included, are [`FormatError::UnsupportedVersion`], whose message names the file's version and
 //! this build's (preprocess the mesh again).
 //!
@@ -46,11 +48,11 @@
 //! element and no `unsafe` is needed. The file is never in memory beside the map: the peak
 //! resident memory of a load is the map plus a few per cent of scratch (the polytope's
 //! adjacency, rebuilt from its faces, is in memory but not in the file): on the
-//! 1,048,576-vertex sphere, 608.1 MB for a 509.9 MB file and a 589.6 MB structure (1.19× the
-//! file, 1.031× the structure; on a 20,000-vertex sphere 11.9 MB added for a 9.8 MB file;
+//! 1,048,576-vertex sphere, 405.0–405.1 MB for a 395.3 MB file and a 395.3 MB structure
+//! (1.02×, format 6; on a 20,000-vertex sphere 8.1 MB added for a 7.5 MB file;
 //! `cargo run --release --example nvm_load`), where reading the file whole and then decoding
-//! it peaked at 2.01× (format 3). Its load took 1.65–1.76 s there, format 3's 694 MB file
-//! 1.49–2.89 s (runs alternated on a loaded machine), spent on the checks, the adjacency's
+//! it peaked at 2.01× (format 3). Its load took 1.23–2.19 s there (two runs on a loaded
+//! machine), format 3's 694 MB file 1.49–2.89 s, spent on the checks, the adjacency's
 //! rebuild and the kernel zeroing the fresh pages the map needs. The CRC-32 is still computed over every byte, on the pieces as they arrive
 //! (at several GB/s, see below). Any stream can be loaded this way — a pipe, a FIFO — with
 //! the same checks and errors (see [`decode_reader`] for a stream of unknown length).

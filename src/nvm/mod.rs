@@ -252,9 +252,12 @@ impl NormalVectorMap {
         let mut charts = Vec::with_capacity(NUM_CHARTS);
         let mut start = VertexId(0);
         for (c, segs) in per_chart.into_iter().enumerate() {
+            // Rounded lines (24-byte nodes): `locate` decides their close calls on the
+            // polytope, and the polish repairs what rounding is left.
             let mut locator =
                 PointLocator::build_over(&segs, CHART_DOMAIN, Persistence::NodeCopying)
-                    .map_err(|source| NvmError::PointLocation { chart: c, source })?;
+                    .map_err(|source| NvmError::PointLocation { chart: c, source })?
+                    .with_rounded_lines();
             drop(segs);
             // A slab crossed by no segment lies inside one region: find its vertex once.
             for (slab, u, v) in locator.empty_slabs() {
@@ -290,7 +293,7 @@ impl NormalVectorMap {
         let unbounded = self.records.no_step_bound();
         Hints::build(side, |c, u, v, h, previous| {
             let d = unproject(c, u, v);
-            let start = previous.unwrap_or_else(|| self.locate(c, u, v, &mut NoTally));
+            let start = previous.unwrap_or_else(|| self.locate(c, &d, u, v, &mut NoTally));
             let centre = self.records.polish(&d, start, unbounded).record;
             let near = [(-h, -h), (h, -h), (-h, h), (h, h)].iter().all(|(du, dv)| {
                 let corner = unproject(c, u + du, v + dv);
@@ -321,14 +324,21 @@ impl NormalVectorMap {
         self.polytope
     }
 
-    /// The record start of the located (unpolished) candidate vertex of `(u, v)` in chart
-    /// `c`, with the location work.
+    /// The record start of the located (unpolished) candidate vertex of `d`, whose
+    /// coordinates in chart `c` are `(u, v)`, with the location work.
     #[inline(always)]
-    fn locate<T: Tally>(&self, c: usize, u: f64, v: f64, tally: &mut T) -> u32 {
+    fn locate<T: Tally>(&self, c: usize, d: &Vector, u: f64, v: f64, tally: &mut T) -> u32 {
         let Some(locator) = self.charts.get(c) else {
             return 0;
         };
-        let loc = locator.locate_tallied(u, v, tally);
+        // A comparison the locator's rounded lines cannot decide is decided on the polytope:
+        // `d` is on the upper vertex's side of the edge's arc when `d · (p_upper − p_lower) ≥ 0`
+        // (the difference first, so that the test is as sharp as the arc's own line).
+        let point = |record: u32| self.records.head(record as usize).map(|h| h.point);
+        let loc = locator.locate_tallied(u, v, tally, &mut |upper, lower| {
+            let (p, q) = (point(upper)?, point(lower)?);
+            Some(d.x * (p[0] - q[0]) + d.y * (p[1] - q[1]) + d.z * (p[2] - q[2]) >= 0.0)
+        });
         loc.below.or(loc.above).or(loc.owner).unwrap_or(0)
     }
 
@@ -431,7 +441,7 @@ impl NormalVectorMap {
             }
         }
         tally.located();
-        let record = self.locate(c, u, v, tally);
+        let record = self.locate(c, d, u, v, tally);
         let polished = self.records.polish(d, record, self.records.no_step_bound());
         tally.polished(polished.steps, polished.reads);
         polished.support
