@@ -464,15 +464,15 @@ fn counted_work_and_memory_scale() {
 }
 
 /// Bytes per hull vertex, counted (so deterministic), in the saved file and in memory (map
-/// and polytope), on spheres of 4,096 and 32,768 vertices: at most 400 in both (378.4 and
-/// 377.2 measured; 436.8 and 435.5 before the tree nodes' lines in `f32` (24-byte nodes
-/// instead of 32), 472.8 and 471.6 before the records' 10-byte links of `i16` offsets at a
+/// and polytope), on spheres of 4,096 and 32,768 vertices: at most 400 in both (382.7 and
+/// 381.2 measured, of which about 4 the direction-hint table; 436.8 and 435.5 before the
+/// tree nodes' lines in `f32` (24-byte nodes instead of 32), 472.8 and 471.6 before the records' 10-byte links of `i16` offsets at a
 /// per-record scale, 809 in both before the records' `f32` offsets and the compact tree
 /// nodes, 664 before the polytope kept only what a query reads, 488 in the file and 564 in
 /// memory before slabs of 12 bytes and the map's polytope without its adjacency). Of this,
 /// the polytope takes 56 in the file and in memory (its points and faces; the map drops the
-/// adjacency, which is rebuilt on first use); beside the locators' and the records' arrays
-/// the map holds only its six charts' structs (`rest ≤ 6 · 256`).
+/// adjacency, which is rebuilt on first use); beside the locators', the records' and the
+/// hint table's arrays the map holds only its six charts' structs (`rest ≤ 6 · 256`).
 #[test]
 fn bytes_per_vertex_in_file_and_memory() {
     for n in [4096, 32_768] {
