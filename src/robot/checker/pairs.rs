@@ -302,13 +302,17 @@ impl Checker {
         let first = self.piece_slots[shapes.slot] as usize;
         let (tree_a, tree_b) = (shapes.tree_a, shapes.tree_b);
         let (root_a, root_b) = (tree_a.root(), tree_b.root());
-        // The whole shapes' balls: `a`'s, and `b`'s — unused when `b` is an obstacle without
-        // pieces (`obstacle`), whose node pairs are tested against the obstacle itself.
+        // The whole shapes' balls, for a side without a tree: `a`'s, and `b`'s (an obstacle's
+        // own world ball). An obstacle without pieces (`obstacle`) is then tested as itself:
+        // its node pairs' volumes are `a`'s ball and the obstacle, and its ball, never split
+        // (a leaf), is carried but not tested.
         let (whole_a, whole_b, obstacle) = match shapes.near {
             Near::Balls { ca, ra, cb, rb } => ((ca, ra), (cb, rb), None),
-            Near::Obstacle { c, r, obstacle } => {
-                ((c, r), (c, r), (root_b == WHOLE).then_some(obstacle))
-            }
+            Near::Obstacle { c, r, obstacle } => (
+                (c, r),
+                (obstacle.center, obstacle.radius),
+                (root_b == WHOLE).then_some(obstacle),
+            ),
             // Not the near of a shape pair with pieces; a ball holding everything prunes nothing.
             Near::Plane { .. } => {
                 let all = (Point::origin(), f64::INFINITY);
