@@ -38,19 +38,20 @@
 //!
 //! **Loading is streamed, and holds the file once.** [`load`] reads the file once, front to
 //! back ([`decode_reader`]): small fields through a 64 KiB buffer, and each array (points,
-//! faces, polish records, cells, slabs, tree nodes) from the file straight into the
-//! final `Vec` of the map, piece by piece, each piece hashed while it is still in cache. A
-//! record array's bytes on disk are its `#[repr(C)]` bytes in memory (little-endian, no
-//! padding; `zerocopy` checks the layouts at compile time), so nothing is decoded element by
-//! element and no `unsafe` is needed. The file is never in memory beside the map: the peak
-//! resident memory of a load is the map plus a few per cent of scratch (the polytope's
-//! adjacency, rebuilt from its faces, is in memory but not in the file): on the
-//! 1,048,576-vertex sphere, 608.1 MB for a 509.9 MB file and a 589.6 MB structure (1.19× the
-//! file, 1.031× the structure; on a 20,000-vertex sphere 11.9 MB added for a 9.8 MB file;
+//! faces, polish records, cells, slabs, tree nodes) from the file into the final `Vec` of the
+//! map, piece by piece through a 256 KiB buffer that stays in cache, each piece hashed there
+//! and appended, so the `Vec`'s memory is written once. A record array's bytes on disk are its
+//! `#[repr(C)]` bytes in memory (little-endian, no padding; `zerocopy` checks the layouts at
+//! compile time), so nothing is decoded element by element and no `unsafe` is needed. The
+//! file is never in memory beside the map: the peak resident memory of a load is the map plus
+//! a few per cent of scratch: on the 1,048,576-vertex sphere, 466.7 MB for a 456.7 MB file and
+//! structure (1.022×; on a 20,000-vertex sphere 9.4 MB added for an 8.7 MB file;
 //! `cargo run --release --example nvm_load`), where reading the file whole and then decoding
-//! it peaked at 2.01× (format 3). Its load took 1.65–1.76 s there, format 3's 694 MB file
-//! 1.49–2.89 s (runs alternated on a loaded machine), spent on the checks, the adjacency's
-//! rebuild and the kernel zeroing the fresh pages the map needs. The CRC-32 is still computed over every byte, on the pieces as they arrive
+//! it peaked at 2.01× (format 3). Its load took 1.37–1.98 s there (six runs on a shared
+//! machine, load average 5), spent mostly on the kernel zeroing the fresh pages the map needs
+//! (27–44 % of the samples of `perf record -e cpu-clock`) and the checks (16–20 % rebuilding
+//! the polytope's adjacency from its faces); reading and hashing the file took about 6 %. The
+//! CRC-32 is still computed over every byte, on the pieces as they arrive
 //! (at several GB/s, see below). Any stream can be loaded this way — a pipe, a FIFO — with
 //! the same checks and errors (see [`decode_reader`] for a stream of unknown length).
 //!
