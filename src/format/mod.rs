@@ -47,8 +47,8 @@
 //! a few per cent of scratch: on the 1,048,576-vertex sphere, 466.7 MB for a 456.7 MB file and
 //! structure (1.022×; on a 20,000-vertex sphere 9.4 MB added for an 8.7 MB file;
 //! `cargo run --release --example nvm_load`), where reading the file whole and then decoding
-//! it peaked at 2.01× (format 3). Its load took 1.37–1.98 s there (six runs on a shared
-//! machine, load average 5), spent mostly on the kernel zeroing the fresh pages the map needs
+//! it peaked at 2.01× (format 3). Its load took 0.99–1.98 s there (fourteen runs on a shared
+//! machine, load average 2–5), spent mostly on the kernel zeroing the fresh pages the map needs
 //! (27–44 % of the samples of `perf record -e cpu-clock`) and the checks (16–20 % rebuilding
 //! the polytope's adjacency from its faces); reading and hashing the file took about 6 %. The
 //! CRC-32 is still computed over every byte, on the pieces as they arrive
