@@ -41,19 +41,21 @@
 //!
 //! **Loading is streamed, and holds the file once.** [`load`] reads the file once, front to
 //! back ([`decode_reader`]): small fields through a 64 KiB buffer, and each array (points,
-//! faces, polish records, cells, slabs, tree nodes) from the file straight into the
-//! final `Vec` of the map, piece by piece, each piece hashed while it is still in cache. A
-//! record array's bytes on disk are its `#[repr(C)]` bytes in memory (little-endian, no
-//! padding; `zerocopy` checks the layouts at compile time), so nothing is decoded element by
-//! element and no `unsafe` is needed. The file is never in memory beside the map: the peak
-//! resident memory of a load is the map plus a few per cent of scratch (the polytope's
-//! adjacency, rebuilt from its faces, is in memory but not in the file): on the
-//! 1,048,576-vertex sphere, 405.0–405.1 MB for a 395.3 MB file and a 395.3 MB structure
-//! (1.02×, format 6; on a 20,000-vertex sphere 8.1 MB added for a 7.5 MB file;
-//! `cargo run --release --example nvm_load`), where reading the file whole and then decoding
-//! it peaked at 2.01× (format 3). Its load took 1.23–2.19 s there (two runs on a loaded
-//! machine), format 3's 694 MB file 1.49–2.89 s, spent on the checks, the adjacency's
-//! rebuild and the kernel zeroing the fresh pages the map needs. The CRC-32 is still computed over every byte, on the pieces as they arrive
+//! faces, polish records, cells, slabs, tree nodes) from the file into the final `Vec` of the
+//! map, piece by piece through a 256 KiB buffer that stays in cache, each piece hashed there
+//! and appended, so the `Vec`'s memory is written once. A record array's bytes on disk are its
+//! `#[repr(C)]` bytes in memory (little-endian, no padding; `zerocopy` checks the layouts at
+//! compile time), so nothing is decoded element by element and no `unsafe` is needed. The
+//! file is never in memory beside the map: the peak resident memory of a load is the map plus
+//! a few per cent of scratch (the polytope's adjacency, rebuilt from its faces, is in memory
+//! but not in the file): on the 1,048,576-vertex sphere, @PEAK1M@ for a @FILE1M@ file and
+//! structure (@RATIO1M@, format 6; on a 20,000-vertex sphere @ADD20K@ added for a @FILE20K@
+//! file; `cargo run --release --example nvm_load`), where reading the file whole and then
+//! decoding it peaked at 2.01× (format 3). Its load took @LOAD1M@ there (@LOADRUNS@), spent
+//! mostly on the kernel zeroing the fresh pages the map needs (27–44 % of the samples of
+//! `perf record -e cpu-clock` in format 5) and the checks (16–20 % rebuilding the polytope's
+//! adjacency from its faces); reading and hashing the file took about 6 %. The
+//! CRC-32 is still computed over every byte, on the pieces as they arrive
 //! (at several GB/s, see below). Any stream can be loaded this way — a pipe, a FIFO — with
 //! the same checks and errors (see [`decode_reader`] for a stream of unknown length).
 //!
