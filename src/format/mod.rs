@@ -48,10 +48,10 @@
 //! compile time), so nothing is decoded element by element and no `unsafe` is needed. The
 //! file is never in memory beside the map: the peak resident memory of a load is the map plus
 //! a few per cent of scratch (the polytope's adjacency, rebuilt from its faces, is in memory
-//! but not in the file): on the 1,048,576-vertex sphere, @PEAK1M@ for a @FILE1M@ file and
-//! structure (@RATIO1M@, format 6; on a 20,000-vertex sphere @ADD20K@ added for a @FILE20K@
+//! but not in the file): on the 1,048,576-vertex sphere, 410.1–410.3 MB for a 399.5 MB file and
+//! structure (1.03×, format 6; on a 20,000-vertex sphere 8.4 MB added for a 7.6 MB
 //! file; `cargo run --release --example nvm_load`), where reading the file whole and then
-//! decoding it peaked at 2.01× (format 3). Its load took @LOAD1M@ there (@LOADRUNS@), spent
+//! decoding it peaked at 2.01× (format 3). Its load took 0.89–1.59 s there (three runs on the shared machine, load average ≈ 2), spent
 //! mostly on the kernel zeroing the fresh pages the map needs (27–44 % of the samples of
 //! `perf record -e cpu-clock` in format 5) and the checks (16–20 % rebuilding the polytope's
 //! adjacency from its faces); reading and hashing the file took about 6 %. The
