@@ -14,8 +14,10 @@
 //!   with a persistent search tree).
 //! * Location: the region vertex of `(u, v)` is the one above the nearest segment below, else
 //!   the one below the nearest segment above, else the owner of the (empty) slab, found at
-//!   build time by hill-climbing at the slab's middle.
-//! * **Hints** ([`hints`]): a query picks the chart of `d`, projects, and first reads its
+//!   build time by hill-climbing at the slab's middle. The locators keep their lines in `f32`
+//!   (24-byte nodes); a comparison too close for `f32` is decided on the polytope, as
+//!   `d · (p_upper − p_lower) ≥ 0` for the edge the segment comes from.
+//! * **Hints** (`hints`): a query picks the chart of `d`, projects, and first reads its
 //!   direction cell's hint (a table of about one cell per vertex, 4 bytes each, small enough
 //!   to stay mostly in cache): the support at the cell's centre. It polishes from there; if
 //!   that polish ends within three steps with every neighbour proven worse in exact
