@@ -41,7 +41,11 @@ fn advise_huge_pages(v: &Vec<u64>) {
             // SAFETY: `[first, last)` lies inside `v`'s allocation; the advice changes only
             // how the kernel backs those pages, never their contents.
             unsafe {
-                libc::madvise(first as *mut libc::c_void, last - first, libc::MADV_HUGEPAGE);
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                );
             }
         }
     }

@@ -168,7 +168,8 @@ pub struct NormalVectorMap {
 }
 
 /// How many queries ahead [`NormalVectorMap::support_many`] starts loading a query's record
-/// (and twice as many ahead its hint entry).
+/// (and twice as many ahead its hint entry): query `i + PIPELINE`'s record and query
+/// `i + 2·PIPELINE`'s hint entry are requested while query `i` is answered.
 pub const PIPELINE: usize = 8;
 
 /// Below this many hull vertices [`NormalVectorMap::build`] makes the map answer by a linear

@@ -281,8 +281,11 @@ impl Records {
                 if vq > best_value {
                     best = Some((q, h));
                     best_value = vq;
-                } else if !(head_value - vq > tie_margin(d, &head.point, &h.point)) {
-                    tied = true;
+                } else {
+                    // Not proven worse (a NaN anywhere counts as a tie).
+                    let gap = head_value - vq;
+                    let margin = tie_margin(d, &head.point, &h.point);
+                    tied |= gap.partial_cmp(&margin) != Some(std::cmp::Ordering::Greater);
                 }
             }
             let Some((q, next)) = best else {
