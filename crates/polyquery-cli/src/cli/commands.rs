@@ -687,6 +687,7 @@ pub fn info(path: &Path, limits: &ReadLimits) -> Result<InfoReport, CliError> {
         tree_nodes: map.num_nodes(),
         slabs: map.num_slabs(),
         grid_cells: map.num_cells(),
+        hint_cells: map.num_hint_cells(),
         file_bytes_per_vertex: saved.file_bytes as f64 / nv,
         memory_bytes_per_vertex: (map.memory_bytes() + map.polytope_bytes()) as f64 / nv,
         sections: saved.sections.clone(),
