@@ -5,10 +5,14 @@
 //! Where it sits: in front of the charts' point locators in [`crate::nvm`]'s queries. A query
 //! reads its cell's hint (one small array, about four bytes a vertex, so it mostly stays in
 //! cache) and polishes from there: the hint is the answer, or a step or two from it, when the
-//! cells are no larger than the regions of the Gauss map. A polish that has not ended within
-//! [`HINT_STEPS`] steps is abandoned and the query goes through the locator, whose answer
-//! takes O(log n) work whatever the polytope; so a hint saves memory trips and never changes
-//! an answer (the polish is exact from any start: see [`crate::nvm`]).
+//! cells are no larger than the regions of the Gauss map. The query keeps the polish's answer
+//! only if it ended within [`HINT_STEPS`] steps with every neighbour proven worse in exact
+//! arithmetic (`Polished::certain`: a polish from an arbitrary start may otherwise stop on a
+//! plateau of rounding ties short of the maximum); else it goes through the locator, whose
+//! answer takes O(log n) work whatever the polytope. So a hint saves memory trips and never
+//! changes an answer. A cell whose hint is not within [`CORNER_STEPS`] of each corner's support
+//! (regions thinner than the cell, as on a many-sided cylinder) stores [`NO_HINT`] instead, and
+//! its queries go straight to the locator.
 
 /// Steps of the polish from a hint before the query falls back to the point locator.
 pub(crate) const HINT_STEPS: u32 = 3;
@@ -75,7 +79,7 @@ impl Hints {
     }
 
     /// A table of `side × side` cells per chart from its entries (a load checks that there
-    /// are `6·side²` of them, each a record start).
+    /// are `6·side²` of them, each a record start or [`NO_HINT`]).
     pub(crate) fn new(side: usize, starts: Vec<u32>) -> Hints {
         Hints {
             side,
