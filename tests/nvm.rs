@@ -570,3 +570,48 @@ proptest! {
         }
     }
 }
+
+/// Pair queries on a map big enough that a Minkowski support first requests both maps'
+/// hinted records (`SupportMap::prefetch_support`, above `PREFETCH_ABOVE_UNITS` record
+/// units): GJK's distance and verdict, and Nio's verdict, as on the linear scan (distance to
+/// 1e-9 of the sphere's radius, at 40 random poses, half of them overlapping).
+#[test]
+fn pair_queries_on_a_big_map_are_the_linear_scans() {
+    use polyquery::query::{self, gjk};
+    use polyquery::{Pose, Posed};
+    let pts = synth::generate(Shape::Sphere, 60_000, 3).expect("synth");
+    let nvm = NormalVectorMap::build(convex_hull(&pts).expect("hull")).expect("nvm");
+    let p = nvm.polytope();
+    assert!(p.num_vertices() * 5 > polyquery::nvm::PREFETCH_ABOVE_UNITS);
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let gs = gjk::GjkSettings::default();
+    let radius = p
+        .points()
+        .iter()
+        .map(|q| q.coords.norm())
+        .fold(0.0, f64::max);
+    for k in 0..40 {
+        let rotation = |rng: &mut ChaCha8Rng| UnitQuaternion::from_scaled_axis(gaussian(rng));
+        let shift = gaussian(&mut rng).normalize() * radius * if k % 2 == 0 { 1.0 } else { 2.5 };
+        let pose_a = Pose::from_parts(Translation3::identity(), rotation(&mut rng));
+        let pose_b = Pose::from_parts(Translation3::from(shift), rotation(&mut rng));
+        let (a, b) = (Posed::new(&nvm, pose_a), Posed::new(&nvm, pose_b));
+        let (la, lb) = (
+            Posed::new(LinearScan::new(p), pose_a),
+            Posed::new(LinearScan::new(p), pose_b),
+        );
+        let fast = gjk::distance(&a, &b, &gs).expect("gjk on the map");
+        let slow = gjk::distance(&la, &lb, &gs).expect("gjk on the scan");
+        assert!(
+            (fast.distance - slow.distance).abs() <= 1e-9 * radius,
+            "pose {k}: {} vs {}",
+            fast.distance,
+            slow.distance
+        );
+        let settings = query::PortalSettings::default();
+        let hit = query::intersects(&a, &b, &settings).expect("nio on the map");
+        let want = query::intersects(&la, &lb, &settings).expect("nio on the scan");
+        assert_eq!(hit.intersecting, want.intersecting, "pose {k}");
+        assert_eq!(hit.intersecting, slow.distance == 0.0, "pose {k}");
+    }
+}

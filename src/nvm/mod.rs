@@ -172,6 +172,10 @@ pub struct NormalVectorMap {
 /// `i + 2·PIPELINE`'s hint entry are requested while query `i` is answered.
 pub const PIPELINE: usize = 8;
 
+/// [`SupportMap::prefetch_support`] fetches only on maps with more polish-record units than
+/// this (16 bytes each, about six a vertex: 4 MiB of records, about 42,000 vertices).
+pub const PREFETCH_ABOVE_UNITS: usize = 1 << 18;
+
 /// Below this many hull vertices [`NormalVectorMap::build`] makes the map answer by a linear
 /// scan. Measured on sphere hulls (min of 8 rounds of 40,960 queries, loaded machine): at 64
 /// vertices location + polish ≈ 60 ns vs scan ≈ 56 ns, at 128 vertices ≈ 59 ns vs ≈ 118 ns,
@@ -529,6 +533,24 @@ impl SupportMap for NormalVectorMap {
     fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
         let _ = hint;
         self.support(d)
+    }
+
+    /// Requests the hint entry of `d()` and the record it names, on maps whose polish
+    /// records exceed [`PREFETCH_ABOVE_UNITS`] units (about 42,000 vertices: beyond the
+    /// caches a map of that size is answered from); nothing on smaller maps, which are in
+    /// cache, where it would only add work.
+    #[inline]
+    fn prefetch_support(&self, d: &dyn Fn() -> Vector) {
+        if self.records.units.len() <= PREFETCH_ABOVE_UNITS {
+            return;
+        }
+        let d = d();
+        if let Some(c) = chart_of(&d) {
+            let (u, v) = project(c, &d);
+            if let Some(hint) = self.hints.get(c, u, v) {
+                self.records.prefetch(hint);
+            }
+        }
     }
 
     fn vertex(&self, v: VertexId) -> Option<crate::Point> {
