@@ -173,7 +173,8 @@ pub struct NormalVectorMap {
 pub const PIPELINE: usize = 8;
 
 /// [`SupportMap::prefetch_support`] fetches only on maps with more polish-record units than
-/// this (16 bytes each, about six a vertex: 4 MiB of records, about 42,000 vertices).
+/// this (16 bytes each, about six a vertex: 4 MiB of records, about 42,000 vertices):
+/// `PREFETCH_ABOVE_UNITS = 2¹⁸`.
 pub const PREFETCH_ABOVE_UNITS: usize = 1 << 18;
 
 /// Below this many hull vertices [`NormalVectorMap::build`] makes the map answer by a linear
