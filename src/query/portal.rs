@@ -315,18 +315,27 @@ pub(crate) fn portal_search<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         // A straight chain: nothing of D beyond the edge p1 p3, and the origin's
         // projection is right of (or on) it, so it is on the silhouette up to tolerance.
-        if p2.same_vertex(&p1)
-            || p2.same_vertex(&p3)
-            || m.dot(&(p2.point - p1.point)) <= work.tolerance()
-        {
+        if p2.same_vertex(&p1) || p2.same_vertex(&p3) {
             return Ok(PortalSearch::Missed {
                 axis: m,
                 support: p2,
             });
         }
-        if turn(d, &p1, &p2) < 0.0 {
+        let (left, right) = (turn(d, &p1, &p2), turn(d, &p2, &p3));
+        // Straight up to tolerance: stop, unless the exact turns already show a portal
+        // (the projection in the closed triangle, which is not flat: one turn > 0).
+        // That portal is certain whatever the gap, so the stop is taken only when the
+        // chain would go on halving.
+        let portal = left >= 0.0 && right >= 0.0 && (left > 0.0 || right > 0.0);
+        if !portal && m.dot(&(p2.point - p1.point)) <= work.tolerance() {
+            return Ok(PortalSearch::Missed {
+                axis: m,
+                support: p2,
+            });
+        }
+        if left < 0.0 {
             p3 = p2;
-        } else if turn(d, &p2, &p3) < 0.0 {
+        } else if right < 0.0 {
             p1 = p2;
         } else {
             return Ok(PortalSearch::Crossed([p1, p2, p3]));
