@@ -372,6 +372,13 @@ pub(crate) enum Refined {
 /// `n̂ · d`: `F_i = (p_i, p_{i+1}, p4)` holds the origin's projection when `c_i ≥ 0` and
 /// `c_{i+1} ≤ 0` with `c_i = turn(p4, p_i)` (exact). Among several (`L` through an edge or
 /// `p4`), the one facing `d` most squarely; `None` when no face qualifies.
+///
+/// The exact sign of `F_i`'s `n · d` is that of `turn(p_i, p_{i+1}) + c_i − c_{i+1}`, a sum
+/// of three terms `≥ 0` (the triangle is crossed): positive as soon as one of them is. Such
+/// a face faces `d` whatever its rounded score, which can come out `≤ 0` when `L` nearly
+/// passes through `p4` (the face's plane then nearly holds `L`); its score is then raised
+/// to the least positive value, so that the refinement goes on through it instead of
+/// taking the triangle for converged.
 #[inline]
 fn exit_face(tri: &[DiffPoint; 3], p4: &DiffPoint, d: &Vector) -> Option<([DiffPoint; 3], f64)> {
     let c = [
@@ -388,6 +395,12 @@ fn exit_face(tri: &[DiffPoint; 3], p4: &DiffPoint, d: &Vector) -> Option<([DiffP
             let score = fnorm.dot(d) / fnorm.norm();
             let score = if score.is_nan() {
                 f64::NEG_INFINITY
+            } else {
+                score
+            };
+            let facing = c[i] > 0.0 || c[j] < 0.0 || turn(d, &tri[i], &tri[j]) > 0.0;
+            let score = if facing {
+                score.max(f64::MIN_POSITIVE)
             } else {
                 score
             };

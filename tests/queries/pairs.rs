@@ -262,6 +262,35 @@ fn identical_needles_at_the_same_pose_overlap() {
     check_identical(&p, &pose, &dirs(0, 3));
 }
 
+/// A plate 5e-5 thick (4 points, least width of `D` 2.9e-5) that the proptest above drew:
+/// `L` passed within rounding of the support point `p4`, the exit face's rounded `n̂ · d`
+/// came out negative though the exact turns prove it faces `d`, and the refinement stopped
+/// as "converged" with a plane that does not separate (hill climbing).
+#[test]
+fn identical_plates_at_the_same_pose_overlap() {
+    let pts = [
+        Point::new(0.8232610190328927, -0.5521656532677929, 0.0),
+        Point::new(
+            0.28856425412698544,
+            0.9547437939052292,
+            4.980056599159638e-5,
+        ),
+        Point::new(-0.7728994630254791, 0.980935576798958, 3.439071041174053e-5),
+        Point::new(0.0, 0.5357247034858563, 0.0),
+    ];
+    let p = convex_hull(&pts).expect("a tetrahedron");
+    // The unit quaternion as drawn, its coordinates [i, j, k, w] bit for bit.
+    let rot = UnitQuaternion::new_unchecked(Quaternion::from_vector(Vector4::new(
+        -0.06936184466886375,
+        0.5574815527896687,
+        -0.8158277723391004,
+        0.13721624788476394,
+    )));
+    let dir = Vector::new(0.16892311594411458, 0.8043192596551836, 0.5696801817225772);
+    let pose = Pose::from_parts(Translation3::from(dir * 0.9625168014995293), rot);
+    check_identical(&p, &pose, &dirs(0, 3));
+}
+
 /// The checks of [`identical_thin_bodies_at_the_same_pose_overlap`] on `p` at `pose` twice.
 fn check_identical(p: &Polytope, pose: &Pose, dirs: &[Vector]) {
     let size = size(p, pose, p, pose);
