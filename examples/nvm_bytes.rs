@@ -9,8 +9,8 @@
 //! encodes it as a `.nvm` file (not written to disk) and prints one Markdown row: the file's
 //! bytes per vertex and its `POLY` and `NVMS` sections, the bytes in memory
 //! (`memory_bytes() + polytope_bytes()`), and the map's arrays: tree nodes
-//! (`num_nodes() × node bytes`), slabs (12 bytes each: an end and a word), grid cells (8 bytes each) and polish
-//! records (the rest of `memory_bytes()`).
+//! (`num_nodes() × node bytes`), slabs (12 bytes each: an end and a word), grid cells (8 bytes
+//! each), direction hints (4 bytes each) and polish records (the rest of `memory_bytes()`).
 
 use polyquery::NormalVectorMap;
 use polyquery::format::{self, Metadata};
@@ -24,9 +24,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|s| s.parse::<usize>())
         .collect::<Result<Vec<_>, _>>()?;
     println!(
-        "| vertices | file | POLY | NVMS | memory | tree nodes | slabs | cells | polish records |"
+        "| vertices | file | POLY | NVMS | memory | tree nodes | slabs | cells | hints | polish records |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for n in sizes {
         let map = NormalVectorMap::build(convex_hull(&synth::generate(Shape::Sphere, n, 1)?)?)?;
         let nv = map.polytope().num_vertices();
@@ -39,12 +39,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .find(|s| s.tag == tag)
                 .map_or(0, |s| s.bytes)
         };
-        let nodes = map.num_nodes() * PointLocator::NODE_BYTES;
+        let nodes = map.num_nodes() * PointLocator::ROUNDED_NODE_BYTES;
         let (slabs, cells) = (map.num_slabs() * 12, map.num_cells() * 8);
-        let records = map.memory_bytes().saturating_sub(nodes + slabs + cells);
+        let hints = map.num_hint_cells() * 4;
+        let records = map
+            .memory_bytes()
+            .saturating_sub(nodes + slabs + cells + hints);
         let per = |b: u64| b as f64 / nv as f64;
         println!(
-            "| {nv} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} |",
+            "| {nv} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} |",
             per(bytes.len() as u64),
             per(section("POLY")),
             per(section("NVMS")),
@@ -52,6 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             per(nodes as u64),
             per(slabs as u64),
             per(cells as u64),
+            per(hints as u64),
             per(records as u64),
         );
     }

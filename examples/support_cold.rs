@@ -14,7 +14,9 @@
 //! map, as a user's would) and answers them one after another in `answer_queries`, the only
 //! function cachegrind collects with the toggle above; it prints the mean time per query and
 //! a checksum of the answers (the sum of the vertex ids, so that the loop is not optimised
-//! away and two layouts can be compared answer for answer). Cachegrind's counts divided by
+//! away and two layouts can be compared answer for answer), then, counted outside the timed
+//! loop, the mean polish steps, neighbours' heads read and share of queries that asked the
+//! point locator ([`polyquery::nvm::QueryStats`]). Cachegrind's counts divided by
 //! `QUERIES` are the instructions, first-level data misses (`D1mr`) and last-level misses
 //! (`DLmr`) of one query; the cache sizes are given explicitly because the virtual machine
 //! reports a last-level cache larger than the map.
@@ -36,6 +38,15 @@ fn answer_queries(map: &NormalVectorMap, directions: &[Vector]) -> u64 {
         .sum()
 }
 
+/// The same queries through [`NormalVectorMap::support_many`]; returns the same sum.
+#[inline(never)]
+fn answer_together(map: &NormalVectorMap, directions: &[Vector]) -> u64 {
+    map.support_many(directions)
+        .iter()
+        .map(|s| s.vertex.index() as u64)
+        .sum()
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(file) = args.first() else {
@@ -51,11 +62,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let start = Instant::now();
     let checksum = answer_queries(&saved.map, &directions);
     let per_query = start.elapsed().as_secs_f64() / queries.max(1) as f64;
+    let start = Instant::now();
+    let batched = answer_together(&saved.map, &directions);
+    let per_batched = start.elapsed().as_secs_f64() / queries.max(1) as f64;
+    if batched != checksum {
+        return Err(format!("support_many's checksum {batched} differs from {checksum}").into());
+    }
+    // Counted afterwards, outside the timed loop: where the queries went.
+    let (mut steps, mut reads, mut located) = (0u64, 0u64, 0u64);
+    for d in &directions {
+        let (_, stats) = saved.map.support_with_stats(d);
+        steps += u64::from(stats.polish_steps);
+        reads += u64::from(stats.polish_reads);
+        located += u64::from(stats.located);
+    }
+    let per = |x: u64| x as f64 / queries.max(1) as f64;
     println!(
         "{file}: {} vertices, {queries} random directions (seed {seed}): {:.0} ns per query; \
-         checksum {checksum}",
+         support_many {:.0} ns per query; checksum {checksum}; per query {:.3} polish steps, {:.3} heads read, {:.4} asked the \
+         locator",
         saved.map.polytope().num_vertices(),
         per_query * 1e9,
+        per_batched * 1e9,
+        per(steps),
+        per(reads),
+        per(located),
     );
     Ok(())
 }

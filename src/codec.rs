@@ -1,5 +1,5 @@
 //! Little-endian byte encoding of numbers and arrays, with streamed reads that check every
-//! length against the bytes left **before** allocating and read arrays straight into place.
+//! length against the bytes left **before** allocating and read arrays into their final `Vec`.
 //!
 //! Where it sits: a leaf below [`crate::format`], [`crate::nvm`] and [`crate::pointloc`]
 //! (it uses only `memory_hints`). The section encoders ([`crate::format`]'s polytope
@@ -11,8 +11,11 @@
 //! little-endian byte order (`f64` as its IEEE-754 bits, so values round-trip bit for bit).
 //! Records (a tree node, a slab …) are stored as their `#[repr(C)]` fields in order, with
 //! no padding, so that on a little-endian machine an array's bytes on disk are its bytes in
-//! memory and [`ByteReader::array`] reads them from the stream straight into the final
-//! `Vec` (on a big-endian machine each element's fields are then byte-swapped in place).
+//! memory and [`ByteReader::array`] reads them from the stream into the final `Vec` with no
+//! decoding: each piece of at most 256 KiB is read into a buffer that stays in cache, hashed,
+//! and appended, so the final `Vec`'s memory is written once (a safe [`Read`] may not be
+//! handed uninitialised memory, and zeroing the `Vec` first would be a second pass over it).
+//! On a big-endian machine each element's fields are then byte-swapped in place.
 
 use crate::memory_hints::advise_huge_pages;
 use std::io::{self, Read};
@@ -201,7 +204,7 @@ impl ByteWriter {
     }
 }
 
-/// The elements of the arrays read straight into place: plain numbers and `#[repr(C)]`
+/// The elements of the arrays read with no decoding: plain numbers and `#[repr(C)]`
 /// records of them with no padding, whose in-memory bytes on a little-endian machine are
 /// their on-disk bytes (`zerocopy` checks the layout at compile time, so no byte pattern is
 /// invalid for them and reading into them needs no `unsafe`). Implemented for `u32`, `f64`
@@ -261,15 +264,15 @@ macro_rules! record {
 pub(crate) use record;
 
 /// Bytes a read fills at a time: each piece is hashed right after it arrives, while it is
-/// still in cache.
-const CHUNK_BYTES: usize = 1 << 20;
+/// still in cache (L2), and an array's piece buffer holds one: the scratch memory of a load.
+const CHUNK_BYTES: usize = 1 << 18;
 
 /// Reads little-endian numbers and arrays from a byte stream (a file, a slice), hashing every
 /// byte it reads (CRC-32) and checking every count against the bytes left in the current
 /// window (a section) **before** allocating.
 ///
-/// Arrays are read straight into their final `Vec` ([`ByteReader::array`]): the stream's
-/// bytes land in place, piece by piece, and nothing is held twice. Invariant:
+/// Arrays are read into their final `Vec` ([`ByteReader::array`]) piece by piece, through a
+/// buffer of one piece, so nothing is held twice. Invariant:
 /// `position ≤ end`, `remaining() = end − position`. (Example: see [`ByteWriter`].)
 #[derive(Debug)]
 pub struct ByteReader<R> {
@@ -324,6 +327,16 @@ impl<R: Read> ByteReader<R> {
     /// Fills `buf` from the stream, for `what`, checking first that the window holds it.
     fn fill(&mut self, buf: &mut [u8], what: &str) -> Result<(), DecodeError> {
         let n = buf.len() as u64;
+        self.check_window(n, what)?;
+        let start = self.position;
+        for chunk in buf.chunks_mut(CHUNK_BYTES) {
+            self.read_piece(chunk, n, start, what)?;
+        }
+        Ok(())
+    }
+
+    /// `Truncated` unless the window holds `n` more bytes for `what`: `n ≤ remaining()`.
+    fn check_window(&self, n: u64, what: &str) -> Result<(), DecodeError> {
         let available = self.remaining();
         if n > available {
             return Err(DecodeError::Truncated {
@@ -332,30 +345,39 @@ impl<R: Read> ByteReader<R> {
                 available,
             });
         }
-        let mut got = 0u64;
-        for chunk in buf.chunks_mut(CHUNK_BYTES) {
-            if let Err(e) = self.inner.read_exact(chunk) {
-                // How much of the chunk arrived is unknown after a failed `read_exact`: the
-                // chunks before it did.
-                self.position += got;
-                return Err(if e.kind() == io::ErrorKind::UnexpectedEof {
-                    DecodeError::Truncated {
-                        what: format!("{what} (the stream ended early)"),
-                        needed: n,
-                        available: got,
-                    }
-                } else {
-                    DecodeError::Io {
-                        what: what.to_string(),
-                        kind: e.kind(),
-                        message: e.to_string(),
-                    }
-                });
-            }
-            self.hasher.update(chunk);
-            got += chunk.len() as u64;
+        Ok(())
+    }
+
+    /// Fills `piece` (at most [`CHUNK_BYTES`]) from the stream and hashes it while it is still
+    /// in cache: `position() += piece.len()`. `piece` is part of a read of `n` bytes for `what`
+    /// that began at `start`; on failure the error names that whole read
+    /// (`needed = n`, `available` = its bytes that arrived before this piece).
+    fn read_piece(
+        &mut self,
+        piece: &mut [u8],
+        n: u64,
+        start: u64,
+        what: &str,
+    ) -> Result<(), DecodeError> {
+        if let Err(e) = self.inner.read_exact(piece) {
+            // How much of the piece arrived is unknown after a failed `read_exact`: the
+            // pieces before it did.
+            return Err(if e.kind() == io::ErrorKind::UnexpectedEof {
+                DecodeError::Truncated {
+                    what: format!("{what} (the stream ended early)"),
+                    needed: n,
+                    available: self.position - start,
+                }
+            } else {
+                DecodeError::Io {
+                    what: what.to_string(),
+                    kind: e.kind(),
+                    message: e.to_string(),
+                }
+            });
         }
-        self.position += n;
+        self.hasher.update(piece);
+        self.position += piece.len() as u64;
         Ok(())
     }
 
@@ -439,21 +461,33 @@ impl<R: Read> ByteReader<R> {
     }
 
     /// An array written as its count then its elements (`T`'s bytes, little-endian), read
-    /// straight into a `Vec` of exactly that length: the count is checked against the
-    /// window first (`count · size_of::<T>() ≤ remaining()`), then the stream's bytes land
-    /// in place.
+    /// into a `Vec` of exactly that length: the count is checked against the window first
+    /// (`count · size_of::<T>() ≤ remaining()`), then the stream's bytes arrive piece by
+    /// piece (at most 256 KiB) and are appended, so the `Vec`'s memory is written
+    /// once. A failed read returns its error and no `Vec`.
     pub fn array<T: Element>(&mut self, what: &str) -> Result<Vec<T>, DecodeError> {
         let n = self.count(std::mem::size_of::<T>() as u64, what)?;
-        // Reserve, advise, then zero: the huge-page advice must come before the pages are
-        // first touched, and an aligned zeroed allocation (any `T` aligned beyond 16 bytes,
-        // such as the 32-byte tree nodes) is zeroed by writing, which would touch them first.
+        // Reserve, then advise: the huge-page advice must come before the pages are first
+        // touched. The capacity is then written once, by appending each piece as it arrives
+        // (a safe `Read` may not be handed uninitialised bytes, so the stream fills a zeroed
+        // piece-sized buffer, which stays in cache, instead of the whole array being zeroed
+        // first).
         let mut out: Vec<T> = Vec::new();
         out.try_reserve_exact(n).map_err(|_| {
             DecodeError::corrupt(format!("{what}: {n} elements do not fit in memory"))
         })?;
         advise_huge_pages(&out);
-        out.resize_with(n, T::new_zeroed);
-        self.fill(out.as_mut_slice().as_mut_bytes(), what)?;
+        let per_piece = (CHUNK_BYTES / std::mem::size_of::<T>().max(1)).clamp(1, n.max(1));
+        let mut piece: Vec<T> = Vec::new();
+        piece.resize_with(per_piece, T::new_zeroed);
+        // The whole array's bytes (checked by `count`), for the errors of a failed piece.
+        let (bytes, start) = ((n * std::mem::size_of::<T>()) as u64, self.position);
+        // Bounded: each turn appends `min(per_piece, n − len) ≥ 1` elements.
+        while out.len() < n {
+            let piece = &mut piece[..per_piece.min(n - out.len())];
+            self.read_piece(piece.as_mut_bytes(), bytes, start, what)?;
+            out.extend_from_slice(piece);
+        }
         if cfg!(target_endian = "big") {
             out.iter_mut().for_each(Element::swap_from_le);
         }
@@ -607,6 +641,78 @@ mod tests {
             ),
             "{err}"
         );
+    }
+
+    /// A reader handing out at most 7 bytes a call (as a pipe may), then failing with
+    /// `fail` (`UnexpectedEof` = the stream ends) once `bytes` are used up.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        fail: io::ErrorKind,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(7).min(self.bytes.len());
+            if n == 0 && !buf.is_empty() {
+                return match self.fail {
+                    io::ErrorKind::UnexpectedEof => Ok(0),
+                    kind => Err(io::Error::new(kind, "the device failed")),
+                };
+            }
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// An array of several pieces (12-byte records, 3.6 MB) read through a trickling stream
+    /// arrives bit for bit, hashed; cut anywhere, it is `Truncated` for the whole array's
+    /// bytes with the whole pieces that arrived as available (at most the cut); a failing
+    /// device is `Io`. Either way no array is returned.
+    #[test]
+    fn arrays_arrive_in_pieces_and_fail_whole() {
+        let xs: Vec<[u32; 3]> = (0..300_000u32).map(|i| [i, i ^ 0x5a5a, 7 * i]).collect();
+        let mut w = ByteWriter::new();
+        w.put_array(&xs);
+        let bytes = w.into_bytes();
+        let reader = |end: usize, fail| Trickle {
+            bytes: &bytes[..end],
+            fail,
+        };
+        let mut r = ByteReader::new(
+            reader(bytes.len(), io::ErrorKind::Other),
+            bytes.len() as u64,
+        );
+        assert_eq!(r.array::<[u32; 3]>("records").unwrap(), xs);
+        assert_eq!(r.crc(), crc32fast::hash(&bytes));
+        r.finish("all").unwrap();
+        let whole = 12 * xs.len() as u64;
+        let piece = (CHUNK_BYTES / 12 * 12) as u64;
+        for cut in [8, 9, 1_000, CHUNK_BYTES, CHUNK_BYTES + 20, bytes.len() - 1] {
+            let mut r = ByteReader::new(
+                reader(cut, io::ErrorKind::UnexpectedEof),
+                bytes.len() as u64,
+            );
+            let err = r.array::<[u32; 3]>("records").unwrap_err();
+            let arrived = (cut as u64 - 8) / piece * piece;
+            assert_eq!(
+                err,
+                DecodeError::Truncated {
+                    what: "records (the stream ended early)".into(),
+                    needed: whole,
+                    available: arrived,
+                },
+                "cut at {cut}"
+            );
+            assert_eq!(r.position(), 8 + arrived, "cut at {cut}");
+            let mut r = ByteReader::new(reader(cut, io::ErrorKind::Other), bytes.len() as u64);
+            let err = r.array::<[u32; 3]>("records").unwrap_err();
+            assert!(
+                matches!(&err, DecodeError::Io { kind: io::ErrorKind::Other, message, .. }
+                    if message == "the device failed"),
+                "cut at {cut}: {err}"
+            );
+        }
     }
 
     #[test]

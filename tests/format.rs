@@ -240,8 +240,8 @@ fn flipped_bytes_are_detected() {
 #[test]
 fn wrong_version_wrong_magic_random_bytes() {
     let bytes = format::encode(&small_map(), &metadata());
-    // 1 to 4 are earlier layouts: refused, not misread.
-    for version in [0u32, 1, 2, 3, 4, 6, 99, u32::MAX] {
+    // 1 to 5 are earlier layouts: refused, not misread.
+    for version in [0u32, 1, 2, 3, 4, 5, 7, 99, u32::MAX] {
         let mut other = bytes.clone();
         other[8..12].copy_from_slice(&version.to_le_bytes());
         match decode(&other) {
@@ -323,8 +323,8 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     }
     // NVMS: segments (8), linear flag (1), polish records (8 + 16 R units), chart count (4),
     // then chart 0: persistence (1), segments used (8), grid origin and scales (4 × 8), k (8),
-    // cells (8 + 8 C), slab ends (8 + 8 S), slab words (8 + 4 S), node links (1: 2 for
-    // compact), tree nodes (8 + 32 N).
+    // cells (8 + 8 C), slab ends (8 + 8 S), slab words (8 + 4 S), node form (1: 3 for
+    // rounded), tree nodes (8 + 24 N).
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
     let f64_at = |at: usize| f64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
     let linear = nvms + 8;
@@ -356,10 +356,10 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     assert_eq!(u64_at(&bytes, words) as usize, num_slabs, "a word per slab");
     let word = |i: usize| words + 8 + 4 * i;
     let links = word(num_slabs);
-    assert_eq!(bytes[links], 2, "compact tree nodes");
+    assert_eq!(bytes[links], 3, "rounded tree nodes");
     let nodes = links + 1;
     let num_nodes = u64_at(&bytes, nodes) as usize;
-    let node = |i: usize| nodes + 8 + 32 * i;
+    let node = |i: usize| nodes + 8 + 24 * i;
     assert_eq!(bytes[node(num_nodes)], 1, "chart 1 starts (node copying)");
     // Per slab and per node: the node range of its cell.
     let node_ranges: Vec<(usize, usize)> = (0..k * k)
@@ -483,22 +483,26 @@ fn crafted_files_with_valid_checksums_are_rejected() {
         .find(|&i| f64_at(slab(i)).is_infinite())
         .unwrap();
     corrupt(edit(slab(last), &1e300f64.to_le_bytes()), "end");
-    // Tree nodes: their links' width, payloads, children, spare slots (compact nodes: a, b,
-    // upper, lower, then left, right, spare, stamp as cell-local u16 at 24, 26, 28, 30).
-    corrupt(edit(links, &[3]), "tree node links");
-    corrupt(edit(node(0), &f64::NAN.to_le_bytes()), "not finite");
+    // Tree nodes: their form, lines, payloads, children, spare slots (rounded nodes: a, c as
+    // f32, upper, lower, then left, right, spare, stamp as cell-local u16 at 16, 18, 20, 22).
+    corrupt(edit(links, &[5]), "tree node form");
+    corrupt(edit(node(0), &f32::NAN.to_le_bytes()), "not finite");
     corrupt(
-        edit(node(0) + 16, &(num_records as u32).to_le_bytes()),
+        edit(node(0) + 4, &f32::INFINITY.to_le_bytes()),
+        "not finite",
+    );
+    corrupt(
+        edit(node(0) + 8, &(num_records as u32).to_le_bytes()),
         "payload",
     );
-    corrupt(edit(node(0) + 20, &1u32.to_le_bytes()), "payload");
-    corrupt(edit(node(0) + 24, &0xFFFEu16.to_le_bytes()), "child");
-    corrupt(edit(node(0) + 26, &0x7000u16.to_le_bytes()), "child");
+    corrupt(edit(node(0) + 12, &1u32.to_le_bytes()), "payload");
+    corrupt(edit(node(0) + 16, &0xFFFEu16.to_le_bytes()), "child");
+    corrupt(edit(node(0) + 18, &0x7000u16.to_le_bytes()), "child");
     // A local index one past its cell names the next cell's first node.
     for &range in &node_ranges {
         if let (true, Some(_)) = (range.0 < range.1, outside(range)) {
             let past = (range.1 - range.0) as u16;
-            corrupt(edit(node(range.0) + 24, &past.to_le_bytes()), "child");
+            corrupt(edit(node(range.0) + 16, &past.to_le_bytes()), "child");
             cross_cell_cases += 1;
             break;
         }
@@ -506,15 +510,15 @@ fn crafted_files_with_valid_checksums_are_rejected() {
     assert_eq!(cross_cell_cases, 2, "chart 0 has nodes in two cells");
     let u16_at = |at: usize| u16::from_le_bytes(bytes[at..at + 2].try_into().unwrap());
     let unstamped = (0..num_nodes)
-        .find(|&i| u16_at(node(i) + 30) == u16::MAX)
+        .find(|&i| u16_at(node(i) + 22) == u16::MAX)
         .expect("a node with a free spare slot");
-    corrupt(edit(node(unstamped) + 28, &0u16.to_le_bytes()), "spare");
+    corrupt(edit(node(unstamped) + 20, &0u16.to_le_bytes()), "spare");
     corrupt(
-        edit(node(unstamped) + 30, &0x7000u16.to_le_bytes()),
+        edit(node(unstamped) + 22, &0x7000u16.to_le_bytes()),
         "spare",
     );
-    if let Some(stamped) = (0..num_nodes).find(|&i| u16_at(node(i) + 30) != u16::MAX) {
-        corrupt(edit(node(stamped) + 28, &0xFFFEu16.to_le_bytes()), "spare");
+    if let Some(stamped) = (0..num_nodes).find(|&i| u16_at(node(i) + 22) != u16::MAX) {
+        corrupt(edit(node(stamped) + 20, &0xFFFEu16.to_le_bytes()), "spare");
     }
     // A huge node count is refused before anything is allocated.
     match edit(nodes, &(1u64 << 60).to_le_bytes()) {

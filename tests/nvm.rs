@@ -104,7 +104,8 @@ fn check_polytope(p: Polytope, rng: &mut ChaCha8Rng, random: usize) -> Result<f6
     Ok(steps)
 }
 
-/// Every direction of `ds` against the linear scan; degenerate directions give a vertex.
+/// Every direction of `ds` against the linear scan (and `support_many` against `support`);
+/// degenerate directions give a vertex.
 fn check_map(nvm: &NormalVectorMap, ds: &[Vector]) -> Result<f64, String> {
     let p = nvm.polytope();
     let scan = LinearScan::new(p);
@@ -114,6 +115,23 @@ fn check_map(nvm: &NormalVectorMap, ds: &[Vector]) -> Result<f64, String> {
         .map(|q| q.coords.norm())
         .fold(0.0, f64::max);
     let mut steps = 0u64;
+    // The batched queries answer exactly as one at a time.
+    let many = nvm.support_many(ds);
+    if many.len() != ds.len() {
+        return Err(format!(
+            "support_many gave {} answers for {}",
+            many.len(),
+            ds.len()
+        ));
+    }
+    for (d, s) in ds.iter().zip(&many) {
+        if *s != nvm.support(d) {
+            return Err(format!(
+                "d = {d:?}: support_many {s:?} vs support {:?}",
+                nvm.support(d)
+            ));
+        }
+    }
     for d in ds {
         let (s, stats) = nvm.support_with_stats(d);
         steps += u64::from(stats.polish_steps);
@@ -358,11 +376,14 @@ fn large_sphere_and_ellipsoid() {
     }
 }
 
-/// Counted work: the mean tree nodes visited, and the slab probes plus tree nodes, grow by
-/// less than 2× from 10³ to 10⁵ sphere vertices (O(log n) worst case; the grid of cells keeps
-/// it about constant on a sphere), the polish takes at most one step on average and reads
-/// the head of at most one neighbour in ten on average (those its rounded offsets cannot
-/// rule out), and memory stays under 1 KiB per vertex. docs/benchmarks.md quotes the counted work per query.
+/// Counted work: on the locator's path (every query's fallback), the mean tree nodes
+/// visited, and the slab probes plus tree nodes, grow by less than 2× from 10³ to 10⁵ sphere
+/// vertices (O(log n) worst case; the grid of cells keeps it about constant on a sphere), the
+/// polish from the located vertex takes at most one step on average and reads the head of at
+/// most one neighbour in ten on average (those its rounded offsets cannot rule out); a query
+/// as it runs (from its direction cell's hint) never asks the locator on a sphere and
+/// polishes at most one step on average; memory stays under 1 KiB per vertex.
+/// docs/benchmarks.md quotes the counted work per query.
 #[test]
 fn counted_work_and_memory_scale() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -372,8 +393,15 @@ fn counted_work_and_memory_scale() {
         let nvm = NormalVectorMap::build(convex_hull(&pts).expect("hull")).expect("nvm");
         let q = 20_000;
         let (mut nodes, mut steps, mut probes, mut reads) = (0u64, 0u64, 0u64, 0u64);
+        let (mut hinted_steps, mut located) = (0u64, 0u64);
         for _ in 0..q {
-            let (_, st) = nvm.support_with_stats(&gaussian(&mut rng));
+            let d = gaussian(&mut rng);
+            let (answer, hinted) = nvm.support_with_stats(&d);
+            hinted_steps += u64::from(hinted.polish_steps);
+            located += u64::from(hinted.located);
+            let (same, st) = nvm.support_located_with_stats(&d);
+            assert_eq!(answer.point.coords.dot(&d), same.point.coords.dot(&d));
+            assert!(st.located);
             nodes += u64::from(st.nodes_visited);
             steps += u64::from(st.polish_steps);
             reads += u64::from(st.polish_reads);
@@ -393,6 +421,18 @@ fn counted_work_and_memory_scale() {
             nvm.num_segments()
         );
         assert!(steps <= 1.0, "mean polish steps {steps} at n={n}");
+        let hinted_steps = hinted_steps as f64 / q as f64;
+        eprintln!(
+            "n={n}: from the hints, polish steps {hinted_steps:.3}, located {located} of {q}"
+        );
+        assert!(
+            hinted_steps <= 1.0,
+            "mean polish steps from the hints {hinted_steps}"
+        );
+        assert!(
+            located * 50 <= q,
+            "{located} of {q} queries asked the locator at n={n}"
+        );
         let reads = reads as f64 / q as f64;
         eprintln!("n={n}: polish head reads {reads:.4} per query");
         assert!(reads <= 0.1, "mean polish head reads {reads} at n={n}");
@@ -424,14 +464,15 @@ fn counted_work_and_memory_scale() {
 }
 
 /// Bytes per hull vertex, counted (so deterministic), in the saved file and in memory (map
-/// and polytope), on spheres of 4,096 and 32,768 vertices: at most 440 in both (436.8 and
-/// 435.5 measured; 472.8 and 471.6 before the records' 10-byte links of `i16` offsets at a
+/// and polytope), on spheres of 4,096 and 32,768 vertices: at most 400 in both (382.7 and
+/// 381.2 measured, of which about 4 the direction-hint table; 436.8 and 435.5 before the
+/// tree nodes' lines in `f32` (24-byte nodes instead of 32), 472.8 and 471.6 before the records' 10-byte links of `i16` offsets at a
 /// per-record scale, 809 in both before the records' `f32` offsets and the compact tree
 /// nodes, 664 before the polytope kept only what a query reads, 488 in the file and 564 in
 /// memory before slabs of 12 bytes and the map's polytope without its adjacency). Of this,
 /// the polytope takes 56 in the file and in memory (its points and faces; the map drops the
-/// adjacency, which is rebuilt on first use); beside the locators' and the records' arrays
-/// the map holds only its six charts' structs (`rest ≤ 6 · 256`).
+/// adjacency, which is rebuilt on first use); beside the locators', the records' and the
+/// hint table's arrays the map holds only its six charts' structs (`rest ≤ 6 · 256`).
 #[test]
 fn bytes_per_vertex_in_file_and_memory() {
     for n in [4096, 32_768] {
@@ -443,7 +484,7 @@ fn bytes_per_vertex_in_file_and_memory() {
         let memory = (nvm.memory_bytes() + nvm.polytope_bytes()) as f64 / nv as f64;
         let locators = nvm.num_cells() * 8
             + nvm.num_slabs() * 12
-            + nvm.num_nodes() * polyquery::pointloc::PointLocator::NODE_BYTES;
+            + nvm.num_nodes() * polyquery::pointloc::PointLocator::ROUNDED_NODE_BYTES;
         // Records: 32 bytes a head, 10 a neighbour, padded to 16; beside them only the six
         // charts' own structs.
         let p = nvm.polytope();
@@ -451,7 +492,8 @@ fn bytes_per_vertex_in_file_and_memory() {
             .vertex_ids()
             .map(|w| 16 * (32 + 10 * p.neighbors(w).len()).div_ceil(16))
             .sum();
-        let rest = nvm.memory_bytes() - locators - records;
+        let hints = nvm.num_hint_cells() * 4;
+        let rest = nvm.memory_bytes() - locators - records - hints;
         eprintln!("n={n}: {file:.1} B/vertex in the file, {memory:.1} in memory");
         // docs/benchmarks.md's table of bytes per vertex (from examples/nvm_bytes.rs).
         let saved = polyquery::format::decode(
@@ -481,11 +523,11 @@ fn bytes_per_vertex_in_file_and_memory() {
         );
         assert!(rest <= 6 * 256, "{rest} bytes beside the arrays at n={n}");
         assert!(
-            file <= 440.0,
+            file <= 400.0,
             "{file} bytes per vertex in the file at n={n}"
         );
         assert!(
-            memory <= 440.0,
+            memory <= 400.0,
             "{memory} bytes per vertex in memory at n={n}"
         );
     }
@@ -526,5 +568,50 @@ proptest! {
         if let Err(e) = check_polytope(p, &mut rng, 300) {
             prop_assert!(false, "{}", e);
         }
+    }
+}
+
+/// Pair queries on a map big enough that a Minkowski support first requests both maps'
+/// hinted records (`SupportMap::prefetch_support`, above `PREFETCH_ABOVE_UNITS` record
+/// units): GJK's distance and verdict, and Nio's verdict, as on the linear scan (distance to
+/// 1e-9 of the sphere's radius, at 40 random poses, half of them overlapping).
+#[test]
+fn pair_queries_on_a_big_map_are_the_linear_scans() {
+    use polyquery::query::{self, gjk};
+    use polyquery::{Pose, Posed};
+    let pts = synth::generate(Shape::Sphere, 60_000, 3).expect("synth");
+    let nvm = NormalVectorMap::build(convex_hull(&pts).expect("hull")).expect("nvm");
+    let p = nvm.polytope();
+    assert!(p.num_vertices() * 5 > polyquery::nvm::PREFETCH_ABOVE_UNITS);
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let gs = gjk::GjkSettings::default();
+    let radius = p
+        .points()
+        .iter()
+        .map(|q| q.coords.norm())
+        .fold(0.0, f64::max);
+    for k in 0..40 {
+        let rotation = |rng: &mut ChaCha8Rng| UnitQuaternion::from_scaled_axis(gaussian(rng));
+        let shift = gaussian(&mut rng).normalize() * radius * if k % 2 == 0 { 1.0 } else { 2.5 };
+        let pose_a = Pose::from_parts(Translation3::identity(), rotation(&mut rng));
+        let pose_b = Pose::from_parts(Translation3::from(shift), rotation(&mut rng));
+        let (a, b) = (Posed::new(&nvm, pose_a), Posed::new(&nvm, pose_b));
+        let (la, lb) = (
+            Posed::new(LinearScan::new(p), pose_a),
+            Posed::new(LinearScan::new(p), pose_b),
+        );
+        let fast = gjk::distance(&a, &b, &gs).expect("gjk on the map");
+        let slow = gjk::distance(&la, &lb, &gs).expect("gjk on the scan");
+        assert!(
+            (fast.distance - slow.distance).abs() <= 1e-9 * radius,
+            "pose {k}: {} vs {}",
+            fast.distance,
+            slow.distance
+        );
+        let settings = query::PortalSettings::default();
+        let hit = query::intersects(&a, &b, &settings).expect("nio on the map");
+        let want = query::intersects(&la, &lb, &settings).expect("nio on the scan");
+        assert_eq!(hit.intersecting, want.intersecting, "pose {k}");
+        assert_eq!(hit.intersecting, slow.distance == 0.0, "pose {k}");
     }
 }

@@ -17,7 +17,7 @@ use polyquery::format::{self, Metadata};
 use polyquery::hull::convex_hull;
 use polyquery::input::{self, Input, ReadLimits};
 use polyquery::query::{self, EpaSettings, PortalSettings, gjk};
-use polyquery::{NormalVectorMap, Point, Posed, SupportMap, Vector};
+use polyquery::{NormalVectorMap, Point, Posed, Vector};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -105,13 +105,17 @@ impl Polytope {
         let r = rows(&a, Some(3), "dirs")?;
         let map = &*self.map;
         let values = py.detach(|| {
-            let mut v = Vec::with_capacity(3 * r.n);
-            for i in 0..r.n {
-                let d = r.row(i);
-                let s = map.support(&Vector::new(d[0], d[1], d[2]));
-                v.extend_from_slice(&[s.point.x, s.point.y, s.point.z]);
-            }
-            v
+            // All rows in one call: the map overlaps the memory trips of consecutive queries.
+            let ds: Vec<Vector> = (0..r.n)
+                .map(|i| {
+                    let d = r.row(i);
+                    Vector::new(d[0], d[1], d[2])
+                })
+                .collect();
+            map.support_many(&ds)
+                .iter()
+                .flat_map(|s| [s.point.x, s.point.y, s.point.z])
+                .collect::<Vec<f64>>()
         });
         out_points(py, values, r.batched)
     }

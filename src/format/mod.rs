@@ -32,25 +32,30 @@
 //! per hull vertex on spheres): the load rebuilds the adjacency from the faces, with the
 //! checks of a build, and the face planes are computed on demand; 5, slabs of 12 bytes
 //! instead of 16 (their ends in one array, and one word a slab for its root or, when no
-//! segment crosses it, its owner). A build reads only its
-//! own version: other versions, 1 to 4 included, are [`FormatError::UnsupportedVersion`], whose message names the file's version and
+//! segment crosses it, its owner); 6, tree nodes of 24 bytes instead of 32 (each line in
+//! `f32`, relative to its cell's centre; comparisons too close for `f32` are decided on the
+//! polytope), and a direction-hint table after the charts (a record start per direction
+//! cell, where a query's polish starts before it asks the locator). A build
+//! reads only its own version: other versions, 1 to 5 included, are [`FormatError::UnsupportedVersion`], whose message names the file's version and
 //! this build's (preprocess the mesh again).
 //!
 //! **Loading is streamed, and holds the file once.** [`load`] reads the file once, front to
 //! back ([`decode_reader`]): small fields through a 64 KiB buffer, and each array (points,
-//! faces, polish records, cells, slabs, tree nodes) from the file straight into the
-//! final `Vec` of the map, piece by piece, each piece hashed while it is still in cache. A
-//! record array's bytes on disk are its `#[repr(C)]` bytes in memory (little-endian, no
-//! padding; `zerocopy` checks the layouts at compile time), so nothing is decoded element by
-//! element and no `unsafe` is needed. The file is never in memory beside the map: the peak
-//! resident memory of a load is the map plus a few per cent of scratch (the polytope's
-//! adjacency, rebuilt from its faces, is in memory but not in the file): on the
-//! 1,048,576-vertex sphere, 608.1 MB for a 509.9 MB file and a 589.6 MB structure (1.19× the
-//! file, 1.031× the structure; on a 20,000-vertex sphere 11.9 MB added for a 9.8 MB file;
-//! `cargo run --release --example nvm_load`), where reading the file whole and then decoding
-//! it peaked at 2.01× (format 3). Its load took 1.65–1.76 s there, format 3's 694 MB file
-//! 1.49–2.89 s (runs alternated on a loaded machine), spent on the checks, the adjacency's
-//! rebuild and the kernel zeroing the fresh pages the map needs. The CRC-32 is still computed over every byte, on the pieces as they arrive
+//! faces, polish records, cells, slabs, tree nodes) from the file into the final `Vec` of the
+//! map, piece by piece through a 256 KiB buffer that stays in cache, each piece hashed there
+//! and appended, so the `Vec`'s memory is written once. A record array's bytes on disk are its
+//! `#[repr(C)]` bytes in memory (little-endian, no padding; `zerocopy` checks the layouts at
+//! compile time), so nothing is decoded element by element and no `unsafe` is needed. The
+//! file is never in memory beside the map: the peak resident memory of a load is the map plus
+//! a few per cent of scratch (the polytope's adjacency, rebuilt from its faces, is in memory
+//! but not in the file): on the 1,048,576-vertex sphere, 410.1–410.3 MB for a 399.5 MB file and
+//! structure (1.03×, format 6; on a 20,000-vertex sphere 8.4 MB added for a 7.6 MB
+//! file; `cargo run --release --example nvm_load`), where reading the file whole and then
+//! decoding it peaked at 2.01× (format 3). Its load took 0.89–1.59 s there (three runs on the shared machine, load average ≈ 2), spent
+//! mostly on the kernel zeroing the fresh pages the map needs (27–44 % of the samples of
+//! `perf record -e cpu-clock` in format 5) and the checks (16–20 % rebuilding the polytope's
+//! adjacency from its faces); reading and hashing the file took about 6 %. The
+//! CRC-32 is still computed over every byte, on the pieces as they arrive
 //! (at several GB/s, see below). Any stream can be loaded this way — a pipe, a FIFO — with
 //! the same checks and errors (see [`decode_reader`] for a stream of unknown length).
 //!
@@ -99,8 +104,8 @@ use thiserror::Error;
 
 /// The first 8 bytes of every `.nvm` file: `MAGIC = *b"\x89PQNVM\r\n"`.
 pub const MAGIC: [u8; 8] = *b"\x89PQNVM\r\n";
-/// The format version this build writes and reads: `FORMAT_VERSION = 5`.
-pub const FORMAT_VERSION: u32 = 5;
+/// The format version this build writes and reads: `FORMAT_VERSION = 6`.
+pub const FORMAT_VERSION: u32 = 6;
 /// The usual file extension, without the dot: `EXTENSION = "nvm"`.
 pub const EXTENSION: &str = "nvm";
 

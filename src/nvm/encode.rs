@@ -9,17 +9,21 @@
 //! Layout (little-endian): `num_segments: u64` · `linear: u8` (1: answers by a linear scan) ·
 //! `records: count u64, then 16-byte units` (see `records`: per vertex a 32-byte head, then a
 //! 10-byte link per neighbour, padded to a unit; read straight into place) · `charts: u32` (always 6) ·
-//! per chart its point locator.
+//! per chart its point locator · the hint table: `side: u32` (1 to 4096), then `count: u64`
+//! (`6·side²`) and per chart, row and column the record start of its cell's hint (`u32`;
+//! `u32::MAX`: the cell has none).
 //!
 //! A load reads the units into place, then checks them against the (already checked)
 //! polytope record by record: vertex `w`'s record must be exactly what `vertex_record` makes
 //! of the polytope (its point, id and degree, then per neighbour `q` in the polytope's order
 //! the offset rounded at the record's scale and the record start of `q`, then zero padding), records of vertices `0, 1, …`
 //! back to back. So the polish, which trusts the records, climbs the real polytope with
-//! offsets its error bound covers. Every locator payload must be a record start (a head).
+//! offsets its error bound covers. Every locator payload and every hint must be a record start
+//! (a head).
 
 use super::NormalVectorMap;
 use super::chart::NUM_CHARTS;
+use super::hints::{self, Hints};
 use super::records::{RecordUnit, Records, record_starts, vertex_record};
 use crate::codec::{ByteReader, ByteWriter, DecodeError};
 use crate::pointloc::PointLocator;
@@ -36,6 +40,8 @@ impl NormalVectorMap {
         for chart in &self.charts {
             chart.encode(w);
         }
+        w.put_u32(self.hints.side() as u32);
+        w.put_u32s(&self.hints.starts);
     }
 
     /// Reads the records and charts written by [`NormalVectorMap::encode_search`] and joins
@@ -74,14 +80,47 @@ impl NormalVectorMap {
                 .map_err(|e| prefix(e, &format!("chart {c} ")))?;
             charts.push(locator);
         }
-        Ok(NormalVectorMap {
+        let map = NormalVectorMap {
             polytope,
             charts,
             records,
+            hints: decode_hints(r, &is_payload)?,
             linear,
             num_segments,
-        })
+        };
+        Ok(map)
     }
+}
+
+/// Reads the hint table: its side, then `6·side²` entries, each a record start or `NO_HINT`.
+fn decode_hints<R: Read>(
+    r: &mut ByteReader<R>,
+    is_payload: &dyn Fn(u32) -> bool,
+) -> Result<Hints, DecodeError> {
+    let side = r.u32("hint table side")? as usize;
+    if !Hints::valid_side(side) {
+        return Err(DecodeError::corrupt(format!(
+            "hint table side {side} (expected 1 to 4096)"
+        )));
+    }
+    let starts = r.u32s("hint table")?;
+    let cells = NUM_CHARTS * side * side;
+    if starts.len() != cells {
+        return Err(DecodeError::corrupt(format!(
+            "hint table: {} entries, a side of {side} needs {cells}",
+            starts.len()
+        )));
+    }
+    if let Some(at) = starts
+        .iter()
+        .position(|&x| x != hints::NO_HINT && !is_payload(x))
+    {
+        return Err(DecodeError::corrupt(format!(
+            "hint table entry {at}: {} is not a polish record start",
+            starts.get(at).copied().unwrap_or(0)
+        )));
+    }
+    Ok(Hints::new(side, starts))
 }
 
 /// Reads the polish records and checks them record by record against `polytope` (see the
@@ -104,16 +143,11 @@ fn decode_records<R: Read>(
             "polish records: {total} units exceed the 32-bit index range"
         )));
     }
-    let start = |q: VertexId| {
-        record_of
-            .get(q.index())
-            .and_then(|&x| u32::try_from(x).ok())
-            .unwrap_or(u32::MAX)
-    };
+    let start = |q: VertexId| record_of.get(q.index()).copied().unwrap_or(u32::MAX);
     let mut is_head = vec![false; count];
     let mut expected = Vec::new();
     for w in polytope.vertex_ids() {
-        let at = record_of.get(w.index()).copied().unwrap_or(count);
+        let at = record_of.get(w.index()).map_or(count, |&x| x as usize);
         expected.clear();
         vertex_record(polytope, w, &start, &mut expected);
         let stored = units.get(at..at + expected.len()).unwrap_or_default();

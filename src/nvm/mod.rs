@@ -12,9 +12,20 @@
 //!   the chart's `v` adds the chart's `j` axis to `d`, so `a` is above when `(a − b)_j > 0`.
 //! * [`crate::pointloc`] builds one locator per chart (a grid of cells, each a slab structure
 //!   with a persistent search tree).
-//! * A query picks the chart of `d`, projects, and locates `(u, v)`: the region vertex is the
-//!   one above the nearest segment below, else the one below the nearest segment above, else
-//!   the owner of the (empty) slab, found at build time by hill-climbing at the slab's middle.
+//! * Location: the region vertex of `(u, v)` is the one above the nearest segment below, else
+//!   the one below the nearest segment above, else the owner of the (empty) slab, found at
+//!   build time by hill-climbing at the slab's middle. The locators keep their lines in `f32`
+//!   (24-byte nodes); a comparison too close for `f32` is decided on the polytope, as
+//!   `d · (p_upper − p_lower) ≥ 0` for the edge the segment comes from.
+//! * **Hints** (`hints`): a query picks the chart of `d`, projects, and first reads its
+//!   direction cell's hint (a table of about one cell per vertex, 4 bytes each, small enough
+//!   to stay mostly in cache): the support at the cell's centre. It polishes from there; if
+//!   that polish ends within three steps with every neighbour proven worse in exact
+//!   arithmetic, that is the answer, and the query touched the table and one or two records
+//!   instead of the locator's cell, slabs, nodes and then the record. Otherwise (a cell the
+//!   build found spanning regions too thin for one start, or a tie within rounding), it
+//!   locates `(u, v)` as above: the O(log n) path every query can fall back to, so a hint
+//!   never changes an answer.
 //! * **Polish**: a direction within rounding of a region boundary may land in a neighbouring
 //!   region, so the candidate is finished by steepest ascent over the vertex adjacency. On a
 //!   convex polytope a vertex with no better neighbour maximises `d · p`, so the answer equals
@@ -30,14 +41,14 @@
 
 pub mod chart;
 mod encode;
+mod hints;
 mod records;
 
-use crate::pointloc::{
-    LocateStats, NoTally, Persistence, PointLocError, PointLocator, Segment, Tally,
-};
+use crate::pointloc::{NoTally, Persistence, PointLocError, PointLocator, Segment, Tally};
 use crate::support::{HillClimb, LinearScan, Support, SupportMap};
 use crate::{Point, Polytope, Vector, VertexId};
 use chart::{NUM_CHARTS, chart_axes, chart_of, clip_arc, project, unproject};
+use hints::{HINT_STEPS, Hints};
 use records::{RecordUnit, Records};
 
 /// The `[u_lo, u_hi, v_lo, v_hi]` square every chart's grid covers.
@@ -72,18 +83,59 @@ pub enum NvmError {
 
 /// Counted work of one NVM support query.
 ///
-/// `nodes_visited = O(log n)` per query; `polish_steps` is usually 0 or 1.
+/// A query first polishes from its direction cell's hint; only when that polish has not ended
+/// within a few steps (`located`) does it ask the point locator, whose work is
+/// `slab_probes + nodes_visited = O(log n)`. `polish_steps` is usually 0 or 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QueryStats {
-    /// `slab_probes` = the boundary values read to find the slab.
+    /// `slab_probes` = the boundary values read to find the slab (0 unless `located`).
     pub slab_probes: u32,
-    /// `nodes_visited` = the search-tree nodes visited.
+    /// `nodes_visited` = the search-tree nodes visited (0 unless `located`).
     pub nodes_visited: u32,
-    /// `polish_steps` = hill-climbing steps of the polish (0 when the located vertex was already the answer).
+    /// `polish_steps` = hill-climbing steps of the polish, from the hint and then (if
+    /// `located`) from the located vertex: 0 when the start was already the answer.
     pub polish_steps: u32,
     /// `polish_reads` = neighbours' heads the polish read in full: those its rounded offsets
-    /// could not rule out (usually 0).
+    /// could not rule out.
     pub polish_reads: u32,
+    /// `located` = the query asked the point locator (the polish from the hint had not ended
+    /// within its step bound; always for [`NormalVectorMap::support_located_with_stats`]).
+    pub located: bool,
+}
+
+/// What a query tells its counter beyond the locator's reads: the polish's work and whether
+/// it asked the locator. Nothing, on the hot path ([`NoTally`]).
+trait Counter: Tally {
+    /// A polish took `steps` steps and read `reads` neighbours' heads.
+    fn polished(&mut self, steps: u32, reads: u32);
+    /// The query asks the point locator.
+    fn located(&mut self);
+}
+
+impl Counter for NoTally {
+    #[inline(always)]
+    fn polished(&mut self, _: u32, _: u32) {}
+    #[inline(always)]
+    fn located(&mut self) {}
+}
+
+impl Tally for QueryStats {
+    fn probe(&mut self) {
+        self.slab_probes += 1;
+    }
+    fn node(&mut self) {
+        self.nodes_visited += 1;
+    }
+}
+
+impl Counter for QueryStats {
+    fn polished(&mut self, steps: u32, reads: u32) {
+        self.polish_steps += steps;
+        self.polish_reads += reads;
+    }
+    fn located(&mut self) {
+        self.located = true;
+    }
 }
 
 /// The normal vector map of a polytope: O(log n) support queries after O(n log n)
@@ -107,10 +159,23 @@ pub struct NormalVectorMap {
     /// Per vertex `w`, its polish record: `w` itself, then each neighbour, all records
     /// concatenated (see `records`).
     records: Records,
+    /// Per chart and direction cell, the record of the support at the cell's centre: where
+    /// a query's polish starts before it asks the locator (see `hints`).
+    hints: Hints,
     /// Below this many vertices the map answers by a linear scan (faster there).
     linear: bool,
     num_segments: usize,
 }
+
+/// How many queries ahead [`NormalVectorMap::support_many`] starts loading a query's record
+/// (and twice as many ahead its hint entry): query `i + PIPELINE`'s record and query
+/// `i + 2·PIPELINE`'s hint entry are requested while query `i` is answered.
+pub const PIPELINE: usize = 8;
+
+/// [`SupportMap::prefetch_support`] fetches only on maps with more polish-record units than
+/// this (16 bytes each, about six a vertex: 4 MiB of records, about 42,000 vertices):
+/// `PREFETCH_ABOVE_UNITS = 2¹⁸`.
+pub const PREFETCH_ABOVE_UNITS: usize = 1 << 18;
 
 /// Below this many hull vertices [`NormalVectorMap::build`] makes the map answer by a linear
 /// scan. Measured on sphere hulls (min of 8 rounds of 40,960 queries, loaded machine): at 64
@@ -195,9 +260,12 @@ impl NormalVectorMap {
         let mut charts = Vec::with_capacity(NUM_CHARTS);
         let mut start = VertexId(0);
         for (c, segs) in per_chart.into_iter().enumerate() {
+            // Rounded lines (24-byte nodes): `locate` decides their close calls on the
+            // polytope, and the polish repairs what rounding is left.
             let mut locator =
                 PointLocator::build_over(&segs, CHART_DOMAIN, Persistence::NodeCopying)
-                    .map_err(|source| NvmError::PointLocation { chart: c, source })?;
+                    .map_err(|source| NvmError::PointLocation { chart: c, source })?
+                    .with_rounded_lines();
             drop(segs);
             // A slab crossed by no segment lies inside one region: find its vertex once.
             for (slab, u, v) in locator.empty_slabs() {
@@ -211,12 +279,36 @@ impl NormalVectorMap {
         // if a caller asks the polytope for it.
         let mut polytope = polytope;
         polytope.release_adjacency();
-        Ok(NormalVectorMap {
+        let mut map = NormalVectorMap {
             linear: false,
             polytope,
             charts,
             records,
+            hints: Hints::new(1, Vec::new()),
             num_segments,
+        };
+        map.hints = map.build_hints();
+        Ok(map)
+    }
+
+    /// The hint table of this map: each cell's centre direction answered exactly, by a
+    /// polish from the previous cell's answer (or, for a row's first cell, from the located
+    /// vertex); the cell keeps that answer as its hint only if the polish from it reaches the
+    /// exact support of each of the cell's corners within [`hints::CORNER_STEPS`] steps.
+    /// O(cells + regions crossed) work, a few steps a cell.
+    fn build_hints(&self) -> Hints {
+        let side = Hints::side_for(self.polytope.num_vertices());
+        let unbounded = self.records.no_step_bound();
+        Hints::build(side, |c, u, v, h, previous| {
+            let d = unproject(c, u, v);
+            let start = previous.unwrap_or_else(|| self.locate(c, &d, u, v, &mut NoTally));
+            let centre = self.records.polish(&d, start, unbounded).record;
+            let near = [(-h, -h), (h, -h), (-h, h), (h, h)].iter().all(|(du, dv)| {
+                let corner = unproject(c, u + du, v + dv);
+                let polished = self.records.polish(&corner, centre, hints::CORNER_STEPS);
+                polished.done && polished.certain
+            });
+            (centre, if near { centre } else { hints::NO_HINT })
         })
     }
 
@@ -240,52 +332,104 @@ impl NormalVectorMap {
         self.polytope
     }
 
-    /// The record start of the located (unpolished) candidate vertex, with the location work.
+    /// The record start of the located (unpolished) candidate vertex of `d`, whose
+    /// coordinates in chart `c` are `(u, v)`, with the location work.
     #[inline(always)]
-    fn candidate<T: Tally>(&self, d: &Vector, tally: &mut T) -> u32 {
-        let Some(c) = chart_of(d) else {
-            return 0;
-        };
+    fn locate<T: Tally>(&self, c: usize, d: &Vector, u: f64, v: f64, tally: &mut T) -> u32 {
         let Some(locator) = self.charts.get(c) else {
             return 0;
         };
-        let (u, v) = project(c, d);
-        let loc = locator.locate_tallied(u, v, tally);
+        // A comparison the locator's rounded lines cannot decide is decided on the polytope:
+        // `d` is on the upper vertex's side of the edge's arc when `d · (p_upper − p_lower) ≥ 0`
+        // (the difference first, so that the test is as sharp as the arc's own line).
+        let point = |record: u32| self.records.head(record as usize).map(|h| h.point);
+        let loc = locator.locate_tallied(u, v, tally, &mut |upper, lower| {
+            let (p, q) = (point(upper)?, point(lower)?);
+            Some(d.x * (p[0] - q[0]) + d.y * (p[1] - q[1]) + d.z * (p[2] - q[2]) >= 0.0)
+        });
         loc.below.or(loc.above).or(loc.owner).unwrap_or(0)
     }
 
     /// `S(P, d)` with the counted work of the query (all zero below
     /// [`LINEAR_SCAN_BELOW`] vertices, where the map scans): `support_with_stats(d).0 = support(d)`.
     pub fn support_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
-        let mut located = LocateStats::default();
-        let (support, polish_steps, polish_reads) = self.answer(d, &mut located);
-        let stats = QueryStats {
-            slab_probes: located.slab_probes,
-            nodes_visited: located.nodes_visited,
-            polish_steps,
-            polish_reads,
-        };
+        let mut stats = QueryStats::default();
+        let support = self.answer(d, true, &mut stats);
         (support, stats)
     }
 
-    /// `S(P, d)` by location and polish, counting nothing: out of line, so that
+    /// The supports of many directions, answered in order with the memory trips of the
+    /// next queries started early (their hint entries [`PIPELINE`]·2 queries ahead, their
+    /// records [`PIPELINE`] ahead), so that the trips of consecutive queries overlap instead
+    /// of following one another: `support_many(ds)[i] = support(&ds[i])`, the same vertex and
+    /// point.
+    ///
+    /// ```
+    /// use polyquery::{NormalVectorMap, Polytope, Point, SupportMap, Vector};
+    ///
+    /// let cube = Polytope::axis_aligned_box(Point::new(0.0, 0.0, 0.0), Point::new(1.0, 1.0, 1.0))?;
+    /// let map = NormalVectorMap::build_located(cube)?;
+    /// let ds = [Vector::new(1.0, 1.0, 1.0), Vector::new(-1.0, 2.0, -3.0)];
+    /// let answers = map.support_many(&ds);
+    /// assert_eq!(answers[1].point, Point::new(0.0, 1.0, 0.0));
+    /// assert_eq!(answers[0], map.support(&ds[0]));
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
+    pub fn support_many(&self, directions: &[Vector]) -> Vec<Support> {
+        if self.linear {
+            let scan = LinearScan::new(&self.polytope);
+            return directions.iter().map(|d| scan.support(d)).collect();
+        }
+        let mut out = Vec::with_capacity(directions.len());
+        for (i, d) in directions.iter().enumerate() {
+            if let Some(ahead) = directions.get(i + 2 * PIPELINE)
+                && let Some(c) = chart_of(ahead)
+            {
+                let (u, v) = project(c, ahead);
+                self.hints.prefetch(c, u, v);
+            }
+            if let Some(ahead) = directions.get(i + PIPELINE)
+                && let Some(c) = chart_of(ahead)
+            {
+                let (u, v) = project(c, ahead);
+                if let Some(hint) = self.hints.get(c, u, v) {
+                    self.records.prefetch(hint);
+                }
+            }
+            out.push(self.answer(d, true, &mut NoTally));
+        }
+        out
+    }
+
+    /// `S(P, d)` by the point locator and a polish from the located vertex, without the hint
+    /// table: the O(log n) path every query can fall back to, with its counted work
+    /// (`located = true` above [`LINEAR_SCAN_BELOW`] vertices):
+    /// `support_located_with_stats(d).0.point · d = support(d).point · d`.
+    pub fn support_located_with_stats(&self, d: &Vector) -> (Support, QueryStats) {
+        let mut stats = QueryStats::default();
+        let support = self.answer(d, false, &mut stats);
+        (support, stats)
+    }
+
+    /// `S(P, d)` by hint, location and polish, counting nothing: out of line, so that
     /// [`SupportMap::support`] stays small enough to inline into its callers (on small maps
     /// it is a linear scan, and the call would cost as much as the scan).
     #[inline(never)]
     fn located_support(&self, d: &Vector) -> Support {
-        self.answer(d, &mut NoTally).0
+        self.answer(d, true, &mut NoTally)
     }
 
-    /// `S(P, d)`, the polish steps and the heads the polish read, the location's work told to
-    /// `tally` (nothing is counted on the hot path, [`SupportMap::support`]).
+    /// `S(P, d)`: a polish from the hint of `d`'s cell (when `hinted`), else, or when that
+    /// polish has not ended within [`HINT_STEPS`], the located vertex polished to the end;
+    /// the work told to `tally` (nothing is counted on the hot path, [`SupportMap::support`]).
     #[inline(always)]
-    fn answer<T: Tally>(&self, d: &Vector, tally: &mut T) -> (Support, u32, u32) {
+    fn answer<T: Counter>(&self, d: &Vector, hinted: bool, tally: &mut T) -> Support {
         if self.linear {
-            return (LinearScan::new(&self.polytope).support(d), 0, 0);
+            return LinearScan::new(&self.polytope).support(d);
         }
-        let record = self.candidate(d, tally);
-        if !(d.x.is_finite() && d.y.is_finite() && d.z.is_finite()) {
-            let support = self.records.head(record as usize).map_or(
+        let Some(c) = chart_of(d) else {
+            // A zero or non-finite direction: some vertex (the first record's).
+            return self.records.head(0).map_or(
                 Support {
                     vertex: VertexId(0),
                     point: Point::origin(),
@@ -295,9 +439,20 @@ impl NormalVectorMap {
                     point: Point::new(h.point[0], h.point[1], h.point[2]),
                 },
             );
-            return (support, 0, 0);
+        };
+        let (u, v) = project(c, d);
+        if hinted && let Some(hint) = self.hints.get(c, u, v) {
+            let polished = self.records.polish(d, hint, HINT_STEPS);
+            tally.polished(polished.steps, polished.reads);
+            if polished.certain {
+                return polished.support;
+            }
         }
-        self.records.polish(d, record)
+        tally.located();
+        let record = self.locate(c, d, u, v, tally);
+        let polished = self.records.polish(d, record, self.records.no_step_bound());
+        tally.polished(polished.steps, polished.reads);
+        polished.support
     }
 
     /// Number of segments over all charts (before vertical ones are dropped).
@@ -328,8 +483,16 @@ impl NormalVectorMap {
         self.charts.iter().map(PointLocator::num_cells).sum()
     }
 
-    /// Heap bytes of the frozen search structure (locators and polish records), without the
-    /// polytope.
+    /// Number of cells of the direction-hint table over all charts, about one per vertex
+    /// (4 bytes each; none below [`LINEAR_SCAN_BELOW`] vertices is ever read).
+    ///
+    /// `= 6·side²` with `side = ⌈√(n/6)⌉` (at most 4096).
+    pub fn num_hint_cells(&self) -> usize {
+        self.hints.starts.len()
+    }
+
+    /// Heap bytes of the frozen search structure (locators, polish records and hint table),
+    /// without the polytope.
     ///
     /// `memory_bytes() / polytope().num_vertices()` stays flat as `n` grows (O(n) space).
     pub fn memory_bytes(&self) -> usize {
@@ -340,6 +503,7 @@ impl NormalVectorMap {
                 .map(PointLocator::memory_bytes)
                 .sum::<usize>()
             + self.records.units.capacity() * std::mem::size_of::<RecordUnit>()
+            + self.hints.memory_bytes()
     }
 
     /// Heap bytes of the owned polytope ([`Polytope::memory_bytes`]).
@@ -361,11 +525,33 @@ impl SupportMap for NormalVectorMap {
         self.located_support(d)
     }
 
-    /// The hint is ignored: the located start is already within a step of the answer.
+    /// The hint is ignored: the direction cell's hint is usually the answer or a step from it,
+    /// and a polish from the caller's previous vertex measured slower on large maps (GJK's
+    /// next direction is often far from its last, so the climb walks through uncached
+    /// records: Nio's intersection at 1,048,576 vertices took 5.9–8.4 µs without it and
+    /// 7.9–12.7 µs with a one-step climb, three alternated runs of `examples/pair_cold`).
     #[inline]
     fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
         let _ = hint;
         self.support(d)
+    }
+
+    /// Requests the hint entry of `d()` and the record it names, on maps whose polish
+    /// records exceed [`PREFETCH_ABOVE_UNITS`] units (about 42,000 vertices: beyond the
+    /// caches a map of that size is answered from); nothing on smaller maps, which are in
+    /// cache, where it would only add work.
+    #[inline]
+    fn prefetch_support(&self, d: &dyn Fn() -> Vector) {
+        if self.records.units.len() <= PREFETCH_ABOVE_UNITS {
+            return;
+        }
+        let d = d();
+        if let Some(c) = chart_of(&d) {
+            let (u, v) = project(c, &d);
+            if let Some(hint) = self.hints.get(c, u, v) {
+                self.records.prefetch(hint);
+            }
+        }
     }
 
     fn vertex(&self, v: VertexId) -> Option<crate::Point> {

@@ -171,12 +171,13 @@ pub(crate) struct Records {
 }
 
 /// Each vertex's record start (in units) from the polytope's degrees, and the units in all:
-/// `record_starts(p).0[k + 1] = record_starts(p).0[k] + record_units(degree(k))`.
-pub(crate) fn record_starts(polytope: &Polytope) -> (Vec<usize>, usize) {
+/// `record_starts(p).0[k + 1] = record_starts(p).0[k] + record_units(degree(k))` (a start past
+/// `u32::MAX` is stored as `u32::MAX`: callers refuse such a total).
+pub(crate) fn record_starts(polytope: &Polytope) -> (Vec<u32>, usize) {
     let mut record_of = Vec::with_capacity(polytope.num_vertices());
     let mut total = 0usize;
     for w in polytope.vertex_ids() {
-        record_of.push(total);
+        record_of.push(u32::try_from(total).unwrap_or(u32::MAX));
         total += record_units(polytope.neighbors(w).len());
     }
     (record_of, total)
@@ -187,7 +188,6 @@ impl Records {
     /// start (`units = Σ_w ⌈(32 + 10·degree(w))/16⌉`).
     pub(crate) fn build(polytope: &Polytope) -> (Records, Vec<u32>) {
         let (record_of, total) = record_starts(polytope);
-        let record_of: Vec<u32> = record_of.into_iter().map(|u| u as u32).collect();
         let mut units = Vec::with_capacity(total);
         crate::memory_hints::advise_huge_pages(&units);
         let start = |q: VertexId| record_of.get(q.index()).copied().unwrap_or(0);
@@ -233,11 +233,12 @@ impl Records {
         })
     }
 
-    /// Steepest ascent from the vertex whose record starts at `record`: the support, the
-    /// steps taken and the neighbours' heads read (those the filter did not rule out). Bounded by the unit count (each step strictly increases `d · p`); the
-    /// bound is never expected to be hit.
+    /// Steepest ascent from the vertex whose record starts at `record`, at most `max_steps`
+    /// steps: the vertex reached, the steps taken, the neighbours' heads read (those the
+    /// filter did not rule out), and whether it is the support (no neighbour is better).
+    /// Each step strictly increases `d · p`, so `max_steps ≥` the unit count always ends done.
     #[inline]
-    pub(crate) fn polish(&self, d: &Vector, record: u32) -> (crate::Support, u32, u32) {
+    pub(crate) fn polish(&self, d: &Vector, record: u32, max_steps: u32) -> Polished {
         let value = |p: &[f64; 3]| d.x * p[0] + d.y * p[1] + d.z * p[2];
         let fallback = Head {
             point: [0.0; 3],
@@ -247,10 +248,14 @@ impl Records {
         };
         let bytes = self.units.as_bytes();
         let mut r = record as usize;
+        // The head's line and the links' next two lines together (a degree-6 record is 96
+        // bytes): one trip to memory instead of two.
+        prefetch_record(bytes, r);
         let mut head = self.head(r).unwrap_or(fallback);
         let mut head_value = value(&head.point);
         let (mut steps, mut reads) = (0u32, 0u32);
-        for _ in 0..self.units.len() {
+        let mut tied = false;
+        let done = loop {
             let first = r * UNIT_BYTES + HEAD_BYTES;
             let links = bytes
                 .get(first..first + LINK_BYTES * head.degree as usize)
@@ -266,29 +271,110 @@ impl Records {
                 }
                 reads += 1;
                 let q = u32::from_le_bytes([link[6], link[7], link[8], link[9]]) as usize;
+                // Should the ascent step to `q`, its links are already on their way.
+                prefetch_record(bytes, q);
                 let Some(h) = self.head(q) else {
+                    tied = true;
                     continue;
                 };
                 let vq = value(&h.point);
                 if vq > best_value {
                     best = Some((q, h));
                     best_value = vq;
+                } else {
+                    // Not proven worse (a NaN anywhere counts as a tie).
+                    let gap = head_value - vq;
+                    let margin = tie_margin(d, &head.point, &h.point);
+                    tied |= gap.partial_cmp(&margin) != Some(std::cmp::Ordering::Greater);
                 }
             }
             let Some((q, next)) = best else {
-                break;
+                break true;
             };
+            tied = false;
+            if steps >= max_steps {
+                break false;
+            }
             r = q;
             head = next;
             head_value = best_value;
             steps += 1;
-        }
-        let support = crate::Support {
-            vertex: VertexId(head.vertex),
-            point: Point::new(head.point[0], head.point[1], head.point[2]),
         };
-        (support, steps, reads)
+        Polished {
+            support: crate::Support {
+                vertex: VertexId(head.vertex),
+                point: Point::new(head.point[0], head.point[1], head.point[2]),
+            },
+            record: r as u32,
+            steps,
+            reads,
+            done,
+            certain: done && !tied,
+        }
     }
+
+    /// Starts loading the record at unit `r` (its head's line and the next two): a hint only.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, r: u32) {
+        let bytes = self.units.as_bytes();
+        crate::memory_hints::prefetch(
+            bytes
+                .as_ptr()
+                .wrapping_add((r as usize).wrapping_mul(UNIT_BYTES)),
+        );
+        prefetch_record(bytes, r as usize);
+    }
+
+    /// A step bound no ascent reaches: each step strictly increases `d · p`, so it visits a
+    /// vertex at most once, and a map has fewer vertices than record units.
+    pub(crate) fn no_step_bound(&self) -> u32 {
+        u32::try_from(self.units.len()).unwrap_or(u32::MAX)
+    }
+}
+
+/// Starts loading the lines after the first of the record at unit `r` of `bytes` (up to 96
+/// bytes: a record of degree 6), so that they travel with the head's line.
+#[inline(always)]
+fn prefetch_record(bytes: &[u8], r: usize) {
+    let base = bytes.as_ptr().wrapping_add(r.wrapping_mul(UNIT_BYTES));
+    crate::memory_hints::prefetch(base.wrapping_add(64));
+    crate::memory_hints::prefetch(base.wrapping_add(95));
+}
+
+/// What [`Records::polish`] reached.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Polished {
+    /// The vertex reached and its point.
+    pub(crate) support: crate::Support,
+    /// The record start of the vertex reached.
+    pub(crate) record: u32,
+    /// Steps taken.
+    pub(crate) steps: u32,
+    /// Neighbours' heads read in full.
+    pub(crate) reads: u32,
+    /// Whether no neighbour of the vertex reached has a larger `f64` value `d·p`.
+    pub(crate) done: bool,
+    /// Whether, moreover, every neighbour is worse in exact arithmetic (`d·p_q < d·p_w`,
+    /// proven by the offsets' bound or by a margin over both values' rounding): then the
+    /// vertex reached is the exact maximiser of `d·p` (a local maximum on a convex polytope
+    /// is global), whatever the start. A `done` ascent without it may have stopped on a
+    /// plateau of rounding ties short of the maximum.
+    pub(crate) certain: bool,
+}
+
+/// The rounding of `fl(d·p_w)` and `fl(d·p_q)` together, with room to spare:
+/// `2⁻⁵⁰·(S_w + S_q) + MIN_POSITIVE` with `S = Σ|d_i p_i|`. Each value is within
+/// `γ₃·S + η` of the exact one (`γ₃ < 2⁻⁵¹`), so `fl(d·p_w) − fl(d·p_q) > tie_margin` proves
+/// `d·p_q < d·p_w` exactly (the subtraction's and the margin's own roundings are a few `u`
+/// relative, far inside the factor of 2 between `2⁻⁵⁰` and `2γ₃`).
+#[inline(always)]
+fn tie_margin(d: &Vector, w: &[f64; 3], q: &[f64; 3]) -> f64 {
+    let (ax, ay, az) = (d.x.abs(), d.y.abs(), d.z.abs());
+    VALUE_ROUNDING
+        * (ax * (w[0].abs() + q[0].abs())
+            + ay * (w[1].abs() + q[1].abs())
+            + az * (w[2].abs() + q[2].abs()))
+        + f64::MIN_POSITIVE
 }
 
 /// The offsets `δ` of a link, as `f64`.

@@ -11,9 +11,11 @@
 //! `cells: count, then per cell first_slab, first_node: u32` (8 bytes, `k² + 1` cells) ·
 //! `slab ends: count, then per slab its end: f64` · `slab words: count (the same), then per
 //! slab its root, or its owner | 2³¹: u32` (12 bytes a slab in all) ·
-//! `node links: u8` (2: compact, 4: wide) · `nodes: count, then per node a, b: f64, upper,
-//! lower: u32`, then `left, right, spare, spare_stamp` as cell-local `u16` (compact, 32 bytes:
-//! counted from the cell's first node and first slab) or global `u32` (wide, 40 bytes).
+//! `node form: u8` (2: compact, 3: rounded, 4: wide) · `nodes: count, then per node` its line
+//! (compact and wide: `a, b: f64`, `v = a·u + b`; rounded: `a, c: f32`, `v = a·(u − m) + c`
+//! with `m` the `u` of the cell's centre), `upper, lower: u32`, then `left, right, spare,
+//! spare_stamp` as cell-local `u16` (compact, 32 bytes, and rounded, 24 bytes: counted from
+//! the cell's first node and first slab) or global `u32` (wide, 40 bytes).
 //! Each record is its struct's `#[repr(C)]` layout, with no padding, so each
 //! array is read from the stream straight into its final `Vec` and then checked.
 //!
@@ -23,7 +25,8 @@
 //! the slab count (every cell has a slab) and their first node never decreasing from 0 to
 //! the node count; within a cell, slab ends strictly increasing, finite except the last,
 //! which is `+∞`; every root, child and spare child `NIL` or a node of the slab's own cell
-//! (compact links are checked once widened, so a local index past its cell is refused);
+//! (compact and rounded links are checked once widened, so a local index past its cell is
+//! refused; every cell of such a locator fits them);
 //! every spare stamp `NO_SPARE` (and then the spare `NIL`) or a version of the cell; every
 //! node line finite; every payload (node `upper`/`lower`, slab owner) accepted by the
 //! caller; a slab word is a root, an owner or `EMPTY_SLAB`.
@@ -31,8 +34,8 @@
 use super::grid::{Grid, MAX_CELLS_PER_SIDE};
 use super::locator::PointLocator;
 use super::types::{
-    Cell, CompactNode, NIL, NO_SPARE, Node, Nodes, Persistence, RIGHT_BIT, TreeNode, fits_compact,
-    slab_owner, slab_root,
+    Cell, CompactNode, LocalLinks, NIL, NO_SPARE, Node, Nodes, Persistence, RIGHT_BIT, RoundedNode,
+    TreeNode, fits_compact, slab_owner, slab_root,
 };
 use crate::codec::{ByteReader, ByteWriter, DecodeError, Element};
 use std::io::Read;
@@ -61,12 +64,8 @@ impl Element for Node {
     }
 }
 
-impl Element for CompactNode {
+impl Element for LocalLinks {
     fn swap_from_le(&mut self) {
-        self.a.swap_from_le();
-        self.b.swap_from_le();
-        self.upper.swap_from_le();
-        self.lower.swap_from_le();
         for x in [
             &mut self.left,
             &mut self.right,
@@ -75,6 +74,27 @@ impl Element for CompactNode {
         ] {
             *x = u16::from_le(*x);
         }
+    }
+}
+
+impl Element for CompactNode {
+    fn swap_from_le(&mut self) {
+        self.a.swap_from_le();
+        self.b.swap_from_le();
+        self.upper.swap_from_le();
+        self.lower.swap_from_le();
+        self.links.swap_from_le();
+    }
+}
+
+impl Element for RoundedNode {
+    fn swap_from_le(&mut self) {
+        for x in [&mut self.a, &mut self.c] {
+            *x = f32::from_bits(u32::from_le(x.to_bits()));
+        }
+        self.upper.swap_from_le();
+        self.lower.swap_from_le();
+        self.links.swap_from_le();
     }
 }
 
@@ -97,6 +117,10 @@ impl PointLocator {
         match &self.nodes {
             Nodes::Compact(nodes) => {
                 w.put_u8(2);
+                w.put_array(nodes);
+            }
+            Nodes::Rounded(nodes) => {
+                w.put_u8(3);
                 w.put_array(nodes);
             }
             Nodes::Wide(nodes) => {
@@ -155,12 +179,13 @@ impl PointLocator {
             words: &slab_words,
         };
 
-        let nodes = match r.u8("tree node links")? {
+        let nodes = match r.u8("tree node form")? {
             2 => Nodes::Compact(r.array("tree nodes")?),
+            3 => Nodes::Rounded(r.array("tree nodes")?),
             4 => Nodes::Wide(r.array("tree nodes")?),
             x => {
                 return Err(DecodeError::corrupt(format!(
-                    "tree node links of {x} bytes (expected 2 or 4)"
+                    "tree node form {x} (expected 2: compact, 3: rounded or 4: wide)"
                 )));
             }
         };
@@ -171,15 +196,16 @@ impl PointLocator {
             )));
         }
         check_cells(&cells, num_slabs, num_nodes)?;
+        if !matches!(nodes, Nodes::Wide(_))
+            && let Some(c) = cells.windows(2).position(|w| !fits_compact(w))
+        {
+            return Err(DecodeError::corrupt(format!(
+                "grid cell {c}: too many nodes or slabs for cell-local tree node links"
+            )));
+        }
         match &nodes {
-            Nodes::Compact(n) => {
-                if let Some(c) = cells.windows(2).position(|w| !fits_compact(w)) {
-                    return Err(DecodeError::corrupt(format!(
-                        "grid cell {c}: too many nodes or slabs for compact tree nodes"
-                    )));
-                }
-                check_nodes(&cells, slabs, n, is_payload)?;
-            }
+            Nodes::Compact(n) => check_nodes(&cells, slabs, n, is_payload)?,
+            Nodes::Rounded(n) => check_nodes(&cells, slabs, n, is_payload)?,
             Nodes::Wide(n) => check_nodes(&cells, slabs, n, is_payload)?,
         }
         Ok(PointLocator {
@@ -196,8 +222,8 @@ impl PointLocator {
 
 /// Checks every cell's slabs and nodes (the cell directory already checked): node lines
 /// finite; payloads accepted; roots, children and spare children `NIL` or nodes of the
-/// cell; spare stamps `NO_SPARE` (spare `NIL`) or versions of the cell. Compact nodes are
-/// checked widened.
+/// cell; spare stamps `NO_SPARE` (spare `NIL`) or versions of the cell. Compact and rounded
+/// nodes are checked widened.
 fn check_nodes<N: TreeNode>(
     cells: &[Cell],
     slabs: SlabArrays,

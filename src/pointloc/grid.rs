@@ -53,6 +53,13 @@ impl Grid {
         (((v - self.v_lo) * self.v_scale) as usize).min(self.k - 1)
     }
 
+    /// The `u` of column `i`'s centre, `u_lo + (i + ½) / u_scale`: rounded tree nodes store
+    /// their lines relative to it (the build and every query compute it alike).
+    #[inline(always)]
+    pub(super) fn centre_u(&self, i: usize) -> f64 {
+        self.u_lo + (i as f64 + 0.5) / self.u_scale
+    }
+
     /// The rectangle `[u0, u1] × [v0, v1]` of cell `(i, j)`.
     pub(super) fn rect(&self, i: usize, j: usize) -> [f64; 4] {
         [

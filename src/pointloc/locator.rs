@@ -11,17 +11,17 @@ use super::grid::{
 use super::sweep::sweep_cell;
 use super::types::{
     Cell, CompactNode, LocateStats, Location, NoTally, Node, Nodes, OWNER_LIMIT, Persistence,
-    PointLocError, RIGHT_BIT, Segment, Slab, Tally, TreeNode, slab_owner, slab_root,
+    PointLocError, RIGHT_BIT, RoundedNode, Segment, Slab, Tally, TreeNode, slab_owner, slab_root,
 };
 use crate::memory_hints;
 
 /// A query prefetches at most this many of its cell's slab records.
 const PREFETCH_SLABS: usize = 32;
-/// A query prefetches at most this many of its cell's tree nodes (the shallowest ones: a
-/// cell's nodes are ordered by depth): 12 lines of 32-byte nodes. Measured at 10⁶ sphere
-/// vertices with 40-byte nodes, interleaved in one process: 16 or 24 best; 64 (the whole
-/// cell) and 0 slower.
-const PREFETCH_NODES: usize = 24;
+/// A query prefetches at most this many bytes of its cell's tree nodes (the shallowest ones: a
+/// cell's nodes are ordered by depth): 12 lines, 24 compact or 32 rounded nodes. Measured at
+/// 10⁶ sphere vertices with 40-byte nodes, interleaved in one process: 16 or 24 nodes best;
+/// 64 (the whole cell) and 0 slower.
+const PREFETCH_NODE_BYTES: usize = 12 * 64;
 
 /// A frozen point locator (see the module notes): a uniform grid of cells, each cell a slab
 /// structure over the segments clipped to it, all cells' tree versions in one node store.
@@ -241,13 +241,51 @@ impl PointLocator {
         })
     }
 
+    /// This locator with every tree node's line stored in `f32` relative to its grid cell's
+    /// centre (24-byte nodes instead of 32), for callers that repair answers near a segment
+    /// themselves. Slabs and links are unchanged; a locator whose nodes are not compact (a
+    /// cell too large for them) or one of whose lines does not fit `f32` is returned exact.
+    ///
+    /// A rounded locator answers like the exact one at every `(u, v)` of the domain
+    /// `[u_lo, u_hi] × [v_lo, v_hi]` whose vertical distance to the line `v = a·u + b` of each
+    /// segment over `u` exceeds `2⁻²² · (|a·u + b| + |a| · U)`, with
+    /// `U = max(|u_lo|, |u_hi|, u_hi − u_lo)`; nearer, it may answer as if the point were on
+    /// the other side of that segment.
+    ///
+    /// ```
+    /// use polyquery::pointloc::{PointLocator, Segment};
+    ///
+    /// let exact = PointLocator::build(&[
+    ///     Segment { u0: 0.0, v0: 0.0, u1: 1.0, v1: 0.1, upper: 1, lower: 0 },
+    ///     Segment { u0: 0.0, v0: 1.0, u1: 1.0, v1: 1.1, upper: 2, lower: 1 },
+    /// ])?;
+    /// let rounded = exact.clone().with_rounded_lines();
+    /// assert!(rounded.has_rounded_lines());
+    /// assert_eq!(rounded.node_bytes(), PointLocator::ROUNDED_NODE_BYTES);
+    /// assert_eq!(rounded.locate(0.5, 0.5), exact.locate(0.5, 0.5));
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
+    pub fn with_rounded_lines(self) -> PointLocator {
+        let grid = self.grid;
+        let nodes = self
+            .nodes
+            .rounded(&self.cells, |c| grid.centre_u(c % grid.k));
+        PointLocator { nodes, ..self }
+    }
+
+    /// Whether the tree nodes store rounded lines ([`PointLocator::with_rounded_lines`]):
+    /// `has_rounded_lines() ⇔ node_bytes() = ROUNDED_NODE_BYTES`.
+    pub fn has_rounded_lines(&self) -> bool {
+        matches!(self.nodes, Nodes::Rounded(_))
+    }
+
     /// Locates `(u, v)`: its slab and the segments just below and just above it.
     ///
     /// A point on a segment's line counts as above that segment. Non-finite input gets some
     /// answer and never panics: `locate(u, v).slab < num_slabs()`.
     #[inline]
     pub fn locate(&self, u: f64, v: f64) -> Location {
-        self.locate_tallied(u, v, &mut NoTally)
+        self.locate_tallied(u, v, &mut NoTally, &mut |_, _| None)
     }
 
     /// [`PointLocator::locate`], adding the counted work to `stats`.
@@ -255,14 +293,56 @@ impl PointLocator {
     /// `locate_with_stats(u, v, s) == locate(u, v)`, and `s` grows by the work done.
     #[inline]
     pub fn locate_with_stats(&self, u: f64, v: f64, stats: &mut LocateStats) -> Location {
-        self.locate_tallied(u, v, stats)
+        self.locate_tallied(u, v, stats, &mut |_, _| None)
     }
 
-    /// [`PointLocator::locate`], telling `tally` about every read.
+    /// [`PointLocator::locate`] on a locator with rounded lines, with the comparisons its
+    /// rounding cannot decide left to the caller: where `(u, v)` is within
+    /// `2⁻²² · (|c| + |a·(u − m)|)` of a node's rounded line `v = a·(u − m) + c`, the descent
+    /// takes `side(upper, lower)` (the segment's payloads) as "the point is on or above that
+    /// segment", e.g. decided exactly by the caller. On an exact locator it is `locate`.
+    ///
+    /// With `side` the exact locator's own comparison, it answers like the exact locator
+    /// except within that locator's rounding of a line: at every `(u, v)` of the domain
+    /// whose vertical distance to each segment over `u` exceeds `2⁻⁵⁰ · (|a·u + b| + |a| · U)`
+    /// (`U` as in [`PointLocator::with_rounded_lines`]).
+    ///
+    /// ```
+    /// use polyquery::pointloc::{PointLocator, Segment};
+    ///
+    /// let segment = Segment { u0: 0.0, v0: 0.0, u1: 1.0, v1: 1.0, upper: 1, lower: 0 };
+    /// let rounded = PointLocator::build(&[segment])?.with_rounded_lines();
+    /// // 0.1 + 1e-12 is too close to the line for `f32`: the caller decides (here, exactly).
+    /// let (u, v) = (0.1, 0.1 + 1e-12);
+    /// let here = rounded.locate_with_side(u, v, |_, _| v >= u);
+    /// assert_eq!((here.below, here.above), (Some(1), None));
+    /// # Ok::<(), polyquery::Error>(())
+    /// ```
+    #[inline]
+    pub fn locate_with_side(
+        &self,
+        u: f64,
+        v: f64,
+        mut side: impl FnMut(u32, u32) -> bool,
+    ) -> Location {
+        self.locate_tallied(u, v, &mut NoTally, &mut |upper, lower| {
+            Some(side(upper, lower))
+        })
+    }
+
+    /// [`PointLocator::locate`], telling `tally` about every read, and asking `side` (as
+    /// [`PointLocator::locate_with_side`] does; `None`: the rounded comparison stands).
     #[inline(always)]
-    pub(crate) fn locate_tallied<T: Tally>(&self, u: f64, v: f64, stats: &mut T) -> Location {
+    pub(crate) fn locate_tallied<T: Tally, S: FnMut(u32, u32) -> Option<bool>>(
+        &self,
+        u: f64,
+        v: f64,
+        stats: &mut T,
+        side: &mut S,
+    ) -> Location {
         let mut loc = Location::default();
-        let cell = self.grid.row(v) * self.grid.k + self.grid.col(u);
+        let col = self.grid.col(u);
+        let cell = self.grid.row(v) * self.grid.k + col;
         stats.probe();
         let (Some(this), Some(next)) = (self.cells.get(cell), self.cells.get(cell + 1)) else {
             return loc;
@@ -276,7 +356,7 @@ impl PointLocator {
             return loc;
         };
         // Start loading the cell's slab ends (8 a line), slab words (16 a line) and its
-        // shallowest node lines (2 compact nodes a line) together: they then arrive in about
+        // shallowest node lines together: they then arrive in about
         // one memory latency instead of one latency per probe and per tree level.
         let prefetched = ends.len().min(PREFETCH_SLABS);
         for i in (0..prefetched).step_by(8) {
@@ -285,10 +365,11 @@ impl PointLocator {
         for i in (0..prefetched).step_by(16) {
             memory_hints::prefetch(words.as_ptr().wrapping_add(i));
         }
-        let cell_nodes =
-            (next.first_node.saturating_sub(this.first_node) as usize).min(PREFETCH_NODES);
+        let cell_bytes = (next.first_node.saturating_sub(this.first_node) as usize)
+            .saturating_mul(self.nodes.node_bytes())
+            .min(PREFETCH_NODE_BYTES);
         let node_base = self.nodes.address(this.first_node as usize);
-        for offset in (0..cell_nodes * self.nodes.node_bytes()).step_by(64) {
+        for offset in (0..cell_bytes).step_by(64) {
             memory_hints::prefetch(node_base.wrapping_add(offset));
         }
         // Slab k of the cell: the number of boundaries ≤ u (the last slab's end is +∞).
@@ -317,9 +398,17 @@ impl PointLocator {
             loc.owner = slab_owner(word);
             return loc;
         };
+        let at = Probe { x: u, v };
         match &self.nodes {
-            Nodes::Compact(nodes) => descend(nodes, this, root, version, u, v, &mut loc, stats),
-            Nodes::Wide(nodes) => descend(nodes, this, root, version, u, v, &mut loc, stats),
+            Nodes::Compact(nodes) => descend(nodes, this, root, version, at, &mut loc, stats, side),
+            Nodes::Rounded(nodes) => {
+                let at = Probe {
+                    x: u - self.grid.centre_u(col),
+                    v,
+                };
+                descend(nodes, this, root, version, at, &mut loc, stats, side);
+            }
+            Nodes::Wide(nodes) => descend(nodes, this, root, version, at, &mut loc, stats, side),
         }
         loc
     }
@@ -430,8 +519,15 @@ impl PointLocator {
     /// `= 32`.
     pub const NODE_BYTES: usize = std::mem::size_of::<CompactNode>();
 
-    /// Bytes of one of this locator's stored tree nodes: [`PointLocator::NODE_BYTES`], or
-    /// 40 when a cell is too large for the compact form.
+    /// Bytes of one stored tree node with its line rounded to `f32`
+    /// ([`PointLocator::with_rounded_lines`]).
+    ///
+    /// `= 24`.
+    pub const ROUNDED_NODE_BYTES: usize = std::mem::size_of::<RoundedNode>();
+
+    /// Bytes of one of this locator's stored tree nodes: [`PointLocator::NODE_BYTES`],
+    /// [`PointLocator::ROUNDED_NODE_BYTES`] with rounded lines, or 40 when a cell is too large
+    /// for the compact form.
     ///
     /// `memory_bytes() ≥ num_nodes() × node_bytes()`.
     pub fn node_bytes(&self) -> usize {
@@ -439,20 +535,34 @@ impl PointLocator {
     }
 }
 
+/// A rounded node's comparison is too close to call when `(u, v)` is within this factor of
+/// `|c| + |a·x|` of its line: rounding `a` and `c` to `f32` moves the line by at most
+/// `2⁻²⁴·(|c| + |a·x|)` (plus `f64` rounding far below), so farther points are on the same
+/// side of the rounded line and of the exact one.
+const CLOSE_CALL: f64 = 1.0 / (1u64 << 22) as f64;
+
+/// The point a descent compares with the nodes' lines: `x` is `u` as the lines take it (`u`
+/// itself, or `u` less the cell's centre for rounded nodes).
+#[derive(Clone, Copy)]
+struct Probe {
+    x: f64,
+    v: f64,
+}
+
 /// The descent in the slab's tree version `version` from `root`, noting the nearest
-/// segments below and above in `loc`. The stored structure is acyclic; the bound only
-/// guards against a corrupt build.
+/// segments below and above in `loc`; a rounded node's close call goes to `side`. The stored
+/// structure is acyclic; the bound only guards against a corrupt build.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn descend<N: TreeNode, T: Tally>(
+fn descend<N: TreeNode, T: Tally, S: FnMut(u32, u32) -> Option<bool>>(
     nodes: &[N],
     cell: &Cell,
     root: u32,
     version: u32,
-    u: f64,
-    v: f64,
+    Probe { x, v }: Probe,
     loc: &mut Location,
     stats: &mut T,
+    side: &mut S,
 ) {
     let mut node = root;
     for _ in 0..=nodes.len() {
@@ -461,7 +571,12 @@ fn descend<N: TreeNode, T: Tally>(
         };
         let ([a, b], [upper, lower]) = n.segment();
         stats.node();
-        let right = v >= a * u + b;
+        let h = a * x + b;
+        let right = if N::ROUNDED && (v - h).abs() <= CLOSE_CALL * (b.abs() + (a * x).abs()) {
+            side(upper, lower).unwrap_or(v >= h)
+        } else {
+            v >= h
+        };
         if right {
             loc.below = Some(upper);
         } else {

@@ -37,14 +37,19 @@
 //!   child and its stamp).
 //!   A node's links are cell-local `u16` (counted from its cell's first node and first slab;
 //!   32 bytes a node) when every cell holds at most 65,535 nodes and 32,766 slabs, else
-//!   global `u32` (40 bytes; tens of thousands of segments through one cell). One level of
-//!   a descent reads one node. A cell's slabs and nodes
-//!   are contiguous, its nodes renumbered by their smallest depth in any of its versions
-//!   (roots first), and a query prefetches the cell's slab ends and words and first 24 nodes at once (on a
-//!   sphere a cell has ≈ 19 slabs and ≈ 38 nodes, ≈ 23 of them at depth ≤ 1 in some
-//!   version), so a million-segment locator costs about one memory latency per query for
-//!   the cell instead of one per probe and per level. Large arrays are backed by huge pages
-//!   (`memory_hints`).
+//!   global `u32` (40 bytes; tens of thousands of segments through one cell). A caller that
+//!   repairs answers near a segment itself (the normal vector map) may ask for **rounded
+//!   lines** ([`PointLocator::with_rounded_lines`]): the line in `f32` as
+//!   `v = a·(u − m) + c`, `m` the `u` of the cell's centre (so that `c` is the line's height
+//!   in the cell and a steep line loses no precision to a large intercept), 24 bytes a node;
+//!   a comparison within `2⁻²²·(|c| + |a·(u − m)|)` of a rounded line is then the caller's
+//!   ([`PointLocator::locate_with_side`]). One level of a descent reads one node. A cell's
+//!   slabs and nodes are contiguous, its nodes renumbered by their smallest depth in any of
+//!   its versions (roots first), and a query prefetches the cell's slab ends and words and
+//!   the first 12 lines of its nodes at once (24 compact or 32 rounded nodes; on a sphere a
+//!   cell has ≈ 19 slabs and ≈ 38 nodes, ≈ 23 of them at depth ≤ 1 in some version), so a
+//!   million-segment locator costs about one memory latency per query for the cell instead
+//!   of one per probe and per level. Large arrays are backed by huge pages (`memory_hints`).
 //!
 //! Counted work ([`LocateStats`]): one slab probe for the cell's directory entry, one per
 //! boundary compared in the cell's binary search, and one per tree node visited. It is
@@ -57,10 +62,10 @@
 //! a caller that wants the *region* of the point needs (the region just above `below`, or
 //! just below `above`, or the owner).
 //!
-//! Exactness: the comparisons of a *query* use the rounded line coefficients, so a point
-//! within rounding of a segment (or of a cell side) may be reported on the wrong side of it.
-//! Callers that need an exact answer (the normal vector map does) repair it locally
-//! afterwards.
+//! Exactness: the comparisons of a *query* use the rounded line coefficients (`f64`, or `f32`
+//! with rounded lines), so a point within rounding of a segment (or of a cell side) may be
+//! reported on the wrong side of it. Callers that need an exact answer (the normal vector map
+//! does) repair it locally afterwards.
 
 mod encode;
 mod grid;

@@ -451,3 +451,174 @@ fn widened_blank(count: usize) -> Vec<Node> {
         count
     ]
 }
+
+/// `segs` mapped by `(u, v) ↦ (su·u + ou, sv·v + ov)` (positive scales keep them apart and
+/// their sides as they were).
+fn scaled(segs: &[Segment], [su, ou, sv, ov]: [f64; 4]) -> Vec<Segment> {
+    segs.iter()
+        .map(|s| Segment {
+            u0: su * s.u0 + ou,
+            v0: sv * s.v0 + ov,
+            u1: su * s.u1 + ou,
+            v1: sv * s.v1 + ov,
+            ..*s
+        })
+        .collect()
+}
+
+/// The smallest `|v − h| − k·(|h| + |a|·big_u)` over the segments over `u` (`h` the
+/// segment's height at `u`, `a` its slope): positive when the point is farther than that
+/// tolerance from all of them.
+fn clearance(segs: &[Segment], u: f64, v: f64, big_u: f64, k: f64) -> f64 {
+    let mut least = f64::INFINITY;
+    for s in segs {
+        let (u0, v0, u1, v1) = if s.u0 < s.u1 {
+            (s.u0, s.v0, s.u1, s.v1)
+        } else {
+            (s.u1, s.v1, s.u0, s.v0)
+        };
+        if !(u0 <= u && u <= u1) || u0 == u1 {
+            continue;
+        }
+        let a = (v1 - v0) / (u1 - u0);
+        let h = v0 + a * (u - u0);
+        least = least.min((v - h).abs() - k * (h.abs() + a.abs() * big_u));
+    }
+    least
+}
+
+/// The exact locator's own comparison of `(u, v)` with segment `s`'s line: on or above it.
+fn exact_side(s: &Segment, u: f64, v: f64) -> bool {
+    let (u0, v0, u1, v1) = if s.u0 <= s.u1 {
+        (s.u0, s.v0, s.u1, s.v1)
+    } else {
+        (s.u1, s.v1, s.u0, s.v0)
+    };
+    let (a, b) = super::grid::line_of(u0, v0, u1, v1);
+    v >= a * u + b
+}
+
+/// The tolerance of a rounded locator's plain answers, and of its answers with the exact
+/// comparison as `side` (relative to `|a·u + b| + |a|·U`).
+const ROUNDED_TOLERANCE: f64 = 1.0 / (1u64 << 22) as f64;
+const SIDED_TOLERANCE: f64 = 1.0 / (1u64 << 44) as f64;
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// A locator with rounded lines answers exactly like the exact one at every point of the
+    /// domain farther from each segment over it than the stated tolerance
+    /// `2⁻²²·(|a·u + b| + |a|·U)`, `U = max(|u_lo|, |u_hi|, u_hi − u_lo)`, and, given the
+    /// exact comparison for its close calls (`locate_with_side`), farther than
+    /// `2⁻⁴⁴·(|a·u + b| + |a|·U)`. Tolerances relative to the input's scale: the
+    /// subdivisions are scaled by 10⁻³…10³ and shifted by up to 10³ of their size, so
+    /// slopes range over 10⁻⁶…10⁶ times the originals. Two thirds of the points are put just
+    /// outside one of the two tolerances of a segment (2 to 3 times it), where a coarser
+    /// rounding or a missed close call would answer differently.
+    #[test]
+    fn rounded_lines_answer_like_exact_ones_away_from_segments(
+        seed in 0u64..1_000_000,
+        su in -3.0f64..3.0,
+        sv in -3.0f64..3.0,
+        ou in -1e3f64..1e3,
+        ov in -1e3f64..1e3,
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let base = if seed % 2 == 0 { rows(&mut rng) } else { star(&mut rng) };
+        // `rows` may keep no segment at all (each is kept with probability 3/4): no domain.
+        proptest::prop_assume!(!base.is_empty());
+        let (su, sv) = (10f64.powf(su), 10f64.powf(sv));
+        let segs = scaled(&base, [su, ou * su, sv, ov * sv]);
+        let exact = PointLocator::build(&segs).unwrap();
+        let rounded = exact.clone().with_rounded_lines();
+        proptest::prop_assert!(rounded.has_rounded_lines());
+        proptest::prop_assert_eq!(rounded.node_bytes(), PointLocator::ROUNDED_NODE_BYTES);
+        let lines: Vec<&Segment> = segs.iter().filter(|s| s.u0 != s.u1).collect();
+        let (mut lo, mut hi) = ((f64::INFINITY, f64::INFINITY), (f64::NEG_INFINITY, f64::NEG_INFINITY));
+        for s in &segs {
+            lo = (lo.0.min(s.u0.min(s.u1)), lo.1.min(s.v0.min(s.v1)));
+            hi = (hi.0.max(s.u0.max(s.u1)), hi.1.max(s.v0.max(s.v1)));
+        }
+        let big_u = lo.0.abs().max(hi.0.abs()).max(hi.0 - lo.0);
+        let (mut plain, mut sided) = (0, 0);
+        for i in 0..600 {
+            let u = rng.random_range(lo.0..=hi.0);
+            let v = if i % 3 == 0 || lines.is_empty() {
+                rng.random_range(lo.1..=hi.1)
+            } else {
+                // Just beyond one tolerance of a segment over `u` (if `u` is over it).
+                let k = if i % 3 == 1 { ROUNDED_TOLERANCE } else { SIDED_TOLERANCE };
+                let s = lines[rng.random_range(0..lines.len())];
+                let a = (s.v1 - s.v0) / (s.u1 - s.u0);
+                let h = s.v0 + a * (u - s.u0);
+                let side = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+                h + side * k * (h.abs() + a.abs() * big_u) * rng.random_range(2.0..3.0)
+            };
+            if !(lo.1..=hi.1).contains(&v) {
+                continue;
+            }
+            let want = exact.locate(u, v);
+            if clearance(&segs, u, v, big_u, ROUNDED_TOLERANCE) > 0.0 {
+                proptest::prop_assert_eq!(rounded.locate(u, v), want, "at ({}, {})", u, v);
+                plain += 1;
+            }
+            if clearance(&segs, u, v, big_u, SIDED_TOLERANCE) > 0.0 {
+                let got = rounded.locate_with_side(u, v, |upper, _| {
+                    segs.get(upper as usize).is_some_and(|s| exact_side(s, u, v))
+                });
+                proptest::prop_assert_eq!(got, want, "at ({}, {}) with the exact side", u, v);
+                sided += 1;
+            }
+        }
+        // Most points are checked (a few land too near another segment or off the domain).
+        proptest::prop_assert!(plain >= 150 && sided >= 200, "only {} and {} points checked", plain, sided);
+    }
+}
+
+/// A locator with rounded lines survives a save and load unchanged; wide nodes, and compact
+/// ones with a line beyond `f32`'s range, stay exact when asked to round.
+#[test]
+fn rounded_nodes_survive_save_and_load() {
+    use crate::codec::{ByteReader, ByteWriter};
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let n = 3000;
+    let exact = PointLocator::build(&fan(n)).unwrap();
+    let rounded = exact.clone().with_rounded_lines();
+    assert!(rounded.has_rounded_lines() && !exact.has_rounded_lines());
+    assert_eq!(rounded.node_bytes(), 24);
+    assert_eq!(
+        rounded.memory_bytes() + 8 * rounded.num_nodes(),
+        exact.memory_bytes()
+    );
+    let mut w = ByteWriter::new();
+    rounded.encode(&mut w);
+    let bytes = w.into_bytes();
+    let mut r = ByteReader::new(&bytes[..], bytes.len() as u64);
+    let back = PointLocator::decode(&mut r, &|x| x < n).unwrap();
+    assert!(back.has_rounded_lines());
+    let (Nodes::Rounded(a), Nodes::Rounded(b)) = (&back.nodes, &rounded.nodes) else {
+        panic!("rounded nodes load as rounded nodes");
+    };
+    assert_eq!(a.as_slice().as_bytes(), b.as_slice().as_bytes());
+    for _ in 0..2000 {
+        let (u, v) = (rng.random_range(-1.1..1.1), rng.random_range(-1.1..1.1));
+        assert_eq!(back.locate(u, v), rounded.locate(u, v), "at ({u}, {v})");
+    }
+    // A wide locator is returned as it is.
+    let wide = PointLocator {
+        nodes: Nodes::Wide(widened_blank(exact.num_nodes())),
+        ..exact.clone()
+    };
+    assert_eq!(wide.with_rounded_lines().node_bytes(), 40);
+    // A slope of 10⁴⁰ does not fit f32: the locator stays exact.
+    let steep = PointLocator::build(&[Segment {
+        u0: 0.0,
+        v0: 0.0,
+        u1: 1e-40,
+        v1: 1.0,
+        upper: 0,
+        lower: 0,
+    }])
+    .unwrap();
+    assert!(!steep.with_rounded_lines().has_rounded_lines());
+}

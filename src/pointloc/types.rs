@@ -190,57 +190,20 @@ pub(crate) const COMPACT_MAX_NODES: usize = NIL16 as usize;
 pub(crate) const COMPACT_MAX_SLABS: usize = (RIGHT_BIT16 - 1) as usize;
 
 record! {
-    /// A stored tree node with cell-local links (32 bytes): [`Node`] with its children,
-    /// spare child and spare version counted from its cell's first node and first slab in
-    /// `u16` (every locator whose cells all fit stores these; see [`CompactNode::widen`]).
-    /// Aligned to 32 bytes, so that no node straddles two cache lines.
-    #[repr(align(32))]
-    pub(crate) struct CompactNode {
-        pub(super) a: f64,
-        pub(super) b: f64,
-        pub(super) upper: u32,
-        pub(super) lower: u32,
+    /// A stored node's children, spare child and spare version counted from its cell's first
+    /// node and first slab (8 bytes): `NIL16` for none, the spare stamp `NO_SPARE16` or a
+    /// cell-local version with `RIGHT_BIT16` for a right child.
+    pub(crate) struct LocalLinks {
         pub(super) left: u16,
         pub(super) right: u16,
         pub(super) spare: u16,
-        /// `NO_SPARE16`, or the cell-local version the spare was set in, with `RIGHT_BIT16`.
         pub(super) spare_stamp: u16,
     }
 }
 
-/// A node of the frozen store, wide or compact: what a descent reads of it, and the node
-/// seen as a [`Node`] with global links.
-pub(crate) trait TreeNode: Copy {
-    /// The node with global links, for a node of the cell whose nodes start at
-    /// `first_node` and whose slabs (versions) start at `first_slab`.
-    fn widen(&self, first_node: u32, first_slab: u32) -> Node;
-    /// The segment's line `(a, b)`, `v = a·u + b`, and the payloads `(upper, lower)`.
-    fn segment(&self) -> ([f64; 2], [u32; 2]);
+impl LocalLinks {
     /// The global index of the child on `right`'s side in version `version` of `cell`
-    /// (`NIL` for none): `= widen(cell).child(right, version)`.
-    fn step(&self, right: bool, version: u32, cell: &Cell) -> u32;
-}
-
-impl TreeNode for Node {
-    #[inline(always)]
-    fn widen(&self, _: u32, _: u32) -> Node {
-        *self
-    }
-    #[inline(always)]
-    fn segment(&self) -> ([f64; 2], [u32; 2]) {
-        ([self.a, self.b], [self.upper, self.lower])
-    }
-    #[inline(always)]
-    fn step(&self, right: bool, version: u32, _: &Cell) -> u32 {
-        self.child(right, version)
-    }
-}
-
-impl TreeNode for CompactNode {
-    #[inline(always)]
-    fn segment(&self) -> ([f64; 2], [u32; 2]) {
-        ([self.a, self.b], [self.upper, self.lower])
-    }
+    /// (`NIL` for none).
     #[inline(always)]
     fn step(&self, right: bool, version: u32, cell: &Cell) -> u32 {
         // A version of the cell: local below `COMPACT_MAX_SLABS`, so the cast is exact.
@@ -262,8 +225,11 @@ impl TreeNode for CompactNode {
             cell.first_node + u32::from(child)
         }
     }
-    #[inline(always)]
-    fn widen(&self, first_node: u32, first_slab: u32) -> Node {
+
+    /// The links made global, as a [`Node`] with the line `(a, b)` and the payloads
+    /// `[upper, lower]`, for a node of the cell whose nodes start at `first_node` and whose
+    /// slabs start at `first_slab`.
+    fn widen(&self, line: [f64; 2], payloads: [u32; 2], first_node: u32, first_slab: u32) -> Node {
         let link = |x: u16| {
             if x == NIL16 {
                 NIL
@@ -282,15 +248,115 @@ impl TreeNode for CompactNode {
             (first_slab + u32::from(self.spare_stamp & !RIGHT_BIT16)) | right
         };
         Node {
-            a: self.a,
-            b: self.b,
-            upper: self.upper,
-            lower: self.lower,
+            a: line[0],
+            b: line[1],
+            upper: payloads[0],
+            lower: payloads[1],
             left: link(self.left),
             right: link(self.right),
             spare: link(self.spare),
             spare_stamp,
         }
+    }
+}
+
+record! {
+    /// A stored tree node with cell-local links (32 bytes): [`Node`] with its children,
+    /// spare child and spare version counted from its cell's first node and first slab in
+    /// `u16` (every locator whose cells all fit stores these; see [`CompactNode::widen`]).
+    /// Aligned to 32 bytes, so that no node straddles two cache lines.
+    #[repr(align(32))]
+    pub(crate) struct CompactNode {
+        pub(super) a: f64,
+        pub(super) b: f64,
+        pub(super) upper: u32,
+        pub(super) lower: u32,
+        pub(super) links: LocalLinks,
+    }
+}
+
+record! {
+    /// A stored tree node with its line rounded to `f32` (24 bytes): the line
+    /// `v = a·(u − m) + c` with `m` the `u` of its cell's centre ([`Grid::centre_u`], so that
+    /// `c` is the line's height there and a steep line loses no precision to a large
+    /// intercept), the payloads and [`LocalLinks`] as in a [`CompactNode`]. A locator stores
+    /// these only when asked ([`PointLocator::with_rounded_lines`]).
+    ///
+    /// [`Grid::centre_u`]: super::grid::Grid::centre_u
+    /// [`PointLocator::with_rounded_lines`]: crate::pointloc::PointLocator::with_rounded_lines
+    pub(crate) struct RoundedNode {
+        pub(super) a: f32,
+        pub(super) c: f32,
+        pub(super) upper: u32,
+        pub(super) lower: u32,
+        pub(super) links: LocalLinks,
+    }
+}
+
+/// A node of the frozen store, wide, compact or rounded: what a descent reads of it, and the
+/// node seen as a [`Node`] with global links.
+pub(crate) trait TreeNode: Copy {
+    /// Whether the stored lines are rounded ([`RoundedNode`]): a descent then hands the
+    /// comparisons too close to call to its caller.
+    const ROUNDED: bool = false;
+    /// The node with global links, for a node of the cell whose nodes start at
+    /// `first_node` and whose slabs (versions) start at `first_slab`; its line as stored
+    /// (for a [`RoundedNode`], `(a, c)` relative to the cell's centre).
+    fn widen(&self, first_node: u32, first_slab: u32) -> Node;
+    /// The segment's line as stored and the payloads `(upper, lower)`: `v = a·x + b` with
+    /// `x = u` (wide and compact nodes) or `x = u − m` (rounded nodes, `m` the cell's
+    /// centre).
+    fn segment(&self) -> ([f64; 2], [u32; 2]);
+    /// The global index of the child on `right`'s side in version `version` of `cell`
+    /// (`NIL` for none): `= widen(cell).child(right, version)`.
+    fn step(&self, right: bool, version: u32, cell: &Cell) -> u32;
+}
+
+impl TreeNode for Node {
+    #[inline(always)]
+    fn widen(&self, _: u32, _: u32) -> Node {
+        *self
+    }
+    #[inline(always)]
+    fn segment(&self) -> ([f64; 2], [u32; 2]) {
+        ([self.a, self.b], [self.upper, self.lower])
+    }
+    #[inline(always)]
+    fn step(&self, right: bool, version: u32, _: &Cell) -> u32 {
+        self.child(right, version)
+    }
+}
+
+/// The [`TreeNode`] of a node with cell-local [`LocalLinks`] in `links`, its line read by
+/// its own `line()` (`rounded`: whether that line is rounded).
+macro_rules! local_tree_node {
+    ($node:ty, $rounded:expr) => {
+        impl TreeNode for $node {
+            const ROUNDED: bool = $rounded;
+            #[inline(always)]
+            fn segment(&self) -> ([f64; 2], [u32; 2]) {
+                (self.line(), [self.upper, self.lower])
+            }
+            #[inline(always)]
+            fn step(&self, right: bool, version: u32, cell: &Cell) -> u32 {
+                self.links.step(right, version, cell)
+            }
+            #[inline(always)]
+            fn widen(&self, first_node: u32, first_slab: u32) -> Node {
+                let (line, payloads) = self.segment();
+                self.links.widen(line, payloads, first_node, first_slab)
+            }
+        }
+    };
+}
+local_tree_node!(CompactNode, false);
+local_tree_node!(RoundedNode, true);
+
+impl RoundedNode {
+    /// The stored line `(a, c)` in `f64`: `v = a·(u − m) + c`.
+    #[inline(always)]
+    fn line(&self) -> [f64; 2] {
+        [f64::from(self.a), f64::from(self.c)]
     }
 }
 
@@ -321,11 +387,39 @@ impl Node {
             b: self.b,
             upper: self.upper,
             lower: self.lower,
-            left: link(self.left),
-            right: link(self.right),
-            spare: link(self.spare),
-            spare_stamp,
+            links: LocalLinks {
+                left: link(self.left),
+                right: link(self.right),
+                spare: link(self.spare),
+                spare_stamp,
+            },
         }
+    }
+}
+
+impl CompactNode {
+    /// The line `(a, b)`: `v = a·u + b`.
+    #[inline(always)]
+    fn line(&self) -> [f64; 2] {
+        [self.a, self.b]
+    }
+
+    /// The node with its line `v = a·u + b` stored as `v = a·(u − m) + c` in `f32`
+    /// (`c = a·m + b` rounded); `None` when `a` or `c` is neither zero nor within `f32`'s
+    /// normal range (rounding would then lose more than its relative `2⁻²⁴`).
+    pub(super) fn round(&self, m: f64) -> Option<RoundedNode> {
+        let fits = |x: f64| {
+            let r = x as f32;
+            r == 0.0 && x == 0.0 || r.is_normal()
+        };
+        let c = self.a * m + self.b;
+        (fits(self.a) && fits(c)).then_some(RoundedNode {
+            a: self.a as f32,
+            c: c as f32,
+            upper: self.upper,
+            lower: self.lower,
+            links: self.links,
+        })
     }
 }
 
@@ -382,11 +476,14 @@ record! {
 
 /// The frozen tree nodes of a locator: [`CompactNode`]s when every cell fits their `u16`
 /// links, else [`Node`]s (a cell with more than 65,535 nodes or 32,766 slabs, e.g. tens of
-/// thousands of segments through one point).
+/// thousands of segments through one point); [`RoundedNode`]s when the caller asked for
+/// rounded lines and the nodes were compact.
 #[derive(Clone, Debug)]
 pub(crate) enum Nodes {
     /// Cell-local `u16` links, 32 bytes a node.
     Compact(Vec<CompactNode>),
+    /// Cell-local `u16` links and `f32` lines relative to the cell's centre, 24 bytes a node.
+    Rounded(Vec<RoundedNode>),
     /// Global `u32` links, 40 bytes a node.
     Wide(Vec<Node>),
 }
@@ -421,10 +518,35 @@ impl Nodes {
         Nodes::Compact(compact)
     }
 
+    /// The rounded form of compact nodes: every node of cell `c` (cells in order, `c = j·k +
+    /// i`) with its line relative to `centre(c)` in `f32`; wide or rounded nodes, and compact
+    /// ones of which one line does not fit `f32` ([`CompactNode::round`]), unchanged.
+    pub(super) fn rounded(self, cells: &[Cell], centre: impl Fn(usize) -> f64) -> Nodes {
+        let Nodes::Compact(compact) = self else {
+            return self;
+        };
+        let mut rounded = Vec::with_capacity(compact.len());
+        crate::memory_hints::advise_huge_pages(&rounded);
+        for (c, w) in cells.windows(2).enumerate() {
+            let m = centre(c);
+            let cell = compact
+                .get(w[0].first_node as usize..w[1].first_node as usize)
+                .unwrap_or_default();
+            for n in cell {
+                let Some(r) = n.round(m) else {
+                    return Nodes::Compact(compact);
+                };
+                rounded.push(r);
+            }
+        }
+        Nodes::Rounded(rounded)
+    }
+
     /// Number of nodes.
     pub(crate) fn len(&self) -> usize {
         match self {
             Nodes::Compact(n) => n.len(),
+            Nodes::Rounded(n) => n.len(),
             Nodes::Wide(n) => n.len(),
         }
     }
@@ -433,6 +555,7 @@ impl Nodes {
     pub(crate) fn node_bytes(&self) -> usize {
         match self {
             Nodes::Compact(_) => std::mem::size_of::<CompactNode>(),
+            Nodes::Rounded(_) => std::mem::size_of::<RoundedNode>(),
             Nodes::Wide(_) => std::mem::size_of::<Node>(),
         }
     }
@@ -441,6 +564,7 @@ impl Nodes {
     pub(crate) fn memory_bytes(&self) -> usize {
         match self {
             Nodes::Compact(n) => n.capacity() * std::mem::size_of::<CompactNode>(),
+            Nodes::Rounded(n) => n.capacity() * std::mem::size_of::<RoundedNode>(),
             Nodes::Wide(n) => n.capacity() * std::mem::size_of::<Node>(),
         }
     }
@@ -449,6 +573,7 @@ impl Nodes {
     pub(crate) fn address(&self, i: usize) -> *const u8 {
         match self {
             Nodes::Compact(n) => n.as_ptr().wrapping_add(i).cast(),
+            Nodes::Rounded(n) => n.as_ptr().wrapping_add(i).cast(),
             Nodes::Wide(n) => n.as_ptr().wrapping_add(i).cast(),
         }
     }

@@ -93,6 +93,9 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> MinkowskiSupport<'s, A,
     /// Counts one support call (one query on A and one on B).
     pub fn support(&self, d: &Vector) -> DiffPoint {
         let minus_d = -d;
+        // Both queries' first trips to memory at once (only big maps fetch anything).
+        self.a.prefetch_support(&|| *d);
+        self.b.prefetch_support(&|| minus_d);
         let (sa, sb) = match self.hint.get() {
             Some((ha, hb)) => (
                 self.a.support_from(d, ha),

@@ -315,18 +315,27 @@ pub(crate) fn portal_search<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         // A straight chain: nothing of D beyond the edge p1 p3, and the origin's
         // projection is right of (or on) it, so it is on the silhouette up to tolerance.
-        if p2.same_vertex(&p1)
-            || p2.same_vertex(&p3)
-            || m.dot(&(p2.point - p1.point)) <= work.tolerance()
-        {
+        if p2.same_vertex(&p1) || p2.same_vertex(&p3) {
             return Ok(PortalSearch::Missed {
                 axis: m,
                 support: p2,
             });
         }
-        if turn(d, &p1, &p2) < 0.0 {
+        let (left, right) = (turn(d, &p1, &p2), turn(d, &p2, &p3));
+        // Straight up to tolerance: stop, unless the exact turns already show a portal
+        // (the projection in the closed triangle, which is not flat: one turn > 0).
+        // That portal is certain whatever the gap, so the stop is taken only when the
+        // chain would go on halving.
+        let portal = left >= 0.0 && right >= 0.0 && (left > 0.0 || right > 0.0);
+        if !portal && m.dot(&(p2.point - p1.point)) <= work.tolerance() {
+            return Ok(PortalSearch::Missed {
+                axis: m,
+                support: p2,
+            });
+        }
+        if left < 0.0 {
             p3 = p2;
-        } else if turn(d, &p2, &p3) < 0.0 {
+        } else if right < 0.0 {
             p1 = p2;
         } else {
             return Ok(PortalSearch::Crossed([p1, p2, p3]));
@@ -363,6 +372,13 @@ pub(crate) enum Refined {
 /// `n̂ · d`: `F_i = (p_i, p_{i+1}, p4)` holds the origin's projection when `c_i ≥ 0` and
 /// `c_{i+1} ≤ 0` with `c_i = turn(p4, p_i)` (exact). Among several (`L` through an edge or
 /// `p4`), the one facing `d` most squarely; `None` when no face qualifies.
+///
+/// The exact sign of `F_i`'s `n · d` is that of `turn(p_i, p_{i+1}) + c_i − c_{i+1}`, a sum
+/// of three terms `≥ 0` (the triangle is crossed): positive as soon as one of them is. Such
+/// a face faces `d` whatever its rounded score, which can come out `≤ 0` when `L` nearly
+/// passes through `p4` (the face's plane then nearly holds `L`); its score is then raised
+/// to the least positive value, so that the refinement goes on through it instead of
+/// taking the triangle for converged.
 #[inline]
 fn exit_face(tri: &[DiffPoint; 3], p4: &DiffPoint, d: &Vector) -> Option<([DiffPoint; 3], f64)> {
     let c = [
@@ -379,6 +395,12 @@ fn exit_face(tri: &[DiffPoint; 3], p4: &DiffPoint, d: &Vector) -> Option<([DiffP
             let score = fnorm.dot(d) / fnorm.norm();
             let score = if score.is_nan() {
                 f64::NEG_INFINITY
+            } else {
+                score
+            };
+            let facing = c[i] > 0.0 || c[j] < 0.0 || turn(d, &tri[i], &tri[j]) > 0.0;
+            let score = if facing {
+                score.max(f64::MIN_POSITIVE)
             } else {
                 score
             };

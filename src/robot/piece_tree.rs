@@ -61,7 +61,7 @@ pub(crate) static EMPTY_TREE: PieceTree = PieceTree {
 
 /// At most this many balls in [`PieceTree::proof_balls`] (the largest pieces' inner balls):
 /// the boolean check tests up to `PROOF_BALLS²` ball pairs before a shape pair's GJK.
-const PROOF_BALLS: usize = 6;
+pub(crate) const PROOF_BALLS: usize = 6;
 
 /// What the tree needs of a piece: its shape, and its bounding ball `(center, radius)` and box
 /// `(lo, hi)` in the shape's frame.

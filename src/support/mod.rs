@@ -62,6 +62,19 @@ pub trait SupportMap {
         self.support(d)
     }
 
+    /// Starts loading what `support(d())` will read, without answering: a hint for a caller
+    /// about to ask several support maps at once (a Minkowski difference asks two), so that
+    /// their trips to memory overlap. `d` is only called by a map that has something to
+    /// fetch (a normal vector map too big for the caches), so that a small shape pays
+    /// nothing, not even for turning the direction into its frame. It changes no answer; the
+    /// default does nothing.
+    ///
+    /// `prefetch_support(&|| d); support(&d)` = `support(&d)`.
+    #[inline]
+    fn prefetch_support(&self, d: &dyn Fn() -> Vector) {
+        let _ = d;
+    }
+
     /// The position of vertex `v` in this map's frame (what `support` would return as the
     /// point for that vertex). Certificates use it to re-check their points by id.
     /// An id that is not a vertex of the shape returns `None`: `vertex(s.vertex) = Some(s.point)` for `s = support(d)`.
@@ -79,6 +92,10 @@ macro_rules! forward_support_map {
 
             fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
                 (**self).support_from(d, hint)
+            }
+
+            fn prefetch_support(&self, d: &dyn Fn() -> Vector) {
+                (**self).prefetch_support(d)
             }
 
             fn vertex(&self, v: VertexId) -> Option<Point> {
@@ -169,6 +186,11 @@ impl<S: SupportMap> SupportMap for Posed<S> {
     #[inline]
     fn support_from(&self, d: &Vector, hint: VertexId) -> Support {
         self.to_world(self.shape.support_from(&self.to_local(d), hint))
+    }
+
+    #[inline]
+    fn prefetch_support(&self, d: &dyn Fn() -> Vector) {
+        self.shape.prefetch_support(&|| self.to_local(&d()));
     }
 
     fn vertex(&self, v: VertexId) -> Option<Point> {

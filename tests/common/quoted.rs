@@ -4,8 +4,8 @@
 //! quotes the same value, so a page never goes stale (timings are measurements and are not
 //! checked; they carry their command and machine beside them).
 //!
-//! A leaf shared by the test programs of the library and of the report crate (which
-//! includes this file by path), so pages are found from the repository's root.
+//! A leaf shared by the test programs of the library, of the report crate and of the command
+//! line (which include this file by path), so pages are found from the repository's root.
 
 use std::path::{Path, PathBuf};
 

@@ -7,7 +7,7 @@ use crate::common;
 use common::shapes::{
     CloudKind, Pair, cloud, cuboid, direction, hull, pair_draw, pose_within, rotation, sample, size,
 };
-use nalgebra::{Translation3, UnitQuaternion};
+use nalgebra::{Quaternion, Translation3, UnitQuaternion, Vector4};
 use polyquery::hull::convex_hull;
 use polyquery::query::oracle::MinkowskiDifference;
 use polyquery::query::{
@@ -219,6 +219,76 @@ proptest! {
         let pose = Pose::from_parts(Translation3::from(dir * reach), rot);
         check_identical(&p, &pose, &dirs(seed, 3));
     }
+}
+
+/// A needle 1e-10 wide and 1.2 long (4 points, least width of `D` 8.8e-13) that the proptest
+/// above once drew: seen along its own axis, `D`'s silhouette chain was straight to within
+/// `ε·size` and the portal search stopped as "touching", though its triangle already held the
+/// origin's projection; Nio's intersection then reported "disjoint" (linear scan).
+#[test]
+fn identical_needles_at_the_same_pose_overlap() {
+    let pts = [
+        Point::new(
+            -1.712049299763839e-10,
+            2.6537535795753968e-11,
+            0.5572604376916506,
+        ),
+        Point::new(
+            1.5416579943716987e-10,
+            -5.2956912736927154e-11,
+            0.07910998155344554,
+        ),
+        Point::new(
+            -1.4644966412705156e-10,
+            3.066776254115545e-11,
+            -0.4471971965146082,
+        ),
+        Point::new(
+            8.039244269117804e-11,
+            -3.9419547001217934e-11,
+            0.7513337684999745,
+        ),
+    ];
+    let p = convex_hull(&pts).expect("a tetrahedron");
+    // The unit quaternion as drawn, its coordinates [i, j, k, w] bit for bit.
+    let rot = UnitQuaternion::new_unchecked(Quaternion::from_vector(Vector4::new(
+        0.6181149081214443,
+        0.27626929214937335,
+        0.07605945994980813,
+        0.7320001346485164,
+    )));
+    let dir = Vector::new(0.6261383805448554, -0.4393993642792698, -0.6441109586706623);
+    let pose = Pose::from_parts(Translation3::from(dir * 0.1646049025840753), rot);
+    check_identical(&p, &pose, &dirs(0, 3));
+}
+
+/// A plate 5e-5 thick (4 points, least width of `D` 2.9e-5) that the proptest above drew:
+/// `L` passed within rounding of the support point `p4`, the exit face's rounded `n̂ · d`
+/// came out negative though the exact turns prove it faces `d`, and the refinement stopped
+/// as "converged" with a plane that does not separate (hill climbing).
+#[test]
+fn identical_plates_at_the_same_pose_overlap() {
+    let pts = [
+        Point::new(0.8232610190328927, -0.5521656532677929, 0.0),
+        Point::new(
+            0.28856425412698544,
+            0.9547437939052292,
+            4.980056599159638e-5,
+        ),
+        Point::new(-0.7728994630254791, 0.980935576798958, 3.439071041174053e-5),
+        Point::new(0.0, 0.5357247034858563, 0.0),
+    ];
+    let p = convex_hull(&pts).expect("a tetrahedron");
+    // The unit quaternion as drawn, its coordinates [i, j, k, w] bit for bit.
+    let rot = UnitQuaternion::new_unchecked(Quaternion::from_vector(Vector4::new(
+        -0.06936184466886375,
+        0.5574815527896687,
+        -0.8158277723391004,
+        0.13721624788476394,
+    )));
+    let dir = Vector::new(0.16892311594411458, 0.8043192596551836, 0.5696801817225772);
+    let pose = Pose::from_parts(Translation3::from(dir * 0.9625168014995293), rot);
+    check_identical(&p, &pose, &dirs(0, 3));
 }
 
 /// The checks of [`identical_thin_bodies_at_the_same_pose_overlap`] on `p` at `pose` twice.

@@ -115,6 +115,13 @@ fn preprocess_one_mesh_then_info_text_and_json() {
     // Six charts, each at least one cell, each cell at least one slab.
     assert!(v["grid_cells"].as_u64().unwrap() >= 6);
     assert!(v["slabs"].as_u64().unwrap() >= v["grid_cells"].as_u64().unwrap());
+    // About one hint cell per vertex: 6·⌈√(n/6)⌉² of them.
+    let (hints, n) = (
+        v["hint_cells"].as_u64().unwrap(),
+        v["vertices"].as_u64().unwrap(),
+    );
+    let side = ((n as f64 / 6.0).sqrt().ceil()) as u64;
+    assert_eq!(hints, 6 * side * side, "{v}");
     assert!(v["segments"].as_u64().unwrap() >= v["edges"].as_u64().unwrap());
     assert_eq!(v["metadata"]["input_points"], 1839);
     assert_eq!(v["metadata"]["persistence"], "node-copying");
@@ -238,8 +245,13 @@ fn support_json_stdin_summary_and_bad_directions() {
         assert!((0..3).all(|k| (echoed[k] - d[k]).abs() <= 1e-15), "{line}");
         assert!(line["vertex"].as_u64().unwrap() < 319);
         assert!((f(&line["value"]) - dot(d, &triple(&line["point"]))).abs() < 1e-12);
-        assert!(line["work"]["nodes_visited"].as_u64().is_some());
-        assert!(line["work"]["slab_probes"].as_u64().unwrap() >= 1);
+        // A query asks the locator (and probes its slabs) only when its hint's polish did
+        // not end within a few steps.
+        let work = &line["work"];
+        assert!(work["nodes_visited"].as_u64().is_some());
+        assert!(work["polish_steps"].as_u64().is_some() && work["polish_reads"].as_u64().is_some());
+        let probes = work["slab_probes"].as_u64().unwrap();
+        assert_eq!(work["located"].as_bool().unwrap(), probes >= 1, "{line}");
     }
     let summary = stderr(&out);
     assert!(

@@ -8,6 +8,7 @@ mod common;
 
 mod batch;
 mod cli;
+mod docs_examples;
 mod io;
 mod json_answers;
 mod magnitude_cli;
@@ -19,3 +20,8 @@ mod robot_cli;
 mod robot_load_cli;
 mod robot_motion_cli;
 mod robot_plan_cli;
+
+/// The library's reader of the figures the pages quote (shared, not copied).
+#[allow(dead_code)] // This program uses part of it.
+#[path = "../../../tests/common/quoted.rs"]
+mod quoted;

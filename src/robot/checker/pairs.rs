@@ -15,7 +15,7 @@ use super::geometry::{Frame, LocalBox, Near, Placed, box_ball_plane, frame_cente
 use super::results::{Body, CheckCounts};
 use super::workspace::{CheckWorkspace, NodePair};
 use crate::Point;
-use crate::robot::piece_tree::{EMPTY_TREE, PieceNode, PieceTree, WHOLE};
+use crate::robot::piece_tree::{EMPTY_TREE, PROOF_BALLS, PieceNode, PieceTree, WHOLE};
 use crate::robot::{ConvexShape, Piece};
 use std::ops::ControlFlow;
 
@@ -70,15 +70,25 @@ impl ShapePair<'_> {
     pub(super) fn certainly_meet(&self) -> bool {
         let (fa, fb) = (&self.frame_a, &self.frame_b);
         match (self.inner_a.is_empty(), self.inner_b.is_empty()) {
-            (false, false) => self.inner_a.iter().any(|&(ca, ra)| {
-                let ca = fa.apply(&ca);
-                self.inner_b.iter().any(|&(cb, rb)| {
-                    let cb = fb.apply(&cb);
-                    let slack =
-                        16.0 * f64::EPSILON * (ca.coords.amax() + cb.coords.amax() + ra + rb);
-                    (ca - cb).norm() + slack <= ra + rb
+            (false, false) => {
+                // `b`'s balls placed once, not once per ball of `a` (each side holds at most
+                // `PROOF_BALLS`: a shape's proof balls, or a piece's one inner ball).
+                debug_assert!(self.inner_b.len() <= PROOF_BALLS);
+                let mut placed_b = [(Point::origin(), 0.0); PROOF_BALLS];
+                let n = self.inner_b.len().min(PROOF_BALLS);
+                for (placed, &(cb, rb)) in placed_b.iter_mut().zip(self.inner_b) {
+                    *placed = (fb.apply(&cb), rb);
+                }
+                let placed_b = &placed_b[..n];
+                self.inner_a.iter().any(|&(ca, ra)| {
+                    let ca = fa.apply(&ca);
+                    placed_b.iter().any(|&(cb, rb)| {
+                        let slack =
+                            16.0 * f64::EPSILON * (ca.coords.amax() + cb.coords.amax() + ra + rb);
+                        (ca - cb).norm() + slack <= ra + rb
+                    })
                 })
-            }),
+            }
             (false, true) => {
                 (self.inner_a.iter()).any(|&(ca, ra)| ball_meets(&fa.apply(&ca), ra, self.b, fb))
             }
@@ -292,13 +302,17 @@ impl Checker {
         let first = self.piece_slots[shapes.slot] as usize;
         let (tree_a, tree_b) = (shapes.tree_a, shapes.tree_b);
         let (root_a, root_b) = (tree_a.root(), tree_b.root());
-        // The whole shapes' balls: `a`'s, and `b`'s — unused when `b` is an obstacle without
-        // pieces (`obstacle`), whose node pairs are tested against the obstacle itself.
+        // The whole shapes' balls, for a side without a tree: `a`'s, and `b`'s (an obstacle's
+        // own world ball). An obstacle without pieces (`obstacle`) is then tested as itself:
+        // its node pairs' volumes are `a`'s ball and the obstacle, and its ball, never split
+        // (a leaf), is carried but not tested.
         let (whole_a, whole_b, obstacle) = match shapes.near {
             Near::Balls { ca, ra, cb, rb } => ((ca, ra), (cb, rb), None),
-            Near::Obstacle { c, r, obstacle } => {
-                ((c, r), (c, r), (root_b == WHOLE).then_some(obstacle))
-            }
+            Near::Obstacle { c, r, obstacle } => (
+                (c, r),
+                (obstacle.center, obstacle.radius),
+                (root_b == WHOLE).then_some(obstacle),
+            ),
             // Not the near of a shape pair with pieces; a ball holding everything prunes nothing.
             Near::Plane { .. } => {
                 let all = (Point::origin(), f64::INFINITY);

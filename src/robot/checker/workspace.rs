@@ -71,8 +71,8 @@ pub(super) struct Gap {
 }
 
 /// A node pair of two shapes' piece trees waiting to be tested: the nodes (`WHOLE` for a shape
-/// without pieces) and their placed balls `(ca, ra)` and `(cb, rb)` (`b`'s unused when it is an
-/// obstacle without pieces: the obstacle itself is its volume).
+/// without pieces) and their placed balls `(ca, ra)` and `(cb, rb)` (for an obstacle without
+/// pieces, its world ball, not tested: the obstacle itself is its volume).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NodePair {
     pub(super) a: u32,

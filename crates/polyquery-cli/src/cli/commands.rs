@@ -687,6 +687,7 @@ pub fn info(path: &Path, limits: &ReadLimits) -> Result<InfoReport, CliError> {
         tree_nodes: map.num_nodes(),
         slabs: map.num_slabs(),
         grid_cells: map.num_cells(),
+        hint_cells: map.num_hint_cells(),
         file_bytes_per_vertex: saved.file_bytes as f64 / nv,
         memory_bytes_per_vertex: (map.memory_bytes() + map.polytope_bytes()) as f64 / nv,
         sections: saved.sections.clone(),
@@ -779,6 +780,8 @@ struct SupportWork {
     slab_probes: u32,
     nodes_visited: u32,
     polish_steps: u32,
+    polish_reads: u32,
+    located: bool,
 }
 
 /// `x y z` in the shortest round-trip form.
@@ -859,6 +862,8 @@ pub fn support(
                     slab_probes: st.slab_probes,
                     nodes_visited: st.nodes_visited,
                     polish_steps: st.polish_steps,
+                    polish_reads: st.polish_reads,
+                    located: st.located,
                 }),
             };
             let text = polyquery_cli::json::to_string(&line).map_err(|e| {

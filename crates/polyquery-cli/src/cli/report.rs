@@ -298,6 +298,9 @@ pub struct InfoReport {
     pub slabs: usize,
     /// `grid_cells` = the point-location grid cells over the six charts.
     pub grid_cells: usize,
+    /// `hint_cells` = the direction cells of the hint table over the six charts (about one
+    /// per vertex), where a query's polish starts before it asks the locator.
+    pub hint_cells: usize,
     /// `file_bytes / vertices`.
     pub file_bytes_per_vertex: f64,
     /// `memory_bytes_per_vertex = heap bytes of the loaded map and polytope / vertices`.
@@ -334,6 +337,7 @@ impl Display for InfoReport {
         out.line("tree nodes", self.tree_nodes)?;
         out.line("slabs", self.slabs)?;
         out.line("grid cells", self.grid_cells)?;
+        out.line("hint cells", self.hint_cells)?;
         out.line("persistence", &m.persistence)?;
         let source = format_args!("{} ({} points)", m.source_file, m.input_points);
         out.line("source", source)?;
