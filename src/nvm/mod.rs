@@ -167,6 +167,15 @@ pub struct NormalVectorMap {
     num_segments: usize,
 }
 
+/// The chart of `d` and its coordinates there: `(c, u, v)` with `c = chart_of(d)` and
+/// `(u, v) = project(c, d)`; `None` for a zero or non-finite `d`.
+#[inline(always)]
+fn chart_point(d: &Vector) -> Option<(usize, f64, f64)> {
+    let c = chart_of(d)?;
+    let (u, v) = project(c, d);
+    Some((c, u, v))
+}
+
 /// How many queries ahead [`NormalVectorMap::support_many`] starts loading a query's record
 /// (and twice as many ahead its hint entry): query `i + PIPELINE`'s record and query
 /// `i + 2·PIPELINE`'s hint entry are requested while query `i` is answered.
@@ -382,23 +391,26 @@ impl NormalVectorMap {
         }
         let mut out = Vec::with_capacity(directions.len());
         for (i, d) in directions.iter().enumerate() {
-            if let Some(ahead) = directions.get(i + 2 * PIPELINE)
-                && let Some(c) = chart_of(ahead)
-            {
-                let (u, v) = project(c, ahead);
+            if let Some((c, u, v)) = directions.get(i + 2 * PIPELINE).and_then(chart_point) {
                 self.hints.prefetch(c, u, v);
             }
-            if let Some(ahead) = directions.get(i + PIPELINE)
-                && let Some(c) = chart_of(ahead)
-            {
-                let (u, v) = project(c, ahead);
-                if let Some(hint) = self.hints.get(c, u, v) {
-                    self.records.prefetch(hint);
-                }
+            if let Some(ahead) = directions.get(i + PIPELINE) {
+                self.prefetch_record_of(ahead);
             }
             out.push(self.answer(d, true, &mut NoTally));
         }
         out
+    }
+
+    /// Starts loading the record that `d`'s hint names (its hint entry is read now): what
+    /// [`NormalVectorMap::support_many`] and [`SupportMap::prefetch_support`] request ahead.
+    #[inline(always)]
+    fn prefetch_record_of(&self, d: &Vector) {
+        if let Some((c, u, v)) = chart_point(d)
+            && let Some(hint) = self.hints.get(c, u, v)
+        {
+            self.records.prefetch(hint);
+        }
     }
 
     /// `S(P, d)` by the point locator and a polish from the located vertex, without the hint
@@ -427,7 +439,7 @@ impl NormalVectorMap {
         if self.linear {
             return LinearScan::new(&self.polytope).support(d);
         }
-        let Some(c) = chart_of(d) else {
+        let Some((c, u, v)) = chart_point(d) else {
             // A zero or non-finite direction: some vertex (the first record's).
             return self.records.head(0).map_or(
                 Support {
@@ -440,7 +452,6 @@ impl NormalVectorMap {
                 },
             );
         };
-        let (u, v) = project(c, d);
         if hinted && let Some(hint) = self.hints.get(c, u, v) {
             let polished = self.records.polish(d, hint, HINT_STEPS);
             tally.polished(polished.steps, polished.reads);
@@ -542,15 +553,8 @@ impl SupportMap for NormalVectorMap {
     /// cache, where it would only add work.
     #[inline]
     fn prefetch_support(&self, d: &dyn Fn() -> Vector) {
-        if self.records.units.len() <= PREFETCH_ABOVE_UNITS {
-            return;
-        }
-        let d = d();
-        if let Some(c) = chart_of(&d) {
-            let (u, v) = project(c, &d);
-            if let Some(hint) = self.hints.get(c, u, v) {
-                self.records.prefetch(hint);
-            }
+        if self.records.units.len() > PREFETCH_ABOVE_UNITS {
+            self.prefetch_record_of(&d());
         }
     }
 
