@@ -237,8 +237,35 @@ pub(crate) enum Verdict {
     Tetrahedron([DiffPoint; 4]),
 }
 
-/// The §4 loop.
+/// Slack of a plane verdict beyond `ε·size`, relative to `size`: a few hundred ulps, far
+/// above the rounding of `normal · support` (a few ulps of `size`), so that it also holds
+/// with `ε = 0`.
+const PLANE_SLACK: f64 = 1024.0 * f64::EPSILON;
+
+/// The §4 loop ([`search_verdict`]), its plane verdicts checked: each exit that ends in one
+/// shows `max_D normal · x = normal · support ≤ ε·size` up to rounding, unless the support
+/// map's answers contradict each other (a repeated vertex id for another point makes the
+/// "converged" and "straight chain" exits see a vertex again where there is none). A plane
+/// with `normal · support > 2·ε·size + PLANE_SLACK·size` does not support `D` there, and
+/// proves nothing: the degenerate error instead of "disjoint".
 pub(crate) fn intersection_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    ms: &MinkowskiSupport<'_, A, B>,
+    work: &mut Work,
+) -> Result<Verdict, QueryError> {
+    let verdict = search_verdict(ms, work)?;
+    if let Verdict::Plane { normal, support } = &verdict {
+        let limit = 2.0 * work.tolerance() + PLANE_SLACK * work.size();
+        let reach = normal.dot(&support.point.coords);
+        // A NaN reach is no verdict either.
+        if reach > limit || reach.is_nan() {
+            return Err(work.degenerate("a touching plane that does not support the difference"));
+        }
+    }
+    Ok(verdict)
+}
+
+/// The §4 loop.
+fn search_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     ms: &MinkowskiSupport<'_, A, B>,
     work: &mut Work,
 ) -> Result<Verdict, QueryError> {
