@@ -270,22 +270,33 @@ impl Records {
             // The bound of `certainly_worse`, the same for every link of this head.
             let bound = link_bound(d, &head.point, head.scale);
             // The neighbour the offsets rank first among those not ruled out; none: done.
-            let Some(first) = ranked_first(d, links, bound) else {
+            let Some((first, open)) = ranked_first(d, links, bound) else {
                 break true;
             };
             let q = link_target(first);
             prefetch_record(bytes, q);
-            if let Some(h) = self.head(q)
-                && value(&h.point) > head_value
+            let read = self.head(q).map(|h| (h, value(&h.point)));
+            if let Some((h, vq)) = read
+                && vq > head_value
             {
                 reads += 1;
                 tied = false;
                 if steps >= max_steps {
                     break false;
                 }
-                (r, head, head_value) = (q, h, value(&h.point));
+                (r, head, head_value) = (q, h, vq);
                 steps += 1;
                 continue;
+            }
+            if open == 1
+                && let Some((h, vq)) = read
+            {
+                // The only neighbour not ruled out is not better: done, proven if it is
+                // worse by more than both values' rounding (a NaN anywhere counts as a tie).
+                reads += 1;
+                let margin = tie_margin(d, &head.point, &h.point);
+                tied |= (head_value - vq).partial_cmp(&margin) != Some(std::cmp::Ordering::Greater);
+                break true;
             }
             // Not better: read every neighbour not ruled out (`q`'s head again, from cache).
             let mut best: Option<(usize, Head)> = None;
@@ -409,25 +420,27 @@ fn link_target(link: &[u8; LINK_BYTES]) -> usize {
 }
 
 /// The link with the largest [`filter_value`] among those [`certainly_worse`] does not rule
-/// out (the first on ties; a NaN counts as not ruled out and ranks below any number), or
-/// `None` when it rules every one out.
+/// out (the first on ties; a NaN counts as not ruled out and ranks below any number), with
+/// the number of links not ruled out; `None` when it rules every one out.
 #[inline(always)]
 fn ranked_first<'a>(
     d: &Vector,
     links: &'a [[u8; LINK_BYTES]],
     bound: f64,
-) -> Option<&'a [u8; LINK_BYTES]> {
+) -> Option<(&'a [u8; LINK_BYTES], usize)> {
     let mut first: Option<(f64, &[u8; LINK_BYTES])> = None;
+    let mut open = 0;
     for link in links {
-        if certainly_worse(d, link_offsets(link), bound) {
+        let t = filter_value(d, link_offsets(link), bound);
+        if t < 0.0 {
             continue;
         }
-        let t = filter_value(d, link_offsets(link), bound);
+        open += 1;
         if first.is_none_or(|(best, _)| t > best) {
             first = Some((t, link));
         }
     }
-    first.map(|(_, link)| link)
+    first.map(|(_, link)| (link, open))
 }
 
 /// The offsets `δ` of a link, as `f64`.
