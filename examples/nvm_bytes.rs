@@ -10,7 +10,7 @@
 //! bytes per vertex and its `POLY` and `NVMS` sections, the bytes in memory
 //! (`memory_bytes() + polytope_bytes()`), and the map's arrays: tree nodes
 //! (`num_nodes() × node bytes`), slabs (12 bytes each: an end and a word), grid cells (8 bytes
-//! each), direction hints (4 bytes each) and polish records (the rest of `memory_bytes()`).
+//! each), direction hints (8 bytes a cell: hint and runner-up) and polish records (the rest of `memory_bytes()`).
 
 use polyquery::NormalVectorMap;
 use polyquery::format::{self, Metadata};
@@ -41,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         let nodes = map.num_nodes() * PointLocator::ROUNDED_NODE_BYTES;
         let (slabs, cells) = (map.num_slabs() * 12, map.num_cells() * 8);
-        let hints = map.num_hint_cells() * 4;
+        let hints = map.num_hint_cells() * 8;
         let records = map
             .memory_bytes()
             .saturating_sub(nodes + slabs + cells + hints);

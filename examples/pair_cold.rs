@@ -9,11 +9,18 @@
 //!
 //! `FILE [POSES] [SEED]` loads the map, draws `POSES` pose pairs (2,000 and seed 11 by
 //! default): `A` rotated at random about the hull's centre, `B` rotated at random and moved
-//! by a random direction times up to 2.2 bounding radii (about half of the pairs overlap),
-//! then answers every pair with each query in turn, one query kind over all pairs before the
-//! next, and prints the mean time per query with a checksum of the answers (the number of
-//! intersecting pairs, and the sum of the distances), so that two builds can be compared
-//! answer for answer.
+//! by a random direction times up to 2.2 bounding radii (about half of the pairs overlap).
+//! Each query kind is timed on its own pose pairs (the same distribution, its own stream of
+//! the seed): on the same poses a later kind would find in the caches the records an earlier
+//! kind fetched (Nio's and GJK's first two support directions are the same), and would look
+//! faster than it is cold; and an untimed pass over a fourth set of poses comes first, so
+//! that the first kind timed does not pay alone for the process's first touches. The first
+//! line prints the mean time per query with a checksum of
+//! each kind's answers (the number of intersecting pairs, and the sum of the distances), so
+//! that two builds can be compared answer for answer. The second line, from an untimed pass
+//! of every kind over the first kind's poses, gives the mean support calls of `D = A ⊖ B` per
+//! query over the intersecting pairs and over the disjoint ones, and the number of pairs on
+//! which Nio's and GJK's verdicts differ (0 but for touching pairs).
 
 use polyquery::format;
 use polyquery::query::{self, gjk};
@@ -34,6 +41,9 @@ fn time_all(pairs: &[Pair<'_>], f: impl Fn(&Pair<'_>) -> f64) -> (f64, f64) {
     let ns = start.elapsed().as_secs_f64() * 1e9 / pairs.len().max(1) as f64;
     (ns, total)
 }
+
+/// `(intersecting, support calls)` of one query on one pair, `None` when it failed.
+type Counted = Option<(bool, u32)>;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -56,32 +66,80 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let about = |rotation: nalgebra::UnitQuaternion<f64>, t: Vector| {
         Pose::from_parts((t + centre - rotation * centre).into(), rotation)
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let pairs: Vec<Pair<'_>> = (0..poses)
-        .map(|_| {
-            let a = about(random_rotation(&mut rng), Vector::zeros());
-            let offset = random_direction(&mut rng) * (rng.random::<f64>() * 2.2 * radius);
-            let b = about(random_rotation(&mut rng), offset);
-            (Posed::new(map, a), Posed::new(map, b))
-        })
-        .collect();
+    // Stream k of the seed: kind k's pose pairs.
+    let pairs_of = |stream: u64| -> Vec<Pair<'_>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(stream);
+        (0..poses)
+            .map(|_| {
+                let a = about(random_rotation(&mut rng), Vector::zeros());
+                let offset = random_direction(&mut rng) * (rng.random::<f64>() * 2.2 * radius);
+                let b = about(random_rotation(&mut rng), offset);
+                (Posed::new(map, a), Posed::new(map, b))
+            })
+            .collect()
+    };
     let nio = query::PortalSettings::default();
     let gjk_settings = gjk::GjkSettings::default();
-    let (nio_ns, nio_hits) = time_all(&pairs, |(a, b)| {
-        query::intersects(a, b, &nio).map_or(f64::NAN, |r| f64::from(u8::from(r.intersecting)))
-    });
-    let (gjk_ns, gjk_hits) = time_all(&pairs, |(a, b)| {
-        gjk::intersects(a, b, &gjk_settings)
-            .map_or(f64::NAN, |r| f64::from(u8::from(r.intersecting)))
-    });
-    let (dist_ns, dist_sum) = time_all(&pairs, |(a, b)| {
+    let nio_query = |(a, b): &Pair<'_>| -> Counted {
+        let r = query::intersects(a, b, &nio).ok()?;
+        Some((r.intersecting, r.support_calls))
+    };
+    let gjk_query = |(a, b): &Pair<'_>| -> Counted {
+        let r = gjk::intersects(a, b, &gjk_settings).ok()?;
+        Some((r.intersecting, r.support_calls))
+    };
+    let hit = |c: Counted| c.map_or(f64::NAN, |(hit, _)| f64::from(u8::from(hit)));
+    let first = pairs_of(0);
+    // An untimed pass on poses of its own first, so that no kind pays for the first touches
+    // of the process (page tables, the map's upper levels) alone.
+    let _ = time_all(&pairs_of(3), |p| hit(nio_query(p)) + hit(gjk_query(p)));
+    let (nio_ns, nio_hits) = time_all(&first, |p| hit(nio_query(p)));
+    let (gjk_ns, gjk_hits) = time_all(&pairs_of(1), |p| hit(gjk_query(p)));
+    let (dist_ns, dist_sum) = time_all(&pairs_of(2), |(a, b)| {
         gjk::distance(a, b, &gjk_settings).map_or(f64::NAN, |r| r.distance)
     });
     println!(
-        "{file}: {} vertices, {poses} random pose pairs (seed {seed}): intersection (Nio) \
-         {nio_ns:.0} ns, intersection (GJK) {gjk_ns:.0} ns, distance (GJK) {dist_ns:.0} ns per \
-         query; checksum {nio_hits} {gjk_hits} {dist_sum:.9e}",
+        "{file}: {} vertices, {poses} random pose pairs per query kind (seed {seed}): \
+         intersection (Nio) {nio_ns:.0} ns, intersection (GJK) {gjk_ns:.0} ns, distance (GJK) \
+         {dist_ns:.0} ns per query; checksum {nio_hits} {gjk_hits} {dist_sum:.9e}",
         map.polytope().num_vertices(),
     );
+    let nio_counted: Vec<Counted> = first.iter().map(nio_query).collect();
+    let gjk_counted: Vec<Counted> = first.iter().map(gjk_query).collect();
+    let dist_counted: Vec<Counted> = first
+        .iter()
+        .map(|(a, b)| {
+            let r = gjk::distance(a, b, &gjk_settings).ok()?;
+            Some((r.distance <= 0.0, r.support_calls))
+        })
+        .collect();
+    let differ = nio_counted
+        .iter()
+        .zip(&gjk_counted)
+        .filter(|(n, g)| n.map(|c| c.0) != g.map(|c| c.0))
+        .count();
+    println!(
+        "support calls per query (intersecting / disjoint pairs, the first kind's poses): \
+         intersection (Nio) {}, intersection (GJK) {}, distance (GJK) {}; Nio and GJK differ on \
+         {differ} pairs",
+        mean_calls(&nio_counted),
+        mean_calls(&gjk_counted),
+        mean_calls(&dist_counted),
+    );
     Ok(())
+}
+
+/// `"i / d"`: the mean support calls over the intersecting answers and over the disjoint
+/// ones (failed queries left out).
+fn mean_calls(counted: &[Counted]) -> String {
+    let mean = |intersecting: bool| {
+        let (sum, n) = counted
+            .iter()
+            .flatten()
+            .filter(|(hit, _)| *hit == intersecting)
+            .fold((0u64, 0u64), |(s, n), (_, c)| (s + u64::from(*c), n + 1));
+        sum as f64 / n.max(1) as f64
+    };
+    format!("{:.2} / {:.2}", mean(true), mean(false))
 }

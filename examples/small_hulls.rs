@@ -14,7 +14,8 @@
 //! timing) and `f` is uniform in `[0.2, 0.9]`: 2,000 distinct overlapping poses (seeded
 //! ChaCha8), so support caches and branch predictors do not see one pose repeated. GJK
 //! distance runs on a second set of 2,000 poses with `f` uniform in `[0.5, 1.5]` (about half
-//! overlapping, half apart). Each
+//! overlapping, half apart); GJK's intersection test runs on the overlapping poses, where it
+//! goes on to an enclosing tetrahedron. Each
 //! round runs every query once per pose; the figure printed is the median round's mean time
 //! per query, in microseconds. On a shared machine, count instructions instead (exact,
 //! load-independent): `valgrind --tool=callgrind --toggle-collect='*epa_pass*'
@@ -104,8 +105,10 @@ fn main() {
         let mut inter = Vec::new();
         let mut pen = Vec::new();
         let mut dist = Vec::new();
+        let mut gjk_inter = Vec::new();
         for _ in 0..rounds {
             dist.push(time_pass(|| distance_pass(&mixed, &gs)));
+            gjk_inter.push(time_pass(|| gjk_intersection_pass(&posed, &gs)));
             epa.push(time_pass(|| epa_pass(&posed, &es)));
             inter.push(time_pass(|| intersection_pass(&posed, &ns)));
             pen.push(time_pass(|| penetration_pass(&posed, &ns)));
@@ -115,8 +118,9 @@ fn main() {
             v[v.len() / 2]
         };
         println!(
-            "{name} ({nv} hull vertices): GJK distance {:.2} µs, EPA {:.2} µs (mean {:.1} iterations, {:.1} support calls, {bad} without answer), intersection {:.2} µs, directional penetration {:.2} µs",
+            "{name} ({nv} hull vertices): GJK distance {:.2} µs, GJK intersection {:.2} µs, EPA {:.2} µs (mean {:.1} iterations, {:.1} support calls, {bad} without answer), intersection {:.2} µs, directional penetration {:.2} µs",
             median(&mut dist),
+            median(&mut gjk_inter),
             median(&mut epa),
             iters as f64 / POSES as f64,
             calls as f64 / POSES as f64,
@@ -168,6 +172,13 @@ fn penetration_pass(posed: &Posed2<'_>, ns: &PortalSettings) {
 fn distance_pass(posed: &Posed2<'_>, gs: &GjkSettings) {
     for (a, b, _) in posed {
         black_box(gjk::distance(a, b, gs).expect("GJK distance"));
+    }
+}
+
+#[inline(never)]
+fn gjk_intersection_pass(posed: &Posed2<'_>, gs: &GjkSettings) {
+    for (a, b, _) in posed {
+        black_box(gjk::intersects(a, b, gs).expect("GJK intersection"));
     }
 }
 

@@ -240,8 +240,8 @@ fn flipped_bytes_are_detected() {
 #[test]
 fn wrong_version_wrong_magic_random_bytes() {
     let bytes = format::encode(&small_map(), &metadata());
-    // 1 to 5 are earlier layouts: refused, not misread.
-    for version in [0u32, 1, 2, 3, 4, 5, 7, 99, u32::MAX] {
+    // 1 to 6 are earlier layouts: refused, not misread.
+    for version in [0u32, 1, 2, 3, 4, 5, 6, 8, 99, u32::MAX] {
         let mut other = bytes.clone();
         other[8..12].copy_from_slice(&version.to_le_bytes());
         match decode(&other) {

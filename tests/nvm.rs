@@ -464,8 +464,9 @@ fn counted_work_and_memory_scale() {
 }
 
 /// Bytes per hull vertex, counted (so deterministic), in the saved file and in memory (map
-/// and polytope), on spheres of 4,096 and 32,768 vertices: at most 400 in both (382.7 and
-/// 381.2 measured, of which about 4 the direction-hint table; 436.8 and 435.5 before the
+/// and polytope), on spheres of 4,096 and 32,768 vertices: at most 400 in both (394.5 and
+/// 393.3 measured, of which about 16 the direction-hint table of two cells a vertex with a
+/// runner-up each; 382.7 and 381.2 with one cell a vertex; 436.8 and 435.5 before the
 /// tree nodes' lines in `f32` (24-byte nodes instead of 32), 472.8 and 471.6 before the records' 10-byte links of `i16` offsets at a
 /// per-record scale, 809 in both before the records' `f32` offsets and the compact tree
 /// nodes, 664 before the polytope kept only what a query reads, 488 in the file and 564 in
@@ -492,7 +493,8 @@ fn bytes_per_vertex_in_file_and_memory() {
             .vertex_ids()
             .map(|w| 16 * (32 + 10 * p.neighbors(w).len()).div_ceil(16))
             .sum();
-        let hints = nvm.num_hint_cells() * 4;
+        // Two entries a hint cell (hint and runner-up), 4 bytes each.
+        let hints = nvm.num_hint_cells() * 8;
         let rest = nvm.memory_bytes() - locators - records - hints;
         eprintln!("n={n}: {file:.1} B/vertex in the file, {memory:.1} in memory");
         // docs/benchmarks.md's table of bytes per vertex (from examples/nvm_bytes.rs).

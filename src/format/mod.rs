@@ -35,8 +35,10 @@
 //! segment crosses it, its owner); 6, tree nodes of 24 bytes instead of 32 (each line in
 //! `f32`, relative to its cell's centre; comparisons too close for `f32` are decided on the
 //! polytope), and a direction-hint table after the charts (a record start per direction
-//! cell, where a query's polish starts before it asks the locator). A build
-//! reads only its own version: other versions, 1 to 5 included, are [`FormatError::UnsupportedVersion`], whose message names the file's version and
+//! cell, where a query's polish starts before it asks the locator); 7, two hint cells per
+//! vertex instead of one, each with a runner-up (the record a wrong hint's step most often
+//! reaches, requested from memory with the hint's). A build
+//! reads only its own version: other versions, 1 to 6 included, are [`FormatError::UnsupportedVersion`], whose message names the file's version and
 //! this build's (preprocess the mesh again).
 //!
 //! **Loading is streamed, and holds the file once.** [`load`] reads the file once, front to
@@ -104,8 +106,8 @@ use thiserror::Error;
 
 /// The first 8 bytes of every `.nvm` file: `MAGIC = *b"\x89PQNVM\r\n"`.
 pub const MAGIC: [u8; 8] = *b"\x89PQNVM\r\n";
-/// The format version this build writes and reads: `FORMAT_VERSION = 6`.
-pub const FORMAT_VERSION: u32 = 6;
+/// The format version this build writes and reads: `FORMAT_VERSION = 7`.
+pub const FORMAT_VERSION: u32 = 7;
 /// The usual file extension, without the dot: `EXTENSION = "nvm"`.
 pub const EXTENSION: &str = "nvm";
 

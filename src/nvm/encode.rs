@@ -10,8 +10,8 @@
 //! `records: count u64, then 16-byte units` (see `records`: per vertex a 32-byte head, then a
 //! 10-byte link per neighbour, padded to a unit; read straight into place) · `charts: u32` (always 6) ·
 //! per chart its point locator · the hint table: `side: u32` (1 to 4096), then `count: u64`
-//! (`6·side²`) and per chart, row and column the record start of its cell's hint (`u32`;
-//! `u32::MAX`: the cell has none).
+//! (`2·6·side²`) and per chart, row and column the record starts of its cell's hint and
+//! runner-up (`u32` each; `u32::MAX`: the cell has none).
 //!
 //! A load reads the units into place, then checks them against the (already checked)
 //! polytope record by record: vertex `w`'s record must be exactly what `vertex_record` makes
@@ -92,7 +92,7 @@ impl NormalVectorMap {
     }
 }
 
-/// Reads the hint table: its side, then `6·side²` entries, each a record start or `NO_HINT`.
+/// Reads the hint table: its side, then `2·6·side²` entries, each a record start or `NO_HINT`.
 fn decode_hints<R: Read>(
     r: &mut ByteReader<R>,
     is_payload: &dyn Fn(u32) -> bool,
@@ -104,10 +104,10 @@ fn decode_hints<R: Read>(
         )));
     }
     let starts = r.u32s("hint table")?;
-    let cells = NUM_CHARTS * side * side;
-    if starts.len() != cells {
+    let entries = hints::ENTRIES_PER_CELL * NUM_CHARTS * side * side;
+    if starts.len() != entries {
         return Err(DecodeError::corrupt(format!(
-            "hint table: {} entries, a side of {side} needs {cells}",
+            "hint table: {} entries, a side of {side} needs {entries}",
             starts.len()
         )));
     }

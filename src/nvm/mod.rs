@@ -18,8 +18,10 @@
 //!   (24-byte nodes); a comparison too close for `f32` is decided on the polytope, as
 //!   `d · (p_upper − p_lower) ≥ 0` for the edge the segment comes from.
 //! * **Hints** (`hints`): a query picks the chart of `d`, projects, and first reads its
-//!   direction cell's hint (a table of about one cell per vertex, 4 bytes each, small enough
-//!   to stay mostly in cache): the support at the cell's centre. It polishes from there; if
+//!   direction cell's hint (a table of about two cells per vertex, 8 bytes each, small enough
+//!   to stay mostly in cache): the support at the cell's centre, and the cell's runner-up,
+//!   whose record it requests from memory together with the hint's (the step a wrong hint
+//!   needs most often lands there). It polishes from the hint; if
 //!   that polish ends within three steps with every neighbour proven worse in exact
 //!   arithmetic, that is the answer, and the query touched the table and one or two records
 //!   instead of the locator's cell, slabs, nodes and then the record. Otherwise (a cell the
@@ -27,7 +29,8 @@
 //!   locates `(u, v)` as above: the O(log n) path every query can fall back to, so a hint
 //!   never changes an answer.
 //! * **Polish**: a direction within rounding of a region boundary may land in a neighbouring
-//!   region, so the candidate is finished by steepest ascent over the vertex adjacency. On a
+//!   region, so the candidate is finished by an ascent over the vertex adjacency (to the
+//!   neighbour the offsets below rank first, when it is better). On a
 //!   convex polytope a vertex with no better neighbour maximises `d · p`, so the answer equals
 //!   the linear scan's maximum up to rounding; the climb is usually zero steps. The ascent
 //!   reads compact *polish records* (`records`: per vertex its point and id, then each
@@ -48,7 +51,7 @@ use crate::pointloc::{NoTally, Persistence, PointLocError, PointLocator, Segment
 use crate::support::{HillClimb, LinearScan, Support, SupportMap};
 use crate::{Point, Polytope, Vector, VertexId};
 use chart::{NUM_CHARTS, chart_axes, chart_of, clip_arc, project, unproject};
-use hints::{HINT_STEPS, Hints};
+use hints::{HINT_STEPS, Hints, Votes};
 use records::{RecordUnit, Records};
 
 /// The `[u_lo, u_hi, v_lo, v_hi]` square every chart's grid covers.
@@ -303,7 +306,9 @@ impl NormalVectorMap {
     /// The hint table of this map: each cell's centre direction answered exactly, by a
     /// polish from the previous cell's answer (or, for a row's first cell, from the located
     /// vertex); the cell keeps that answer as its hint only if the polish from it reaches the
-    /// exact support of each of the cell's corners within [`hints::CORNER_STEPS`] steps.
+    /// exact support of each of the cell's corners within [`hints::CORNER_STEPS`] steps. Its
+    /// runner-up is the other support most voted for by the corners (one vote each) and by the
+    /// centres of the cell's quarters (two votes each, as they stand for more of its area).
     /// O(cells + regions crossed) work, a few steps a cell.
     fn build_hints(&self) -> Hints {
         let side = Hints::side_for(self.polytope.num_vertices());
@@ -312,12 +317,18 @@ impl NormalVectorMap {
             let d = unproject(c, u, v);
             let start = previous.unwrap_or_else(|| self.locate(c, &d, u, v, &mut NoTally));
             let centre = self.records.polish(&d, start, unbounded).record;
-            let near = [(-h, -h), (h, -h), (-h, h), (h, h)].iter().all(|(du, dv)| {
+            let mut votes = Votes::default();
+            for (du, dv) in [(-h, -h), (h, -h), (-h, h), (h, h)] {
                 let corner = unproject(c, u + du, v + dv);
                 let polished = self.records.polish(&corner, centre, hints::CORNER_STEPS);
-                polished.done && polished.certain
-            });
-            (centre, if near { centre } else { hints::NO_HINT })
+                if !(polished.done && polished.certain) {
+                    return (centre, [hints::NO_HINT; hints::ENTRIES_PER_CELL]);
+                }
+                votes.add(polished.record, 1);
+                let quarter = unproject(c, u + du / 2.0, v + dv / 2.0);
+                votes.add(self.records.polish(&quarter, centre, unbounded).record, 2);
+            }
+            (centre, [centre, votes.runner_up(centre)])
         })
     }
 
@@ -407,9 +418,12 @@ impl NormalVectorMap {
     #[inline(always)]
     fn prefetch_record_of(&self, d: &Vector) {
         if let Some((c, u, v)) = chart_point(d)
-            && let Some(hint) = self.hints.get(c, u, v)
+            && let Some((hint, runner_up)) = self.hints.get(c, u, v)
         {
             self.records.prefetch(hint);
+            if runner_up != hints::NO_HINT {
+                self.records.prefetch(runner_up);
+            }
         }
     }
 
@@ -452,7 +466,12 @@ impl NormalVectorMap {
                 },
             );
         };
-        if hinted && let Some(hint) = self.hints.get(c, u, v) {
+        if hinted && let Some((hint, runner_up)) = self.hints.get(c, u, v) {
+            // The step from the hint most often lands on the runner-up: its record travels
+            // with the hint's.
+            if runner_up != hints::NO_HINT {
+                self.records.prefetch(runner_up);
+            }
             let polished = self.records.polish(d, hint, HINT_STEPS);
             tally.polished(polished.steps, polished.reads);
             if polished.certain {
@@ -494,12 +513,13 @@ impl NormalVectorMap {
         self.charts.iter().map(PointLocator::num_cells).sum()
     }
 
-    /// Number of cells of the direction-hint table over all charts, about one per vertex
-    /// (4 bytes each; none below [`LINEAR_SCAN_BELOW`] vertices is ever read).
+    /// Number of cells of the direction-hint table over all charts, about two per vertex
+    /// (8 bytes each: hint and runner-up; none below [`LINEAR_SCAN_BELOW`] vertices is ever
+    /// read).
     ///
-    /// `= 6·side²` with `side = ⌈√(n/6)⌉` (at most 4096).
+    /// `= 6·side²` with `side = round(√(2n/6))` (at least 1, at most 4096).
     pub fn num_hint_cells(&self) -> usize {
-        self.hints.starts.len()
+        self.hints.num_cells()
     }
 
     /// Heap bytes of the frozen search structure (locators, polish records and hint table),

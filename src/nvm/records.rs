@@ -1,4 +1,4 @@
-//! The polish records of a normal vector map and the steepest ascent that reads them.
+//! The polish records of a normal vector map and the ascent that reads them.
 //!
 //! Where it sits: below [`crate::nvm`]'s queries (the locator's payloads are record starts;
 //! the polish climbs from there) and `nvm::encode` (which saves the units as they are and
@@ -14,6 +14,11 @@
 //! 32767` over the record's links. A record whose scale is not a normal `f64`, or whose degree
 //! does not fit in 16 bits, sets bit 31 of the word, keeps the degree in bits 0–30 and zero
 //! offsets: it has no filter (every neighbour is read).
+//!
+//! The ascent first reads only the neighbour the offsets rank first (largest `d·δ`) among
+//! those the filter does not rule out, and steps there if its `f64` value is larger: one
+//! record read a step where the others would have cost a trip to memory each. Only when that
+//! neighbour is not better does it read every neighbour not ruled out and take the best.
 //!
 //! The polish compares exactly as before: a neighbour can be better than the head only if
 //! `d·(p_q − p_w) > −(error of the two f64 values)`; the `i16` offset decides that for almost
@@ -233,10 +238,11 @@ impl Records {
         })
     }
 
-    /// Steepest ascent from the vertex whose record starts at `record`, at most `max_steps`
-    /// steps: the vertex reached, the steps taken, the neighbours' heads read (those the
-    /// filter did not rule out), and whether it is the support (no neighbour is better).
-    /// Each step strictly increases `d · p`, so `max_steps ≥` the unit count always ends done.
+    /// Ascent from the vertex whose record starts at `record`, at most `max_steps` steps
+    /// (each to the neighbour the offsets rank first when it is better, else to the best of
+    /// those the filter did not rule out): the vertex reached, the steps taken, the
+    /// neighbours' heads read, and whether it is the support (no neighbour is better). Each
+    /// step strictly increases `d · p`, so `max_steps ≥` the unit count always ends done.
     #[inline]
     pub(crate) fn polish(&self, d: &Vector, record: u32, max_steps: u32) -> Polished {
         let value = |p: &[f64; 3]| d.x * p[0] + d.y * p[1] + d.z * p[2];
@@ -263,6 +269,36 @@ impl Records {
             let (links, _) = links.as_chunks::<LINK_BYTES>();
             // The bound of `certainly_worse`, the same for every link of this head.
             let bound = link_bound(d, &head.point, head.scale);
+            // The neighbour the offsets rank first among those not ruled out; none: done.
+            let Some((first, open)) = ranked_first(d, links, bound) else {
+                break true;
+            };
+            let q = link_target(first);
+            prefetch_record(bytes, q);
+            let read = self.head(q).map(|h| (h, value(&h.point)));
+            if let Some((h, vq)) = read
+                && vq > head_value
+            {
+                reads += 1;
+                tied = false;
+                if steps >= max_steps {
+                    break false;
+                }
+                (r, head, head_value) = (q, h, vq);
+                steps += 1;
+                continue;
+            }
+            if open == 1
+                && let Some((h, vq)) = read
+            {
+                // The only neighbour not ruled out is not better: done, proven if it is
+                // worse by more than both values' rounding (a NaN anywhere counts as a tie).
+                reads += 1;
+                let margin = tie_margin(d, &head.point, &h.point);
+                tied |= (head_value - vq).partial_cmp(&margin) != Some(std::cmp::Ordering::Greater);
+                break true;
+            }
+            // Not better: read every neighbour not ruled out (`q`'s head again, from cache).
             let mut best: Option<(usize, Head)> = None;
             let mut best_value = head_value;
             for link in links {
@@ -270,7 +306,7 @@ impl Records {
                     continue;
                 }
                 reads += 1;
-                let q = u32::from_le_bytes([link[6], link[7], link[8], link[9]]) as usize;
+                let q = link_target(link);
                 // Should the ascent step to `q`, its links are already on their way.
                 prefetch_record(bytes, q);
                 let Some(h) = self.head(q) else {
@@ -377,6 +413,36 @@ fn tie_margin(d: &Vector, w: &[f64; 3], q: &[f64; 3]) -> f64 {
         + f64::MIN_POSITIVE
 }
 
+/// The record start of a link's neighbour.
+#[inline(always)]
+fn link_target(link: &[u8; LINK_BYTES]) -> usize {
+    u32::from_le_bytes([link[6], link[7], link[8], link[9]]) as usize
+}
+
+/// The link with the largest [`filter_value`] among those [`certainly_worse`] does not rule
+/// out (the first on ties; a NaN counts as not ruled out and ranks below any number), with
+/// the number of links not ruled out; `None` when it rules every one out.
+#[inline(always)]
+fn ranked_first<'a>(
+    d: &Vector,
+    links: &'a [[u8; LINK_BYTES]],
+    bound: f64,
+) -> Option<(&'a [u8; LINK_BYTES], usize)> {
+    let mut first: Option<(f64, &[u8; LINK_BYTES])> = None;
+    let mut open = 0;
+    for link in links {
+        let t = filter_value(d, link_offsets(link), bound);
+        if t < 0.0 {
+            continue;
+        }
+        open += 1;
+        if first.is_none_or(|(best, _)| t > best) {
+            first = Some((t, link));
+        }
+    }
+    first.map(|(_, link)| (link, open))
+}
+
 /// The offsets `δ` of a link, as `f64`.
 #[inline(always)]
 fn link_offsets(link: &[u8; LINK_BYTES]) -> [f64; 3] {
@@ -411,8 +477,15 @@ fn link_bound(d: &Vector, p: &[f64; 3], s: f64) -> f64 {
 /// Whether the neighbour behind a link with offsets `δ` certainly has no larger `f64` value
 /// `d·p_q` than the head's `d·p_w`: `fl(d·δ) + bound < 0` with `bound` from [`link_bound`].
 #[inline(always)]
-fn certainly_worse(d: &Vector, [x, y, z]: [f64; 3], bound: f64) -> bool {
-    d.x * x + d.y * y + d.z * z + bound < 0.0
+fn certainly_worse(d: &Vector, offsets: [f64; 3], bound: f64) -> bool {
+    filter_value(d, offsets, bound) < 0.0
+}
+
+/// `fl(d·δ) + bound`: negative when [`certainly_worse`] rules the neighbour out; among those
+/// it does not, a larger value ranks the neighbour as likelier better.
+#[inline(always)]
+fn filter_value(d: &Vector, [x, y, z]: [f64; 3], bound: f64) -> f64 {
+    d.x * x + d.y * y + d.z * z + bound
 }
 
 /// `½ + 2⁻²⁰`: half a unit of the record's scale per `|d|₁`, with the roundings of the

@@ -41,9 +41,9 @@
 //! ([`SupportMap::support_from`]), which makes hill-climbing support maps warm.
 
 use super::QueryError;
-use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
+use super::minkowski_support::{DiffPoint, MinkowskiSupport, weighted_sources};
 use super::simplex::{ClosestPoint, closest_of};
-use crate::{Point, SupportMap, Vector, VertexId};
+use crate::{Point, SupportMap, Vector};
 
 /// The name reported in errors.
 const ALGORITHM: &str = "GJK";
@@ -295,9 +295,9 @@ pub fn intersects_from<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 /// Which query the main loop serves.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
-    /// Run to the closest point.
+    /// Run to the closest point, keeping what the witness points need.
     Distance,
-    /// Stop at the first separating axis.
+    /// Stop at the first separating axis; keep no more than the verdict needs.
     Boolean,
 }
 
@@ -313,108 +313,143 @@ enum Stop {
 }
 
 /// GJK's simplex: up to four points of `D` and the weights of the closest point `v`.
+///
+/// A step reads only the difference points, their squared norms (the touching rule) and
+/// their vertex-id pairs (the repeated-vertex rule); those sit in short arrays, compacted
+/// over dropped points. The shapes' points behind them are read once, for the witnesses at
+/// the end, so they sit in a side array beside them.
 #[derive(Clone, Copy, Debug)]
 struct Simplex {
-    vertices: [DiffPoint; 4],
-    /// `points_i = vertices_i.point`, kept as one array for the step
-    /// ([`super::simplex::closest_of`]), which then needs no gathering.
+    /// The points `w_i` of `D` in the first `len` entries; entry `len` is the step's
+    /// scratch ([`Simplex::closest_with`] puts the candidate there, so the step needs no
+    /// copy of the array for [`super::simplex::closest_of`]).
     points: [Vector; 4],
     /// `norms_i = ‖points_i‖²`, each computed once when its point is added.
     norms: [f64; 4],
+    /// `max norms_i` over the first `len` points.
+    max_norm: f64,
+    /// `ids_i = (vertex_a << 32) | vertex_b` of point `i`: one compare per point says
+    /// whether a support answer is already in the simplex.
+    ids: [u64; 4],
+    /// `sources_i = (a_i, b_i)`, the points of A and B with `w_i = a_i − b_i`.
+    sources: [(Point, Point); 4],
     weights: [f64; 4],
     len: usize,
     /// `v = Σ weights_i w_i`, the closest point of the simplex to the origin.
     v: Vector,
 }
 
+/// `(vertex_a << 32) | vertex_b`: a support answer's two ids as one word.
+#[inline(always)]
+fn id_pair(x: &DiffPoint) -> u64 {
+    (u64::from(x.vertex_a.0) << 32) | u64::from(x.vertex_b.0)
+}
+
 impl Simplex {
     /// No points (what [`run`] overwrites with its first one).
     const EMPTY: Simplex = {
+        let zero = Vector::new(0.0, 0.0, 0.0);
         let origin = Point::new(0.0, 0.0, 0.0);
-        let none = DiffPoint {
-            point: origin,
-            point_a: origin,
-            point_b: origin,
-            vertex_a: VertexId(0),
-            vertex_b: VertexId(0),
-        };
         Simplex {
-            vertices: [none; 4],
-            points: [Vector::new(0.0, 0.0, 0.0); 4],
+            points: [zero; 4],
             norms: [0.0; 4],
+            max_norm: 0.0,
+            ids: [0; 4],
+            sources: [(origin, origin); 4],
             weights: [0.0; 4],
             len: 0,
-            v: Vector::new(0.0, 0.0, 0.0),
+            v: zero,
         }
     };
 
-    /// Makes this the one-point simplex `{first}` in place (only slot 0 is written; the
-    /// others are past `len`).
-    fn start(&mut self, first: DiffPoint) {
+    /// Makes this the one-point simplex `{first}` in place (only entry 0 is written; the
+    /// others are past `len`); its source points only with `witnesses` (for the witnesses).
+    #[inline]
+    fn start(&mut self, first: &DiffPoint, witnesses: bool) {
         let p = first.point.coords;
-        self.vertices[0] = first;
+        let norm = p.norm_squared();
         self.points[0] = p;
-        self.norms[0] = p.norm_squared();
+        self.norms[0] = norm;
+        self.max_norm = norm;
+        self.ids[0] = id_pair(first);
+        if witnesses {
+            self.sources[0] = (first.point_a, first.point_b);
+        }
         self.weights[0] = 1.0;
         self.len = 1;
         self.v = p;
     }
 
-    fn active(&self) -> &[DiffPoint] {
-        &self.vertices[..self.len.min(4)]
-    }
-
+    /// Whether `x` (by its vertex ids) is already one of the simplex's points.
+    #[inline]
     fn contains(&self, x: &DiffPoint) -> bool {
-        self.active().iter().any(|y| y.same_vertex(x))
-    }
-
-    /// `max ‖y‖²` over the simplex's points: the square of the scale of rounding in `v`.
-    fn max_norm_squared(&self) -> f64 {
-        self.norms[..self.len.min(4)]
-            .iter()
-            .fold(0.0, |m, &n| f64::max(m, n))
+        let id = id_pair(x);
+        self.ids[..self.len.min(4)].contains(&id)
     }
 
     /// `(Σ λ_i a_i, Σ λ_i b_i)`.
     fn witnesses(&self) -> (Point, Point) {
-        witnesses(self.active().iter().zip(self.weights))
+        let n = self.len.min(4);
+        weighted_sources(
+            self.sources[..n]
+                .iter()
+                .map(|(a, b)| (a, b))
+                .zip(self.weights),
+        )
     }
 
-    /// The closest point to the origin of the simplex with `x` added, without changing
-    /// the simplex (the loop decides whether to take it); `None` when the simplex is full
-    /// (the loop stops on enclosure first, so this does not happen) or no point kept a
-    /// positive weight (only possible with non-finite input).
-    fn closest_with(&self, x: &DiffPoint) -> Option<ClosestPoint> {
+    /// The closest point to the origin of the simplex with `x` added, without adding it
+    /// (the loop decides whether to take it; only the scratch entry past `len` changes);
+    /// `None` when the simplex is full (the loop stops on enclosure first, so this does not
+    /// happen) or no point kept a positive weight (only possible with non-finite input).
+    /// Without `witnesses`, an enclosing tetrahedron's weights are not computed (see
+    /// [`super::simplex::closest_of`]).
+    #[inline]
+    fn closest_with(&mut self, x: &DiffPoint, witnesses: bool) -> Option<ClosestPoint> {
         if self.len >= 4 {
             return None;
         }
-        let mut points = self.points;
-        points[self.len] = x.point.coords;
-        let closest = closest_of(&points, self.len + 1);
+        self.points[self.len] = x.point.coords;
+        let closest = closest_of(&self.points, self.len + 1, witnesses);
         (closest.support_mask != 0).then_some(closest)
     }
 
-    /// Adds `x` and keeps the support set of `closest` (from [`Simplex::closest_with`]).
-    fn commit(&mut self, x: DiffPoint, closest: &ClosestPoint) {
-        let all = self.len + 1;
-        self.vertices[self.len] = x;
-        self.points[self.len] = x.point.coords;
-        self.norms[self.len] = x.point.coords.norm_squared();
+    /// Adds `x` (already in the scratch entry, from [`Simplex::closest_with`]) and keeps
+    /// the support set of `closest`; the source points only with `witnesses` (a boolean
+    /// query reads no witnesses).
+    #[inline]
+    fn commit(&mut self, x: &DiffPoint, closest: &ClosestPoint, witnesses: bool) {
+        let all = (self.len + 1).min(4);
+        let last = all - 1;
+        if witnesses {
+            self.sources[last] = (x.point_a, x.point_b);
+        }
+        self.norms[last] = x.point.coords.norm_squared();
+        self.ids[last] = id_pair(x);
         let mut n = 0;
-        for i in 0..all.min(4) {
+        let mut max_norm = 0.0f64;
+        for i in 0..all {
             if closest.support_mask & (1 << i) != 0 {
                 // Kept points move down over the dropped ones (most steps drop none or
                 // only the last slots' predecessors, so most stay where they are).
                 if n != i {
-                    self.vertices[n] = self.vertices[i];
                     self.points[n] = self.points[i];
                     self.norms[n] = self.norms[i];
+                    self.ids[n] = self.ids[i];
+                    if witnesses {
+                        self.sources[n] = self.sources[i];
+                    }
+                }
+                // `f64::max` without its NaN branch: a NaN norm is skipped either way.
+                if self.norms[n] > max_norm {
+                    max_norm = self.norms[n];
                 }
                 self.weights[n] = closest.weights[i];
                 n += 1;
             }
         }
         self.len = n;
+        self.max_norm = max_norm;
         self.v = closest.point;
     }
 }
@@ -459,6 +494,7 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         algorithm: ALGORITHM,
     };
     let eps = settings.relative_tolerance;
+    let witnesses = mode == Mode::Distance;
 
     let start = if guess.iter().all(|c| c.is_finite()) && *guess != Vector::zeros() {
         *guess
@@ -476,7 +512,7 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         let reach = first.point.coords.dot(&start);
         if reach < 0.0 {
             let norm = start.norm();
-            simplex.start(first);
+            simplex.start(&first, witnesses);
             return Ok(Run {
                 stop: Stop::Separated,
                 lower_bound: (-reach / norm, start / norm),
@@ -486,7 +522,11 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             });
         }
     }
-    simplex.start(first);
+    simplex.start(&first, witnesses);
+    // `v` (= `simplex.v`) and `‖v‖²` are the loop's own: set by the step that made `v`,
+    // not read back from the simplex and recomputed on every iteration.
+    let mut v = first.point.coords;
+    let mut vv = v.norm_squared();
     let mut iterations = 0u32;
     let mut lower_bound = (f64::NEG_INFINITY, Vector::x());
     let mut flat_steps = 0u32;
@@ -502,12 +542,10 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 
     while iterations < settings.max_iterations {
         iterations += 1;
-        let v = simplex.v;
-        let vv = v.norm_squared();
         if !vv.is_finite() {
             return Err(non_finite);
         }
-        if vv <= TOUCHING * TOUCHING * simplex.max_norm_squared() {
+        if vv <= TOUCHING * TOUCHING * simplex.max_norm {
             return finish(Stop::Intersecting, lower_bound, iterations);
         }
 
@@ -546,11 +584,11 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         if simplex.contains(&w) {
             return stuck();
         }
-        let Some(closest) = simplex.closest_with(&w) else {
+        let Some(closest) = simplex.closest_with(&w, witnesses) else {
             return stuck();
         };
         if closest.origin_enclosed {
-            simplex.commit(w, &closest);
+            simplex.commit(&w, &closest, witnesses);
             return finish(Stop::Intersecting, lower_bound, iterations);
         }
         let new_vv = closest.norm_squared();
@@ -568,7 +606,8 @@ fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 return stuck();
             }
         }
-        simplex.commit(w, &closest);
+        simplex.commit(&w, &closest, witnesses);
+        (v, vv) = (closest.point, new_vv);
     }
     Err(QueryError::IterationLimit {
         algorithm: ALGORITHM,

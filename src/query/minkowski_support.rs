@@ -58,11 +58,24 @@ impl DiffPoint {
 pub(crate) fn witnesses<'p>(
     terms: impl IntoIterator<Item = (&'p DiffPoint, f64)>,
 ) -> (Point, Point) {
+    weighted_sources(
+        terms
+            .into_iter()
+            .map(|(p, l)| ((&p.point_a, &p.point_b), l)),
+    )
+}
+
+/// `(Σ wᵢ aᵢ, Σ wᵢ bᵢ)` from the source points `(aᵢ, bᵢ)` with their weights `wᵢ`: what
+/// [`witnesses`] sums, for a caller that keeps the sources apart from the points of `D`.
+#[inline]
+pub(crate) fn weighted_sources<'p>(
+    terms: impl IntoIterator<Item = ((&'p Point, &'p Point), f64)>,
+) -> (Point, Point) {
     let mut a = Vector::zeros();
     let mut b = Vector::zeros();
-    for (p, l) in terms {
-        a += p.point_a.coords * l;
-        b += p.point_b.coords * l;
+    for ((pa, pb), l) in terms {
+        a += pa.coords * l;
+        b += pb.coords * l;
     }
     (Point::from(a), Point::from(b))
 }

@@ -20,8 +20,11 @@
 //!
 //! **Intersection** follows §4: a first inscribed triangle from three support queries (we
 //! start as GJK does: `S(x)`, then the support towards the origin from it, then the support
-//! towards the origin across that segment — each also a separation test), its
-//! centroid `h`, and the line from `h` through the origin `g`; then the same refinement,
+//! towards the origin across that segment — each also a separation test), and the line
+//! through the origin `g` perpendicular to it (that triangle's plane runs close to `g`, so
+//! a line from a point of it through `g` would run almost along it); where the line misses
+//! the triangle, the portal search's halving from the edge it passes (each new point a
+//! separation test towards `g`, as GJK's next step would be); then the same refinement,
 //! with the early exits made sound and certifying: *intersecting* as soon as the tetrahedron
 //! `(p1, p2, p3, p4)` holds `g` (exact), *disjoint* as soon as `g` is beyond the support plane
 //! `n · x = n · p4` (the paper's "max < |h − g|" test uses the three new faces' planes,
@@ -41,8 +44,8 @@ use super::array_serde;
 use super::certificate::Certificate;
 use super::minkowski_support::{DiffPoint, MinkowskiSupport, witnesses};
 use super::portal::{
-    PortalSearch, Refined, Stops, Work, counted, crossing, origin_side, portal_search, refine,
-    refine_seeded, reversed, triangle_normal, turn, unit_direction,
+    PortalSearch, Refined, Stops, Work, counted, crossing, halve_chain, origin_side, portal_search,
+    refine, refine_seeded, reversed, triangle_normal, turn, unit_direction,
 };
 use super::{Outcome, PortalSettings, QueryError};
 use crate::{Point, SupportMap, Vector};
@@ -234,8 +237,35 @@ pub(crate) enum Verdict {
     Tetrahedron([DiffPoint; 4]),
 }
 
-/// The §4 loop.
+/// Slack of a plane verdict beyond `ε·size`, relative to `size`: a few hundred ulps, far
+/// above the rounding of `normal · support` (a few ulps of `size`), so that it also holds
+/// with `ε = 0`.
+const PLANE_SLACK: f64 = 1024.0 * f64::EPSILON;
+
+/// The §4 loop ([`search_verdict`]), its plane verdicts checked: each exit that ends in one
+/// shows `max_D normal · x = normal · support ≤ ε·size` up to rounding, unless the support
+/// map's answers contradict each other (a repeated vertex id for another point makes the
+/// "converged" and "straight chain" exits see a vertex again where there is none). A plane
+/// with `normal · support > 2·ε·size + PLANE_SLACK·size` does not support `D` there, and
+/// proves nothing: the degenerate error instead of "disjoint".
 pub(crate) fn intersection_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    ms: &MinkowskiSupport<'_, A, B>,
+    work: &mut Work,
+) -> Result<Verdict, QueryError> {
+    let verdict = search_verdict(ms, work)?;
+    if let Verdict::Plane { normal, support } = &verdict {
+        let limit = 2.0 * work.tolerance() + PLANE_SLACK * work.size();
+        let reach = normal.dot(&support.point.coords);
+        // A NaN reach is no verdict either.
+        if reach > limit || reach.is_nan() {
+            return Err(work.degenerate("a touching plane that does not support the difference"));
+        }
+    }
+    Ok(verdict)
+}
+
+/// The §4 loop.
+fn search_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     ms: &MinkowskiSupport<'_, A, B>,
     work: &mut Work,
 ) -> Result<Verdict, QueryError> {
@@ -290,42 +320,45 @@ pub(crate) fn intersection_verdict<A: SupportMap + ?Sized, B: SupportMap + ?Size
             support: p2,
         });
     }
-    // 2. The line from the centroid h through the origin g.
+    // 2. The line L through the origin perpendicular to the triangle, towards the origin's
+    //    side. p2 was sought towards the origin across p1 p3, so the triangle's plane runs
+    //    close to the origin: a line from the triangle's centroid through the origin would
+    //    run almost along the triangle, and the refinement would crawl along it.
     let tri = [p1, p2, p3];
     let n = triangle_normal(&tri);
-    let h = (p1.point.coords + p2.point.coords + p3.point.coords) / 3.0;
-    let hn = h.norm();
     let nn = n.norm();
-    let mut d = if hn > 1e-9 * work.size() {
-        -h / hn
-    } else {
-        n / nn
-    };
-    let mut start = None;
-    if nn > 0.0 && d.iter().all(|c| c.is_finite()) {
-        // 3. Counter-clockwise seen from +d; check that L crosses it (exactly).
+    let towards = if n.dot(&p1.point.coords) > 0.0 { -n } else { n } / nn;
+    let (search, d) = if nn > 0.0 && towards.iter().all(|c| c.is_finite()) {
+        // 3. Counter-clockwise seen from +d. Where L misses it (the origin's projection right
+        //    of an edge), the portal search halves the chain of D beyond that edge, each new
+        //    point a separation test towards the origin, as GJK's next step would be.
+        let d = towards;
         let tri = if n.dot(&d) < 0.0 { reversed(&tri) } else { tri };
-        let crossed = (0..3).all(|i| turn(&d, &tri[i], &tri[(i + 1) % 3]) >= 0.0);
-        if crossed {
-            start = Some(tri);
-        }
-    }
-    let first = match start {
-        Some(t) => t,
-        None => {
-            // A sliver first triangle: find a crossed triangle by the portal search.
-            if !d.iter().all(|c| c.is_finite()) {
-                d = Vector::z();
-            }
-            match portal_search(ms, &d, work)? {
-                PortalSearch::Crossed(t) => t,
-                PortalSearch::Missed { axis, support } => {
-                    return Ok(Verdict::Plane {
-                        normal: axis,
-                        support,
-                    });
-                }
-            }
+        let missed = (0..3).find(|&i| turn(&d, &tri[i], &tri[(i + 1) % 3]) < 0.0);
+        let search = match missed {
+            None => PortalSearch::Crossed(tri),
+            Some(i) => halve_chain(ms, &d, tri[i], tri[(i + 1) % 3], work)?,
+        };
+        (search, d)
+    } else {
+        // A degenerate first triangle: the portal search along the line from its centroid
+        // through the origin.
+        let h = (p1.point.coords + p2.point.coords + p3.point.coords) / 3.0;
+        let hn = h.norm();
+        let d = if hn > 1e-9 * work.size() && hn.is_finite() {
+            -h / hn
+        } else {
+            Vector::z()
+        };
+        (portal_search(ms, &d, work)?, d)
+    };
+    let first = match search {
+        PortalSearch::Crossed(t) => t,
+        PortalSearch::Missed { axis, support } => {
+            return Ok(Verdict::Plane {
+                normal: axis,
+                support,
+            });
         }
     };
     // Refine towards the origin: it must be above (or on) the starting triangle.

@@ -299,7 +299,25 @@ pub(crate) fn portal_search<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if turn(d, &p1, &p3) > 0.0 {
         std::mem::swap(&mut p1, &mut p3);
     }
-    // 3. Halve the silhouette chain from p1 to p3 until the triangle holds the projection.
+    // 3.
+    halve_chain(ms, d, p1, p3, work)
+}
+
+/// Step 3 of the portal search: from two points of `D` with the origin's projection along
+/// `d` right of (or on) `p1 → p3`, halve the chain of `D`'s boundary beyond that edge until a
+/// triangle holds the projection. Each new point `S(D, m)` (`m ⊥ d`, the edge's outward
+/// normal `(p3 − p1) × d`) is also a separation test (`m · p < 0`); nothing of `D` beyond the
+/// edge (the same vertex again, or within `ε·size`) shows that `L` misses or grazes `D`,
+/// as `max_D m · x ≤ m · p1 + ε·size ≤ ε·size` (`m · p1 = turn(p1, p3) ≤ 0`). The two points
+/// need not be on the silhouette: any two points of `D` serve.
+#[inline]
+pub(crate) fn halve_chain<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    ms: &MinkowskiSupport<'_, A, B>,
+    d: &Vector,
+    mut p1: DiffPoint,
+    mut p3: DiffPoint,
+    work: &mut Work,
+) -> Result<PortalSearch, QueryError> {
     loop {
         work.tick()?;
         // Accurate even when p1 → p3 is nearly parallel to d (a needle seen end-on).

@@ -65,13 +65,16 @@ pub fn closest_to_origin(points: &[Vector]) -> ClosestPoint {
     let mut p = [Vector::zeros(); 4];
     let n = points.len().min(4);
     p[..n].copy_from_slice(&points[..n]);
-    closest_of(&p, n)
+    closest_of(&p, n, true)
 }
 
 /// [`closest_to_origin`] of the first `n` of `p` (GJK keeps its simplex in such an array,
-/// so it need not be copied into a slice and back).
+/// so it need not be copied into a slice and back). Without `enclosed_weights`, an answer
+/// with `origin_enclosed` skips the accurate sub-volumes that weigh the witness points: its
+/// weights are then uniform over the corners of nonzero sub-volume (for a caller that only
+/// asks whether the origin is enclosed, such as GJK's intersection test).
 #[inline]
-pub(crate) fn closest_of(p: &[Vector; 4], n: usize) -> ClosestPoint {
+pub(crate) fn closest_of(p: &[Vector; 4], n: usize, enclosed_weights: bool) -> ClosestPoint {
     match n {
         0 => ClosestPoint {
             point: Vector::zeros(),
@@ -82,7 +85,7 @@ pub(crate) fn closest_of(p: &[Vector; 4], n: usize) -> ClosestPoint {
         1 => vertex::<0>(p),
         2 => segment::<0, 1>(p),
         3 => triangle::<0, 1, 2>(p),
-        _ => tetrahedron(p),
+        _ => tetrahedron(p, enclosed_weights),
     }
 }
 
@@ -312,8 +315,8 @@ fn faces(p: &[Vector; 4], only: [bool; 4]) -> ClosestPoint {
     best.unwrap_or_else(|| vertex::<0>(p))
 }
 
-/// Tetrahedron `p[0..4]`.
-fn tetrahedron(p: &[Vector; 4]) -> ClosestPoint {
+/// Tetrahedron `p[0..4]`; `enclosed_weights` as in [`closest_of`].
+fn tetrahedron(p: &[Vector; 4], enclosed_weights: bool) -> ClosestPoint {
     let all_finite = p.iter().all(|x| x.iter().all(|c| c.is_finite()));
     if !all_finite {
         return faces(p, [true; 4]);
@@ -330,6 +333,13 @@ fn tetrahedron(p: &[Vector; 4]) -> ClosestPoint {
         return faces(p, [true; 4]);
     }
     if cs.iter().all(|&ci| agrees_or_zero(ci, mu)) {
+        if !enclosed_weights {
+            // The caller asks only whether the origin is enclosed: no accurate weights.
+            let uniform = cs.map(|c| f64::from(c != 0.0));
+            let mut answer = from_weights(Vector::zeros(), [0, 1, 2, 3], uniform);
+            answer.origin_enclosed = true;
+            return answer;
+        }
         // The origin is in the closed tetrahedron (exact signs). Its weights are the
         // sub-volumes `cs`, which the filtered predicate knows only in sign when the
         // tetrahedron is nearly flat: take them accurate to a few ulps (the triple products
@@ -528,6 +538,45 @@ mod tests {
         ] {
             check(&tetrahedron);
         }
+    }
+
+    #[test]
+    fn enclosure_without_weights_is_the_same_verdict() {
+        // Random tetrahedra around the origin (1/8 of them enclose it, by Wendel's theorem
+        // for a symmetric distribution): without the
+        // enclosed weights the answer is the same in everything but an enclosing
+        // tetrahedron's weights, whose support is then the corners of nonzero sub-volume.
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut enclosed = 0;
+        for _ in 0..5000 {
+            let p: [Vector; 4] = std::array::from_fn(|_| {
+                Vector::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                )
+            });
+            let full = closest_of(&p, 4, true);
+            let lean = closest_of(&p, 4, false);
+            assert_eq!(lean.origin_enclosed, full.origin_enclosed, "{p:?}");
+            assert_eq!(lean.point, full.point, "{p:?}");
+            if full.origin_enclosed {
+                enclosed += 1;
+                let sum: f64 = lean.weights.iter().sum();
+                assert!(
+                    (sum - 1.0).abs() < 1e-15 && lean.support_mask != 0,
+                    "{lean:?}"
+                );
+                // Every corner the accurate weights keep is kept here too.
+                assert_eq!(full.support_mask & !lean.support_mask, 0, "{p:?}");
+            } else {
+                assert_eq!(lean, full, "{p:?}");
+            }
+        }
+        assert!(
+            enclosed > 400 && enclosed < 900,
+            "{enclosed} of 5000 enclosing"
+        );
     }
 
     #[test]

@@ -296,3 +296,60 @@ fn epa_answers_with_certified_bounds_when_stopped_early() {
         "stopped {stopped}, converged {converged}"
     );
 }
+
+/// A support map that answers correctly but names every vertex `0`: the algorithms take
+/// repeated ids for a repeated vertex, so their "converged" and "straight chain" exits see
+/// a vertex again where there is none.
+struct OneId<'p>(LinearScan<'p>);
+
+impl SupportMap for OneId<'_> {
+    fn support(&self, d: &Vector) -> polyquery::Support {
+        polyquery::Support {
+            vertex: polyquery::VertexId(0),
+            ..self.0.support(d)
+        }
+    }
+
+    fn vertex(&self, v: polyquery::VertexId) -> Option<Point> {
+        self.0.vertex(v)
+    }
+}
+
+/// Nio's intersection test never answers "disjoint" with a plane that does not support
+/// `D` (`normal · support` well above `ε·size`): on overlapping cubes whose maps name every
+/// vertex `0`, the answer is "intersecting" or the degenerate error. The centres are 0.5–0.99
+/// apart, less than the sum of the inscribed balls' radii (1), so the cubes overlap by at
+/// least 0.01 of their size, far beyond the tolerance band (1e-12·size). Before the check,
+/// 9 of these 500 poses were answered "disjoint" after 4 support calls.
+#[test]
+fn a_touching_plane_that_does_not_support_d_is_no_verdict() {
+    use polyquery::query::QueryError;
+    let c = cuboid([-0.5; 3], [0.5; 3]);
+    let mut runner = TestRunner::deterministic();
+    let runs = 500;
+    let mut errors = 0;
+    for k in 0..runs {
+        let pose = |runner: &mut TestRunner, t: Vector| {
+            Pose::from_parts(Translation3::from(t), sample(rotation(), runner))
+        };
+        let a = Posed::new(
+            OneId(LinearScan::new(&c)),
+            pose(&mut runner, Vector::zeros()),
+        );
+        let apart = 0.5 + 0.49 * (k as f64 / runs as f64);
+        let shift = sample(direction(), &mut runner) * apart;
+        let b = Posed::new(OneId(LinearScan::new(&c)), pose(&mut runner, shift));
+        match intersects(&a, &b, &PortalSettings::default()) {
+            Ok(r) => assert!(r.intersecting, "pose {k}: {:?}", r.certificate),
+            Err(e) => {
+                assert!(
+                    matches!(e, QueryError::Degenerate { .. }),
+                    "pose {k}: {e:?}"
+                );
+                errors += 1;
+            }
+        }
+    }
+    // The check is reached (the poses that were answered "disjoint").
+    assert!(errors >= 1, "{errors} degenerate answers");
+}

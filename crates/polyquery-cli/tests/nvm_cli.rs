@@ -115,12 +115,12 @@ fn preprocess_one_mesh_then_info_text_and_json() {
     // Six charts, each at least one cell, each cell at least one slab.
     assert!(v["grid_cells"].as_u64().unwrap() >= 6);
     assert!(v["slabs"].as_u64().unwrap() >= v["grid_cells"].as_u64().unwrap());
-    // About one hint cell per vertex: 6·⌈√(n/6)⌉² of them.
+    // About two hint cells per vertex: 6·round(√(2n/6))² of them.
     let (hints, n) = (
         v["hint_cells"].as_u64().unwrap(),
         v["vertices"].as_u64().unwrap(),
     );
-    let side = ((n as f64 / 6.0).sqrt().ceil()) as u64;
+    let side = ((2.0 * n as f64 / 6.0).sqrt().round()) as u64;
     assert_eq!(hints, 6 * side * side, "{v}");
     assert!(v["segments"].as_u64().unwrap() >= v["edges"].as_u64().unwrap());
     assert_eq!(v["metadata"]["input_points"], 1839);

@@ -298,7 +298,7 @@ pub struct InfoReport {
     pub slabs: usize,
     /// `grid_cells` = the point-location grid cells over the six charts.
     pub grid_cells: usize,
-    /// `hint_cells` = the direction cells of the hint table over the six charts (about one
+    /// `hint_cells` = the direction cells of the hint table over the six charts (about two
     /// per vertex), where a query's polish starts before it asks the locator.
     pub hint_cells: usize,
     /// `file_bytes / vertices`.
