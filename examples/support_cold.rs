@@ -12,8 +12,11 @@
 //! `FILE [QUERIES] [SEED]` loads the map, draws `QUERIES` random unit directions (100,000 and
 //! seed 7 by default; `synth::random_direction`, so consecutive queries land far apart on the
 //! map, as a user's would) and answers them one after another in `answer_queries`, the only
-//! function cachegrind collects with the toggle above; it prints the mean time per query and
-//! a checksum of the answers (the sum of the vertex ids, so that the loop is not optimised
+//! function cachegrind collects with the toggle above; it prints the mean time per query
+//! (independent queries one at a time, whose memory trips the processor may overlap), the
+//! same through `support_many`, and through a dependent chain — each direction waits for
+//! the previous answer, as in a loop that steers by it, so that nothing overlaps and the time
+//! is one query's latency — with a checksum of the answers (the sum of the vertex ids, so that the loop is not optimised
 //! away and two layouts can be compared answer for answer), then, counted outside the timed
 //! loop, the mean polish steps, neighbours' heads read and share of queries that asked the
 //! point locator ([`polyquery::nvm::QueryStats`]). Cachegrind's counts divided by
@@ -39,6 +42,21 @@ fn answer_queries(map: &NormalVectorMap, directions: &[Vector]) -> u64 {
 }
 
 /// The same queries through [`NormalVectorMap::support_many`]; returns the same sum.
+/// The queries one after another, each direction waiting for the previous answer (its vertex
+/// id enters the direction through a product with an opaque zero, so the direction is the
+/// same but cannot be formed before the previous query ends).
+#[inline(never)]
+fn answer_chained(map: &NormalVectorMap, directions: &[Vector]) -> u64 {
+    let mut previous = 0u32;
+    let mut sum = 0u64;
+    for d in directions {
+        let zero = std::hint::black_box(0.0) * f64::from(previous & 1);
+        previous = map.support(&Vector::new(d.x + zero, d.y, d.z)).vertex.0;
+        sum += u64::from(previous);
+    }
+    sum
+}
+
 #[inline(never)]
 fn answer_together(map: &NormalVectorMap, directions: &[Vector]) -> u64 {
     map.support_many(directions)
@@ -68,6 +86,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if batched != checksum {
         return Err(format!("support_many's checksum {batched} differs from {checksum}").into());
     }
+    let start = Instant::now();
+    let chained = answer_chained(&saved.map, &directions);
+    let per_chained = start.elapsed().as_secs_f64() / queries.max(1) as f64;
+    if chained != checksum {
+        return Err(format!("the chain's checksum {chained} differs from {checksum}").into());
+    }
     // Counted afterwards, outside the timed loop: where the queries went.
     let (mut steps, mut reads, mut located) = (0u64, 0u64, 0u64);
     for d in &directions {
@@ -79,11 +103,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let per = |x: u64| x as f64 / queries.max(1) as f64;
     println!(
         "{file}: {} vertices, {queries} random directions (seed {seed}): {:.0} ns per query; \
-         support_many {:.0} ns per query; checksum {checksum}; per query {:.3} polish steps, {:.3} heads read, {:.4} asked the \
+         support_many {:.0} ns per query; dependent chain {:.0} ns per query; checksum {checksum}; per query {:.3} polish steps, {:.3} heads read, {:.4} asked the \
          locator",
         saved.map.polytope().num_vertices(),
         per_query * 1e9,
         per_batched * 1e9,
+        per_chained * 1e9,
         per(steps),
         per(reads),
         per(located),
