@@ -99,6 +99,12 @@ impl Hints {
         }
     }
 
+    /// A table without cells: [`Hints::get`] finds no hint, so every query asks the locator
+    /// (what a map has while its own table is being built from its queries).
+    pub(crate) fn without_cells() -> Hints {
+        Hints::new(1, Vec::new())
+    }
+
     /// The side of each chart's grid.
     pub(crate) fn side(&self) -> usize {
         self.side

@@ -296,7 +296,10 @@ impl NormalVectorMap {
             polytope,
             charts,
             records,
-            hints: Hints::new(1, Vec::new()),
+            // The table is built from the assembled map's locators and records (each cell's
+            // centre located and polished); until then it has no cells, and a query would ask
+            // the locator.
+            hints: Hints::without_cells(),
             num_segments,
         };
         map.hints = map.build_hints();
