@@ -420,7 +420,7 @@ fn link_target(link: &[u8; LINK_BYTES]) -> usize {
 }
 
 /// The link with the largest [`filter_value`] among those [`certainly_worse`] does not rule
-/// out (the first on ties; a NaN counts as not ruled out and ranks below any number), with
+/// out (the first on ties; a NaN counts as not ruled out, and no later link outranks it), with
 /// the number of links not ruled out; `None` when it rules every one out.
 #[inline(always)]
 fn ranked_first<'a>(
