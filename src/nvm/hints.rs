@@ -4,8 +4,8 @@
 //! over the rest of the cell (its **runner-up**).
 //!
 //! Where it sits: in front of the charts' point locators in [`crate::nvm`]'s queries. A query
-//! reads its cell's two entries (one small array, about sixteen bytes a vertex, so it mostly
-//! stays in cache), requests the runner-up's record from memory together with the hint's, and
+//! reads its cell's two entries (one array of about sixteen bytes a vertex, small beside the
+//! records), requests the runner-up's record from memory together with the hint's, and
 //! polishes from the hint: the hint is the answer, or a step or two from it, when the cells
 //! are no larger than the regions of the Gauss map, and the step most often lands on the
 //! runner-up, whose record is then already on its way (one trip to memory instead of two). The query keeps the polish's answer
@@ -31,14 +31,18 @@ pub(crate) const CORNER_STEPS: u32 = 2;
 
 /// Hint cells per hull vertex, over the six charts (the table's side is the whole number
 /// nearest to `√(HINTS_PER_VERTEX·n/6)`): `6·side² ≈ HINTS_PER_VERTEX·n`. Measured on the
-/// 1,048,576-vertex sphere: two cells a vertex with a runner-up each answer one query at a
-/// time faster than one cell with a runner-up, one cell with three, or four cells without
-/// (`examples/support_cold`).
+/// 1,048,576-vertex sphere: in one process alternating several maps, two cells a vertex with
+/// a runner-up each answered fastest (against one cell with a runner-up, one cell with three,
+/// four cells without); with the map alone (`examples/support_cold`), `support_many` took
+/// 127–130 ns a query against 154 ns with one cell a vertex, one query waiting for the last
+/// 393–408 against 371–389 ns.
 pub(crate) const HINTS_PER_VERTEX: f64 = 2.0;
 
 /// Entries of a cell: the record start of its hint, then of its runner-up (either
 /// [`NO_HINT`] when there is none).
 pub(crate) const ENTRIES_PER_CELL: usize = 2;
+// `Hints::get` reads a cell as the pair `[hint, runner_up]`.
+const _: () = assert!(ENTRIES_PER_CELL == 2);
 
 /// The largest side of a chart's hint grid (6 × 4096² cells = 403 MB would be the most).
 const MAX_SIDE: usize = 4096;

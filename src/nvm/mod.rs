@@ -18,8 +18,8 @@
 //!   (24-byte nodes); a comparison too close for `f32` is decided on the polytope, as
 //!   `d · (p_upper − p_lower) ≥ 0` for the edge the segment comes from.
 //! * **Hints** (`hints`): a query picks the chart of `d`, projects, and first reads its
-//!   direction cell's hint (a table of about two cells per vertex, 8 bytes each, small enough
-//!   to stay mostly in cache): the support at the cell's centre, and the cell's runner-up,
+//!   direction cell's hint (a table of about two cells per vertex, 8 bytes each, small beside
+//!   the records): the support at the cell's centre, and the cell's runner-up,
 //!   whose record it requests from memory together with the hint's (the step a wrong hint
 //!   needs most often lands there). It polishes from the hint; if
 //!   that polish ends within three steps with every neighbour proven worse in exact
