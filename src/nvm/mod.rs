@@ -483,7 +483,11 @@ impl NormalVectorMap {
         }
         tally.located();
         let record = self.locate(c, d, u, v, tally);
-        let polished = self.records.polish(d, record, self.records.no_step_bound());
+        let mut polished = self.records.polish(d, record, self.records.no_step_bound());
+        if !polished.certain {
+            // Stopped on rounding ties: the best of the plateau, which holds the maximum.
+            polished = self.records.walk_plateau(d, polished);
+        }
         tally.polished(polished.steps, polished.reads);
         polished.support
     }

@@ -30,6 +30,7 @@
 
 use crate::codec::{Element, record};
 use crate::{Point, Polytope, Vector, VertexId};
+use std::collections::HashSet;
 use zerocopy::IntoBytes;
 
 record! {
@@ -346,6 +347,81 @@ impl Records {
             reads,
             done,
             certain: done && !tied,
+        }
+    }
+
+    /// The best vertex of the plateau of rounding ties that an ascent ended on, `from` (an
+    /// ascent that is `done` but not `certain`): every vertex reachable from `from`'s vertex
+    /// `w` through links the offsets do not rule out, whose value is at least `d·p_w` less
+    /// both values' rounding ([`tie_margin`]), is read, and the one of largest `f64` value
+    /// `d·p` is returned (the first read on a tie).
+    ///
+    /// Why it reaches the maximum: on a convex polytope an edge path climbs from `w` to a
+    /// maximiser `v*` with exact values increasing; no link of it is ruled out (the offsets
+    /// only rule out neighbours proven worse), and each of its vertices `q` has
+    /// `fl(d·p_q) ≥ d·p_q − e_q ≥ d·p_w − e_q ≥ fl(d·p_w) − e_w − e_q`, within the margin.
+    /// So the answer's `f64` value is at least `fl(d·p_{v*})`: the linear scan's maximum up to
+    /// the rounding of two values, where an ascent alone can stop many roundings short on a
+    /// near-planar face (a cone's base, posed: 12 ε below). Its work is the plateau's size:
+    /// each vertex is read at most once (the walk ends within the map's vertex count, a bound
+    /// it cannot exceed).
+    pub(crate) fn walk_plateau(&self, d: &Vector, from: Polished) -> Polished {
+        let value = |p: &[f64; 3]| d.x * p[0] + d.y * p[1] + d.z * p[2];
+        let start = from.record;
+        let Some(origin) = self.head(start as usize) else {
+            return from;
+        };
+        let floor_value = value(&origin.point);
+        let bytes = self.units.as_bytes();
+        let mut seen: HashSet<u32> = HashSet::from([start]);
+        let mut pending = vec![start];
+        let (mut best, mut best_value) = ((start, origin), floor_value);
+        let mut reads = 0u32;
+        while let Some(r) = pending.pop() {
+            let Some(head) = self.head(r as usize) else {
+                continue;
+            };
+            let first = r as usize * UNIT_BYTES + HEAD_BYTES;
+            let links = bytes
+                .get(first..first + LINK_BYTES * head.degree as usize)
+                .unwrap_or_default();
+            let (links, _) = links.as_chunks::<LINK_BYTES>();
+            let bound = link_bound(d, &head.point, head.scale);
+            for link in links {
+                if certainly_worse(d, link_offsets(link), bound) {
+                    continue;
+                }
+                let Ok(q) = u32::try_from(link_target(link)) else {
+                    continue;
+                };
+                if !seen.insert(q) {
+                    continue;
+                }
+                let Some(h) = self.head(q as usize) else {
+                    continue;
+                };
+                reads = reads.saturating_add(1);
+                let vq = value(&h.point);
+                // On the plateau: `vq ≥ d·p_w − margin` (NaN is not on it).
+                if vq - floor_value >= -tie_margin(d, &origin.point, &h.point) {
+                    if vq > best_value {
+                        (best, best_value) = ((q, h), vq);
+                    }
+                    pending.push(q);
+                }
+            }
+        }
+        let ((record, head), moved) = (best, best.0 != start);
+        Polished {
+            support: crate::Support {
+                vertex: VertexId(head.vertex),
+                point: Point::new(head.point[0], head.point[1], head.point[2]),
+            },
+            record,
+            steps: from.steps.saturating_add(u32::from(moved)),
+            reads: from.reads.saturating_add(reads),
+            done: true,
+            certain: false,
         }
     }
 
