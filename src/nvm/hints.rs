@@ -129,14 +129,16 @@ impl Hints {
         self.starts.len() / ENTRIES_PER_CELL
     }
 
-    /// The hint and the runner-up ([`NO_HINT`] if none) of the cell of `(u, v)` in chart `c`
+    /// The hint and the runner-up (if the cell has one) of the cell of `(u, v)` in chart `c`
     /// (points beyond the square are clamped into it; NaN lands in cell 0); `None` for a cell
     /// without a hint.
     #[inline(always)]
-    pub(crate) fn get(&self, c: usize, u: f64, v: f64) -> Option<(u32, u32)> {
+    pub(crate) fn get(&self, c: usize, u: f64, v: f64) -> Option<(u32, Option<u32>)> {
         let at = self.index(c, u, v);
         match self.starts.get(at..at + ENTRIES_PER_CELL)? {
-            &[hint, runner_up] if hint != NO_HINT => Some((hint, runner_up)),
+            &[hint, runner_up] if hint != NO_HINT => {
+                Some((hint, (runner_up != NO_HINT).then_some(runner_up)))
+            }
             _ => None,
         }
     }
@@ -306,7 +308,7 @@ mod tests {
             let polished = map.records.polish(d, hint, HINT_STEPS);
             if polished.steps > 0 {
                 stepped += 1;
-                on_runner_up += u32::from(polished.record == runner_up);
+                on_runner_up += u32::from(Some(polished.record) == runner_up);
             }
         }
         eprintln!("{on_runner_up} of {stepped} stepping polishes end on the runner-up");

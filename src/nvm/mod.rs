@@ -184,6 +184,11 @@ fn chart_point(d: &Vector) -> Option<(usize, f64, f64)> {
 /// `i + 2·PIPELINE`'s hint entry are requested while query `i` is answered.
 pub const PIPELINE: usize = 8;
 
+/// Slots of [`NormalVectorMap::support_many`]'s ring of chart points: a power of two above
+/// `2·PIPELINE` (the queries between a direction's hint request and its answer).
+const RING: usize = 32;
+const _: () = assert!(RING.is_power_of_two() && RING > 2 * PIPELINE);
+
 /// [`SupportMap::prefetch_support`] fetches only on maps with more polish-record units than
 /// this (16 bytes each, about six a vertex: 4 MiB of records, about 42,000 vertices):
 /// `PREFETCH_ABOVE_UNITS = 2¹⁸`.
@@ -403,31 +408,53 @@ impl NormalVectorMap {
             let scan = LinearScan::new(&self.polytope);
             return directions.iter().map(|d| scan.support(d)).collect();
         }
+        // Each direction's chart point is computed once, when its hint entry is requested,
+        // and kept in a ring until it is answered `2·PIPELINE` queries later.
+        let mut ring = [None; RING];
+        for (slot, d) in ring.iter_mut().zip(directions.iter().take(2 * PIPELINE)) {
+            *slot = chart_point(d);
+        }
         let mut out = Vec::with_capacity(directions.len());
         for (i, d) in directions.iter().enumerate() {
-            if let Some((c, u, v)) = directions.get(i + 2 * PIPELINE).and_then(chart_point) {
-                self.hints.prefetch(c, u, v);
+            if let Some(ahead) = directions.get(i + 2 * PIPELINE) {
+                let at = chart_point(ahead);
+                if let Some((c, u, v)) = at {
+                    self.hints.prefetch(c, u, v);
+                }
+                ring[(i + 2 * PIPELINE) % RING] = at;
             }
-            if let Some(ahead) = directions.get(i + PIPELINE) {
-                self.prefetch_record_of(ahead);
+            if i + PIPELINE < directions.len()
+                && let Some((c, u, v)) = ring[(i + PIPELINE) % RING]
+                && let Some(hint) = self.hint_of_cell(c, u, v)
+            {
+                self.records.prefetch(hint);
             }
-            out.push(self.answer(d, true, &mut NoTally));
+            out.push(self.answer_charted(d, ring[i % RING], true, &mut NoTally));
         }
         out
     }
 
-    /// Starts loading the record that `d`'s hint names (its hint entry is read now): what
-    /// [`NormalVectorMap::support_many`] and [`SupportMap::prefetch_support`] request ahead.
+    /// Starts loading the record that `d`'s hint names, and its runner-up's (the hint entry
+    /// is read now): what [`SupportMap::prefetch_support`] requests ahead.
     #[inline(always)]
     fn prefetch_record_of(&self, d: &Vector) {
         if let Some((c, u, v)) = chart_point(d)
-            && let Some((hint, runner_up)) = self.hints.get(c, u, v)
+            && let Some(hint) = self.hint_of_cell(c, u, v)
         {
             self.records.prefetch(hint);
-            if runner_up != hints::NO_HINT {
-                self.records.prefetch(runner_up);
-            }
         }
+    }
+
+    /// The hint of the direction cell of `(u, v)` in chart `c`, with its runner-up's record
+    /// requested from memory: the step from a wrong hint most often lands there, so its
+    /// record travels with the hint's.
+    #[inline(always)]
+    fn hint_of_cell(&self, c: usize, u: f64, v: f64) -> Option<u32> {
+        let (hint, runner_up) = self.hints.get(c, u, v)?;
+        if let Some(runner_up) = runner_up {
+            self.records.prefetch(runner_up);
+        }
+        Some(hint)
     }
 
     /// `S(P, d)` by the point locator and a polish from the located vertex, without the hint
@@ -456,7 +483,19 @@ impl NormalVectorMap {
         if self.linear {
             return LinearScan::new(&self.polytope).support(d);
         }
-        let Some((c, u, v)) = chart_point(d) else {
+        self.answer_charted(d, chart_point(d), hinted, tally)
+    }
+
+    /// [`NormalVectorMap::answer`] on a map that does not scan, given `at = chart_point(d)`.
+    #[inline(always)]
+    fn answer_charted<T: Counter>(
+        &self,
+        d: &Vector,
+        at: Option<(usize, f64, f64)>,
+        hinted: bool,
+        tally: &mut T,
+    ) -> Support {
+        let Some((c, u, v)) = at else {
             // A zero or non-finite direction: some vertex (the first record's).
             return self.records.head(0).map_or(
                 Support {
@@ -469,12 +508,7 @@ impl NormalVectorMap {
                 },
             );
         };
-        if hinted && let Some((hint, runner_up)) = self.hints.get(c, u, v) {
-            // The step from the hint most often lands on the runner-up: its record travels
-            // with the hint's.
-            if runner_up != hints::NO_HINT {
-                self.records.prefetch(runner_up);
-            }
+        if hinted && let Some(hint) = self.hint_of_cell(c, u, v) {
             let polished = self.records.polish(d, hint, HINT_STEPS);
             tally.polished(polished.steps, polished.reads);
             if polished.certain {
