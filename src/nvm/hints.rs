@@ -297,7 +297,8 @@ mod tests {
 
     /// Where a polish from the hint steps, it most often ends on the cell's runner-up, whose
     /// record the query requested with the hint's: on a 3,000-vertex sphere, of 4,000 random
-    /// directions, more than a third of those that step end there (about half, measured).
+    /// directions, more than a third of those that step end there (asserted; measured: 818
+    /// of 1,198, about two in three).
     #[test]
     fn a_step_from_the_hint_most_often_ends_on_the_runner_up() {
         let map = NormalVectorMap::build(convex_hull(&sphere(3000)).expect("hull")).expect("map");
