@@ -195,9 +195,10 @@ const _: () = assert!(RING.is_power_of_two() && RING > 2 * PIPELINE);
 pub const PREFETCH_ABOVE_UNITS: usize = 1 << 18;
 
 /// Below this many hull vertices [`NormalVectorMap::build`] makes the map answer by a linear
-/// scan. Measured on sphere hulls (min of 8 rounds of 40,960 queries, loaded machine): at 64
-/// vertices location + polish ≈ 60 ns vs scan ≈ 56 ns, at 128 vertices ≈ 59 ns vs ≈ 118 ns,
-/// so the crossover lies between; the scan is also the steadier of the two at 64.
+/// scan. Measured on sphere hulls against the scan in SIMD lanes (`cargo bench --bench
+/// support -- crossover`, three runs on one pinned core): at 64 vertices the scan takes 48–58
+/// ns and the map 72–79 ns, at 96 vertices 73–85 against 67–84 ns, at 128 vertices 92–100
+/// against 72–84 ns, so the crossover lies between 64 and 96.
 ///
 /// `NormalVectorMap::build(p).answers_by_scan() ⟺ p.num_vertices() < LINEAR_SCAN_BELOW`.
 pub const LINEAR_SCAN_BELOW: usize = 96;
