@@ -1,7 +1,8 @@
 //! Geometric constructions whose *direction* decides an answer, accurate to a few ulps
 //! whatever the shape's aspect: a triangle's normal ([`triangle_normal`]), a polygon's vector
 //! area ([`polygon_normal`]), an edge's cross product with a direction ([`edge_cross`]) and a
-//! triple product's value ([`triple_value`]).
+//! triple product's value ([`triple_value`]); and one exact sign, which of two points reaches
+//! farther along a direction ([`farther_along`]), for the support polish's rounding ties.
 //!
 //! Where it sits: below everything that builds planes — the polytope's face normals
 //! ([`crate::polytope`]), Nio's portal and refinement planes, GJK's closest point and witness
@@ -53,6 +54,55 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 pub fn exact_difference(a: f64, b: f64) -> Option<f64> {
     let (d, error) = two_sum(a, -b);
     (error == 0.0).then_some(d)
+}
+
+/// The exact sign of `d·p − d·q` (`Greater`: `p` reaches farther along `d`), computed on the
+/// `f64` inputs as given: the six products split error-free into twelve doubles
+/// ([`two_product`]) whose sum is `d·p − d·q` exactly, summed into a nonoverlapping expansion
+/// (Shewchuk's grow-expansion, [`two_sum`]) whose largest nonzero component has the sign of
+/// the sum. `None` when an input or a product is not finite, or a product is below
+/// `2⁻⁹⁶⁹` in magnitude (then its split may be inexact).
+pub fn farther_along(d: &Vector, p: &[f64; 3], q: &[f64; 3]) -> Option<std::cmp::Ordering> {
+    // Below this a product's low part may be subnormal and the split inexact.
+    const SMALLEST_EXACT: f64 = 1.0e-292;
+    let mut terms = [0.0f64; 12];
+    for i in 0..3 {
+        for (k, (a, b)) in [(d[i], p[i]), (-d[i], q[i])].into_iter().enumerate() {
+            let (hi, lo) = two_product(a, b);
+            if !(hi.is_finite() && lo.is_finite()) || (hi != 0.0 && hi.abs() < SMALLEST_EXACT) {
+                return None;
+            }
+            terms[4 * i + 2 * k] = hi;
+            terms[4 * i + 2 * k + 1] = lo;
+        }
+    }
+    // Grow the expansion one term at a time: `expansion[..len]` sums exactly to the terms
+    // added so far, its components nonoverlapping and increasing in magnitude.
+    let mut expansion = [0.0f64; 12];
+    let mut len = 0usize;
+    for &term in &terms {
+        let mut carry = term;
+        for component in expansion.iter_mut().take(len) {
+            let (sum, error) = two_sum(carry, *component);
+            *component = error;
+            carry = sum;
+        }
+        if let Some(slot) = expansion.get_mut(len) {
+            *slot = carry;
+            len += 1;
+        }
+    }
+    let top = expansion
+        .iter()
+        .take(len)
+        .rev()
+        .copied()
+        .find(|&x| x != 0.0)
+        .unwrap_or(0.0);
+    if !top.is_finite() {
+        return None;
+    }
+    top.partial_cmp(&0.0)
 }
 
 /// A sum of products accumulated as in Ogita, Rump and Oishi's `Dot2` ("Accurate sum and
@@ -225,6 +275,63 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use proptest::strategy::ValueTree;
+
+    proptest! {
+        /// `farther_along` is the exact sign: coordinates `k·2⁻²⁰` with integers `|k| < 2⁴⁰`
+        /// (products of 80 bits, which `f64` rounds), the second point a few units from the
+        /// first (near-ties that the rounded difference of the two dot products gets wrong),
+        /// checked against the same sum in `i128`.
+        #[test]
+        fn farther_along_is_the_exact_sign(
+            a in prop::array::uniform3(-(1i64 << 40)..(1i64 << 40)),
+            b in prop::array::uniform3(-(1i64 << 40)..(1i64 << 40)),
+            e in prop::array::uniform3(-3i64..4),
+        ) {
+            let scale = (2.0f64).powi(-20);
+            let c = [b[0] + e[0], b[1] + e[1], b[2] + e[2]];
+            let f = |k: [i64; 3]| [k[0] as f64 * scale, k[1] as f64 * scale, k[2] as f64 * scale];
+            let d = Vector::from(f(a));
+            let exact: i128 = (0..3)
+                .map(|i| i128::from(a[i]) * (i128::from(b[i]) - i128::from(c[i])))
+                .sum();
+            prop_assert_eq!(farther_along(&d, &f(b), &f(c)), Some(exact.cmp(&0)));
+        }
+
+        /// Exact and near ties: `q = p + (a₁, −a₀, k)·2⁻²⁰`, so the difference is `−a₂·k·2⁻⁴⁰`
+        /// beside products of `2⁴⁰`, far below their rounding; the sign is still exact.
+        #[test]
+        fn farther_along_decides_near_ties(
+            a01 in prop::array::uniform2(-(1i64 << 40)..(1i64 << 40)),
+            a2 in -4i64..5,
+            b in prop::array::uniform3(-(1i64 << 40)..(1i64 << 40)),
+            k in -2i64..3,
+        ) {
+            let a = [a01[0], a01[1], a2];
+            let c = [b[0] + a[1], b[1] - a[0], b[2] + k];
+            let scale = (2.0f64).powi(-20);
+            let f = |k: [i64; 3]| [k[0] as f64 * scale, k[1] as f64 * scale, k[2] as f64 * scale];
+            let exact: i128 = (0..3)
+                .map(|i| i128::from(a[i]) * (i128::from(b[i]) - i128::from(c[i])))
+                .sum();
+            prop_assert_eq!(farther_along(&Vector::from(f(a)), &f(b), &f(c)), Some(exact.cmp(&0)));
+        }
+    }
+
+    /// Non-finite inputs and products too small to split exactly give no sign.
+    #[test]
+    fn farther_along_refuses_what_it_cannot_decide() {
+        let d = Vector::new(1.0, 0.0, 0.0);
+        assert_eq!(farther_along(&d, &[f64::NAN, 0.0, 0.0], &[0.0; 3]), None);
+        assert_eq!(
+            farther_along(&d, &[f64::INFINITY, 0.0, 0.0], &[0.0; 3]),
+            None
+        );
+        assert_eq!(farther_along(&d, &[1e-300, 0.0, 0.0], &[0.0; 3]), None);
+        assert_eq!(
+            farther_along(&d, &[1.0, 0.0, 0.0], &[1.0, 5.0, 0.0]),
+            Some(std::cmp::Ordering::Equal)
+        );
+    }
 
     /// Slivers (a needle's long triangles, aspect 1e-12 … 1e-6, randomly rotated): the
     /// normal's direction does not depend on which corner it is computed from (the rounded

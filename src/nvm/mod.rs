@@ -102,7 +102,8 @@ pub struct QueryStats {
     /// could not rule out.
     pub polish_reads: u32,
     /// `located` = the query asked the point locator (the polish from the hint had not ended
-    /// within its step bound; always for [`NormalVectorMap::support_located_with_stats`]).
+    /// within its step bound, or an exact comparison could not be decided; always for
+    /// [`NormalVectorMap::support_located_with_stats`]).
     pub located: bool,
 }
 
@@ -476,9 +477,11 @@ impl NormalVectorMap {
         self.answer(d, true, &mut NoTally)
     }
 
-    /// `S(P, d)`: a polish from the hint of `d`'s cell (when `hinted`), else, or when that
-    /// polish has not ended within [`HINT_STEPS`], the located vertex polished to the end;
-    /// the work told to `tally` (nothing is counted on the hot path, [`SupportMap::support`]).
+    /// `S(P, d)`: a polish from the hint of `d`'s cell (when `hinted`; one that stops on
+    /// rounding ties goes on by the exact ascent, `Records::walk_plateau`), else, or when
+    /// that polish has not ended within [`HINT_STEPS`], the located vertex polished to the
+    /// end (and, on ties, the exact ascent); the work told to `tally` (nothing is counted on
+    /// the hot path, [`SupportMap::support`]).
     #[inline(always)]
     fn answer<T: Counter>(&self, d: &Vector, hinted: bool, tally: &mut T) -> Support {
         if self.linear {
@@ -510,7 +513,12 @@ impl NormalVectorMap {
             );
         };
         if hinted && let Some(hint) = self.hint_of_cell(c, u, v) {
-            let polished = self.records.polish(d, hint, HINT_STEPS);
+            let mut polished = self.records.polish(d, hint, HINT_STEPS);
+            if polished.done && !polished.certain {
+                // Stopped on rounding ties: the exact ascent from there (cheaper than the
+                // locator, and it ends on the exact support wherever it starts).
+                polished = self.records.walk_plateau(d, polished);
+            }
             tally.polished(polished.steps, polished.reads);
             if polished.certain {
                 return polished.support;
@@ -520,7 +528,7 @@ impl NormalVectorMap {
         let record = self.locate(c, d, u, v, tally);
         let mut polished = self.records.polish(d, record, self.records.no_step_bound());
         if !polished.certain {
-            // Stopped on rounding ties: the best of the plateau, which holds the maximum.
+            // Stopped on rounding ties: the exact ascent from there.
             polished = self.records.walk_plateau(d, polished);
         }
         tally.polished(polished.steps, polished.reads);

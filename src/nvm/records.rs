@@ -30,7 +30,6 @@
 
 use crate::codec::{Element, record};
 use crate::{Point, Polytope, Vector, VertexId};
-use std::collections::HashSet;
 use zerocopy::IntoBytes;
 
 record! {
@@ -350,78 +349,89 @@ impl Records {
         }
     }
 
-    /// The best vertex of the plateau of rounding ties that an ascent ended on, `from` (an
-    /// ascent that is `done` but not `certain`): every vertex reachable from `from`'s vertex
-    /// `w` through links the offsets do not rule out, whose value is at least `d·p_w` less
-    /// both values' rounding ([`tie_margin`]), is read, and the one of largest `f64` value
-    /// `d·p` is returned (the first read on a tie).
+    /// The exact support reached from where an ascent stopped on a plateau of rounding ties
+    /// (`from`: `done` but not `certain`): an ascent that steps only to a neighbour better in
+    /// exact arithmetic, deciding each comparison the `f64` values leave open (a gap within
+    /// [`tie_margin`]) by the exact sign of `d·p_q − d·p_w`
+    /// ([`crate::compensated::farther_along`]), and stepping to the exactly better neighbour
+    /// of largest `f64` value.
     ///
-    /// Why it reaches the maximum: on a convex polytope an edge path climbs from `w` to a
-    /// maximiser `v*` with exact values increasing; no link of it is ruled out (the offsets
-    /// only rule out neighbours proven worse), and each of its vertices `q` has
-    /// `fl(d·p_q) ≥ d·p_q − e_q ≥ d·p_w − e_q ≥ fl(d·p_w) − e_w − e_q`, within the margin.
-    /// So the answer's `f64` value is at least `fl(d·p_{v*})`: the linear scan's maximum up to
-    /// the rounding of two values, where an ascent alone can stop many roundings short on a
-    /// near-planar face (a cone's base, posed: 12 ε below). Its work is the plateau's size:
-    /// each vertex is read at most once (the walk ends within the map's vertex count, a bound
-    /// it cannot exceed).
+    /// Why it reaches the maximum: exact values strictly increase, so it ends, within the
+    /// vertex count, on a vertex no neighbour beats exactly — an exact local maximum, which on
+    /// a convex polytope is global. So the answer is the scan's maximum up to the rounding of
+    /// two values, where an ascent on `f64` values alone can stop many roundings short on a
+    /// near-planar face (a posed cone's base: 12 ε below). Its work is the climb across the
+    /// plateau: each step reads the neighbours the offsets do not rule out. `certain` is false
+    /// in the answer only if a comparison could not be decided (a non-finite or tiny product,
+    /// or an unreadable record); `done` is false only if the step bound, which an exact
+    /// ascent cannot reach, was hit.
     pub(crate) fn walk_plateau(&self, d: &Vector, from: Polished) -> Polished {
         let value = |p: &[f64; 3]| d.x * p[0] + d.y * p[1] + d.z * p[2];
-        let start = from.record;
-        let Some(origin) = self.head(start as usize) else {
+        let mut r = from.record;
+        let Some(mut head) = self.head(r as usize) else {
             return from;
         };
-        let floor_value = value(&origin.point);
         let bytes = self.units.as_bytes();
-        let mut seen: HashSet<u32> = HashSet::from([start]);
-        let mut pending = vec![start];
-        let (mut best, mut best_value) = ((start, origin), floor_value);
-        let mut reads = 0u32;
-        while let Some(r) = pending.pop() {
-            let Some(head) = self.head(r as usize) else {
-                continue;
-            };
+        let (mut steps, mut reads, mut certain) = (from.steps, from.reads, true);
+        let mut done = false;
+        for _ in 0..self.no_step_bound() {
+            let head_value = value(&head.point);
             let first = r as usize * UNIT_BYTES + HEAD_BYTES;
             let links = bytes
                 .get(first..first + LINK_BYTES * head.degree as usize)
                 .unwrap_or_default();
             let (links, _) = links.as_chunks::<LINK_BYTES>();
             let bound = link_bound(d, &head.point, head.scale);
+            let mut best: Option<(u32, Head, f64)> = None;
             for link in links {
                 if certainly_worse(d, link_offsets(link), bound) {
                     continue;
                 }
                 let Ok(q) = u32::try_from(link_target(link)) else {
+                    certain = false;
                     continue;
                 };
-                if !seen.insert(q) {
-                    continue;
-                }
                 let Some(h) = self.head(q as usize) else {
+                    certain = false;
                     continue;
                 };
                 reads = reads.saturating_add(1);
                 let vq = value(&h.point);
-                // On the plateau: `vq ≥ d·p_w − margin` (NaN is not on it).
-                if vq - floor_value >= -tie_margin(d, &origin.point, &h.point) {
-                    if vq > best_value {
-                        (best, best_value) = ((q, h), vq);
+                let (gap, margin) = (vq - head_value, tie_margin(d, &head.point, &h.point));
+                let better = if gap > margin {
+                    true
+                } else if gap < -margin {
+                    false
+                } else {
+                    match crate::compensated::farther_along(d, &h.point, &head.point) {
+                        Some(order) => order == std::cmp::Ordering::Greater,
+                        None => {
+                            certain = false;
+                            false
+                        }
                     }
-                    pending.push(q);
+                };
+                if better && best.is_none_or(|(_, _, bv)| vq > bv) {
+                    best = Some((q, h, vq));
                 }
             }
+            let Some((q, h, _)) = best else {
+                done = true;
+                break;
+            };
+            (r, head) = (q, h);
+            steps = steps.saturating_add(1);
         }
-        let ((record, head), moved) = (best, best.0 != start);
         Polished {
             support: crate::Support {
                 vertex: VertexId(head.vertex),
                 point: Point::new(head.point[0], head.point[1], head.point[2]),
             },
-            record,
-            steps: from.steps.saturating_add(u32::from(moved)),
-            reads: from.reads.saturating_add(reads),
-            done: true,
-            certain: false,
+            record: r,
+            steps,
+            reads,
+            done,
+            certain: done && certain,
         }
     }
 
