@@ -60,16 +60,18 @@ pub fn exact_difference(a: f64, b: f64) -> Option<f64> {
 /// `f64` inputs as given: the six products split error-free into twelve doubles
 /// ([`two_product`]) whose sum is `d·p − d·q` exactly, summed into a nonoverlapping expansion
 /// (Shewchuk's grow-expansion, [`two_sum`]) whose largest nonzero component has the sign of
-/// the sum. `None` when an input or a product is not finite, or a product is below
-/// `2⁻⁹⁶⁹` in magnitude (then its split may be inexact).
+/// the sum. `None` when an input or a product is not finite, or a product of two nonzero
+/// factors is below `2⁻⁹⁰⁰` in magnitude (its split's partial products, down to `2⁻¹⁰⁶`
+/// of it, could fall below the normal range and round).
 pub fn farther_along(d: &Vector, p: &[f64; 3], q: &[f64; 3]) -> Option<std::cmp::Ordering> {
-    // Below this a product's low part may be subnormal and the split inexact.
-    const SMALLEST_EXACT: f64 = 1.0e-292;
+    // 2⁻⁹⁰⁰: above it every partial product of the split stays normal.
+    const SMALLEST_EXACT: f64 = 1.183_052_186_166_774_7e-271;
     let mut terms = [0.0f64; 12];
     for i in 0..3 {
         for (k, (a, b)) in [(d[i], p[i]), (-d[i], q[i])].into_iter().enumerate() {
             let (hi, lo) = two_product(a, b);
-            if !(hi.is_finite() && lo.is_finite()) || (hi != 0.0 && hi.abs() < SMALLEST_EXACT) {
+            let tiny = a != 0.0 && b != 0.0 && hi.abs() < SMALLEST_EXACT;
+            if !(hi.is_finite() && lo.is_finite()) || tiny {
                 return None;
             }
             terms[4 * i + 2 * k] = hi;
@@ -327,6 +329,14 @@ mod tests {
             None
         );
         assert_eq!(farther_along(&d, &[1e-300, 0.0, 0.0], &[0.0; 3]), None);
+        // A product that underflows to zero is not an exact zero.
+        let small = Vector::new(1e-200, 0.0, 0.0);
+        assert_eq!(farther_along(&small, &[1e-200, 0.0, 0.0], &[0.0; 3]), None);
+        // 2⁻⁹⁰⁰ itself is decided (1 · 2⁻⁹⁰⁰ against 0).
+        assert_eq!(
+            farther_along(&d, &[2f64.powi(-900), 0.0, 0.0], &[0.0; 3]),
+            Some(std::cmp::Ordering::Greater)
+        );
         assert_eq!(
             farther_along(&d, &[1.0, 0.0, 0.0], &[1.0, 5.0, 0.0]),
             Some(std::cmp::Ordering::Equal)
